@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs what building and testing Quiver needs on a Debian 12 machine.
+# apt packages are installed only when missing (apt-get update runs first, and
+# only if something is missing). Python packages go into ./.venv from the pinned
+# requirements file; the venv is refreshed only when that file changes.
+#
+#   scripts/install-deps.sh apt      # system packages only
+#   scripts/install-deps.sh python   # the .venv only
+#   scripts/install-deps.sh          # both
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libfmt-dev libcli11-dev
+  libjemalloc-dev libmimalloc-dev
+  libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
+  libflatbuffers-dev flatbuffers-compiler libxxhash-dev
+  python3-venv python3-dev
+)
+
+want_apt() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  # python3-venv/python3-dev are only needed when the system python is Debian's.
+  if [ ${#missing[@]} -eq 0 ]; then return 0; fi
+  local SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "install-deps: installing missing apt packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+want_python() {
+  local req=python/requirements.txt
+  [ -f "$req" ] || return 0
+  local stamp=.venv/.requirements.stamp
+  if [ -f "$stamp" ] && cmp -s "$req" "$stamp"; then return 0; fi
+  local py="${PYTHON:-python3}"
+  [ -x .venv/bin/python ] || "$py" -m venv .venv
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r "$req"
+  cp "$req" "$stamp"
+}
+
+case "${1:-all}" in
+  apt) want_apt ;;
+  python) want_python ;;
+  all) want_apt; want_python ;;
+  *) echo "usage: $0 [apt|python|all]" >&2; exit 2 ;;
+esac

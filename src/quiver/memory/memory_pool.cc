@@ -1,0 +1,425 @@
+// Memory pool backends and the default-pool choice. See memory_pool.h.
+//
+// jemalloc and mimalloc are reached through their own aligned APIs
+// (mallocx/rallocx/sdallocx, mi_malloc_aligned/mi_realloc_aligned/mi_free),
+// looked up at run time: first in the process (a binary that links the
+// allocator, e.g. the benchmarks), then by dlopen of the Debian soname with
+// RTLD_LOCAL, which makes the functions callable without letting the library
+// interpose the process's malloc.
+#include "quiver/memory/memory_pool.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "quiver/memory/memory_pool_internal.h"
+#include "quiver/memory/zero_size_area.h"
+
+namespace quiver {
+
+namespace {
+
+constexpr int64_t kMaxAllocationSize = int64_t{1} << 48;  // 256 TiB: no real machine
+
+int64_t EffectiveAlignment(int64_t alignment) {
+  return alignment < kDefaultBufferAlignment ? kDefaultBufferAlignment : alignment;
+}
+
+Status CheckRequest(int64_t size, int64_t alignment) {
+  if (QUIVER_PREDICT_FALSE(size < 0)) {
+    return Status::Invalid("negative allocation size: ", size);
+  }
+  if (QUIVER_PREDICT_FALSE(size > kMaxAllocationSize)) {
+    return Status::OutOfMemory("allocation of ", size, " bytes is beyond any machine");
+  }
+  if (QUIVER_PREDICT_FALSE(alignment <= 0 || (alignment & (alignment - 1)) != 0)) {
+    return Status::Invalid("alignment must be a power of two, got ", alignment);
+  }
+  return Status::OK();
+}
+
+// Statistics shared by the backend pools. Exact under concurrency: each
+// counter is one atomic; the peak is maintained with a CAS loop.
+class PoolStats {
+ public:
+  void DidAllocate(int64_t size) {
+    int64_t now = bytes_allocated_.fetch_add(size, std::memory_order_relaxed) + size;
+    total_bytes_allocated_.fetch_add(size, std::memory_order_relaxed);
+    num_allocations_.fetch_add(1, std::memory_order_relaxed);
+    UpdatePeak(now);
+  }
+  void DidReallocate(int64_t old_size, int64_t new_size) {
+    int64_t delta = new_size - old_size;
+    int64_t now = bytes_allocated_.fetch_add(delta, std::memory_order_relaxed) + delta;
+    if (delta > 0) total_bytes_allocated_.fetch_add(delta, std::memory_order_relaxed);
+    if (new_size > 0) num_allocations_.fetch_add(1, std::memory_order_relaxed);
+    UpdatePeak(now);
+  }
+  void DidFree(int64_t size) { bytes_allocated_.fetch_sub(size, std::memory_order_relaxed); }
+
+  int64_t bytes_allocated() const { return bytes_allocated_.load(std::memory_order_relaxed); }
+  int64_t max_memory() const { return max_memory_.load(std::memory_order_relaxed); }
+  int64_t total_bytes_allocated() const {
+    return total_bytes_allocated_.load(std::memory_order_relaxed);
+  }
+  int64_t num_allocations() const { return num_allocations_.load(std::memory_order_relaxed); }
+
+ private:
+  void UpdatePeak(int64_t now) {
+    int64_t peak = max_memory_.load(std::memory_order_relaxed);
+    while (now > peak &&
+           !max_memory_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+  }
+  std::atomic<int64_t> bytes_allocated_{0};
+  std::atomic<int64_t> max_memory_{0};
+  std::atomic<int64_t> total_bytes_allocated_{0};
+  std::atomic<int64_t> num_allocations_{0};
+};
+
+// --- Backends: static functions over raw memory ---------------------------
+
+struct SystemAllocator {
+  static constexpr const char* kName = "system";
+  static uint8_t* Allocate(int64_t size, int64_t alignment) {
+    void* p = nullptr;
+    if (posix_memalign(&p, static_cast<size_t>(alignment), static_cast<size_t>(size)) != 0) {
+      return nullptr;
+    }
+    return static_cast<uint8_t*>(p);
+  }
+  static uint8_t* Reallocate(uint8_t* ptr, int64_t old_size, int64_t new_size,
+                             int64_t alignment) {
+    // glibc's realloc does not keep over-alignment: allocate, copy, free.
+    uint8_t* fresh = Allocate(new_size, alignment);
+    if (fresh == nullptr) return nullptr;
+    std::memcpy(fresh, ptr, static_cast<size_t>(old_size < new_size ? old_size : new_size));
+    std::free(ptr);
+    return fresh;
+  }
+  static void Free(uint8_t* ptr, int64_t /*size*/, int64_t /*alignment*/) { std::free(ptr); }
+};
+
+// jemalloc's non-standard API, resolved at run time.
+struct JemallocApi {
+  void* (*mallocx)(size_t, int) = nullptr;
+  void* (*rallocx)(void*, size_t, int) = nullptr;
+  void (*sdallocx)(void*, size_t, int) = nullptr;
+  std::string error;
+  bool ok() const { return mallocx && rallocx && sdallocx; }
+};
+
+struct MimallocApi {
+  void* (*malloc_aligned)(size_t, size_t) = nullptr;
+  void* (*realloc_aligned)(void*, size_t, size_t) = nullptr;
+  void (*free)(void*) = nullptr;
+  std::string error;
+  bool ok() const { return malloc_aligned && realloc_aligned && free; }
+};
+
+// Finds `symbol` in the process, else in `soname` loaded with RTLD_LOCAL.
+void* FindSymbol(const char* soname, const char* symbol, void** handle, std::string* error) {
+  if (void* p = dlsym(RTLD_DEFAULT, symbol)) return p;
+  if (*handle == nullptr) {
+    *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (*handle == nullptr) {
+      const char* why = dlerror();
+      *error = std::string("cannot load ") + soname + ": " + (why ? why : "unknown error");
+      return nullptr;
+    }
+  }
+  void* p = dlsym(*handle, symbol);
+  if (p == nullptr) *error = std::string(soname) + " has no symbol " + symbol;
+  return p;
+}
+
+const JemallocApi& Jemalloc() {
+  static const JemallocApi api = [] {
+    JemallocApi a;
+    void* handle = nullptr;
+    a.mallocx = reinterpret_cast<decltype(a.mallocx)>(
+        FindSymbol("libjemalloc.so.2", "mallocx", &handle, &a.error));
+    if (a.mallocx) {
+      a.rallocx = reinterpret_cast<decltype(a.rallocx)>(
+          FindSymbol("libjemalloc.so.2", "rallocx", &handle, &a.error));
+      a.sdallocx = reinterpret_cast<decltype(a.sdallocx)>(
+          FindSymbol("libjemalloc.so.2", "sdallocx", &handle, &a.error));
+    }
+    return a;
+  }();
+  return api;
+}
+
+const MimallocApi& Mimalloc() {
+  static const MimallocApi api = [] {
+    MimallocApi a;
+    void* handle = nullptr;
+    a.malloc_aligned = reinterpret_cast<decltype(a.malloc_aligned)>(
+        FindSymbol("libmimalloc.so.2", "mi_malloc_aligned", &handle, &a.error));
+    if (a.malloc_aligned) {
+      a.realloc_aligned = reinterpret_cast<decltype(a.realloc_aligned)>(
+          FindSymbol("libmimalloc.so.2", "mi_realloc_aligned", &handle, &a.error));
+      a.free = reinterpret_cast<decltype(a.free)>(
+          FindSymbol("libmimalloc.so.2", "mi_free", &handle, &a.error));
+    }
+    return a;
+  }();
+  return api;
+}
+
+// MALLOCX_ALIGN(a) from jemalloc.h: log2 of the alignment in the low bits.
+int JemallocAlignFlag(int64_t alignment) { return __builtin_ctzll(static_cast<uint64_t>(alignment)); }
+
+struct JemallocAllocator {
+  static constexpr const char* kName = "jemalloc";
+  static uint8_t* Allocate(int64_t size, int64_t alignment) {
+    return static_cast<uint8_t*>(
+        Jemalloc().mallocx(static_cast<size_t>(size), JemallocAlignFlag(alignment)));
+  }
+  static uint8_t* Reallocate(uint8_t* ptr, int64_t, int64_t new_size, int64_t alignment) {
+    return static_cast<uint8_t*>(
+        Jemalloc().rallocx(ptr, static_cast<size_t>(new_size), JemallocAlignFlag(alignment)));
+  }
+  static void Free(uint8_t* ptr, int64_t size, int64_t alignment) {
+    Jemalloc().sdallocx(ptr, static_cast<size_t>(size), JemallocAlignFlag(alignment));
+  }
+};
+
+struct MimallocAllocator {
+  static constexpr const char* kName = "mimalloc";
+  static uint8_t* Allocate(int64_t size, int64_t alignment) {
+    return static_cast<uint8_t*>(
+        Mimalloc().malloc_aligned(static_cast<size_t>(size), static_cast<size_t>(alignment)));
+  }
+  static uint8_t* Reallocate(uint8_t* ptr, int64_t, int64_t new_size, int64_t alignment) {
+    return static_cast<uint8_t*>(Mimalloc().realloc_aligned(
+        ptr, static_cast<size_t>(new_size), static_cast<size_t>(alignment)));
+  }
+  static void Free(uint8_t* ptr, int64_t, int64_t) { Mimalloc().free(ptr); }
+};
+
+template <typename Allocator>
+class BackendPool final : public MemoryPool {
+ public:
+  Result<uint8_t*> Allocate(int64_t size, int64_t alignment) override {
+    QUIVER_RETURN_NOT_OK(CheckRequest(size, alignment));
+    if (size == 0) return ZeroSizeArea();
+    alignment = EffectiveAlignment(alignment);
+    uint8_t* p = Allocator::Allocate(size, alignment);
+    if (QUIVER_PREDICT_FALSE(p == nullptr)) {
+      return Status::OutOfMemory(Allocator::kName, " pool: failed to allocate ", size,
+                                 " bytes");
+    }
+    stats_.DidAllocate(size);
+    return p;
+  }
+
+  Result<uint8_t*> Reallocate(uint8_t* ptr, int64_t old_size, int64_t new_size,
+                              int64_t alignment) override {
+    QUIVER_RETURN_NOT_OK(CheckRequest(new_size, alignment));
+    if (old_size < 0) return Status::Invalid("negative old size: ", old_size);
+    alignment = EffectiveAlignment(alignment);
+    if (ptr == nullptr || IsZeroSizeArea(ptr) || old_size == 0) {
+      // Nothing to keep: a fresh allocation.
+      return Allocate(new_size, alignment);
+    }
+    if (new_size == 0) {
+      Free(ptr, old_size, alignment);
+      return ZeroSizeArea();
+    }
+    uint8_t* p = Allocator::Reallocate(ptr, old_size, new_size, alignment);
+    if (QUIVER_PREDICT_FALSE(p == nullptr)) {
+      return Status::OutOfMemory(Allocator::kName, " pool: failed to reallocate ", old_size,
+                                 " bytes to ", new_size);
+    }
+    stats_.DidReallocate(old_size, new_size);
+    return p;
+  }
+
+  void Free(uint8_t* ptr, int64_t size, int64_t alignment) override {
+    if (ptr == nullptr || IsZeroSizeArea(ptr)) return;
+    Allocator::Free(ptr, size, EffectiveAlignment(alignment));
+    stats_.DidFree(size);
+  }
+
+  int64_t bytes_allocated() const override { return stats_.bytes_allocated(); }
+  int64_t max_memory() const override { return stats_.max_memory(); }
+  int64_t total_bytes_allocated() const override { return stats_.total_bytes_allocated(); }
+  int64_t num_allocations() const override { return stats_.num_allocations(); }
+  std::string backend_name() const override { return Allocator::kName; }
+
+ private:
+  PoolStats stats_;
+};
+
+MemoryPool* ChooseDefaultPool() {
+  std::string warning;
+  MemoryPool* pool = internal::ChooseMemoryPool(std::getenv("QUIVER_MEMORY_POOL"), &warning);
+  if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+  return pool;
+}
+
+}  // namespace
+
+bool BuiltWithAddressSanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+MemoryPool* SystemMemoryPool() {
+  static BackendPool<SystemAllocator> pool;
+  return &pool;
+}
+
+Result<MemoryPool*> JemallocMemoryPool() {
+  const JemallocApi& api = Jemalloc();
+  if (!api.ok()) return Status::NotImplemented("jemalloc pool unavailable: ", api.error);
+  static BackendPool<JemallocAllocator> pool;
+  return &pool;
+}
+
+Result<MemoryPool*> MimallocMemoryPool() {
+  const MimallocApi& api = Mimalloc();
+  if (!api.ok()) return Status::NotImplemented("mimalloc pool unavailable: ", api.error);
+  static BackendPool<MimallocAllocator> pool;
+  return &pool;
+}
+
+Result<MemoryPool*> MemoryPoolByName(std::string_view name) {
+  if (name == "system") return SystemMemoryPool();
+  if (name == "jemalloc") return JemallocMemoryPool();
+  if (name == "mimalloc") return MimallocMemoryPool();
+  return Status::Invalid("unknown memory pool '", name,
+                         "' (expected system, jemalloc or mimalloc)");
+}
+
+std::string SupportedMemoryBackendNames() {
+  std::string out;
+  if (JemallocMemoryPool().ok()) out += "jemalloc,";
+  if (MimallocMemoryPool().ok()) out += "mimalloc,";
+  out += "system";
+  return out;
+}
+
+namespace internal {
+
+MemoryPool* ChooseMemoryPool(const char* requested, std::string* warning) {
+  warning->clear();
+  if (requested != nullptr && *requested != '\0') {
+    auto chosen = MemoryPoolByName(requested);
+    if (chosen.ok()) return *chosen;
+    *warning = std::string("quiver: warning: QUIVER_MEMORY_POOL=") + requested +
+               " is not used (" + chosen.status().message() + "); keeping the default pool";
+  }
+  if (BuiltWithAddressSanitizer()) return SystemMemoryPool();
+  if (auto je = JemallocMemoryPool(); je.ok()) return *je;
+  if (auto mi = MimallocMemoryPool(); mi.ok()) return *mi;
+  return SystemMemoryPool();
+}
+
+}  // namespace internal
+
+MemoryPool* DefaultMemoryPool() {
+  static MemoryPool* pool = ChooseDefaultPool();
+  return pool;
+}
+
+// --- CappedMemoryPool -------------------------------------------------------
+
+CappedMemoryPool::CappedMemoryPool(MemoryPool* parent, int64_t limit)
+    : parent_(parent), limit_(limit < 0 ? 0 : limit) {}
+
+bool CappedMemoryPool::TryReserve(int64_t delta) {
+  int64_t current = bytes_allocated_.load(std::memory_order_relaxed);
+  while (true) {
+    if (current + delta > limit_) return false;
+    if (bytes_allocated_.compare_exchange_weak(current, current + delta,
+                                               std::memory_order_relaxed)) {
+      UpdatePeak(current + delta);
+      return true;
+    }
+  }
+}
+
+void CappedMemoryPool::UpdatePeak(int64_t now) {
+  int64_t peak = max_memory_.load(std::memory_order_relaxed);
+  while (now > peak && !max_memory_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
+Result<uint8_t*> CappedMemoryPool::Allocate(int64_t size, int64_t alignment) {
+  QUIVER_RETURN_NOT_OK(CheckRequest(size, alignment));
+  if (size == 0) return ZeroSizeArea();
+  if (!TryReserve(size)) {
+    return Status::OutOfMemory("capped pool: allocating ", size, " bytes would exceed the limit of ",
+                               limit_, " bytes (", bytes_allocated(), " in use)");
+  }
+  auto result = parent_->Allocate(size, alignment);
+  if (!result.ok()) {
+    bytes_allocated_.fetch_sub(size, std::memory_order_relaxed);
+    return result;
+  }
+  total_bytes_allocated_.fetch_add(size, std::memory_order_relaxed);
+  num_allocations_.fetch_add(1, std::memory_order_relaxed);
+  return result;
+}
+
+Result<uint8_t*> CappedMemoryPool::Reallocate(uint8_t* ptr, int64_t old_size, int64_t new_size,
+                                              int64_t alignment) {
+  QUIVER_RETURN_NOT_OK(CheckRequest(new_size, alignment));
+  if (ptr == nullptr || IsZeroSizeArea(ptr) || old_size == 0) return Allocate(new_size, alignment);
+  if (new_size == 0) {
+    Free(ptr, old_size, alignment);
+    return ZeroSizeArea();
+  }
+  int64_t delta = new_size - old_size;
+  if (delta > 0 && !TryReserve(delta)) {
+    return Status::OutOfMemory("capped pool: growing an allocation from ", old_size, " to ",
+                               new_size, " bytes would exceed the limit of ", limit_,
+                               " bytes (", bytes_allocated(), " in use)");
+  }
+  auto result = parent_->Reallocate(ptr, old_size, new_size, alignment);
+  if (!result.ok()) {
+    if (delta > 0) bytes_allocated_.fetch_sub(delta, std::memory_order_relaxed);
+    return result;
+  }
+  if (delta < 0) bytes_allocated_.fetch_add(delta, std::memory_order_relaxed);
+  if (delta > 0) total_bytes_allocated_.fetch_add(delta, std::memory_order_relaxed);
+  num_allocations_.fetch_add(1, std::memory_order_relaxed);
+  return result;
+}
+
+void CappedMemoryPool::Free(uint8_t* ptr, int64_t size, int64_t alignment) {
+  if (ptr == nullptr || IsZeroSizeArea(ptr)) return;
+  parent_->Free(ptr, size, alignment);
+  bytes_allocated_.fetch_sub(size, std::memory_order_relaxed);
+}
+
+int64_t CappedMemoryPool::bytes_allocated() const {
+  return bytes_allocated_.load(std::memory_order_relaxed);
+}
+int64_t CappedMemoryPool::max_memory() const { return max_memory_.load(std::memory_order_relaxed); }
+int64_t CappedMemoryPool::total_bytes_allocated() const {
+  return total_bytes_allocated_.load(std::memory_order_relaxed);
+}
+int64_t CappedMemoryPool::num_allocations() const {
+  return num_allocations_.load(std::memory_order_relaxed);
+}
+std::string CappedMemoryPool::backend_name() const {
+  return "capped(" + parent_->backend_name() + ")";
+}
+
+}  // namespace quiver

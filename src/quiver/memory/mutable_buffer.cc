@@ -1,0 +1,72 @@
+#include "quiver/memory/mutable_buffer.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace quiver {
+
+namespace internal {
+std::shared_ptr<Buffer> MakePoolBuffer(MemoryPool* pool, uint8_t* data, int64_t size,
+                                       int64_t capacity);
+}  // namespace internal
+
+namespace {
+constexpr int64_t RoundUp64(int64_t n) { return (n + 63) & ~int64_t{63}; }
+constexpr int64_t kMaxCapacity = std::numeric_limits<int64_t>::max() / 2 - 64;
+}  // namespace
+
+Result<MutableBuffer> MutableBuffer::WithCapacity(int64_t capacity, MemoryPool* pool) {
+  if (capacity < 0) return Status::Invalid("negative capacity: ", capacity);
+  MutableBuffer buffer(pool);
+  QUIVER_RETURN_NOT_OK(buffer.Reserve(capacity));
+  return buffer;
+}
+
+Status MutableBuffer::Grow(int64_t additional) {
+  if (additional < 0) return Status::Invalid("Reserve: negative byte count ", additional);
+  if (additional > kMaxCapacity - size_) {
+    return Status::CapacityError("Reserve: ", size_, " + ", additional,
+                                 " bytes overflows a buffer's capacity");
+  }
+  const int64_t needed = RoundUp64(size_ + additional);
+  const int64_t new_capacity = std::max(needed, capacity_ * 2);
+  QUIVER_ASSIGN_OR_RAISE(data_, pool_->Reallocate(data_, capacity_, new_capacity));
+  capacity_ = new_capacity;
+  return Status::OK();
+}
+
+Status MutableBuffer::Resize(int64_t new_size, uint8_t value) {
+  if (new_size < 0) return Status::Invalid("Resize: negative size ", new_size);
+  if (new_size > size_) {
+    QUIVER_RETURN_NOT_OK(Reserve(new_size - size_));
+    std::memset(data_ + size_, value, static_cast<size_t>(new_size - size_));
+  }
+  size_ = new_size;
+  return Status::OK();
+}
+
+Status MutableBuffer::ShrinkToFit() {
+  const int64_t fit = RoundUp64(size_);
+  if (fit >= capacity_) return Status::OK();
+  QUIVER_ASSIGN_OR_RAISE(data_, pool_->Reallocate(data_, capacity_, fit));
+  capacity_ = fit;
+  return Status::OK();
+}
+
+std::shared_ptr<Buffer> MutableBuffer::Freeze() {
+  if (size_ == 0) {
+    Release();
+    Reset();
+    return std::make_shared<Buffer>();
+  }
+  std::memset(data_ + size_, 0, static_cast<size_t>(capacity_ - size_));
+  auto frozen = internal::MakePoolBuffer(pool_, data_, size_, capacity_);
+  Reset();
+  return frozen;
+}
+
+void MutableBuffer::Release() noexcept {
+  if (capacity_ > 0) pool_->Free(data_, capacity_);
+}
+
+}  // namespace quiver
