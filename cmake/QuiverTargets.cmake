@@ -15,10 +15,12 @@ endif()
 # The jemalloc shared library, linked into Quiver's own executables (tests,
 # CLI, benchmarks) so that the jemalloc pool is available in them: jemalloc
 # cannot be dlopen'ed into a running process (it needs static TLS).
-find_library(QUIVER_JEMALLOC_LIBRARY NAMES jemalloc libjemalloc.so.2 REQUIRED)
 add_library(quiver_jemalloc INTERFACE)
-target_link_libraries(quiver_jemalloc INTERFACE "-Wl,--push-state,--no-as-needed"
-                      "${QUIVER_JEMALLOC_LIBRARY}" "-Wl,--pop-state")
+if(QUIVER_DEVELOPER_MODE OR QUIVER_BUILD_BENCHMARKS)
+  find_library(QUIVER_JEMALLOC_LIBRARY NAMES jemalloc libjemalloc.so.2 REQUIRED)
+  target_link_libraries(quiver_jemalloc INTERFACE "-Wl,--push-state,--no-as-needed"
+                        "${QUIVER_JEMALLOC_LIBRARY}" "-Wl,--pop-state")
+endif()
 
 # quiver_add_test(NAME src...): one GoogleTest binary per module.
 function(quiver_add_test name)

@@ -5,7 +5,8 @@
 # requirements file; the venv is refreshed only when that file changes.
 #
 #   scripts/install-deps.sh apt      # system packages only
-#   scripts/install-deps.sh python   # the .venv only
+#   scripts/install-deps.sh python   # the .venv with everything the tests need
+#   scripts/install-deps.sh python-build  # the .venv with the build requirements
 #   scripts/install-deps.sh          # both
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,20 +35,27 @@ want_apt() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# want_python [requirements file]: the build requirements alone (for
+# `make release`) or everything the tests need (the default).
 want_python() {
-  local req=python/requirements.txt
+  local req=${1:-python/requirements.txt}
   [ -f "$req" ] || return 0
-  local stamp=.venv/.requirements.stamp
+  local stamp=.venv/.stamp-$(basename "$req")
   if [ -f "$stamp" ] && cmp -s "$req" "$stamp"; then return 0; fi
   local py="${PYTHON:-python3}"
   [ -x .venv/bin/python ] || "$py" -m venv .venv
   .venv/bin/python -m pip install -q --disable-pip-version-check -r "$req"
+  # A full install also satisfies the build requirements.
   cp "$req" "$stamp"
+  if [ "$req" = python/requirements.txt ]; then
+    cp python/requirements-build.txt .venv/.stamp-requirements-build.txt
+  fi
 }
 
 case "${1:-all}" in
   apt) want_apt ;;
   python) want_python ;;
+  python-build) want_python python/requirements-build.txt ;;
   all) want_apt; want_python ;;
-  *) echo "usage: $0 [apt|python|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [apt|python|python-build|all]" >&2; exit 2 ;;
 esac

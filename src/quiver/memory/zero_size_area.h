@@ -9,6 +9,13 @@
 // pointer is worse still: memcpy/memcmp with null is undefined behaviour even
 // for zero bytes. So every empty buffer points here: static storage, aligned
 // to 256 bytes, never written, never freed.
+//
+// The area lives in .bss (anonymous memory), not .rodata: a file-backed
+// read-only page that nothing reads can be reclaimed by the kernel (a DAMON
+// pageout monitor runs on these machines), after which zero-length compares
+// at it cost ~100x again until the page is touched. An anonymous page with
+// no swap cannot be paged out; it is touched once at start-up so it is
+// mapped (to the kernel's zero page) before the first compare.
 #pragma once
 
 #include <cstdint>
@@ -18,12 +25,13 @@ namespace quiver {
 inline constexpr int64_t kZeroSizeAreaAlignment = 256;
 
 namespace internal {
-alignas(kZeroSizeAreaAlignment) extern const uint8_t kZeroSizeArea[kZeroSizeAreaAlignment];
+// Writable only so that it is placed in .bss; nothing ever writes it.
+alignas(kZeroSizeAreaAlignment) extern uint8_t kZeroSizeArea[kZeroSizeAreaAlignment];
 }  // namespace internal
 
 // The shared empty address. Its bytes are zero and must never be written.
 inline uint8_t* ZeroSizeArea() noexcept {
-  return const_cast<uint8_t*>(internal::kZeroSizeArea);
+  return internal::kZeroSizeArea;
 }
 
 inline bool IsZeroSizeArea(const void* p) noexcept {

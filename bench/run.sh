@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Runs Quiver's buffer benchmarks and checks what docs/benchmarks.md (section 3
+# and "Rules of measurement") requires of them:
+#   - the allocator pin refuses an override: MALLOC_CONF=dirty_decay_ms:1000
+#     must make the binary exit non-zero before any benchmark runs;
+#   - 5 repetitions, randomly interleaved across benchmarks; medians reported
+#     with the spread of the repetitions (min..max as % of the median) beside
+#     every result, and ratios per pair;
+#   - EmptyCompare: (a) zero_size must not be more than 10% slower than
+#     (b) allocated_len0, and (c) unmapped_control must be at least 3x slower
+#     than (a) -- if it is not, the benchmark does not measure what it claims.
+# Build first with `make bench-build` (or `make bench`, which runs this).
+# Extra arguments go to the benchmark binary (e.g. --benchmark_min_time=0.2).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bin=build/release/bench/quiver_buffer_benchmark
+json=build/release/bench/buffer_benchmark.json
+if [[ ! -x "$bin" ]]; then
+  echo "run.sh: $bin not found; build it with 'make bench-build'" >&2
+  exit 1
+fi
+
+# 1. The allocator pin must refuse an environment override.
+set +e
+control_err=$(MALLOC_CONF=dirty_decay_ms:1000 "$bin" --benchmark_filter='^$' 2>&1 >/dev/null)
+control_rc=$?
+set -e
+if [[ $control_rc -eq 0 ]] || ! grep -q "refusing to run" <<<"$control_err"; then
+  echo "run.sh: FAIL: with MALLOC_CONF=dirty_decay_ms:1000 the benchmark binary" \
+       "did not refuse to run (exit status $control_rc). Its stderr:" >&2
+  echo "$control_err" >&2
+  exit 1
+fi
+echo "allocator pin check: refused as expected (exit status $control_rc with MALLOC_CONF=dirty_decay_ms:1000)"
+
+# 2. The benchmarks.
+"$bin" --benchmark_repetitions=5 \
+       --benchmark_enable_random_interleaving=true \
+       --benchmark_display_aggregates_only=true \
+       --benchmark_out="$json" --benchmark_out_format=json \
+       "$@"
+
+# 3. Medians, spreads, ratios and the EmptyCompare checks.
+python3 - "$json" <<'EOF'
+import json
+import statistics
+import sys
+
+TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+
+runs = {}      # run_name -> [cpu ns per iteration, one per repetition]
+errors = []
+for b in report["benchmarks"]:
+    if b.get("error_occurred"):
+        errors.append(f'{b["name"]}: {b.get("error_message", "error")}')
+    if b.get("run_type") != "iteration":
+        continue
+    runs.setdefault(b["run_name"], []).append(b["cpu_time"] * TO_NS[b["time_unit"]])
+
+def fmt_time(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:8.3f} {unit}"
+    return f"{ns:8.1f} ns"
+
+def spread(times):
+    m = statistics.median(times)
+    return f"spread {100 * (min(times) / m - 1):+.1f}%..{100 * (max(times) / m - 1):+.1f}%"
+
+median = {name: statistics.median(t) for name, t in runs.items()}
+
+print()
+print(f"Medians of {max(len(t) for t in runs.values())} interleaved repetitions "
+      "(CPU time per iteration; spread = min..max of the repetitions vs the median):")
+for name, times in sorted(runs.items()):
+    print(f"  {name:44s} {fmt_time(median[name])}   {spread(times)}")
+
+def ratio(num, den):
+    r = median[num] / median[den]
+    pairs = [a / b for a, b in zip(runs[num], runs[den])]
+    return r, f"(per repetition {min(pairs):.2f}..{max(pairs):.2f})"
+
+failures = list(errors)
+a, b, c = ("EmptyCompare/zero_size", "EmptyCompare/allocated_len0",
+           "EmptyCompare/unmapped_control")
+x, y = "Append64MiB/reserve_no_zero", "Append64MiB/zeroing_alloc"
+missing = [n for n in (a, b, c) if n not in median]
+if missing:
+    failures.append("EmptyCompare checks not done, results missing for: " + ", ".join(missing))
+else:
+    print()
+    print("EmptyCompare (1,048,576 compares of empty values per iteration):")
+    for name in (a, b, c):
+        print(f"  {name:44s} {fmt_time(median[name])}   "
+              f"{median[name] / (1 << 20):7.2f} ns/compare   {spread(runs[name])}")
+    rba, rba_s = ratio(b, a)
+    rca, rca_s = ratio(c, a)
+    print(f"  (b)/(a) allocated_len0 / zero_size        = {rba:6.2f}  {rba_s}   "
+          "[(a) may be at most 10% slower: ratio >= 0.91]")
+    print(f"  (c)/(a) unmapped_control / zero_size      = {rca:6.2f}  {rca_s}   "
+          "[must be >= 3]")
+    if median[a] > 1.10 * median[b]:
+        failures.append(
+            f"EmptyCompare: (a) zero_size is {median[a] / median[b]:.2f}x (b) allocated_len0, "
+            "more than 10% slower: comparing empty values at the zero-size area costs more "
+            "than at a real allocation (is the zero-size area's page mapped?)")
+    if median[c] < 3 * median[a]:
+        failures.append(
+            f"EmptyCompare: (c) unmapped_control is only {rca:.2f}x (a), not >= 3x: the "
+            "benchmark does not measure what it claims (memcmp inlined or elided by the "
+            "compiler? a non-EVEX memcmp chosen by glibc, e.g. through GLIBC_TUNABLES or "
+            "a CPU without AVX-512? check with objdump/gdb)")
+
+if x in median and y in median:
+    print()
+    print("Append64MiB (64 MiB of uint64 per iteration):")
+    for name in (x, y):
+        mib_s = 64 * 1e9 / median[name]
+        print(f"  {name:44s} {fmt_time(median[name])}   {mib_s / 1024:6.2f} GiB/s   "
+              f"{spread(runs[name])}")
+    ryx, ryx_s = ratio(y, x)
+    print(f"  zeroing_alloc / reserve_no_zero           = {ryx:6.2f}  {ryx_s}")
+else:
+    print()
+    print("Append64MiB: not run (filtered out)")
+
+print()
+if failures:
+    for message in failures:
+        print(f"run.sh: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+print("run.sh: all checks passed")
+EOF
