@@ -23,6 +23,7 @@ deps-python:
 	@scripts/install-deps.sh python
 
 release: deps
+	@scripts/install-deps.sh python-build
 	@cmake --preset release >/dev/null
 	cmake --build --preset release
 
@@ -38,14 +39,12 @@ test: test-cpp test-python
 test-cpp: debug
 	ctest --preset debug
 
-# pytest runs against the release build's Python extension, once python/tests exists.
-test-python:
-	@if [ -d python/tests ]; then \
-	  $(MAKE) --no-print-directory deps-python release && \
-	  .venv/bin/python -m pytest -q python/tests; \
-	fi
+# pytest runs against the release tree's Python extension (build/release/python).
+test-python: deps-python release
+	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests
 
 bench-build: deps
+	@scripts/install-deps.sh python-build
 	@cmake --preset release >/dev/null
 	cmake --build --preset release --target benchmarks
 

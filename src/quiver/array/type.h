@@ -127,7 +127,10 @@ class DataType {
   // Width in bits of one value for fixed-width types (bool: 1); -1 for
   // variable-width, nested and null types.
   int bit_width() const;
-  int byte_width() const { return bit_width() > 0 ? bit_width() / 8 : -1; }
+  int byte_width() const {
+    const int bits = bit_width();
+    return bits >= 0 && bits % 8 == 0 ? bits / 8 : -1;
+  }
 
  protected:
   virtual bool ParametersEqual(const DataType& other, bool check_metadata) const;

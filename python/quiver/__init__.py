@@ -1,0 +1,76 @@
+"""Quiver: Arrow columnar data and Apache Parquet, fast.
+
+    import pyarrow as pa, quiver
+    q = quiver.table(pa.table({"x": [1, 2, 3]}))   # any Arrow PyCapsule object
+    pa.table(q)                                    # and back, zero-copy
+
+Errors raise QuiverError subclasses whose message is the C++ Status message.
+"""
+
+import builtins as _builtins
+
+
+class QuiverError(Exception):
+    """Base class of every error raised by Quiver."""
+
+
+class InvalidError(QuiverError, ValueError):
+    """Invalid input: bad data, a malformed file, a wrong option."""
+
+
+class IOError(QuiverError, _builtins.OSError):  # noqa: A001 - the C++ status name
+    """An I/O failure."""
+
+
+class OutOfMemoryError(QuiverError, _builtins.MemoryError):
+    """An allocation failed or exceeded a memory cap."""
+
+
+class NotImplementedError(QuiverError, _builtins.NotImplementedError):  # noqa: A001
+    """A feature Quiver does not support (yet)."""
+
+
+class KeyError(QuiverError, _builtins.KeyError):  # noqa: A001
+    """A missing key or name."""
+
+
+class TypeError(QuiverError, _builtins.TypeError):  # noqa: A001
+    """A type mismatch."""
+
+
+class IndexError(QuiverError, _builtins.IndexError):  # noqa: A001
+    """An index out of range."""
+
+
+class CapacityError(QuiverError):
+    """Data too large for its container (e.g. 32-bit offsets overflow)."""
+
+
+from quiver._quiver import (  # noqa: E402
+    Array,
+    ParquetWriter,
+    Table,
+    array,
+    memory_pool_backend,
+    table,
+    write_parquet,
+)
+
+__all__ = [
+    "Array",
+    "Table",
+    "array",
+    "table",
+    "write_parquet",
+    "ParquetWriter",
+    "memory_pool_backend",
+    "QuiverError",
+    "InvalidError",
+    "IOError",
+    "OutOfMemoryError",
+    "NotImplementedError",
+    "KeyError",
+    "TypeError",
+    "IndexError",
+    "CapacityError",
+]

@@ -1,0 +1,35 @@
+// Shared helpers of the quiver._quiver extension.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include "quiver/array/record_batch.h"
+#include "quiver/c_data/abi.h"
+#include "quiver/util/result.h"
+
+namespace quiver::python {
+
+namespace nb = nanobind;
+
+// Raises the quiver.QuiverError subclass for the status code, with the
+// status message.
+[[noreturn]] void Raise(const Status& status);
+
+inline void Check(const Status& status) {
+  if (!status.ok()) Raise(status);
+}
+
+template <typename T>
+T Unwrap(Result<T> result) {
+  if (!result.ok()) Raise(result.status());
+  return std::move(result).ValueOrDie();
+}
+
+// A Quiver table from a quiver.Table (no copy) or any object with
+// __arrow_c_stream__ / __arrow_c_array__ (zero-copy import).
+TablePtr TableFromPy(nb::handle obj);
+
+// Moves the ArrowSchema out of an "arrow_schema" capsule.
+ArrowSchema MoveOutSchemaCapsule(nb::handle capsule);
+
+}  // namespace quiver::python

@@ -1,0 +1,276 @@
+// The Python extension module quiver._quiver (nanobind).
+//
+// Data crosses the boundary only through the Arrow PyCapsule interface
+// (https://arrow.apache.org/docs/format/CDataInterface/PyCapsuleInterface.html):
+// quiver.table(obj) / quiver.array(obj) accept any object with
+// __arrow_c_stream__ / __arrow_c_array__ and import it zero-copy; Quiver's
+// Table and Array expose the same dunder methods, so pyarrow, polars and duckdb
+// accept them. C++ Status errors become quiver.QuiverError subclasses with the
+// same message.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "quiver/array/array.h"
+#include "quiver/array/record_batch.h"
+#include "quiver/c_data/abi.h"
+#include "quiver/c_data/bridge.h"
+#include "quiver/memory/memory_pool.h"
+#include "common.h"
+#include "writer_bindings.h"
+
+namespace nb = nanobind;
+
+namespace quiver::python {
+
+namespace {
+
+const char* ExceptionName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kInvalid: return "InvalidError";
+    case StatusCode::kIOError: return "IOError";
+    case StatusCode::kOutOfMemory: return "OutOfMemoryError";
+    case StatusCode::kNotImplemented: return "NotImplementedError";
+    case StatusCode::kKeyError: return "KeyError";
+    case StatusCode::kTypeError: return "TypeError";
+    case StatusCode::kIndexError: return "IndexError";
+    case StatusCode::kCapacityError: return "CapacityError";
+    default: return "QuiverError";
+  }
+}
+
+
+// --- PyCapsules -------------------------------------------------------------
+
+constexpr const char* kSchemaCapsule = "arrow_schema";
+constexpr const char* kArrayCapsule = "arrow_array";
+constexpr const char* kStreamCapsule = "arrow_array_stream";
+
+void ReleaseSchemaCapsule(PyObject* capsule) noexcept {
+  auto* schema = static_cast<ArrowSchema*>(PyCapsule_GetPointer(capsule, kSchemaCapsule));
+  if (schema == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (schema->release != nullptr) schema->release(schema);
+  std::free(schema);
+}
+void ReleaseArrayCapsule(PyObject* capsule) noexcept {
+  auto* array = static_cast<ArrowArray*>(PyCapsule_GetPointer(capsule, kArrayCapsule));
+  if (array == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (array->release != nullptr) array->release(array);
+  std::free(array);
+}
+void ReleaseStreamCapsule(PyObject* capsule) noexcept {
+  auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule, kStreamCapsule));
+  if (stream == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (stream->release != nullptr) stream->release(stream);
+  std::free(stream);
+}
+
+template <typename T>
+T* AllocateReleased() {
+  auto* p = static_cast<T*>(std::calloc(1, sizeof(T)));
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+nb::object SchemaCapsule(const Schema& schema) {
+  auto* c = AllocateReleased<ArrowSchema>();
+  Status st = ExportSchema(schema, c);
+  if (!st.ok()) {
+    std::free(c);
+    Raise(st);
+  }
+  return nb::steal(PyCapsule_New(c, kSchemaCapsule, ReleaseSchemaCapsule));
+}
+
+nb::object TypeCapsule(const Field& field) {
+  auto* c = AllocateReleased<ArrowSchema>();
+  Status st = ExportField(field, c);
+  if (!st.ok()) {
+    std::free(c);
+    Raise(st);
+  }
+  return nb::steal(PyCapsule_New(c, kSchemaCapsule, ReleaseSchemaCapsule));
+}
+
+// Moves the struct out of a capsule (the capsule's copy is marked released,
+// so its destructor does nothing more), per the PyCapsule protocol.
+template <typename T>
+T MoveOut(nb::handle capsule, const char* name) {
+  auto* p = static_cast<T*>(PyCapsule_GetPointer(capsule.ptr(), name));
+  if (p == nullptr) throw nb::python_error();
+  if (p->release == nullptr) Raise(Status::Invalid("the ", name, " capsule was already consumed"));
+  T out = *p;
+  p->release = nullptr;
+  return out;
+}
+
+// --- Python-visible objects -------------------------------------------------
+
+struct PyTable {
+  TablePtr table;
+};
+
+struct PyArray {
+  ArrayPtr array;
+  FieldPtr field;  // name "", nullability and metadata of the imported field
+};
+
+TablePtr TableFromStreamCapsule(nb::handle capsule) {
+  ArrowArrayStream stream = MoveOut<ArrowArrayStream>(capsule, kStreamCapsule);
+  RecordBatchReaderPtr reader;
+  {
+    nb::gil_scoped_release release;
+    auto r = ImportRecordBatchReader(&stream);
+    if (!r.ok()) {
+      nb::gil_scoped_acquire acquire;
+      Raise(r.status());
+    }
+    reader = std::move(r).ValueOrDie();
+  }
+  Result<TablePtr> table = [&] {
+    nb::gil_scoped_release release;
+    return reader->ToTable();
+  }();
+  return Unwrap(std::move(table));
+}
+
+PyTable MakeTable(nb::object obj) {
+  if (nb::hasattr(obj, "__arrow_c_stream__")) {
+    nb::object capsule = obj.attr("__arrow_c_stream__")();
+    return PyTable{TableFromStreamCapsule(capsule)};
+  }
+  if (nb::hasattr(obj, "__arrow_c_array__")) {
+    nb::tuple pair = nb::borrow<nb::tuple>(obj.attr("__arrow_c_array__")());
+    ArrowSchema schema = MoveOut<ArrowSchema>(pair[0], kSchemaCapsule);
+    ArrowArray array = MoveOut<ArrowArray>(pair[1], kArrayCapsule);
+    RecordBatchPtr batch = Unwrap(ImportRecordBatch(&array, &schema));
+    return PyTable{Unwrap(Table::FromRecordBatches(batch->schema(), {batch}))};
+  }
+  throw nb::type_error(
+      "quiver.table() needs an object with __arrow_c_stream__ or __arrow_c_array__ "
+      "(a pyarrow Table/RecordBatch, a polars DataFrame, a duckdb result, ...)");
+}
+
+PyArray MakeArrayFromPy(nb::object obj) {
+  if (!nb::hasattr(obj, "__arrow_c_array__")) {
+    throw nb::type_error("quiver.array() needs an object with __arrow_c_array__");
+  }
+  nb::tuple pair = nb::borrow<nb::tuple>(obj.attr("__arrow_c_array__")());
+  ArrowSchema schema = MoveOut<ArrowSchema>(pair[0], kSchemaCapsule);
+  FieldPtr field;
+  {
+    // ImportField consumes the schema; keep a copy of the type for the array.
+    field = Unwrap(ImportField(&schema));
+  }
+  ArrowArray array = MoveOut<ArrowArray>(pair[1], kArrayCapsule);
+  ArrayDataPtr data = Unwrap(ImportArray(&array, field->type()));
+  return PyArray{MakeArray(std::move(data)), field};
+}
+
+nb::object TableStream(const PyTable& self, nb::object requested_schema) {
+  auto reader = Unwrap(RecordBatchReader::FromTable(self.table));
+  auto* c = AllocateReleased<ArrowArrayStream>();
+  Status st = ExportRecordBatchReader(std::move(reader), c);
+  if (!st.ok()) {
+    std::free(c);
+    Raise(st);
+  }
+  return nb::steal(PyCapsule_New(c, kStreamCapsule, ReleaseStreamCapsule));
+}
+
+nb::tuple ArrayCapsules(const PyArray& self) {
+  nb::object schema = TypeCapsule(*self.field);
+  auto* c = AllocateReleased<ArrowArray>();
+  Status st = ExportArray(self.array->data(), c);
+  if (!st.ok()) {
+    std::free(c);
+    Raise(st);
+  }
+  nb::object array = nb::steal(PyCapsule_New(c, kArrayCapsule, ReleaseArrayCapsule));
+  return nb::make_tuple(schema, array);
+}
+
+}  // namespace
+
+[[noreturn]] void Raise(const Status& status) {
+  nb::object module = nb::module_::import_("quiver");
+  nb::object cls = module.attr(ExceptionName(status.code()));
+  PyErr_SetString(cls.ptr(), status.message().c_str());
+  throw nb::python_error();
+}
+
+TablePtr TableFromPy(nb::handle obj) {
+  if (nb::isinstance<PyTable>(obj)) return nb::cast<const PyTable&>(obj).table;
+  return MakeTable(nb::borrow(obj)).table;
+}
+
+ArrowSchema MoveOutSchemaCapsule(nb::handle capsule) {
+  return MoveOut<ArrowSchema>(capsule, kSchemaCapsule);
+}
+
+NB_MODULE(_quiver, m) {
+  m.doc() = "Quiver's C++ core (use the quiver package)";
+
+  nb::class_<PyTable>(m, "Table", "An immutable Arrow table held by Quiver")
+      .def_prop_ro("num_rows", [](const PyTable& t) { return t.table->num_rows(); })
+      .def_prop_ro("num_columns", [](const PyTable& t) { return t.table->num_columns(); })
+      .def_prop_ro("column_names",
+                   [](const PyTable& t) {
+                     std::vector<std::string> names;
+                     for (const auto& f : t.table->schema()->fields()) names.push_back(f->name());
+                     return names;
+                   })
+      .def_prop_ro("schema", [](const PyTable& t) { return t.table->schema()->ToString(); },
+                   "The schema as text")
+      .def("num_chunks", [](const PyTable& t, int i) {
+        if (i < 0 || i >= t.table->num_columns()) throw nb::index_error("column index out of range");
+        return t.table->column(i)->num_chunks();
+      })
+      .def("validate", [](const PyTable& t) { Check(t.table->ValidateFull()); },
+           "Full validation (offsets, UTF-8, dictionary indices...); raises InvalidError")
+      .def("equals",
+           [](const PyTable& a, const PyTable& b) { return a.table->Equals(*b.table); })
+      .def("__len__", [](const PyTable& t) { return t.table->num_rows(); })
+      .def("__repr__",
+           [](const PyTable& t) {
+             return "quiver.Table (" + std::to_string(t.table->num_rows()) + " rows)\n" +
+                    t.table->schema()->ToString();
+           })
+      .def("__arrow_c_stream__", &TableStream, nb::arg("requested_schema") = nb::none())
+      .def("__arrow_c_schema__",
+           [](const PyTable& t) { return SchemaCapsule(*t.table->schema()); });
+
+  nb::class_<PyArray>(m, "Array", "An immutable Arrow array held by Quiver")
+      .def("__len__", [](const PyArray& a) { return a.array->length(); })
+      .def_prop_ro("null_count", [](const PyArray& a) { return a.array->null_count(); })
+      .def_prop_ro("type", [](const PyArray& a) { return a.array->type()->ToString(); })
+      .def("validate", [](const PyArray& a) { Check(a.array->ValidateFull()); })
+      .def("__repr__", [](const PyArray& a) { return a.array->ToString(); })
+      .def("__arrow_c_array__", [](const PyArray& a, nb::object) { return ArrayCapsules(a); },
+           nb::arg("requested_schema") = nb::none())
+      .def("__arrow_c_schema__", [](const PyArray& a) { return TypeCapsule(*a.field); });
+
+  m.def("table", &MakeTable, nb::arg("data"),
+        "A Quiver table from any object with __arrow_c_stream__ or __arrow_c_array__");
+  m.def("array", &MakeArrayFromPy, nb::arg("data"),
+        "A Quiver array from any object with __arrow_c_array__");
+  BindWriter(m);
+
+  m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
+        "The default memory pool's backend (jemalloc, mimalloc or system)");
+}
+
+}  // namespace quiver::python

@@ -1,0 +1,335 @@
+// quiver.write_parquet / quiver.ParquetWriter: pyarrow-compatible keyword
+// options (docs/interfaces.md) parsed into parquet::WriterOptions.
+#include "writer_bindings.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <memory>
+#include <string>
+
+#include "quiver/c_data/abi.h"
+#include "quiver/c_data/bridge.h"
+#include "quiver/ipc/io.h"
+#include "quiver/parquet/writer/file_writer.h"
+
+namespace nb = nanobind;
+
+namespace quiver::python {
+
+namespace {
+
+using parquet::WriterOptions;
+
+[[noreturn]] void BadOption(const std::string& name, const std::string& why) {
+  Raise(Status::Invalid("option ", name, ": ", why));
+}
+
+bool IsStr(nb::handle h) { return nb::isinstance<nb::str>(h); }
+
+std::string Str(nb::handle h, const std::string& name) {
+  if (!IsStr(h)) BadOption(name, "expected a string");
+  return nb::cast<std::string>(h);
+}
+
+int64_t Int(nb::handle h, const std::string& name) {
+  if (nb::isinstance<nb::bool_>(h) || !nb::isinstance<nb::int_>(h)) BadOption(name, "expected an integer");
+  return nb::cast<int64_t>(h);
+}
+
+bool Bool(nb::handle h, const std::string& name) {
+  if (!nb::isinstance<nb::bool_>(h)) BadOption(name, "expected True or False");
+  return nb::cast<bool>(h);
+}
+
+// bool, or a list of column names (True for those, False otherwise).
+void BoolOrColumns(nb::handle h, const std::string& name, parquet::PerColumn<bool>* out) {
+  if (nb::isinstance<nb::bool_>(h)) {
+    out->default_value = nb::cast<bool>(h);
+    return;
+  }
+  if (IsStr(h)) BadOption(name, "expected a bool or a list of column names");
+  out->default_value = false;
+  for (nb::handle item : nb::iter(h)) out->by_column[Str(item, name)] = true;
+}
+
+parquet::CompressionCodec Codec(nb::handle h, const std::string& name) {
+  if (h.is_none()) return parquet::CompressionCodec::UNCOMPRESSED;
+  auto c = parquet::ParseCompression(Str(h, name));
+  if (!c.ok()) Raise(c.status());
+  return *c;
+}
+
+parquet::CdcOptions Cdc(nb::handle h) {
+  parquet::CdcOptions cdc;
+  nb::dict d = nb::borrow<nb::dict>(h);
+  bool has_min = false, has_max = false;
+  for (auto [k, v] : d) {
+    std::string key = Str(k, "use_content_defined_chunking");
+    if (key == "min_chunk_size") {
+      cdc.min_chunk_size = Int(v, "use_content_defined_chunking.min_chunk_size");
+      has_min = true;
+    } else if (key == "max_chunk_size") {
+      cdc.max_chunk_size = Int(v, "use_content_defined_chunking.max_chunk_size");
+      has_max = true;
+    } else if (key == "norm_level") {
+      cdc.norm_level = static_cast<int>(Int(v, "use_content_defined_chunking.norm_level"));
+    } else {
+      BadOption("use_content_defined_chunking", "unknown key '" + key + "'");
+    }
+  }
+  if (!has_min || !has_max) {
+    BadOption("use_content_defined_chunking",
+              "a dict needs both 'min_chunk_size' and 'max_chunk_size'");
+  }
+  return cdc;
+}
+
+}  // namespace
+
+WriterOptions ParseWriterOptions(nb::dict kwargs) {
+  WriterOptions o;
+  for (auto [key_h, value] : kwargs) {
+    const std::string key = nb::cast<std::string>(key_h);
+    if (key == "compression") {
+      if (nb::isinstance<nb::dict>(value)) {
+        o.compression.default_value = parquet::CompressionCodec::UNCOMPRESSED;
+        for (auto [c, v] : nb::borrow<nb::dict>(value)) o.compression.by_column[Str(c, key)] = Codec(v, key);
+      } else {
+        o.compression.default_value = Codec(value, key);
+      }
+    } else if (key == "compression_level") {
+      if (value.is_none()) continue;
+      if (nb::isinstance<nb::dict>(value)) {
+        for (auto [c, v] : nb::borrow<nb::dict>(value)) {
+          o.compression_level.by_column[Str(c, key)] = static_cast<int>(Int(v, key));
+        }
+      } else {
+        o.compression_level.default_value = static_cast<int>(Int(value, key));
+      }
+    } else if (key == "use_dictionary") {
+      BoolOrColumns(value, key, &o.use_dictionary);
+    } else if (key == "write_statistics") {
+      BoolOrColumns(value, key, &o.write_statistics);
+    } else if (key == "use_byte_stream_split") {
+      BoolOrColumns(value, key, &o.use_byte_stream_split);
+    } else if (key == "dictionary_pagesize_limit") {
+      if (!value.is_none()) o.dictionary_pagesize_limit = Int(value, key);
+    } else if (key == "data_page_version") {
+      auto v = parquet::ParseDataPageVersion(Str(value, key));
+      if (!v.ok()) Raise(v.status());
+      o.data_page_version = *v;
+    } else if (key == "data_page_size") {
+      if (!value.is_none()) o.data_page_size = Int(value, key);
+    } else if (key == "max_rows_per_page") {
+      if (!value.is_none()) o.max_rows_per_page = Int(value, key);
+    } else if (key == "write_batch_size") {
+      if (!value.is_none()) o.write_batch_size = Int(value, key);
+    } else if (key == "row_group_size") {
+      if (!value.is_none()) o.row_group_size = Int(value, key);
+    } else if (key == "row_group_bytes") {
+      if (!value.is_none()) o.row_group_bytes = Int(value, key);
+    } else if (key == "write_page_index") {
+      o.write_page_index = Bool(value, key);
+    } else if (key == "write_page_checksum") {
+      o.write_page_checksum = Bool(value, key);
+    } else if (key == "store_schema") {
+      o.store_schema = Bool(value, key);
+    } else if (key == "validate_utf8") {
+      o.validate_utf8 = Bool(value, key);
+    } else if (key == "use_threads") {
+      o.use_threads = Bool(value, key);
+    } else if (key == "column_encoding") {
+      if (value.is_none()) continue;
+      if (IsStr(value)) {
+        BadOption(key, "give a dict {column: encoding}");
+      }
+      for (auto [c, v] : nb::borrow<nb::dict>(value)) {
+        auto e = parquet::ParseColumnEncoding(Str(v, key));
+        if (!e.ok()) Raise(e.status());
+        o.column_encoding[Str(c, key)] = *e;
+      }
+    } else if (key == "bloom_filter_options") {
+      if (value.is_none()) continue;
+      if (nb::isinstance<nb::bool_>(value)) {
+        if (nb::cast<bool>(value)) o.bloom_filter.default_value = parquet::BloomFilterOptions{};
+        continue;
+      }
+      for (auto [c, v] : nb::borrow<nb::dict>(value)) {
+        parquet::BloomFilterOptions b;
+        nb::dict bd = nb::borrow<nb::dict>(v);
+        if (bd.contains("ndv")) b.ndv = Int(bd["ndv"], key + ".ndv");
+        if (bd.contains("fpp")) b.fpp = nb::cast<double>(bd["fpp"]);
+        o.bloom_filter.by_column[Str(c, key)] = b;
+      }
+    } else if (key == "sorting_columns") {
+      if (value.is_none()) continue;
+      for (nb::handle item : nb::iter(value)) {
+        parquet::SortingColumn s;
+        if (nb::hasattr(item, "column_index")) {
+          s.column_index = static_cast<int32_t>(Int(item.attr("column_index"), key));
+          s.descending = Bool(item.attr("descending"), key);
+          s.nulls_first = Bool(item.attr("nulls_first"), key);
+        } else {
+          nb::tuple t = nb::borrow<nb::tuple>(item);
+          if (t.size() != 3) BadOption(key, "each entry is (column index, descending, nulls_first)");
+          s.column_index = static_cast<int32_t>(Int(t[0], key));
+          s.descending = Bool(t[1], key);
+          s.nulls_first = Bool(t[2], key);
+        }
+        o.sorting_columns.push_back(s);
+      }
+    } else if (key == "use_content_defined_chunking") {
+      if (nb::isinstance<nb::bool_>(value)) {
+        if (nb::cast<bool>(value)) o.content_defined_chunking = parquet::CdcOptions{};
+      } else if (nb::isinstance<nb::dict>(value)) {
+        o.content_defined_chunking = Cdc(value);
+      } else {
+        BadOption(key, "expected a bool or a dict");
+      }
+    } else if (key == "version") {
+      std::string v = Str(value, key);
+      if (v != "2.6" && v != "2.4") BadOption(key, "Quiver writes format version 2.6 ('2.4' accepted)");
+    } else {
+      throw nb::type_error(("unexpected keyword argument '" + key + "'").c_str());
+    }
+  }
+  Check(o.Validate());
+  return o;
+}
+
+namespace {
+
+SchemaPtr SchemaFromPy(nb::handle schema) {
+  if (!nb::hasattr(schema, "__arrow_c_schema__")) {
+    throw nb::type_error("schema must have __arrow_c_schema__ (e.g. a pyarrow.Schema)");
+  }
+  nb::object capsule = schema.attr("__arrow_c_schema__")();
+  ArrowSchema c = MoveOutSchemaCapsule(capsule);
+  return Unwrap(ImportSchema(&c));
+}
+
+struct PyParquetWriter {
+  std::unique_ptr<parquet::FileWriter> writer;
+  std::unique_ptr<ipc::BufferOutputStream> memory;  // when writing to a file object
+  nb::object file_object;
+
+  void EnsureOpen() {
+    if (writer == nullptr) Raise(Status::Invalid("the ParquetWriter is closed"));
+  }
+
+  void WriteTable(nb::handle data) { WriteTablePtr(TableFromPy(data)); }
+
+  void WriteTablePtr(const TablePtr& table) {
+    EnsureOpen();
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      st = writer->WriteTable(*table);
+    }
+    Check(st);
+  }
+
+  void WriteBatch(nb::handle data) {
+    EnsureOpen();
+    TablePtr table = TableFromPy(data);
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      auto batches = table->ToRecordBatches();
+      if (!batches.ok()) {
+        st = batches.status();
+      } else {
+        for (const auto& b : *batches) {
+          st = writer->WriteRecordBatch(*b);
+          if (!st.ok()) break;
+        }
+      }
+    }
+    Check(st);
+  }
+
+  void Close() {
+    if (writer == nullptr) return;
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      st = writer->Close();
+    }
+    writer.reset();
+    Check(st);
+    if (memory != nullptr) {
+      auto bytes = Unwrap(memory->Finish());
+      file_object.attr("write")(nb::bytes(reinterpret_cast<const char*>(bytes->data()),
+                                          static_cast<size_t>(bytes->size())));
+      memory.reset();
+    }
+  }
+
+  void Abort() {
+    if (writer != nullptr) writer->Abort();
+    writer.reset();
+    memory.reset();
+  }
+};
+
+std::unique_ptr<PyParquetWriter> OpenWriter(nb::handle where, SchemaPtr schema, nb::dict kwargs) {
+  WriterOptions options = ParseWriterOptions(kwargs);
+  auto w = std::make_unique<PyParquetWriter>();
+  if (nb::hasattr(where, "write") && !IsStr(where)) {
+    w->memory = std::make_unique<ipc::BufferOutputStream>();
+    w->file_object = nb::borrow(where);
+    w->writer = Unwrap(parquet::FileWriter::Open(w->memory.get(), std::move(schema), std::move(options)));
+    return w;
+  }
+  nb::object os = nb::module_::import_("os");
+  std::string path = nb::cast<std::string>(os.attr("fsencode")(where).attr("decode")());
+  w->writer = Unwrap(parquet::FileWriter::Open(path, std::move(schema), std::move(options)));
+  return w;
+}
+
+}  // namespace
+
+void BindWriter(nb::module_& m) {
+  nb::class_<PyParquetWriter>(m, "ParquetWriter",
+                              "Incremental Parquet writer: ParquetWriter(where, schema, **options)")
+      .def("__init__",
+           [](PyParquetWriter* self, nb::handle where, nb::handle schema, nb::kwargs kwargs) {
+             auto w = OpenWriter(where, SchemaFromPy(schema), kwargs);
+             new (self) PyParquetWriter(std::move(*w));
+           },
+           nb::arg("where"), nb::arg("schema"), nb::arg("kwargs"))
+      .def("write_table", &PyParquetWriter::WriteTable, nb::arg("table"))
+      .def("write_batch", &PyParquetWriter::WriteBatch, nb::arg("batch"))
+      .def("write", &PyParquetWriter::WriteBatch, nb::arg("data"))
+      .def("close", &PyParquetWriter::Close)
+      .def_prop_ro("is_open", [](const PyParquetWriter& w) { return w.writer != nullptr; })
+      .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__exit__", [](PyParquetWriter& w, nb::handle exc_type, nb::handle, nb::handle) {
+        if (!exc_type.is_none()) {
+          w.Abort();
+        } else {
+          w.Close();
+        }
+        return false;
+      });
+
+  m.def(
+      "write_parquet",
+      [](nb::handle data, nb::handle where, nb::kwargs kwargs) {
+        TablePtr table = TableFromPy(data);
+        auto w = OpenWriter(where, table->schema(), kwargs);
+        try {
+          w->WriteTablePtr(table);
+          w->Close();
+        } catch (...) {
+          w->Abort();
+          throw;
+        }
+      },
+      nb::arg("data"), nb::arg("where"), nb::arg("kwargs"),
+      "Writes anything with __arrow_c_stream__ / __arrow_c_array__ to a Parquet file "
+      "(options as pyarrow.parquet.write_table)");
+}
+
+}  // namespace quiver::python

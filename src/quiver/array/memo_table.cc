@@ -1,0 +1,262 @@
+// Open-addressing memo tables hashed with XXH3. Design notes:
+// memo_table.h.
+#include "quiver/array/memo_table_internal.h"
+
+#include "quiver/memory/zero_size_area.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+// Inline xxHash so that hashing a fixed-size scalar compiles to XXH3's short
+// input path with a constant length (no call, no length dispatch).
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace quiver::internal {
+
+namespace {
+
+constexpr int64_t kMinCapacity = 32;
+
+// Smallest power of two >= 2 * n (the table is kept at most half full).
+int64_t CapacityFor(int64_t n) {
+  int64_t capacity = kMinCapacity;
+  while (capacity < 2 * n) capacity *= 2;
+  return capacity;
+}
+
+Status TooManyValues() {
+  return Status::CapacityError("memo table: more than ", kMaxMemoTableSize,
+                               " distinct values (int32 indices)");
+}
+
+}  // namespace
+
+uint64_t HashBytes(const void* data, int64_t length) {
+  return XXH3_64bits(data, static_cast<size_t>(length));
+}
+
+// --- ScalarMemoTable ---------------------------------------------------------
+
+template <typename T>
+ScalarMemoTable<T>::ScalarMemoTable(MemoryPool* pool, int64_t expected_size)
+    : pool_(pool),
+      slots_(pool),
+      values_(pool),
+      initial_capacity_(CapacityFor(std::clamp<int64_t>(expected_size, 0, kMaxMemoTableSize))) {}
+
+template <typename T>
+uint64_t ScalarMemoTable<T>::Hash(T value) const {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(value)) value = std::numeric_limits<T>::quiet_NaN();
+  }
+  return XXH3_64bits(&value, sizeof(T)) & hash_mask_;
+}
+
+template <typename T>
+bool ScalarMemoTable<T>::Equal(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // Bitwise (so -0.0 != 0.0), except that NaNs are all one value.
+    return std::memcmp(&a, &b, sizeof(T)) == 0 || (std::isnan(a) && std::isnan(b));
+  } else {
+    return a == b;
+  }
+}
+
+template <typename T>
+int32_t ScalarMemoTable<T>::Get(T value) const {
+  if (size_ == 0) return kKeyNotFound;
+  const Slot* slots = slots_.data_as<Slot>();
+  const uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
+  for (uint64_t pos = Hash(value) & mask;; pos = (pos + 1) & mask) {
+    const Slot& slot = slots[pos];
+    if (slot.index == kKeyNotFound) return kKeyNotFound;
+    if (Equal(slot.value, value)) return slot.index;
+  }
+}
+
+template <typename T>
+Result<int32_t> ScalarMemoTable<T>::GetOrInsert(T value, bool* inserted) {
+  if (QUIVER_PREDICT_FALSE(capacity_ == 0)) QUIVER_RETURN_NOT_OK(Rehash(initial_capacity_));
+  const uint64_t hash = Hash(value);
+  uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
+  Slot* slots = slots_.data_as<Slot>();
+  uint64_t pos = hash & mask;
+  for (;; pos = (pos + 1) & mask) {
+    const Slot& slot = slots[pos];
+    if (slot.index == kKeyNotFound) break;
+    if (Equal(slot.value, value)) {
+      if (inserted != nullptr) *inserted = false;
+      return slot.index;
+    }
+  }
+  // A new value: make room first (so a failure leaves the table unchanged).
+  if (QUIVER_PREDICT_FALSE(size_ >= kMaxMemoTableSize)) return TooManyValues();
+  QUIVER_RETURN_NOT_OK(values_.Reserve(sizeof(T)));
+  if (QUIVER_PREDICT_FALSE(2 * (static_cast<int64_t>(size_) + 1) > capacity_)) {
+    QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
+    slots = slots_.data_as<Slot>();
+    mask = static_cast<uint64_t>(capacity_ - 1);
+    for (pos = hash & mask; slots[pos].index != kKeyNotFound; pos = (pos + 1) & mask) {
+    }
+  }
+  const int32_t index = size_++;
+  slots[pos].value = value;
+  slots[pos].index = index;
+  values_.UnsafeAppend(value);
+  if (inserted != nullptr) *inserted = true;
+  return index;
+}
+
+template <typename T>
+Status ScalarMemoTable<T>::Rehash(int64_t new_capacity) {
+  MutableBuffer fresh(pool_);
+  const int64_t bytes = new_capacity * static_cast<int64_t>(sizeof(Slot));
+  QUIVER_RETURN_NOT_OK(fresh.Resize(bytes, 0xFF));  // every index -1: empty
+  Slot* dest = fresh.data_as<Slot>();
+  const uint64_t mask = static_cast<uint64_t>(new_capacity - 1);
+  const Slot* old = slots_.data_as<Slot>();
+  for (int64_t i = 0; i < capacity_; ++i) {
+    if (old[i].index == kKeyNotFound) continue;
+    uint64_t pos = Hash(old[i].value) & mask;
+    while (dest[pos].index != kKeyNotFound) pos = (pos + 1) & mask;
+    dest[pos] = old[i];
+  }
+  slots_ = std::move(fresh);
+  capacity_ = new_capacity;
+  return Status::OK();
+}
+
+template <typename T>
+void ScalarMemoTable<T>::CopyValues(int32_t start, T* out) const {
+  if (start < size_) {
+    std::memcpy(out, values() + start, static_cast<size_t>(size_ - start) * sizeof(T));
+  }
+}
+
+template <typename T>
+void ScalarMemoTable<T>::Clear() {
+  slots_ = MutableBuffer(pool_);
+  values_ = MutableBuffer(pool_);
+  capacity_ = 0;
+  size_ = 0;
+}
+
+template class ScalarMemoTable<int8_t>;
+template class ScalarMemoTable<uint8_t>;
+template class ScalarMemoTable<int16_t>;
+template class ScalarMemoTable<uint16_t>;
+template class ScalarMemoTable<int32_t>;
+template class ScalarMemoTable<uint32_t>;
+template class ScalarMemoTable<int64_t>;
+template class ScalarMemoTable<uint64_t>;
+template class ScalarMemoTable<float>;
+template class ScalarMemoTable<double>;
+
+// --- BinaryMemoTable ---------------------------------------------------------
+
+BinaryMemoTable::BinaryMemoTable(MemoryPool* pool, int64_t expected_size, int64_t expected_bytes)
+    : pool_(pool),
+      slots_(pool),
+      offsets_(pool),
+      data_(pool),
+      initial_capacity_(CapacityFor(std::clamp<int64_t>(expected_size, 0, kMaxMemoTableSize))),
+      expected_bytes_(std::max<int64_t>(expected_bytes, 0)) {}
+
+Status BinaryMemoTable::Init() {
+  QUIVER_RETURN_NOT_OK(data_.Reserve(expected_bytes_));
+  QUIVER_RETURN_NOT_OK(offsets_.Reserve(static_cast<int64_t>(sizeof(int64_t))));
+  QUIVER_RETURN_NOT_OK(Rehash(initial_capacity_));
+  offsets_.UnsafeAppend(int64_t{0});
+  return Status::OK();
+}
+
+int32_t BinaryMemoTable::Get(const void* bytes, int64_t length) const {
+  if (size_ == 0) return kKeyNotFound;
+  if (bytes == nullptr) bytes = ZeroSizeArea();  // an empty value: memcmp needs an address
+  const uint64_t hash = HashBytes(bytes, length) & hash_mask_;
+  const Slot* slots = slots_.data_as<Slot>();
+  const int64_t* o = offsets();
+  const uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
+  for (uint64_t pos = hash & mask;; pos = (pos + 1) & mask) {
+    const Slot& slot = slots[pos];
+    if (slot.index == kKeyNotFound) return kKeyNotFound;
+    if (slot.hash == hash) {
+      const int64_t start = o[slot.index];
+      if (o[slot.index + 1] - start == length &&
+          std::memcmp(data_.data() + start, bytes, static_cast<size_t>(length)) == 0) {
+        return slot.index;
+      }
+    }
+  }
+}
+
+Result<int32_t> BinaryMemoTable::GetOrInsert(const void* bytes, int64_t length, bool* inserted) {
+  if (QUIVER_PREDICT_FALSE(capacity_ == 0)) QUIVER_RETURN_NOT_OK(Init());
+  if (bytes == nullptr) {
+    if (length > 0) return Status::Invalid("memo table: null pointer to ", length, " bytes");
+    bytes = ZeroSizeArea();  // an empty value: memcmp needs an address
+  }
+  const uint64_t hash = HashBytes(bytes, length) & hash_mask_;
+  uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
+  Slot* slots = slots_.data_as<Slot>();
+  const int64_t* o = offsets();
+  uint64_t pos = hash & mask;
+  for (;; pos = (pos + 1) & mask) {
+    const Slot& slot = slots[pos];
+    if (slot.index == kKeyNotFound) break;
+    if (slot.hash == hash) {
+      const int64_t start = o[slot.index];
+      if (o[slot.index + 1] - start == length &&
+          std::memcmp(data_.data() + start, bytes, static_cast<size_t>(length)) == 0) {
+        if (inserted != nullptr) *inserted = false;
+        return slot.index;
+      }
+    }
+  }
+  if (QUIVER_PREDICT_FALSE(size_ >= kMaxMemoTableSize)) return TooManyValues();
+  QUIVER_RETURN_NOT_OK(data_.Reserve(length));
+  QUIVER_RETURN_NOT_OK(offsets_.Reserve(static_cast<int64_t>(sizeof(int64_t))));
+  if (QUIVER_PREDICT_FALSE(2 * (static_cast<int64_t>(size_) + 1) > capacity_)) {
+    QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
+    slots = slots_.data_as<Slot>();
+    mask = static_cast<uint64_t>(capacity_ - 1);
+    for (pos = hash & mask; slots[pos].index != kKeyNotFound; pos = (pos + 1) & mask) {
+    }
+  }
+  const int32_t index = size_++;
+  slots[pos].hash = hash;
+  slots[pos].index = index;
+  data_.UnsafeExtendFromSlice(bytes, length);
+  offsets_.UnsafeAppend(data_.size());
+  if (inserted != nullptr) *inserted = true;
+  return index;
+}
+
+Status BinaryMemoTable::Rehash(int64_t new_capacity) {
+  MutableBuffer fresh(pool_);
+  QUIVER_RETURN_NOT_OK(fresh.Resize(new_capacity * static_cast<int64_t>(sizeof(Slot)), 0xFF));
+  Slot* dest = fresh.data_as<Slot>();
+  const uint64_t mask = static_cast<uint64_t>(new_capacity - 1);
+  const Slot* old = slots_.data_as<Slot>();
+  for (int64_t i = 0; i < capacity_; ++i) {
+    if (old[i].index == kKeyNotFound) continue;
+    uint64_t pos = old[i].hash & mask;  // the stored hash: no re-hashing of bytes
+    while (dest[pos].index != kKeyNotFound) pos = (pos + 1) & mask;
+    dest[pos] = old[i];
+  }
+  slots_ = std::move(fresh);
+  capacity_ = new_capacity;
+  return Status::OK();
+}
+
+void BinaryMemoTable::Clear() {
+  slots_ = MutableBuffer(pool_);
+  offsets_ = MutableBuffer(pool_);
+  data_ = MutableBuffer(pool_);
+  capacity_ = 0;
+  size_ = 0;
+}
+
+}  // namespace quiver::internal

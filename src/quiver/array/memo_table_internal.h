@@ -1,0 +1,178 @@
+// Memo tables: hash sets that give each distinct value a dense index (0, 1,
+// 2, ... in insertion order) and keep the distinct values in that order. The
+// DictionaryBuilder uses them to deduplicate values; the Parquet writer's
+// dictionary encoder reuses them (the index is the dictionary index, the
+// values in order are the dictionary page).
+//
+// Design (as Arrow C++'s arrow/util/hashing.h ScalarMemoTable /
+// BinaryMemoTable and DuckDB's dictionary writer): open addressing with
+// linear probing in a power-of-two table of slots, kept at most half full
+// (doubling and re-inserting when it gets there). A slot holds the value's
+// index (-1 = empty) and either the value itself (ScalarMemoTable) or its
+// 64-bit hash (BinaryMemoTable, whose bytes live in one data buffer with
+// int64 offsets, so that the distinct values are already laid out as an
+// Arrow binary array). Hashes are XXH3-64 of the value's bytes (xxHash,
+// Debian's libxxhash), which is fast for short keys and has good low bits, so
+// masking it to the table size is fine.
+//
+// Equality is bitwise, except that for float and double every NaN equals
+// every other NaN (one dictionary entry for NaN, the first one's bits kept);
+// -0.0 and 0.0 differ. Indices are int32: a table holds at most 2^31 - 1
+// values (CapacityError past that). All memory comes from the MemoryPool.
+// Nulls are not memoised: callers track them separately.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+#include "quiver/memory/memory_pool.h"
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/result.h"
+
+namespace quiver::internal {
+
+inline constexpr int32_t kKeyNotFound = -1;
+inline constexpr int64_t kMaxMemoTableSize = INT32_MAX;
+
+// XXH3-64 of `length` bytes.
+uint64_t HashBytes(const void* data, int64_t length);
+
+// A memo table of fixed-width values: every integer type, float and double
+// (explicitly instantiated in memo_table.cc).
+template <typename T>
+class ScalarMemoTable {
+  static_assert(std::is_arithmetic_v<T>, "ScalarMemoTable holds integers or floats");
+
+ public:
+  // `expected_size` distinct values fit without rehashing.
+  explicit ScalarMemoTable(MemoryPool* pool = DefaultMemoryPool(), int64_t expected_size = 0);
+  ScalarMemoTable(ScalarMemoTable&&) noexcept = default;
+  ScalarMemoTable& operator=(ScalarMemoTable&&) noexcept = default;
+
+  int32_t size() const { return size_; }
+  // The index of `value`, or kKeyNotFound.
+  int32_t Get(T value) const;
+  // The index of `value`, inserting it (as index size()) if new;
+  // `*inserted` (if given) says which. OutOfMemory / CapacityError on failure
+  // (the table is unchanged then).
+  Result<int32_t> GetOrInsert(T value, bool* inserted = nullptr);
+
+  // The distinct values in insertion order (size() of them).
+  const T* values() const { return values_.data_as<T>(); }
+  T value(int32_t index) const { return values()[index]; }
+  // Copies values [start, size()) to `out`.
+  void CopyValues(int32_t start, T* out) const;
+  // visit(index, value) for values [start, size()) in insertion order.
+  template <typename Visit>
+  void VisitValues(int32_t start, Visit&& visit) const {
+    const T* v = values();
+    for (int32_t i = start; i < size_; ++i) visit(i, v[i]);
+  }
+
+  // Empties the table and frees its memory.
+  void Clear();
+  // Bytes held (slots and values).
+  int64_t memory_used() const { return slots_.capacity() + values_.capacity(); }
+
+  // Tests only, on an empty table: hashes are ANDed with `mask` (e.g. 3 makes
+  // nearly every value collide).
+  void set_hash_mask_for_testing(uint64_t mask) { hash_mask_ = mask; }
+
+ private:
+  struct Slot {
+    T value;
+    int32_t index;  // kKeyNotFound = empty
+  };
+  uint64_t Hash(T value) const;
+  static bool Equal(T a, T b);
+  Status Rehash(int64_t new_capacity);
+
+  MemoryPool* pool_;
+  MutableBuffer slots_;
+  MutableBuffer values_;
+  int64_t capacity_ = 0;  // slots, a power of two (0 before the first insert)
+  int32_t size_ = 0;
+  int64_t initial_capacity_;
+  uint64_t hash_mask_ = ~uint64_t{0};
+};
+
+extern template class ScalarMemoTable<int8_t>;
+extern template class ScalarMemoTable<uint8_t>;
+extern template class ScalarMemoTable<int16_t>;
+extern template class ScalarMemoTable<uint16_t>;
+extern template class ScalarMemoTable<int32_t>;
+extern template class ScalarMemoTable<uint32_t>;
+extern template class ScalarMemoTable<int64_t>;
+extern template class ScalarMemoTable<uint64_t>;
+extern template class ScalarMemoTable<float>;
+extern template class ScalarMemoTable<double>;
+
+// A memo table of byte strings (binary, string, fixed-size binary,
+// decimals). The distinct values are stored back to back in data() with
+// size() + 1 int64 offsets.
+class BinaryMemoTable {
+ public:
+  explicit BinaryMemoTable(MemoryPool* pool = DefaultMemoryPool(), int64_t expected_size = 0,
+                           int64_t expected_bytes = 0);
+  BinaryMemoTable(BinaryMemoTable&&) noexcept = default;
+  BinaryMemoTable& operator=(BinaryMemoTable&&) noexcept = default;
+
+  int32_t size() const { return size_; }
+  int32_t Get(const void* bytes, int64_t length) const;
+  int32_t Get(std::string_view value) const {
+    return Get(value.data(), static_cast<int64_t>(value.size()));
+  }
+  Result<int32_t> GetOrInsert(const void* bytes, int64_t length, bool* inserted = nullptr);
+  Result<int32_t> GetOrInsert(std::string_view value, bool* inserted = nullptr) {
+    return GetOrInsert(value.data(), static_cast<int64_t>(value.size()), inserted);
+  }
+
+  std::string_view value(int32_t index) const {
+    const int64_t* o = offsets();
+    return {reinterpret_cast<const char*>(data()) + o[index],
+            static_cast<size_t>(o[index + 1] - o[index])};
+  }
+  // size() + 1 offsets into data(), the first 0 (an empty table's point at
+  // a zero, in the zero-size area).
+  const int64_t* offsets() const { return offsets_.data_as<int64_t>(); }
+  const uint8_t* data() const { return data_.data(); }
+  // Bytes of all the distinct values.
+  int64_t data_length() const { return data_.size(); }
+  // Bytes of values [start, size()).
+  int64_t data_length(int32_t start) const {
+    return start >= size_ ? 0 : data_.size() - offsets()[start];
+  }
+  // visit(index, std::string_view) for values [start, size()).
+  template <typename Visit>
+  void VisitValues(int32_t start, Visit&& visit) const {
+    for (int32_t i = start; i < size_; ++i) visit(i, value(i));
+  }
+
+  void Clear();
+  int64_t memory_used() const {
+    return slots_.capacity() + offsets_.capacity() + data_.capacity();
+  }
+  void set_hash_mask_for_testing(uint64_t mask) { hash_mask_ = mask; }
+
+ private:
+  struct Slot {
+    uint64_t hash;
+    int32_t index;  // kKeyNotFound = empty
+  };
+  Status Rehash(int64_t new_capacity);
+  Status Init();
+
+  MemoryPool* pool_;
+  MutableBuffer slots_;
+  MutableBuffer offsets_;  // int64, size() + 1 of them once initialised
+  MutableBuffer data_;
+  int64_t capacity_ = 0;
+  int32_t size_ = 0;
+  int64_t initial_capacity_;
+  int64_t expected_bytes_;
+  uint64_t hash_mask_ = ~uint64_t{0};
+};
+
+}  // namespace quiver::internal

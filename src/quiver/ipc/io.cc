@@ -1,0 +1,245 @@
+// Provisional byte streams for IPC (see io.h): POSIX read/write with EINTR
+// retries, and zero-copy reads from a Buffer.
+#include "quiver/ipc/io.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+namespace quiver::ipc {
+
+namespace {
+
+Status ErrnoStatus(const char* what, const std::string& path, int err) {
+  return Status::IOError(what, " '", path, "': ", std::strerror(err));
+}
+
+// Largest single read/write request (Linux caps one call at ~2 GiB anyway).
+constexpr int64_t kMaxIoChunk = int64_t{1} << 30;
+
+}  // namespace
+
+// --- BufferOutputStream ------------------------------------------------------
+
+Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
+  if (closed_) return Status::IOError("write to a closed BufferOutputStream");
+  if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  return buffer_.ExtendFromSlice(data, nbytes);
+}
+
+Status BufferOutputStream::Close() {
+  closed_ = true;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<Buffer>> BufferOutputStream::Finish() {
+  if (closed_) return Status::IOError("BufferOutputStream already finished or closed");
+  closed_ = true;
+  return buffer_.Freeze();
+}
+
+// --- FileOutputStream --------------------------------------------------------
+
+Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::string& path) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoStatus("cannot open for writing", path, errno);
+  return std::unique_ptr<FileOutputStream>(new FileOutputStream(fd, true, path));
+}
+
+std::unique_ptr<FileOutputStream> FileOutputStream::FromDescriptor(int fd, bool owns_fd) {
+  return std::unique_ptr<FileOutputStream>(
+      new FileOutputStream(fd, owns_fd, "fd " + std::to_string(fd)));
+}
+
+FileOutputStream::~FileOutputStream() {
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+}
+
+Status FileOutputStream::Write(const void* data, int64_t nbytes) {
+  if (fd_ < 0) return Status::IOError("write to a closed file '", path_, "'");
+  if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  const auto* p = static_cast<const uint8_t*>(data);
+  int64_t remaining = nbytes;
+  while (remaining > 0) {
+    ssize_t n = ::write(fd_, p, static_cast<size_t>(std::min(remaining, kMaxIoChunk)));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("cannot write", path_, errno);
+    }
+    p += n;
+    remaining -= n;
+    position_ += n;
+  }
+  return Status::OK();
+}
+
+Status FileOutputStream::Close() {
+  if (fd_ < 0) return Status::OK();
+  int fd = fd_;
+  fd_ = -1;
+  if (owns_fd_ && ::close(fd) != 0) return ErrnoStatus("cannot close", path_, errno);
+  return Status::OK();
+}
+
+// --- BufferReader ------------------------------------------------------------
+
+Result<std::shared_ptr<Buffer>> BufferReader::ReadAt(int64_t offset, int64_t nbytes) const {
+  if (closed_) return Status::IOError("read from a closed BufferReader");
+  if (offset < 0 || nbytes < 0) {
+    return Status::Invalid("invalid read range: offset ", offset, ", length ", nbytes);
+  }
+  if (offset > buffer_->size()) {
+    return Status::IOError("read at offset ", offset, " past the end of a ", buffer_->size(),
+                           "-byte buffer");
+  }
+  int64_t n = std::min(nbytes, buffer_->size() - offset);
+  return SliceBuffer(buffer_, offset, n);
+}
+
+Result<std::shared_ptr<Buffer>> BufferReader::Read(int64_t nbytes) {
+  QUIVER_ASSIGN_OR_RAISE(auto out, ReadAt(position_, nbytes));
+  position_ += out->size();
+  return out;
+}
+
+Status BufferReader::Seek(int64_t position) {
+  if (closed_) return Status::IOError("seek in a closed BufferReader");
+  if (position < 0 || position > buffer_->size()) {
+    return Status::IOError("seek to ", position, " outside a ", buffer_->size(), "-byte buffer");
+  }
+  position_ = position;
+  return Status::OK();
+}
+
+Status BufferReader::Close() {
+  closed_ = true;
+  return Status::OK();
+}
+
+// --- FileInputStream ---------------------------------------------------------
+
+Result<std::unique_ptr<FileInputStream>> FileInputStream::Open(const std::string& path,
+                                                               MemoryPool* pool) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  return std::unique_ptr<FileInputStream>(new FileInputStream(fd, true, pool, path));
+}
+
+std::unique_ptr<FileInputStream> FileInputStream::FromDescriptor(int fd, bool owns_fd,
+                                                                 MemoryPool* pool) {
+  return std::unique_ptr<FileInputStream>(
+      new FileInputStream(fd, owns_fd, pool, "fd " + std::to_string(fd)));
+}
+
+FileInputStream::~FileInputStream() {
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+}
+
+Result<std::shared_ptr<Buffer>> FileInputStream::Read(int64_t nbytes) {
+  if (fd_ < 0) return Status::IOError("read from a closed file '", path_, "'");
+  if (nbytes < 0) return Status::Invalid("negative read size ", nbytes);
+  // Grow with what actually arrives: start small, double while bytes keep
+  // coming, so that the allocation follows the data and not the request.
+  constexpr int64_t kInitial = 64 * 1024;
+  MutableBuffer out(pool_);
+  QUIVER_RETURN_NOT_OK(out.Reserve(std::min(nbytes, kInitial)));
+  while (out.size() < nbytes) {
+    if (out.capacity() == out.size()) {
+      QUIVER_RETURN_NOT_OK(out.Reserve(std::min(nbytes - out.size(), out.size())));
+    }
+    int64_t want = std::min({nbytes - out.size(), out.capacity() - out.size(), kMaxIoChunk});
+    ssize_t n = ::read(fd_, out.data() + out.size(), static_cast<size_t>(want));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("cannot read", path_, errno);
+    }
+    if (n == 0) break;  // end of file
+    out.UnsafeSetSize(out.size() + n);
+    position_ += n;
+  }
+  return out.Freeze();
+}
+
+Status FileInputStream::Close() {
+  if (fd_ < 0) return Status::OK();
+  int fd = fd_;
+  fd_ = -1;
+  if (owns_fd_ && ::close(fd) != 0) return ErrnoStatus("cannot close", path_, errno);
+  return Status::OK();
+}
+
+// --- Whole files -------------------------------------------------------------
+
+Result<std::shared_ptr<Buffer>> ReadFileToBuffer(const std::string& path, MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RAISE(auto stream, FileInputStream::Open(path, pool));
+  struct stat st;
+  int64_t size_hint = 0;
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) size_hint = st.st_size;
+  // Read by size when known (one allocation), then make sure nothing follows.
+  MutableBuffer out(pool);
+  QUIVER_RETURN_NOT_OK(out.Reserve(size_hint));
+  while (true) {
+    QUIVER_ASSIGN_OR_RAISE(auto chunk, stream->Read(std::max<int64_t>(size_hint - out.size(),
+                                                                       1 << 20)));
+    if (chunk->size() == 0) break;
+    QUIVER_RETURN_NOT_OK(out.ExtendFromSlice(chunk->data(), chunk->size()));
+  }
+  QUIVER_RETURN_NOT_OK(stream->Close());
+  return out.Freeze();
+}
+
+namespace {
+
+struct Mapping {
+  void* address = nullptr;
+  size_t length = 0;
+  ~Mapping() {
+    if (address != nullptr) ::munmap(address, length);
+  }
+};
+
+}  // namespace
+
+Result<std::shared_ptr<Buffer>> MemoryMapFile(const std::string& path) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return ErrnoStatus("cannot stat", path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError("cannot map '", path, "': not a regular file");
+  }
+  if (st.st_size == 0) {
+    ::close(fd);
+    return Buffer::Empty();
+  }
+  void* address = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  int err = errno;
+  ::close(fd);
+  if (address == MAP_FAILED) return ErrnoStatus("cannot map", path, err);
+  auto mapping = std::make_shared<Mapping>();
+  mapping->address = address;
+  mapping->length = static_cast<size_t>(st.st_size);
+  return Buffer::WrapWithOwner(address, st.st_size, std::move(mapping));
+}
+
+}  // namespace quiver::ipc

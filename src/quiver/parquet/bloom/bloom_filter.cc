@@ -1,0 +1,191 @@
+// Split-block Bloom filter: sizing, hashing, (de)serialization. See
+// bloom_filter.h for the layout and its sources.
+#include "quiver/parquet/bloom/bloom_filter.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+// Inline xxHash so that hashing a 4- or 8-byte value compiles to XXH64's
+// short-input path without a library call.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+constexpr std::string_view kWhat = "parquet bloom filter: ";
+
+inline uint64_t XxHash64(const void* data, size_t length) { return XXH64(data, length, 0); }
+
+// XXH64 of the little-endian bytes of a 4- or 8-byte value.
+template <typename T>
+inline uint64_t HashLittleEndian(T value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (std::endian::native == std::endian::big) {
+    if constexpr (sizeof(T) == 4) {
+      uint32_t bits = __builtin_bswap32(std::bit_cast<uint32_t>(value));
+      return XxHash64(&bits, sizeof(bits));
+    } else {
+      uint64_t bits = __builtin_bswap64(std::bit_cast<uint64_t>(value));
+      return XxHash64(&bits, sizeof(bits));
+    }
+  }
+  return XxHash64(&value, sizeof(value));
+}
+
+template <typename T>
+void HashValues(const T* values, int64_t n, uint64_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = HashLittleEndian(values[i]);
+}
+
+template <typename Offset>
+void HashBinary(const uint8_t* data, const Offset* offsets, int64_t n, uint64_t* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = XxHash64(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+  }
+}
+
+bool IsPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+}  // namespace
+
+int64_t BloomFilter::OptimalNumBytes(int64_t ndv, double fpp) {
+  constexpr int64_t kMinBits = kMinimumBytes * 8;
+  constexpr int64_t kMaxBits = kMaximumBytes * 8;
+  if (std::isnan(fpp) || fpp <= 0.0) return kMaximumBytes;
+  if (ndv <= 0 || fpp >= 1.0) return kMinimumBytes;
+  // The spec's bits-per-value formula times ndv, written as Arrow C++ writes
+  // it so that the power of two chosen agrees with Arrow's even at the edges.
+  const double m = -8.0 * static_cast<double>(ndv) / std::log(1.0 - std::pow(fpp, 1.0 / 8));
+  int64_t num_bits;
+  if (!(m >= 0.0) || m > static_cast<double>(kMaxBits)) {
+    num_bits = kMaxBits;
+  } else {
+    num_bits = static_cast<int64_t>(m);
+  }
+  if (num_bits < kMinBits) num_bits = kMinBits;
+  num_bits = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(num_bits)));
+  if (num_bits > kMaxBits) num_bits = kMaxBits;
+  return num_bits / 8;
+}
+
+Result<BloomFilter> BloomFilter::Allocate(int64_t num_bytes, MemoryPool* pool) {
+  MutableBuffer bitset(pool);
+  QUIVER_RETURN_NOT_OK(bitset.Resize(num_bytes, 0));
+  return BloomFilter(std::move(bitset));
+}
+
+Result<BloomFilter> BloomFilter::Make(int64_t ndv, double fpp, MemoryPool* pool) {
+  if (ndv < 0) return Status::Invalid(kWhat, "ndv must be >= 0, got ", ndv);
+  if (!(fpp > 0.0 && fpp < 1.0)) {
+    return Status::Invalid(kWhat, "fpp must be in (0, 1), got ", fpp);
+  }
+  return Allocate(OptimalNumBytes(ndv, fpp), pool);
+}
+
+Result<BloomFilter> BloomFilter::MakeWithNumBytes(int64_t num_bytes, MemoryPool* pool) {
+  if (num_bytes < kMinimumBytes || num_bytes > kMaximumBytes || !IsPowerOfTwo(num_bytes)) {
+    return Status::Invalid(kWhat, "num_bytes must be a power of two in [", kMinimumBytes, ", ",
+                           kMaximumBytes, "], got ", num_bytes);
+  }
+  return Allocate(num_bytes, pool);
+}
+
+void BloomFilter::InsertHashes(const uint64_t* hashes, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) InsertHash(hashes[i]);
+}
+
+uint64_t BloomFilter::Hash(int32_t value) { return HashLittleEndian(value); }
+uint64_t BloomFilter::Hash(int64_t value) { return HashLittleEndian(value); }
+uint64_t BloomFilter::Hash(float value) { return HashLittleEndian(value); }
+uint64_t BloomFilter::Hash(double value) { return HashLittleEndian(value); }
+uint64_t BloomFilter::Hash(std::string_view bytes) {
+  return XxHash64(bytes.data(), bytes.size());
+}
+
+void BloomFilter::Hashes(const int32_t* values, int64_t n, uint64_t* out) {
+  HashValues(values, n, out);
+}
+void BloomFilter::Hashes(const int64_t* values, int64_t n, uint64_t* out) {
+  HashValues(values, n, out);
+}
+void BloomFilter::Hashes(const float* values, int64_t n, uint64_t* out) {
+  HashValues(values, n, out);
+}
+void BloomFilter::Hashes(const double* values, int64_t n, uint64_t* out) {
+  HashValues(values, n, out);
+}
+void BloomFilter::Hashes(const std::string_view* values, int64_t n, uint64_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = XxHash64(values[i].data(), values[i].size());
+}
+void BloomFilter::HashesBinary(const uint8_t* data, const int32_t* offsets, int64_t n,
+                               uint64_t* out) {
+  HashBinary(data, offsets, n, out);
+}
+void BloomFilter::HashesBinary(const uint8_t* data, const int64_t* offsets, int64_t n,
+                               uint64_t* out) {
+  HashBinary(data, offsets, n, out);
+}
+void BloomFilter::HashesFixedSize(const uint8_t* data, int32_t width, int64_t n, uint64_t* out) {
+  const size_t w = static_cast<size_t>(width);
+  for (int64_t i = 0; i < n; ++i) out[i] = XxHash64(data + static_cast<size_t>(i) * w, w);
+}
+
+Status BloomFilter::Serialize(MutableBuffer* out) const {
+  format::BloomFilterHeader header;
+  header.num_bytes = static_cast<int32_t>(num_bytes());
+  header.algorithm.block.emplace();
+  header.hash.xxhash.emplace();
+  header.compression.uncompressed.emplace();
+  // The header is 15-16 bytes; reserve both parts at once.
+  QUIVER_RETURN_NOT_OK(out->Reserve(32 + num_bytes()));
+  QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(header, out));
+  return out->ExtendFromSlice(bitset_.data(), num_bytes());
+}
+
+Result<BloomFilter> BloomFilter::Deserialize(const uint8_t* data, int64_t size,
+                                             int64_t* consumed, MemoryPool* pool) {
+  if (size < 0) return Status::Invalid(kWhat, "negative input size ", size);
+  int64_t header_size = 0;
+  auto header_result =
+      thrift::DeserializeThrift<format::BloomFilterHeader>(data, size, &header_size);
+  if (!header_result.ok()) {
+    return Status::Invalid(kWhat, "header: ", header_result.status().message());
+  }
+  const format::BloomFilterHeader& header = *header_result;
+  if (header.algorithm.num_set() != 1 ||
+      header.algorithm.kind() != format::BloomFilterAlgorithm::Kind::kBlock) {
+    return Status::NotImplemented(kWhat, "unsupported algorithm (only BLOCK is defined)");
+  }
+  if (header.hash.num_set() != 1 ||
+      header.hash.kind() != format::BloomFilterHash::Kind::kXxhash) {
+    return Status::NotImplemented(kWhat, "unsupported hash (only XXHASH is defined)");
+  }
+  if (header.compression.num_set() != 1 ||
+      header.compression.kind() != format::BloomFilterCompression::Kind::kUncompressed) {
+    return Status::NotImplemented(kWhat,
+                                  "unsupported compression (only UNCOMPRESSED is defined)");
+  }
+  const int64_t num_bytes = header.num_bytes;
+  if (num_bytes < kMinimumBytes || num_bytes > kMaximumBytes || num_bytes % kBytesPerBlock != 0) {
+    return Status::Invalid(kWhat, "numBytes ", num_bytes, " is not a multiple of ",
+                           kBytesPerBlock, " in [", kMinimumBytes, ", ", kMaximumBytes, "]");
+  }
+  if (num_bytes > size - header_size) {
+    return Status::Invalid(kWhat, "bitset of ", num_bytes, " bytes at byte ", header_size,
+                           " runs past the end of the ", size, "-byte input");
+  }
+  QUIVER_ASSIGN_OR_RAISE(BloomFilter filter, Allocate(num_bytes, pool));
+  std::memcpy(filter.bitset_.data(), data + header_size, static_cast<size_t>(num_bytes));
+  if (consumed != nullptr) *consumed = header_size + num_bytes;
+  return filter;
+}
+
+}  // namespace quiver::parquet

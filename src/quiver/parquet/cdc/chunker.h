@@ -1,0 +1,94 @@
+// Content-defined chunking of a column chunk's values (docs/cdc.md), with
+// boundaries identical to Arrow C++'s (pyarrow use_content_defined_chunking).
+//
+// A gear hash (8 tables, one per run of consecutive matches) rolls over the
+// logical bytes of each level slot: the def level and rep level as 2-byte
+// little-endian integers where the column has them, then the Arrow value's
+// bytes if the value is present (fixed width: storage width; boolean: one
+// byte; binary: the raw bytes; dictionary: the index). Bytes that only fill
+// the first min_chunk_size of a chunk are not hashed. After each slot (each
+// record start, for repeated columns) the chunker decides whether a chunk
+// ends: 8 mask matches in a row (one per table), or max_chunk_size reached.
+// A cut decided at slot i ends the chunk before slot i.
+//
+// The chunker lives in the column chunk writer, so its state starts afresh
+// in every row group, as in Arrow C++.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "quiver/parquet/levels/level_builder.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet::cdc {
+
+struct ChunkerOptions {
+  int64_t min_chunk_size = 256 * 1024;
+  int64_t max_chunk_size = 1024 * 1024;
+  uint64_t mask = 0;  // from CdcMask()
+};
+
+class Chunker {
+ public:
+  explicit Chunker(const ChunkerOptions& options) : options_(options) {}
+
+  // The level indices of `levels` (one write call) at which a new chunk
+  // starts, in increasing order. For non-repeated columns an index may be 0
+  // (the previous call's tail ends there); for repeated columns a cut at
+  // level 0 is dropped, as in Arrow C++.
+  Status FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts);
+
+  // Bytes fed to the hash so far in the current chunk (for tests).
+  int64_t chunk_size() const { return size_; }
+
+ private:
+  // Rolls `n` bytes into the hash (the caller has added them to size_ and
+  // checked size_ >= min).
+  void Hash(const uint8_t* bytes, int64_t n) {
+    const uint64_t* table = kTableFor(run_);
+    uint64_t h = hash_;
+    bool matched = false;
+    for (int64_t i = 0; i < n; ++i) {
+      h = (h << 1) + table[bytes[i]];
+      matched |= (h & options_.mask) == 0;
+    }
+    hash_ = h;
+    matched_ |= matched;
+  }
+  void Roll(const uint8_t* bytes, int64_t n) {
+    size_ += n;
+    if (size_ >= options_.min_chunk_size) Hash(bytes, n);
+  }
+  void RollLevel(int16_t level) {
+    uint8_t b[2] = {static_cast<uint8_t>(level & 0xFF), static_cast<uint8_t>((level >> 8) & 0xFF)};
+    Roll(b, 2);
+  }
+  bool NeedCut() {
+    if (matched_) {
+      matched_ = false;
+      if (++run_ == 8) {
+        run_ = 0;
+        size_ = 0;
+        return true;
+      }
+    }
+    if (size_ >= options_.max_chunk_size) {
+      size_ = 0;
+      return true;
+    }
+    return false;
+  }
+  static const uint64_t* kTableFor(int run);
+
+  template <typename ValueBytes>
+  void FlatRequired(int64_t first_slot, int64_t n, ValueBytes&& value, std::vector<int64_t>* cuts);
+
+  ChunkerOptions options_;
+  uint64_t hash_ = 0;
+  bool matched_ = false;
+  int run_ = 0;
+  int64_t size_ = 0;
+};
+
+}  // namespace quiver::parquet::cdc

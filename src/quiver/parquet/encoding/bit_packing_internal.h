@@ -1,0 +1,31 @@
+// Bit packing of blocks of 32 unsigned values, LSB first: value i occupies
+// bits [i * w, (i + 1) * w) of the block, bit 0 being the least significant
+// bit of byte 0. This is the packing of the RLE/bit-packed hybrid and of
+// DELTA_BINARY_PACKED miniblocks (apache/parquet-format Encodings.md, note 1
+// of "Run Length Encoding / Bit-Packing Hybrid").
+//
+// A block of 32 values of width w is exactly 4 * w bytes, i.e. w 32-bit
+// little-endian words, and a value of width <= 32 (resp. <= 64) straddles at
+// most 2 (resp. 3) of them. Each width has its own fully unrolled routine
+// (a template instantiated for every width and picked from a table), which
+// loads exactly the block's words, so the compiler turns every shift and mask
+// into a constant (Lemire and Boytsov, "Decoding billions of integers per
+// second through vectorization", 2012). Nothing outside the 4 * w bytes is
+// read or written.
+#pragma once
+
+#include <cstdint>
+
+namespace quiver::parquet::internal {
+
+// Unpacks 32 values of `bit_width` (0..32) bits from in[0, 4 * bit_width).
+void Unpack32(const uint8_t* in, int bit_width, uint32_t* out);
+// Unpacks 32 values of `bit_width` (0..64) bits from in[0, 4 * bit_width).
+void Unpack64(const uint8_t* in, int bit_width, uint64_t* out);
+
+// Packs the low `bit_width` (0..32) bits of 32 values into out[0, 4 * bit_width).
+void Pack32(const uint32_t* in, int bit_width, uint8_t* out);
+// Packs the low `bit_width` (0..64) bits of 32 values into out[0, 4 * bit_width).
+void Pack64(const uint64_t* in, int bit_width, uint8_t* out);
+
+}  // namespace quiver::parquet::internal

@@ -1,0 +1,225 @@
+// PLAIN encoders and decoders; see plain.h.
+#include "quiver/parquet/encoding/plain.h"
+
+#include <bit>
+#include <cstring>
+#include <limits>
+
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
+
+namespace quiver::parquet {
+
+static_assert(std::endian::native == std::endian::little,
+              "PLAIN encoding copies Arrow's little-endian buffers as they are");
+
+// ---------------------------------------------------------------------------
+// Encoders
+
+Status PlainEncodeFixedWidth(const void* values, int64_t num_values, int byte_width,
+                             const uint8_t* validity, int64_t validity_offset,
+                             MutableBuffer* out) {
+  if (byte_width <= 0) return Status::Invalid("PLAIN encoder: byte width ", byte_width, " <= 0");
+  const auto* src = static_cast<const uint8_t*>(values);
+  if (validity == nullptr) {
+    return out->ExtendFromSlice(src, num_values * byte_width);
+  }
+  const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_values);
+  QUIVER_RETURN_NOT_OK(out->Reserve(valid * byte_width));
+  bitmap::VisitSetBitRuns(validity, validity_offset, num_values,
+                          [&](int64_t pos, int64_t len) {
+                            out->UnsafeExtendFromSlice(src + pos * byte_width, len * byte_width);
+                          });
+  return Status::OK();
+}
+
+namespace {
+
+template <typename Offset>
+Status EncodeByteArrays(const Offset* offsets, const uint8_t* data, int64_t num_values,
+                        const uint8_t* validity, int64_t validity_offset, MutableBuffer* out) {
+  // Exact size first: 4 bytes per valid value plus their bytes.
+  int64_t total = 0;
+  Status status;
+  auto size_run = [&](int64_t pos, int64_t len) {
+    total += 4 * len + static_cast<int64_t>(offsets[pos + len] - offsets[pos]);
+  };
+  if (validity == nullptr) {
+    size_run(0, num_values);
+  } else {
+    bitmap::VisitSetBitRuns(validity, validity_offset, num_values, size_run);
+  }
+  QUIVER_RETURN_NOT_OK(out->Reserve(total));
+  auto write_run = [&](int64_t pos, int64_t len) {
+    for (int64_t i = pos; i < pos + len; ++i) {
+      const int64_t length = static_cast<int64_t>(offsets[i + 1] - offsets[i]);
+      if constexpr (sizeof(Offset) > 4) {
+        if (QUIVER_PREDICT_FALSE(length > std::numeric_limits<int32_t>::max())) {
+          if (status.ok()) {
+            status = Status::Invalid("PLAIN BYTE_ARRAY: value ", i, " has ", length,
+                                     " bytes, more than a Parquet BYTE_ARRAY can hold (2^31-1)");
+          }
+          return;
+        }
+      }
+      out->UnsafeAppend(bit_util::ToLittleEndian(static_cast<uint32_t>(length)));
+      out->UnsafeExtendFromSlice(data + offsets[i], length);
+    }
+  };
+  if (validity == nullptr) {
+    write_run(0, num_values);
+  } else {
+    bitmap::VisitSetBitRuns(validity, validity_offset, num_values, write_run);
+  }
+  return status;
+}
+
+}  // namespace
+
+Status PlainEncodeByteArray(const int32_t* offsets, const uint8_t* data, int64_t num_values,
+                            const uint8_t* validity, int64_t validity_offset,
+                            MutableBuffer* out) {
+  return EncodeByteArrays(offsets, data, num_values, validity, validity_offset, out);
+}
+
+Status PlainEncodeByteArray(const int64_t* offsets, const uint8_t* data, int64_t num_values,
+                            const uint8_t* validity, int64_t validity_offset,
+                            MutableBuffer* out) {
+  return EncodeByteArrays(offsets, data, num_values, validity, validity_offset, out);
+}
+
+Status PlainEncodeByteArray(std::string_view value, MutableBuffer* out) {
+  if (value.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    return Status::Invalid("PLAIN BYTE_ARRAY: value of ", value.size(),
+                           " bytes is longer than a Parquet BYTE_ARRAY can hold (2^31-1)");
+  }
+  QUIVER_RETURN_NOT_OK(out->Reserve(4 + static_cast<int64_t>(value.size())));
+  out->UnsafeAppend(bit_util::ToLittleEndian(static_cast<uint32_t>(value.size())));
+  out->UnsafeExtendFromSlice(value.data(), static_cast<int64_t>(value.size()));
+  return Status::OK();
+}
+
+Status PlainBooleanEncoder::Begin() {
+  if (!started_) {
+    start_ = out_->size();
+    num_bits_ = 0;
+    started_ = true;
+  }
+  return Status::OK();
+}
+
+Status PlainBooleanEncoder::Put(const uint8_t* bits, int64_t bit_offset, int64_t num_values,
+                                const uint8_t* validity, int64_t validity_offset) {
+  QUIVER_RETURN_NOT_OK(Begin());
+  const int64_t count = validity == nullptr
+                            ? num_values
+                            : bitmap::CountSetBits(validity, validity_offset, num_values);
+  // New bytes are zeroed, so the bits past the last value stay zero.
+  QUIVER_RETURN_NOT_OK(out_->Resize(start_ + bit_util::BytesForBits(num_bits_ + count), 0));
+  uint8_t* dest = out_->data() + start_;
+  if (validity == nullptr) {
+    bitmap::CopyBitmap(bits, bit_offset, num_values, dest, num_bits_);
+    num_bits_ += num_values;
+  } else {
+    bitmap::VisitSetBitRuns(validity, validity_offset, num_values,
+                            [&](int64_t pos, int64_t len) {
+                              bitmap::CopyBitmap(bits, bit_offset + pos, len, dest, num_bits_);
+                              num_bits_ += len;
+                            });
+  }
+  return Status::OK();
+}
+
+Status PlainBooleanEncoder::Put(bool value) {
+  const uint8_t byte = value ? 1 : 0;
+  return Put(&byte, 0, 1, nullptr, 0);
+}
+
+int64_t PlainBooleanEncoder::Flush() {
+  const int64_t bytes = started_ ? bit_util::BytesForBits(num_bits_) : 0;
+  started_ = false;
+  num_bits_ = 0;
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------
+// Decoders
+
+Status PlainFixedWidthDecoder::NotEnough(int64_t wanted) const {
+  return Status::Invalid("PLAIN data: ", wanted, " values of ", byte_width_,
+                         " bytes wanted at byte ", pos_, " but only ", size_ - pos_,
+                         " bytes remain");
+}
+
+Status PlainFixedWidthDecoder::Decode(int64_t n, void* out) {
+  if (n < 0 || n > values_left()) return NotEnough(n);
+  const int64_t bytes = n * byte_width_;
+  if (bytes > 0) std::memcpy(out, data_ + pos_, static_cast<size_t>(bytes));
+  pos_ += bytes;
+  return Status::OK();
+}
+
+Status PlainFixedWidthDecoder::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
+                                            int64_t validity_offset, void* out) {
+  if (validity == nullptr) return Decode(num_slots, out);
+  const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
+  if (valid > values_left()) return NotEnough(valid);
+  auto* dest = static_cast<uint8_t*>(out);
+  auto zero_slots = [&](int64_t from, int64_t to) {
+    if (to > from) {
+      std::memset(dest + from * byte_width_, 0, static_cast<size_t>((to - from) * byte_width_));
+    }
+  };
+  int64_t next = 0;  // first slot not yet written
+  bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
+    zero_slots(next, pos);
+    std::memcpy(dest + pos * byte_width_, data_ + pos_, static_cast<size_t>(len * byte_width_));
+    pos_ += len * byte_width_;
+    next = pos + len;
+  });
+  zero_slots(next, num_slots);
+  return Status::OK();
+}
+
+Status PlainBooleanDecoder::Decode(int64_t n, uint8_t* out_bits, int64_t out_offset) {
+  if (n < 0 || n > bits_left()) {
+    return Status::Invalid("PLAIN BOOLEAN data: ", n, " values wanted at bit ", pos_,
+                           " but only ", bits_left(), " bits remain");
+  }
+  bitmap::CopyBitmap(data_, pos_, n, out_bits, out_offset);
+  pos_ += n;
+  return Status::OK();
+}
+
+Status PlainBooleanDecoder::Decode(int64_t n, bool* out) {
+  if (n < 0 || n > bits_left()) {
+    return Status::Invalid("PLAIN BOOLEAN data: ", n, " values wanted at bit ", pos_,
+                           " but only ", bits_left(), " bits remain");
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = bit_util::GetBit(data_, pos_ + i);
+  pos_ += n;
+  return Status::OK();
+}
+
+Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (size_ - pos_ < 4) {
+      return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_,
+                             " has no room for its 4-byte length at byte ", pos_, " of ",
+                             size_);
+    }
+    const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
+    if (length > size_ - pos_ - 4) {
+      return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_, " at byte ", pos_,
+                             " claims ", length, " bytes but only ", size_ - pos_ - 4,
+                             " remain");
+    }
+    out[i] = std::string_view(reinterpret_cast<const char*>(data_ + pos_ + 4),
+                              static_cast<size_t>(length));
+    pos_ += 4 + length;
+    ++values_read_;
+  }
+  return Status::OK();
+}
+
+}  // namespace quiver::parquet

@@ -1,0 +1,165 @@
+// PLAIN encoding (apache/parquet-format Encodings.md, "Plain: (PLAIN = 0)"):
+// values back to back, little endian:
+//   BOOLEAN               bit-packed, LSB first
+//   INT32 / FLOAT         4 bytes
+//   INT64 / DOUBLE        8 bytes
+//   INT96                 12 bytes
+//   BYTE_ARRAY            4-byte little-endian length, then the bytes
+//   FIXED_LEN_BYTE_ARRAY  the bytes
+//
+// Encoders take the values of a slot range plus an optional validity bitmap
+// (nullptr: no nulls) and write only the valid slots. Fixed-width values are
+// copied with one memcpy when there are no nulls, and one memcpy per run of
+// valid slots otherwise (bitmap::VisitSetBitRuns). Arrow buffers are little
+// endian, as Parquet is: Quiver supports little-endian hosts only.
+//
+// Decoders read from a page buffer they do not own, keep a cursor, and check
+// every length against the bytes that remain.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+// INT96 as stored: 12 little-endian bytes (nanoseconds of the day in the
+// first 8, Julian day in the last 4).
+struct Int96 {
+  uint32_t value[3];
+};
+static_assert(sizeof(Int96) == 12);
+
+// ---------------------------------------------------------------------------
+// Encoders
+
+// Appends the valid ones of `num_values` values of `byte_width` bytes at
+// `values` (INT32, INT64, INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY).
+// validity: bit validity_offset + i says whether slot i is valid.
+Status PlainEncodeFixedWidth(const void* values, int64_t num_values, int byte_width,
+                             const uint8_t* validity, int64_t validity_offset,
+                             MutableBuffer* out);
+
+template <typename T>
+Status PlainEncode(std::span<const T> values, const uint8_t* validity, int64_t validity_offset,
+                   MutableBuffer* out) {
+  return PlainEncodeFixedWidth(values.data(), static_cast<int64_t>(values.size()),
+                               static_cast<int>(sizeof(T)), validity, validity_offset, out);
+}
+
+// Appends the valid ones of the `num_values` byte strings
+// data[offsets[i], offsets[i + 1]) (Arrow binary/utf8 with int32 offsets, or
+// large_binary/large_utf8 with int64 offsets). Invalid for a value longer
+// than INT32_MAX bytes.
+Status PlainEncodeByteArray(const int32_t* offsets, const uint8_t* data, int64_t num_values,
+                            const uint8_t* validity, int64_t validity_offset,
+                            MutableBuffer* out);
+Status PlainEncodeByteArray(const int64_t* offsets, const uint8_t* data, int64_t num_values,
+                            const uint8_t* validity, int64_t validity_offset,
+                            MutableBuffer* out);
+// One value.
+Status PlainEncodeByteArray(std::string_view value, MutableBuffer* out);
+
+// PLAIN booleans are one bit-packed stream for the whole page, so successive
+// Put() calls continue in the same byte. The encoder appends to `out`; the
+// bits of the last byte past the values written are zero.
+class PlainBooleanEncoder {
+ public:
+  explicit PlainBooleanEncoder(MutableBuffer* out) : out_(out) {}
+
+  // Appends the valid ones of bits [bit_offset, bit_offset + num_values).
+  Status Put(const uint8_t* bits, int64_t bit_offset, int64_t num_values,
+             const uint8_t* validity, int64_t validity_offset);
+  // One value.
+  Status Put(bool value);
+
+  int64_t num_values() const { return num_bits_; }
+  // Ends the stream: returns the bytes written since the previous Flush();
+  // the next Put() starts a new stream at a byte boundary.
+  int64_t Flush();
+
+ private:
+  Status Begin();
+
+  MutableBuffer* out_;
+  bool started_ = false;
+  int64_t start_ = 0;
+  int64_t num_bits_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Decoders
+
+// INT32, INT64, INT96, FLOAT, DOUBLE and FIXED_LEN_BYTE_ARRAY.
+class PlainFixedWidthDecoder {
+ public:
+  PlainFixedWidthDecoder() = default;
+  // byte_width > 0.
+  PlainFixedWidthDecoder(const uint8_t* data, int64_t size, int byte_width)
+      : data_(data), size_(size < 0 ? 0 : size), byte_width_(byte_width) {}
+
+  // Copies the next n values (n * byte_width bytes) to `out`; Invalid if
+  // fewer than n values remain.
+  Status Decode(int64_t n, void* out);
+  // Fills the valid slots of `num_slots` slots (validity as for the
+  // encoders; nullptr: all valid) with the next values; null slots are
+  // zeroed.
+  Status DecodeSpaced(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
+                      void* out);
+
+  int64_t values_left() const { return byte_width_ > 0 ? (size_ - pos_) / byte_width_ : 0; }
+  int64_t bytes_consumed() const { return pos_; }
+
+ private:
+  Status NotEnough(int64_t wanted) const;
+
+  const uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t pos_ = 0;
+  int byte_width_ = 1;
+};
+
+class PlainBooleanDecoder {
+ public:
+  PlainBooleanDecoder() = default;
+  PlainBooleanDecoder(const uint8_t* data, int64_t size)
+      : data_(data), num_bits_(size < 0 ? 0 : size * 8) {}
+
+  // Writes the next n values to bits [out_offset, out_offset + n) of
+  // `out_bits`; Invalid if fewer than n bits remain.
+  Status Decode(int64_t n, uint8_t* out_bits, int64_t out_offset);
+  // Same, as one byte (0 or 1) per value.
+  Status Decode(int64_t n, bool* out);
+
+  int64_t bits_left() const { return num_bits_ - pos_; }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  int64_t num_bits_ = 0;
+  int64_t pos_ = 0;
+};
+
+class PlainByteArrayDecoder {
+ public:
+  PlainByteArrayDecoder() = default;
+  PlainByteArrayDecoder(const uint8_t* data, int64_t size)
+      : data_(data), size_(size < 0 ? 0 : size) {}
+
+  // The next n values, as views into the page data; Invalid (naming the
+  // value and byte offset) if a length or the bytes it announces are missing.
+  Status Decode(int64_t n, std::string_view* out);
+
+  int64_t bytes_consumed() const { return pos_; }
+  bool at_end() const { return pos_ == size_; }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t pos_ = 0;
+  int64_t values_read_ = 0;
+};
+
+}  // namespace quiver::parquet

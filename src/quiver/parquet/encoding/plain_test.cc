@@ -1,0 +1,221 @@
+#include "quiver/parquet/encoding/plain.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "quiver/util/bit_util.h"
+
+namespace quiver::parquet {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes ToBytes(const MutableBuffer& buffer) {
+  return Bytes(buffer.data(), buffer.data() + buffer.size());
+}
+
+std::vector<uint8_t> MakeBitmap(const std::vector<bool>& bits) {
+  std::vector<uint8_t> out((bits.size() + 7) / 8 + 1, 0);
+  for (size_t i = 0; i < bits.size(); ++i) {
+    if (bits[i]) bit_util::SetBit(out.data(), static_cast<int64_t>(i));
+  }
+  return out;
+}
+
+TEST(PlainTest, FixedWidthExactBytes) {
+  const int32_t ints[] = {1, -1, 0x01020304};
+  MutableBuffer out;
+  ASSERT_TRUE(PlainEncode<int32_t>(ints, nullptr, 0, &out).ok());
+  EXPECT_EQ(ToBytes(out), (Bytes{1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 4, 3, 2, 1}));
+
+  const double d[] = {1.0};
+  out.Clear();
+  ASSERT_TRUE(PlainEncode<double>(d, nullptr, 0, &out).ok());
+  EXPECT_EQ(ToBytes(out), (Bytes{0, 0, 0, 0, 0, 0, 0xF0, 0x3F}));
+
+  const Int96 i96[] = {{{1, 2, 3}}};
+  out.Clear();
+  ASSERT_TRUE(PlainEncode<Int96>(i96, nullptr, 0, &out).ok());
+  EXPECT_EQ(ToBytes(out), (Bytes{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0}));
+}
+
+TEST(PlainTest, FixedWidthSkipsNullSlots) {
+  const int64_t values[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+  // validity at bit offset 3: slots 0, 2, 3, 9 valid.
+  std::vector<bool> bits(13, false);
+  for (int slot : {0, 2, 3, 9}) bits[3 + slot] = true;
+  const auto validity = MakeBitmap(bits);
+  MutableBuffer out;
+  ASSERT_TRUE(PlainEncode<int64_t>(values, validity.data(), 3, &out).ok());
+  ASSERT_EQ(out.size(), 32);
+  int64_t back[4];
+  std::memcpy(back, out.data(), 32);
+  EXPECT_EQ(back[0], 10);
+  EXPECT_EQ(back[1], 12);
+  EXPECT_EQ(back[2], 13);
+  EXPECT_EQ(back[3], 19);
+
+  // FIXED_LEN_BYTE_ARRAY of width 3, appended after what is there.
+  const uint8_t flba[] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'};
+  const auto v2 = MakeBitmap({true, false, true});
+  MutableBuffer out2;
+  ASSERT_TRUE(out2.Push('X').ok());
+  ASSERT_TRUE(PlainEncodeFixedWidth(flba, 3, 3, v2.data(), 0, &out2).ok());
+  EXPECT_EQ(ToBytes(out2), (Bytes{'X', 'a', 'b', 'c', 'g', 'h', 'i'}));
+  EXPECT_TRUE(PlainEncodeFixedWidth(flba, 3, 0, nullptr, 0, &out2).IsInvalid());
+}
+
+TEST(PlainTest, ByteArrayExactBytes) {
+  const int32_t offsets[] = {0, 2, 2, 5};
+  const uint8_t data[] = {'a', 'b', 'x', 'y', 'z'};
+  MutableBuffer out;
+  ASSERT_TRUE(PlainEncodeByteArray(offsets, data, 3, nullptr, 0, &out).ok());
+  EXPECT_EQ(ToBytes(out),
+            (Bytes{2, 0, 0, 0, 'a', 'b', 0, 0, 0, 0, 3, 0, 0, 0, 'x', 'y', 'z'}));
+  // int64 offsets, with a null middle slot and an offset start.
+  const int64_t offsets64[] = {7, 9, 9, 12};
+  const uint8_t data64[] = {0, 0, 0, 0, 0, 0, 0, 'a', 'b', 'x', 'y', 'z'};
+  const auto validity = MakeBitmap({true, false, true});
+  MutableBuffer out64;
+  ASSERT_TRUE(PlainEncodeByteArray(offsets64, data64, 3, validity.data(), 0, &out64).ok());
+  EXPECT_EQ(ToBytes(out64), (Bytes{2, 0, 0, 0, 'a', 'b', 3, 0, 0, 0, 'x', 'y', 'z'}));
+  MutableBuffer one;
+  ASSERT_TRUE(PlainEncodeByteArray(std::string_view("hi"), &one).ok());
+  EXPECT_EQ(ToBytes(one), (Bytes{2, 0, 0, 0, 'h', 'i'}));
+}
+
+TEST(PlainTest, BooleansContinueAcrossPuts) {
+  MutableBuffer out;
+  PlainBooleanEncoder encoder(&out);
+  const auto a = MakeBitmap({true, false, true});
+  const auto b = MakeBitmap({false, true, true});
+  ASSERT_TRUE(encoder.Put(a.data(), 0, 3, nullptr, 0).ok());
+  // From bit 1 of b: true, true.
+  ASSERT_TRUE(encoder.Put(b.data(), 1, 2, nullptr, 0).ok());
+  EXPECT_EQ(ToBytes(out), (Bytes{0x1D}));  // 1,0,1,1,1
+  // With validity: 9 slots of all-true values, slots 1 and 4 null.
+  const auto ones = MakeBitmap(std::vector<bool>(9, true));
+  std::vector<bool> valid(9, true);
+  valid[1] = valid[4] = false;
+  const auto validity = MakeBitmap(valid);
+  ASSERT_TRUE(encoder.Put(ones.data(), 0, 9, validity.data(), 0).ok());
+  ASSERT_TRUE(encoder.Put(false).ok());
+  EXPECT_EQ(encoder.num_values(), 5 + 7 + 1);
+  // 1,0,1,1,1, 1,1,1 | 1,1,1,1,0 -> 0xFD 0x0F
+  EXPECT_EQ(ToBytes(out), (Bytes{0xFD, 0x0F}));
+  EXPECT_EQ(encoder.Flush(), 2);
+  // A new stream starts on a byte boundary.
+  ASSERT_TRUE(encoder.Put(true).ok());
+  EXPECT_EQ(ToBytes(out), (Bytes{0xFD, 0x0F, 0x01}));
+  EXPECT_EQ(encoder.Flush(), 1);
+  EXPECT_EQ(encoder.Flush(), 0);
+}
+
+TEST(PlainTest, FixedWidthRoundTripAndSpaced) {
+  std::mt19937_64 rng(8);
+  for (int width : {1, 4, 8, 12, 16, 33}) {
+    for (int64_t n : {0, 1, 7, 100, 1000}) {
+      Bytes values(static_cast<size_t>(n * width));
+      for (auto& byte : values) byte = static_cast<uint8_t>(rng());
+      std::vector<bool> valid(static_cast<size_t>(n));
+      for (size_t i = 0; i < valid.size(); ++i) valid[i] = rng() % 3 != 0;
+      const auto validity = MakeBitmap(valid);
+      MutableBuffer out;
+      ASSERT_TRUE(PlainEncodeFixedWidth(values.data(), n, width, validity.data(), 0, &out).ok());
+      const int64_t valid_count = std::count(valid.begin(), valid.end(), true);
+      ASSERT_EQ(out.size(), valid_count * width);
+      // Spaced decoding puts them back in their slots, zeroing the nulls.
+      PlainFixedWidthDecoder decoder(out.data(), out.size(), width);
+      Bytes back(static_cast<size_t>(n * width), 0xCC);
+      ASSERT_TRUE(decoder.DecodeSpaced(n, validity.data(), 0, back.data()).ok());
+      for (int64_t i = 0; i < n; ++i) {
+        for (int k = 0; k < width; ++k) {
+          const uint8_t expected = valid[static_cast<size_t>(i)] ? values[i * width + k] : 0;
+          ASSERT_EQ(back[i * width + k], expected);
+        }
+      }
+      EXPECT_EQ(decoder.values_left(), 0);
+      EXPECT_EQ(decoder.bytes_consumed(), out.size());
+      // Dense.
+      MutableBuffer dense;
+      ASSERT_TRUE(PlainEncodeFixedWidth(values.data(), n, width, nullptr, 0, &dense).ok());
+      PlainFixedWidthDecoder d2(dense.data(), dense.size(), width);
+      Bytes back2(values.size());
+      ASSERT_TRUE(d2.Decode(n, back2.data()).ok());
+      EXPECT_EQ(back2, values);
+    }
+  }
+}
+
+TEST(PlainTest, DecodersRejectTruncatedData) {
+  const Bytes ten(10, 7);
+  PlainFixedWidthDecoder fixed(ten.data(), 10, 4);
+  EXPECT_EQ(fixed.values_left(), 2);
+  int32_t out[3];
+  Status st = fixed.Decode(3, out);
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("only 10 bytes remain"), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fixed.Decode(2, out).ok());
+  EXPECT_TRUE(fixed.Decode(1, out).IsInvalid());
+  const auto validity = MakeBitmap({true, true, true});
+  PlainFixedWidthDecoder spaced(ten.data(), 10, 4);
+  EXPECT_TRUE(spaced.DecodeSpaced(3, validity.data(), 0, out).IsInvalid());
+
+  PlainBooleanDecoder booleans(ten.data(), 1);
+  bool flags[9];
+  EXPECT_TRUE(booleans.Decode(9, flags).IsInvalid());
+  ASSERT_TRUE(booleans.Decode(8, flags).ok());
+  EXPECT_TRUE(flags[0] && flags[1] && flags[2] && !flags[3]);  // 7 = 0b111
+
+  // BYTE_ARRAY: a length that runs past the end, and a missing length.
+  const Bytes bad = {5, 0, 0, 0, 'a', 'b'};
+  PlainByteArrayDecoder byte_arrays(bad.data(), static_cast<int64_t>(bad.size()));
+  std::string_view views[2];
+  st = byte_arrays.Decode(1, views);
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("claims 5 bytes but only 2 remain"), std::string::npos)
+      << st.ToString();
+  const Bytes short_length = {1, 0, 0, 0, 'a', 9, 9};
+  PlainByteArrayDecoder d2(short_length.data(), static_cast<int64_t>(short_length.size()));
+  st = d2.Decode(2, views);
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("value 1 has no room"), std::string::npos) << st.ToString();
+  EXPECT_EQ(views[0], "a");
+}
+
+TEST(PlainTest, ByteArrayRoundTripAndTruncationNeverOverreads) {
+  std::mt19937_64 rng(9);
+  std::vector<std::string> strings;
+  std::vector<int32_t> offsets = {0};
+  std::string data;
+  for (int i = 0; i < 300; ++i) {
+    std::string s(rng() % 20, 'a');
+    for (auto& c : s) c = static_cast<char>('a' + rng() % 26);
+    strings.push_back(s);
+    data += s;
+    offsets.push_back(static_cast<int32_t>(data.size()));
+  }
+  MutableBuffer out;
+  ASSERT_TRUE(PlainEncodeByteArray(offsets.data(), reinterpret_cast<const uint8_t*>(data.data()),
+                                   300, nullptr, 0, &out)
+                  .ok());
+  PlainByteArrayDecoder decoder(out.data(), out.size());
+  std::vector<std::string_view> views(300);
+  ASSERT_TRUE(decoder.Decode(300, views.data()).ok());
+  EXPECT_TRUE(decoder.at_end());
+  for (int i = 0; i < 300; ++i) ASSERT_EQ(views[i], strings[i]);
+  for (int64_t cut = 0; cut < out.size(); cut += 7) {
+    auto copy = std::make_unique<uint8_t[]>(static_cast<size_t>(cut) + 0);
+    std::memcpy(copy.get(), out.data(), static_cast<size_t>(cut));
+    PlainByteArrayDecoder truncated(copy.get(), cut);
+    EXPECT_TRUE(truncated.Decode(300, views.data()).IsInvalid());
+  }
+}
+
+}  // namespace
+}  // namespace quiver::parquet

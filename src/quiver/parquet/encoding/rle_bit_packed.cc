@@ -1,0 +1,338 @@
+// RLE / bit-packing hybrid encoder and decoder; see rle_bit_packed.h for the
+// format and the run-choice rule.
+#include "quiver/parquet/encoding/rle_bit_packed.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "quiver/parquet/encoding/bit_packing_internal.h"
+#include "quiver/parquet/encoding/varint_internal.h"
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
+
+namespace quiver::parquet {
+
+namespace {
+// Spec: run lengths are in [1, 2^31 - 1].
+constexpr int64_t kMaxRunLength = std::numeric_limits<int32_t>::max();
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Encoder
+
+RleBitPackedEncoder::RleBitPackedEncoder(int bit_width, MutableBuffer* out, bool length_prefix)
+    : bit_width_(bit_width),
+      max_value_(bit_util::LeastSignificantBitMask(bit_width)),
+      out_(out),
+      length_prefix_(length_prefix) {}
+
+int64_t RleBitPackedEncoder::MaxEncodedSize(int bit_width, int64_t num_values) {
+  // Per group of 8 values, a bit-packed group costs bit_width bytes plus at
+  // most one header byte, an RLE run of >= 8 values at most
+  // 1 + ceil(bit_width / 8) bytes for fewer than 64 values (longer runs have
+  // longer headers but cover more groups); the last group, padded, likewise.
+  return (num_values + 7) / 8 * (bit_width + 1);
+}
+
+Status RleBitPackedEncoder::ValueTooWide(uint64_t value) const {
+  return Status::Invalid("RLE/bit-packed encoder: value ", value, " does not fit in ",
+                         bit_width_, " bits");
+}
+
+Status RleBitPackedEncoder::Begin() {
+  if (started_) return Status::OK();
+  start_ = out_->size();
+  if (length_prefix_) QUIVER_RETURN_NOT_OK(out_->Append<uint32_t>(0));
+  started_ = true;
+  return Status::OK();
+}
+
+Status RleBitPackedEncoder::PutRepeated(uint64_t value, int64_t count) {
+  if (count < 0) return Status::Invalid("RLE/bit-packed encoder: negative count ", count);
+  if (QUIVER_PREDICT_FALSE(value > max_value_)) return ValueTooWide(value);
+  while (count > 0) {
+    if (repeat_count_ >= 8 && value == current_value_) {
+      // An RLE run of this value is open (and nothing is buffered).
+      repeat_count_ += count;
+      num_values_ += count;
+      return Status::OK();
+    }
+    QUIVER_RETURN_NOT_OK(Put(value));
+    --count;
+  }
+  return Status::OK();
+}
+
+template <typename T>
+Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
+  int64_t i = 0;
+  while (i < n) {
+    const T v = values[i];
+    int64_t j = i + 1;
+    while (j < n && values[j] == v) ++j;
+    if (QUIVER_PREDICT_FALSE(v < 0)) {
+      return Status::Invalid("RLE/bit-packed encoder: negative value ",
+                             static_cast<int64_t>(v), " at index ", i);
+    }
+    if (j - i == 1) {
+      QUIVER_RETURN_NOT_OK(Put(static_cast<uint64_t>(v)));
+    } else {
+      QUIVER_RETURN_NOT_OK(PutRepeated(static_cast<uint64_t>(v), j - i));
+    }
+    i = j;
+  }
+  return Status::OK();
+}
+
+Status RleBitPackedEncoder::PutBatch(const uint8_t* values, int64_t n) {
+  return PutBatchImpl(values, n);
+}
+Status RleBitPackedEncoder::PutBatch(const int16_t* values, int64_t n) {
+  return PutBatchImpl(values, n);
+}
+Status RleBitPackedEncoder::PutBatch(const int32_t* values, int64_t n) {
+  return PutBatchImpl(values, n);
+}
+Status RleBitPackedEncoder::PutBatch(const uint32_t* values, int64_t n) {
+  return PutBatchImpl(values, n);
+}
+
+Status RleBitPackedEncoder::FlushGroup() {
+  num_buffered_ = 0;
+  if (repeat_count_ >= 8) {
+    // The 8 buffered values are all equal: they start an RLE run, which ends
+    // the open bit-packed run (if any).
+    if (num_literal_ > 0) return FlushLiteralRun();
+    return Status::OK();
+  }
+  std::memcpy(literal_ + num_literal_, buffered_, sizeof(buffered_));
+  num_literal_ += 8;
+  repeat_count_ = 0;
+  if (num_literal_ == kMaxLiteralGroups * 8) return FlushLiteralRun();
+  return Status::OK();
+}
+
+Status RleBitPackedEncoder::FlushRepeatedRun() {
+  QUIVER_RETURN_NOT_OK(Begin());
+  const int value_bytes = (bit_width_ + 7) / 8;
+  int64_t remaining = repeat_count_;
+  while (remaining > 0) {
+    const int64_t run = std::min(remaining, kMaxRunLength);
+    QUIVER_RETURN_NOT_OK(out_->Reserve(internal::kMaxUleb128Bytes + value_bytes));
+    uint8_t* p = out_->data() + out_->size();
+    p += internal::PutUleb128(static_cast<uint64_t>(run) << 1, p);
+    for (int b = 0; b < value_bytes; ++b) *p++ = static_cast<uint8_t>(current_value_ >> (8 * b));
+    out_->UnsafeSetSize(p - out_->data());
+    remaining -= run;
+  }
+  repeat_count_ = 0;
+  num_buffered_ = 0;
+  return Status::OK();
+}
+
+Status RleBitPackedEncoder::FlushLiteralRun() {
+  QUIVER_RETURN_NOT_OK(Begin());
+  const int groups = num_literal_ / 8;
+  QUIVER_RETURN_NOT_OK(out_->Reserve(1 + int64_t{groups} * bit_width_));
+  uint8_t* p = out_->data() + out_->size();
+  *p++ = static_cast<uint8_t>(groups << 1 | 1);  // groups <= 63: one byte
+  const int full_blocks = num_literal_ / 32;
+  for (int b = 0; b < full_blocks; ++b) {
+    internal::Pack32(literal_ + 32 * b, bit_width_, p);
+    p += 4 * bit_width_;
+  }
+  const int rest = num_literal_ % 32;  // 0, 8, 16 or 24 values
+  if (rest > 0) {
+    uint32_t padded[32] = {};
+    std::memcpy(padded, literal_ + 32 * full_blocks, rest * sizeof(uint32_t));
+    uint8_t packed[4 * 32];
+    internal::Pack32(padded, bit_width_, packed);
+    const int bytes = rest / 8 * bit_width_;
+    std::memcpy(p, packed, bytes);
+    p += bytes;
+  }
+  out_->UnsafeSetSize(p - out_->data());
+  num_literal_ = 0;
+  return Status::OK();
+}
+
+Result<int64_t> RleBitPackedEncoder::Flush() {
+  QUIVER_RETURN_NOT_OK(Begin());
+  if (num_literal_ > 0 || repeat_count_ > 0 || num_buffered_ > 0) {
+    const bool all_repeat =
+        num_literal_ == 0 && (repeat_count_ == num_buffered_ || num_buffered_ == 0);
+    if (repeat_count_ > 0 && all_repeat) {
+      QUIVER_RETURN_NOT_OK(FlushRepeatedRun());
+    } else {
+      if (num_buffered_ > 0) {
+        std::fill(buffered_ + num_buffered_, buffered_ + 8, 0u);
+        std::memcpy(literal_ + num_literal_, buffered_, sizeof(buffered_));
+        num_literal_ += 8;
+        num_buffered_ = 0;
+      }
+      QUIVER_RETURN_NOT_OK(FlushLiteralRun());
+      repeat_count_ = 0;
+    }
+  }
+  const int64_t total = out_->size() - start_;
+  if (length_prefix_) {
+    bit_util::SafeStore(out_->data() + start_,
+                        bit_util::ToLittleEndian(static_cast<uint32_t>(total - kLengthPrefixSize)));
+  }
+  started_ = false;
+  num_values_ = 0;
+  current_value_ = 0;
+  repeat_count_ = 0;
+  return total;
+}
+
+// ---------------------------------------------------------------------------
+// Decoder
+
+RleBitPackedDecoder::RleBitPackedDecoder(const uint8_t* data, int64_t size, int bit_width)
+    : begin_(data), pos_(data), end_(data), bit_width_(bit_width) {
+  if (bit_width < 0 || bit_width > RleBitPackedEncoder::kMaxBitWidth) {
+    status_ = Status::Invalid("RLE/bit-packed data: bit width ", bit_width,
+                              " is outside [0, 32]");
+  } else if (size < 0) {
+    status_ = Status::Invalid("RLE/bit-packed data: negative size ", size);
+  } else {
+    end_ = data + size;
+  }
+}
+
+Result<int64_t> RleBitPackedDecoder::ReadLengthPrefix(const uint8_t* data, int64_t size) {
+  if (size < RleBitPackedEncoder::kLengthPrefixSize) {
+    return Status::Invalid("RLE/bit-packed data: ", size,
+                           " bytes is too short for the 4-byte length prefix");
+  }
+  const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data));
+  if (length > size - RleBitPackedEncoder::kLengthPrefixSize) {
+    return Status::Invalid("RLE/bit-packed data: length prefix says ", length,
+                           " bytes but only ", size - RleBitPackedEncoder::kLengthPrefixSize,
+                           " follow it");
+  }
+  return length;
+}
+
+void RleBitPackedDecoder::Fail(Status status) {
+  status_ = std::move(status);
+  pos_ = end_;
+  rle_left_ = 0;
+  lit_left_ = 0;
+}
+
+bool RleBitPackedDecoder::NextRun() {
+  if (pos_ >= end_ || !status_.ok()) return false;
+  const int64_t header_offset = pos_ - begin_;
+  uint64_t header;
+  if (!internal::GetUleb128(&pos_, end_, &header) || (header >> 1) > uint64_t{kMaxRunLength}) {
+    Fail(Status::Invalid("RLE/bit-packed data: invalid run header at byte ", header_offset));
+    return false;
+  }
+  const int64_t count = static_cast<int64_t>(header >> 1);
+  if (count == 0) {
+    Fail(Status::Invalid("RLE/bit-packed data: empty run at byte ", header_offset));
+    return false;
+  }
+  if (header & 1) {
+    // Bit-packed run of `count` groups of 8 values.
+    int64_t values = count * 8;
+    int64_t bytes = count * bit_width_;
+    const int64_t available = end_ - pos_;
+    if (bytes > available) {
+      // Truncated: keep the values whose bits are all present.
+      values = available * 8 / bit_width_;
+      bytes = available;
+    }
+    lit_data_ = pos_;
+    lit_left_ = values;
+    lit_block_ = 0;
+    block_pos_ = 32;
+    pos_ += bytes;
+    return values > 0;
+  }
+  const int value_bytes = (bit_width_ + 7) / 8;
+  if (end_ - pos_ < value_bytes) {
+    Fail(Status::Invalid("RLE/bit-packed data: RLE run at byte ", header_offset,
+                         " is truncated (its value needs ", value_bytes, " bytes)"));
+    return false;
+  }
+  uint64_t value = 0;
+  for (int b = 0; b < value_bytes; ++b) value |= uint64_t{pos_[b]} << (8 * b);
+  if (value > bit_util::LeastSignificantBitMask(bit_width_)) {
+    Fail(Status::Invalid("RLE/bit-packed data: RLE run at byte ", header_offset, " repeats ",
+                         value, ", which does not fit in bit width ", bit_width_));
+    return false;
+  }
+  pos_ += value_bytes;
+  rle_value_ = static_cast<uint32_t>(value);
+  rle_left_ = count;
+  return true;
+}
+
+void RleBitPackedDecoder::LoadBlock() {
+  // Block b of a bit-packed run starts at byte 4 * bit_width * b. Its 4 *
+  // bit_width bytes may extend past the run (only for the last, partial
+  // block): read them directly if they are inside the buffer, else from a
+  // zero-padded copy of what is there.
+  const int64_t block_bytes = 4 * int64_t{bit_width_};
+  const uint8_t* p = lit_data_ + lit_block_ * block_bytes;
+  if (end_ - p >= block_bytes) {
+    internal::Unpack32(p, bit_width_, block_);
+  } else {
+    uint8_t padded[4 * 32] = {};
+    std::memcpy(padded, p, static_cast<size_t>(end_ - p));
+    internal::Unpack32(padded, bit_width_, block_);
+  }
+  ++lit_block_;
+  block_pos_ = 0;
+}
+
+template <typename T>
+int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
+  int64_t read = 0;
+  while (read < n) {
+    if (rle_left_ > 0) {
+      const int64_t k = std::min(rle_left_, n - read);
+      std::fill_n(out + read, k, static_cast<T>(rle_value_));
+      rle_left_ -= k;
+      read += k;
+    } else if (lit_left_ > 0) {
+      int64_t k = std::min(lit_left_, n - read);
+      lit_left_ -= k;
+      // Whole blocks straight into the output when the types match.
+      if constexpr (sizeof(T) == sizeof(uint32_t)) {
+        while (block_pos_ == 32 && k >= 32) {
+          internal::Unpack32(lit_data_ + lit_block_ * 4 * int64_t{bit_width_}, bit_width_,
+                             reinterpret_cast<uint32_t*>(out + read));
+          ++lit_block_;
+          read += 32;
+          k -= 32;
+        }
+      }
+      while (k > 0) {
+        if (block_pos_ == 32) LoadBlock();
+        const int m = static_cast<int>(std::min<int64_t>(k, 32 - block_pos_));
+        for (int j = 0; j < m; ++j) out[read + j] = static_cast<T>(block_[block_pos_ + j]);
+        block_pos_ += m;
+        read += m;
+        k -= m;
+      }
+    } else if (!NextRun()) {
+      break;
+    }
+  }
+  return read;
+}
+
+template int64_t RleBitPackedDecoder::GetBatch(uint8_t*, int64_t);
+template int64_t RleBitPackedDecoder::GetBatch(int16_t*, int64_t);
+template int64_t RleBitPackedDecoder::GetBatch(uint16_t*, int64_t);
+template int64_t RleBitPackedDecoder::GetBatch(int32_t*, int64_t);
+template int64_t RleBitPackedDecoder::GetBatch(uint32_t*, int64_t);
+template int64_t RleBitPackedDecoder::GetBatch(int64_t*, int64_t);
+template int64_t RleBitPackedDecoder::GetBatch(uint64_t*, int64_t);
+
+}  // namespace quiver::parquet

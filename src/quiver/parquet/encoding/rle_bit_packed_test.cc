@@ -1,0 +1,472 @@
+#include "quiver/parquet/encoding/rle_bit_packed.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "quiver/parquet/encoding/dictionary_indices.h"
+
+namespace quiver::parquet {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes ToBytes(const MutableBuffer& buffer) {
+  return Bytes(buffer.data(), buffer.data() + buffer.size());
+}
+
+Bytes Encode(const std::vector<uint32_t>& values, int bit_width, bool prefix = false) {
+  MutableBuffer out;
+  RleBitPackedEncoder encoder(bit_width, &out, prefix);
+  for (uint32_t v : values) {
+    Status st = encoder.Put(v);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+  }
+  auto n = encoder.Flush();
+  EXPECT_TRUE(n.ok());
+  EXPECT_EQ(*n, out.size());
+  return ToBytes(out);
+}
+
+// An independent, bit-by-bit reading of the spec's grammar (no length
+// prefix). Returns nullopt on anything malformed.
+std::optional<std::vector<uint32_t>> ReferenceDecode(const Bytes& data, int w) {
+  std::vector<uint32_t> out;
+  size_t pos = 0;
+  while (pos < data.size()) {
+    uint64_t header = 0;
+    int shift = 0;
+    while (true) {
+      if (pos >= data.size() || shift > 35) return std::nullopt;
+      const uint8_t b = data[pos++];
+      header |= uint64_t{b & 0x7fu} << shift;
+      shift += 7;
+      if ((b & 0x80) == 0) break;
+    }
+    if (header & 1) {
+      const uint64_t n = (header >> 1) * 8;
+      if (pos + (header >> 1) * w > data.size()) return std::nullopt;
+      for (uint64_t i = 0; i < n; ++i) {
+        uint32_t v = 0;
+        for (int b = 0; b < w; ++b) {
+          const uint64_t bit = i * w + b;
+          if ((data[pos + bit / 8] >> (bit % 8)) & 1) v |= 1u << b;
+        }
+        out.push_back(v);
+      }
+      pos += (header >> 1) * w;
+    } else {
+      const int nbytes = (w + 7) / 8;
+      if (pos + nbytes > data.size()) return std::nullopt;
+      uint32_t v = 0;
+      for (int b = 0; b < nbytes; ++b) v |= uint32_t{data[pos + b]} << (8 * b);
+      pos += nbytes;
+      out.insert(out.end(), header >> 1, v);
+    }
+  }
+  return out;
+}
+
+template <typename T>
+std::vector<T> DecodeAll(const Bytes& data, int w, int64_t n, int64_t batch, Status* status) {
+  RleBitPackedDecoder decoder(data.data(), static_cast<int64_t>(data.size()), w);
+  std::vector<T> out(static_cast<size_t>(n));
+  int64_t read = 0;
+  while (read < n) {
+    const int64_t got = decoder.GetBatch(out.data() + read, std::min(batch, n - read));
+    if (got == 0) break;
+    read += got;
+  }
+  out.resize(static_cast<size_t>(read));
+  *status = decoder.status();
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Exact bytes
+
+TEST(RleBitPackedTest, SpecBitPackingExample) {
+  // Encodings.md: 0..7 with bit width 3 packs to 0x88 0xC6 0xFA; as one
+  // bit-packed run of 1 group its header is (1 << 1 | 1).
+  EXPECT_EQ(Encode({0, 1, 2, 3, 4, 5, 6, 7}, 3), (Bytes{0x03, 0x88, 0xC6, 0xFA}));
+}
+
+TEST(RleBitPackedTest, RleRunBytes) {
+  // 10 x 4 at width 3: header 10 << 1 = 0x14, value in one byte.
+  EXPECT_EQ(Encode(std::vector<uint32_t>(10, 4), 3), (Bytes{0x14, 0x04}));
+  // With the 4-byte length prefix (v1 levels).
+  EXPECT_EQ(Encode(std::vector<uint32_t>(10, 4), 3, true),
+            (Bytes{0x02, 0x00, 0x00, 0x00, 0x14, 0x04}));
+  // 300 x 1 at width 1: header 600 = ULEB128 0xD8 0x04.
+  EXPECT_EQ(Encode(std::vector<uint32_t>(300, 1), 1), (Bytes{0xD8, 0x04, 0x01}));
+  // Width 9: the value takes two little-endian bytes.
+  EXPECT_EQ(Encode(std::vector<uint32_t>(8, 0x1AB), 9), (Bytes{0x10, 0xAB, 0x01}));
+  // Width 0: no value bytes.
+  EXPECT_EQ(Encode(std::vector<uint32_t>(5, 0), 0), (Bytes{0x0A}));
+  // Fewer than 8 equal values alone still make an RLE run.
+  EXPECT_EQ(Encode({3, 3, 3}, 2), (Bytes{0x06, 0x03}));
+  // Empty: nothing, or just a zero length prefix.
+  EXPECT_EQ(Encode({}, 5), Bytes{});
+  EXPECT_EQ(Encode({}, 5, true), (Bytes{0, 0, 0, 0}));
+}
+
+TEST(RleBitPackedTest, MixedRunsBytes) {
+  // 8 zeros (a group of equal values: RLE), then 1, 2, 3 (padded literal
+  // group): 0x10 0x00 | 0x03 [1,2,3,0,0,0,0,0 at 2 bits = 0x39 0x00].
+  std::vector<uint32_t> values(8, 0);
+  values.insert(values.end(), {1, 2, 3});
+  EXPECT_EQ(Encode(values, 2), (Bytes{0x10, 0x00, 0x03, 0x39, 0x00}));
+  // A literal group, then 8 equal values starting on a group boundary
+  // (RLE), then a literal: the run choice is by aligned groups of 8.
+  values = {1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+  EXPECT_EQ(Encode(values, 1), (Bytes{0x03, 0x55, 0x14, 0x01, 0x02, 0x00}));
+  // Equal values not aligned to a group stay bit-packed: 1 then 8 x 1.
+  values = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(Encode(values, 1), (Bytes{0x05, 0xFE, 0x01}));
+}
+
+TEST(RleBitPackedTest, LiteralRunsHoldAtMost63Groups) {
+  std::vector<uint32_t> values;
+  for (int i = 0; i < 1000; ++i) values.push_back(i & 1);
+  const Bytes bytes = Encode(values, 1);
+  // 125 groups: a run of 63 (header 0x7F) and one of 62 (header 0x7D).
+  ASSERT_EQ(bytes.size(), 1u + 63 + 1 + 62);
+  EXPECT_EQ(bytes[0], 0x7F);
+  EXPECT_EQ(bytes[64], 0x7D);
+  for (size_t i = 1; i < bytes.size(); ++i) {
+    if (i != 64) {
+      EXPECT_EQ(bytes[i], 0xAA) << i;
+    }
+  }
+}
+
+TEST(RleBitPackedTest, ValueTooWideIsInvalid) {
+  MutableBuffer out;
+  RleBitPackedEncoder encoder(3, &out);
+  Status st = encoder.Put(8);
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("does not fit in 3 bits"), std::string::npos);
+  EXPECT_TRUE(encoder.PutRepeated(9, 100).IsInvalid());
+  const int16_t negative[] = {1, -1};
+  EXPECT_TRUE(encoder.PutBatch(negative, 2).IsInvalid());
+}
+
+// ---------------------------------------------------------------------------
+// Round trips
+
+std::vector<uint32_t> MakeValues(int w, int64_t n, int pattern, std::mt19937_64& rng) {
+  const uint64_t max = w == 32 ? 0xFFFFFFFFull : (uint64_t{1} << w) - 1;
+  std::vector<uint32_t> values;
+  values.reserve(static_cast<size_t>(n));
+  while (static_cast<int64_t>(values.size()) < n) {
+    const uint32_t v = static_cast<uint32_t>(rng() & max);
+    int64_t run = 1;
+    switch (pattern) {
+      case 0:  // random
+        break;
+      case 1:  // runs of random lengths, some long
+        run = static_cast<int64_t>(rng() % (rng() % 4 == 0 ? 200 : 12)) + 1;
+        break;
+      case 2:  // constant
+        run = n;
+        break;
+      default:  // mostly the maximum, as levels of a mostly non-null column
+        values.push_back(rng() % 10 == 0 ? v : static_cast<uint32_t>(max));
+        continue;
+    }
+    for (int64_t i = 0; i < run && static_cast<int64_t>(values.size()) < n; ++i) {
+      values.push_back(v);
+    }
+  }
+  return values;
+}
+
+TEST(RleBitPackedTest, RoundTripEveryWidthAndManyLengths) {
+  std::mt19937_64 rng(1234);
+  std::vector<int64_t> lengths;
+  for (int64_t n = 0; n <= 70; ++n) lengths.push_back(n);
+  for (int64_t n = 71; n <= 2000; n += 61) lengths.push_back(n);
+  lengths.push_back(2000);
+  for (int w = 0; w <= 32; ++w) {
+    for (int64_t n : lengths) {
+      for (int pattern = 0; pattern < 4; ++pattern) {
+        const std::vector<uint32_t> values = MakeValues(w, n, pattern, rng);
+        const Bytes bytes = Encode(values, w);
+        SCOPED_TRACE("width " + std::to_string(w) + " n " + std::to_string(n) + " pattern " +
+                     std::to_string(pattern));
+        ASSERT_LE(static_cast<int64_t>(bytes.size()), RleBitPackedEncoder::MaxEncodedSize(w, n));
+        // The spec reading yields the values, then at most 7 padding zeros.
+        auto reference = ReferenceDecode(bytes, w);
+        ASSERT_TRUE(reference.has_value());
+        ASSERT_GE(reference->size(), values.size());
+        ASSERT_LT(reference->size(), values.size() + 8);
+        ASSERT_TRUE(std::equal(values.begin(), values.end(), reference->begin()));
+        Status status;
+        const auto decoded = DecodeAll<uint32_t>(bytes, w, n, n + 1, &status);
+        ASSERT_TRUE(status.ok()) << status.ToString();
+        ASSERT_EQ(decoded, values);
+      }
+    }
+  }
+}
+
+TEST(RleBitPackedTest, DecodeInSmallBatchesAndOtherTypes) {
+  std::mt19937_64 rng(99);
+  for (int w : {1, 3, 8, 13}) {
+    const std::vector<uint32_t> values = MakeValues(w, 3000, 1, rng);
+    const Bytes bytes = Encode(values, w);
+    for (int64_t batch : {1, 3, 31, 32, 33, 100, 5000}) {
+      Status status;
+      const auto as_int16 = DecodeAll<int16_t>(bytes, w, 3000, batch, &status);
+      ASSERT_TRUE(status.ok());
+      const auto as_int32 = DecodeAll<int32_t>(bytes, w, 3000, batch, &status);
+      const auto as_uint64 = DecodeAll<uint64_t>(bytes, w, 3000, batch, &status);
+      const auto as_uint8 = DecodeAll<uint8_t>(bytes, w, 3000, batch, &status);
+      ASSERT_EQ(as_int16.size(), 3000u);
+      for (size_t i = 0; i < values.size(); ++i) {
+        ASSERT_EQ(as_int16[i], static_cast<int16_t>(values[i])) << "batch " << batch;
+        ASSERT_EQ(as_int32[i], static_cast<int32_t>(values[i]));
+        ASSERT_EQ(as_uint64[i], values[i]);
+        ASSERT_EQ(as_uint8[i], static_cast<uint8_t>(values[i]));
+      }
+    }
+  }
+}
+
+TEST(RleBitPackedTest, PutRepeatedAndPutBatchMatchPut) {
+  std::mt19937_64 rng(7);
+  for (int w : {0, 1, 2, 5, 16, 32}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      // Runs of lengths around the interesting thresholds.
+      std::vector<std::pair<uint32_t, int64_t>> runs;
+      const uint64_t max = w == 32 ? 0xFFFFFFFFull : (uint64_t{1} << w) - 1;
+      for (int r = 0; r < 20; ++r) {
+        const int64_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 500};
+        runs.emplace_back(static_cast<uint32_t>(rng() & max), lens[rng() % 11]);
+      }
+      std::vector<uint32_t> flat;
+      MutableBuffer a, b, c;
+      RleBitPackedEncoder by_put(w, &a), by_repeated(w, &b), by_batch(w, &c);
+      for (auto [v, len] : runs) {
+        for (int64_t i = 0; i < len; ++i) {
+          ASSERT_TRUE(by_put.Put(v).ok());
+          flat.push_back(v);
+        }
+        ASSERT_TRUE(by_repeated.PutRepeated(v, len).ok());
+      }
+      ASSERT_TRUE(by_batch.PutBatch(flat.data(), static_cast<int64_t>(flat.size())).ok());
+      EXPECT_EQ(by_put.num_values(), static_cast<int64_t>(flat.size()));
+      EXPECT_EQ(by_repeated.num_values(), static_cast<int64_t>(flat.size()));
+      ASSERT_TRUE(by_put.Flush().ok());
+      ASSERT_TRUE(by_repeated.Flush().ok());
+      ASSERT_TRUE(by_batch.Flush().ok());
+      ASSERT_EQ(ToBytes(a), ToBytes(b)) << "width " << w;
+      ASSERT_EQ(ToBytes(a), ToBytes(c)) << "width " << w;
+    }
+  }
+  // int16 levels.
+  const int16_t levels[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0};
+  MutableBuffer d;
+  RleBitPackedEncoder enc(2, &d);
+  ASSERT_TRUE(enc.PutBatch(levels, 13).ok());
+  ASSERT_TRUE(enc.Flush().ok());
+  Status status;
+  const auto back = DecodeAll<int16_t>(ToBytes(d), 2, 13, 13, &status);
+  EXPECT_EQ(back, std::vector<int16_t>(levels, levels + 13));
+}
+
+TEST(RleBitPackedTest, HugeRepeatedRunsAreCheapAndSplitAtTheSpecLimit) {
+  MutableBuffer out;
+  RleBitPackedEncoder encoder(1, &out);
+  ASSERT_TRUE(encoder.PutRepeated(1, int64_t{3} << 30).ok());  // > 2^31 - 1
+  auto n = encoder.Flush();
+  ASSERT_TRUE(n.ok());
+  // Two runs: 2^31 - 1 and 2^30 + 1.
+  const Bytes bytes = ToBytes(out);
+  EXPECT_EQ(bytes.size(), 5u + 1 + 5 + 1);
+  RleBitPackedDecoder decoder(bytes.data(), static_cast<int64_t>(bytes.size()), 1);
+  std::vector<uint8_t> chunk(1 << 20);
+  int64_t total = 0;
+  while (true) {
+    const int64_t got = decoder.GetBatch(chunk.data(), static_cast<int64_t>(chunk.size()));
+    if (got == 0) break;
+    total += got;
+    if (total > (int64_t{1} << 24)) break;  // enough: the values are all 1
+  }
+  EXPECT_TRUE(decoder.status().ok());
+  EXPECT_EQ(chunk[0], 1);
+}
+
+TEST(RleBitPackedTest, EncoderIsReusableAfterFlush) {
+  MutableBuffer out;
+  RleBitPackedEncoder encoder(2, &out, /*length_prefix=*/true);
+  ASSERT_TRUE(encoder.PutRepeated(3, 10).ok());
+  auto first = encoder.Flush();
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(*first, 6);
+  ASSERT_TRUE(encoder.Put(1).ok());
+  auto second = encoder.Flush();
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(*second, 6);
+  EXPECT_EQ(ToBytes(out), (Bytes{2, 0, 0, 0, 0x14, 0x03, 2, 0, 0, 0, 0x02, 0x01}));
+}
+
+TEST(RleBitPackedTest, MaxEncodedSizeBoundsAdversarialPatterns) {
+  for (int w : {0, 1, 2, 7, 8, 9, 31, 32}) {
+    const uint32_t max = w == 32 ? 0xFFFFFFFFu : (1u << w) - 1;
+    for (int64_t n : {1, 7, 8, 9, 16, 17, 100, 1000, 5000}) {
+      // Alternating RLE runs of exactly 8 and literal groups.
+      std::vector<uint32_t> values;
+      for (int64_t i = 0; static_cast<int64_t>(values.size()) < n; ++i) {
+        for (int j = 0; j < 8 && static_cast<int64_t>(values.size()) < n; ++j) {
+          values.push_back((i % 2 == 0) ? max : static_cast<uint32_t>(j % 2 ? max : 0));
+        }
+      }
+      EXPECT_LE(static_cast<int64_t>(Encode(values, w).size()),
+                RleBitPackedEncoder::MaxEncodedSize(w, n))
+          << "w " << w << " n " << n;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Untrusted input
+
+TEST(RleBitPackedTest, TruncatedInputDecodesAPrefixAndNeverOverreads) {
+  std::mt19937_64 rng(5);
+  for (int w : {1, 3, 8, 17, 32}) {
+    for (int pattern : {0, 1}) {
+      const std::vector<uint32_t> values = MakeValues(w, 700, pattern, rng);
+      const Bytes bytes = Encode(values, w);
+      for (size_t cut = 0; cut < bytes.size(); ++cut) {
+        // An exact-size copy: ASan catches any read past it.
+        auto data = std::make_unique<uint8_t[]>(cut + 0);
+        std::copy(bytes.begin(), bytes.begin() + static_cast<long>(cut), data.get());
+        RleBitPackedDecoder decoder(data.get(), static_cast<int64_t>(cut), w);
+        std::vector<uint32_t> out(800);
+        const int64_t got = decoder.GetBatch(out.data(), 800);
+        ASSERT_LE(got, 700 + 7);
+        for (int64_t i = 0; i < got && i < 700; ++i) {
+          ASSERT_EQ(out[i], values[i]) << "width " << w << " cut " << cut << " i " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(RleBitPackedTest, MalformedRunsSetStatus) {
+  struct Case {
+    Bytes data;
+    int width;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {{0x00}, 3, "empty run at byte 0"},
+      {{0x14, 0x01, 0x01}, 3, "empty run at byte 2"},  // a bit-packed run of 0 groups
+      {Bytes(11, 0xFF), 3, "invalid run header at byte 0"},
+      {{0x80}, 3, "invalid run header"},                       // truncated varint
+      {{0x80, 0x80, 0x80, 0x80, 0x10, 0x00}, 3, "invalid run header"},  // run of 2^31
+      {{0x02, 0x09}, 3, "does not fit in bit width 3"},
+      {{0x02, 0x01}, 9, "truncated"},
+  };
+  for (const Case& c : cases) {
+    RleBitPackedDecoder decoder(c.data.data(), static_cast<int64_t>(c.data.size()), c.width);
+    uint32_t out[64];
+    const int64_t got = decoder.GetBatch(out, 64);
+    EXPECT_LT(got, 64);
+    ASSERT_FALSE(decoder.status().ok()) << c.message;
+    EXPECT_TRUE(decoder.status().IsInvalid());
+    EXPECT_NE(decoder.status().message().find(c.message), std::string::npos)
+        << decoder.status().ToString();
+    // Further calls return nothing and keep the first error.
+    EXPECT_EQ(decoder.GetBatch(out, 64), 0);
+    EXPECT_NE(decoder.status().message().find(c.message), std::string::npos);
+  }
+  RleBitPackedDecoder bad_width(nullptr, 0, 33);
+  uint32_t out[1];
+  EXPECT_EQ(bad_width.GetBatch(out, 1), 0);
+  EXPECT_TRUE(bad_width.status().IsInvalid());
+}
+
+TEST(RleBitPackedTest, OversizedBitPackedRunIsCutToTheBytesPresent) {
+  // Header claims 10 groups (80 values) of width 8 but 3 bytes follow.
+  const Bytes data = {0x15, 7, 8, 9};
+  RleBitPackedDecoder decoder(data.data(), 4, 8);
+  uint32_t out[100];
+  EXPECT_EQ(decoder.GetBatch(out, 100), 3);
+  EXPECT_EQ(out[0], 7u);
+  EXPECT_EQ(out[2], 9u);
+  EXPECT_TRUE(decoder.status().ok());
+}
+
+TEST(RleBitPackedTest, RandomGarbageNeverCrashes) {
+  std::mt19937_64 rng(77);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const size_t size = rng() % 64;
+    auto data = std::make_unique<uint8_t[]>(size + 0);
+    for (size_t i = 0; i < size; ++i) data[i] = static_cast<uint8_t>(rng());
+    const int w = static_cast<int>(rng() % 33);
+    RleBitPackedDecoder decoder(data.get(), static_cast<int64_t>(size), w);
+    std::vector<uint32_t> out(4096);
+    const int64_t got = decoder.GetBatch(out.data(), 4096);
+    const uint64_t max = w == 32 ? 0xFFFFFFFFull : (uint64_t{1} << w) - 1;
+    for (int64_t i = 0; i < got; ++i) ASSERT_LE(out[i], max);
+  }
+}
+
+TEST(RleBitPackedTest, LengthPrefix) {
+  const Bytes bytes = Encode(std::vector<uint32_t>(10, 4), 3, true);
+  auto length = RleBitPackedDecoder::ReadLengthPrefix(bytes.data(), 6);
+  ASSERT_TRUE(length.ok());
+  EXPECT_EQ(*length, 2);
+  EXPECT_TRUE(RleBitPackedDecoder::ReadLengthPrefix(bytes.data(), 5).status().IsInvalid());
+  EXPECT_TRUE(RleBitPackedDecoder::ReadLengthPrefix(bytes.data(), 3).status().IsInvalid());
+}
+
+// ---------------------------------------------------------------------------
+// Dictionary indices
+
+TEST(DictionaryIndicesTest, MinBitWidth) {
+  EXPECT_EQ(MinBitWidth(0), 0);
+  EXPECT_EQ(MinBitWidth(1), 1);  // as Arrow C++ writes
+  EXPECT_EQ(MinBitWidth(2), 1);
+  EXPECT_EQ(MinBitWidth(3), 2);
+  EXPECT_EQ(MinBitWidth(4), 2);
+  EXPECT_EQ(MinBitWidth(5), 3);
+  EXPECT_EQ(MinBitWidth(256), 8);
+  EXPECT_EQ(MinBitWidth(257), 9);
+  EXPECT_EQ(MinBitWidth(int64_t{1} << 31), 31);
+}
+
+TEST(DictionaryIndicesTest, RoundTripWithBitWidthByte) {
+  std::mt19937_64 rng(3);
+  for (int64_t dict_size : {1, 2, 3, 100, 70000}) {
+    const int w = MinBitWidth(dict_size);
+    std::vector<int32_t> indices(3333);
+    for (auto& i : indices) i = static_cast<int32_t>(rng() % dict_size);
+    MutableBuffer out;
+    ASSERT_TRUE(out.Push(0xEE).ok());  // something before: only appended to
+    auto n = EncodeDictionaryIndices(indices.data(), 3333, w, &out);
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(*n + 1, out.size());
+    EXPECT_EQ(out.data()[0], 0xEE);
+    EXPECT_EQ(out.data()[1], w);
+    auto decoder = MakeDictionaryIndexDecoder(out.data() + 1, out.size() - 1);
+    ASSERT_TRUE(decoder.ok());
+    std::vector<int32_t> back(3333);
+    EXPECT_EQ(decoder->GetBatch(back.data(), 3333), 3333);
+    EXPECT_EQ(back, indices);
+  }
+  const int32_t too_big[] = {4};
+  MutableBuffer out;
+  EXPECT_TRUE(EncodeDictionaryIndices(too_big, 1, 2, &out).status().IsInvalid());
+  EXPECT_TRUE(MakeDictionaryIndexDecoder(nullptr, 0).status().IsInvalid());
+  const uint8_t wide[] = {33, 0};
+  EXPECT_TRUE(MakeDictionaryIndexDecoder(wide, 2).status().IsInvalid());
+}
+
+}  // namespace
+}  // namespace quiver::parquet

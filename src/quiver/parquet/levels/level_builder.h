@@ -1,0 +1,59 @@
+// Level shredding: Arrow arrays -> Parquet definition/repetition levels.
+//
+// Dremel-style shredding (Melnik et al., "Dremel: Interactive Analysis of
+// Web-Scale Datasets", 2010; parquet-format's README, "Nested encoding").
+// For each leaf column of an Arrow field (depth-first order, as the Parquet
+// schema lists leaves) this computes:
+//   - def_levels: how many optional/repeated ancestors (and the leaf itself)
+//     are present at each level slot;
+//   - rep_levels: at which repeated ancestor a new value starts (0 = new row);
+//   - the leaf slot ranges whose valid slots are the values to encode.
+// The Parquet schema shape is the one schema mapping writes: a nullable node
+// adds one definition level; a list/large_list/fixed_size_list/map adds a
+// repeated group (one definition and one repetition level); map entries are
+// the repeated group itself; dictionary arrays are leaves (their indices'
+// validity says which slots are null).
+//
+// Null list/struct slots never descend into children, so a null list slot
+// that owns a non-empty child range writes one level and no values, and a
+// sliced input only visits the child ranges its slots reach.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "quiver/array/array_data.h"
+#include "quiver/array/type.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+struct LeafLevels {
+  // The leaf array (whole; `ranges` index it in logical slots).
+  ArrayDataPtr leaf;
+  // Whether the leaf node itself is optional.
+  bool leaf_nullable = false;
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  // One entry per level slot. Empty when max_def == 0 (resp. max_rep == 0).
+  std::vector<int16_t> def_levels;
+  std::vector<int16_t> rep_levels;
+  // Number of level slots (== rows for non-repeated columns).
+  int64_t num_levels = 0;
+  // Leaf slot ranges [first, second) visited in order; the values to write
+  // are the valid slots inside them. Adjacent ranges are merged.
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  // Number of leaf values to write (valid slots in ranges).
+  int64_t num_values = 0;
+};
+
+// Shreds `column` (an array of `field`'s type, any offset) into one
+// LeafLevels per Parquet leaf. Invalid if a non-nullable field has a null in
+// a reachable slot, or if the data is structurally inconsistent.
+Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column);
+
+// Number of Parquet leaves an Arrow type maps to.
+int CountLeaves(const DataType& type);
+
+}  // namespace quiver::parquet

@@ -1,0 +1,321 @@
+#include "quiver/parquet/schema/arrow_to_parquet.h"
+
+#include <cmath>
+
+namespace quiver::parquet {
+
+namespace {
+
+using format::ConvertedType;
+using format::FieldRepetitionType;
+using format::LogicalType;
+using format::SchemaElement;
+
+format::TimeUnit MakeUnit(TimeUnit unit) {
+  format::TimeUnit u;
+  switch (unit) {
+    case TimeUnit::kSecond:
+    case TimeUnit::kMilli: u.millis.emplace(); break;
+    case TimeUnit::kMicro: u.micros.emplace(); break;
+    case TimeUnit::kNano: u.nanos.emplace(); break;
+  }
+  return u;
+}
+
+LogicalType IntLogical(int bits, bool is_signed) {
+  LogicalType lt;
+  lt.integer.emplace();
+  lt.integer->bit_width = static_cast<int8_t>(bits);
+  lt.integer->is_signed = is_signed;
+  return lt;
+}
+
+ConvertedType IntConverted(int bits, bool is_signed) {
+  switch (bits) {
+    case 8: return is_signed ? ConvertedType::kInt8 : ConvertedType::kUint8;
+    case 16: return is_signed ? ConvertedType::kInt16 : ConvertedType::kUint16;
+    case 32: return is_signed ? ConvertedType::kInt32 : ConvertedType::kUint32;
+    default: return is_signed ? ConvertedType::kInt64 : ConvertedType::kUint64;
+  }
+}
+
+class Mapper {
+ public:
+  explicit Mapper(ParquetSchema* out) : out_(out) {}
+
+  Status Node(const Field& field, int16_t def, int16_t rep, std::vector<std::string> path,
+              int top, int depth) {
+    if (depth > 64) return Status::Invalid("field '", field.name(), "' is nested too deeply");
+    const DataType& type = *field.type();
+    const bool nullable = field.nullable();
+    const int16_t def_here = static_cast<int16_t>(def + (nullable ? 1 : 0));
+    path.push_back(field.name());
+    SchemaElement e;
+    e.name = field.name();
+    e.repetition_type = nullable ? FieldRepetitionType::kOptional : FieldRepetitionType::kRequired;
+
+    switch (type.id()) {
+      case Type::kStruct: {
+        if (type.num_fields() == 0) {
+          return Status::NotImplemented("struct field '", field.name(),
+                                        "' has no children: Parquet cannot store an empty group");
+        }
+        e.num_children = type.num_fields();
+        out_->elements.push_back(std::move(e));
+        for (const auto& child : type.fields()) {
+          QUIVER_RETURN_NOT_OK(Node(*child, def_here, rep, path, top, depth + 1));
+        }
+        return Status::OK();
+      }
+      case Type::kList:
+      case Type::kLargeList:
+      case Type::kFixedSizeList: {
+        e.num_children = 1;
+        e.converted_type = ConvertedType::kList;
+        e.logical_type.emplace().list.emplace();
+        out_->elements.push_back(std::move(e));
+        SchemaElement repeated;
+        repeated.name = "list";
+        repeated.repetition_type = FieldRepetitionType::kRepeated;
+        repeated.num_children = 1;
+        out_->elements.push_back(std::move(repeated));
+        path.push_back("list");
+        Field element("element", type.field(0)->type(), type.field(0)->nullable());
+        return Node(element, static_cast<int16_t>(def_here + 1), static_cast<int16_t>(rep + 1),
+                    path, top, depth + 1);
+      }
+      case Type::kMap: {
+        const auto& m = TypeAs<MapType>(type);
+        e.num_children = 1;
+        e.converted_type = ConvertedType::kMap;
+        e.logical_type.emplace().map.emplace();
+        out_->elements.push_back(std::move(e));
+        SchemaElement kv;
+        kv.name = "key_value";
+        kv.repetition_type = FieldRepetitionType::kRepeated;
+        kv.num_children = 2;
+        out_->elements.push_back(std::move(kv));
+        path.push_back("key_value");
+        const int16_t kv_def = static_cast<int16_t>(def_here + 1);
+        const int16_t kv_rep = static_cast<int16_t>(rep + 1);
+        Field key("key", m.key_type(), false);
+        Field value("value", m.item_type(), m.item_field()->nullable());
+        QUIVER_RETURN_NOT_OK(Node(key, kv_def, kv_rep, path, top, depth + 1));
+        return Node(value, kv_def, kv_rep, path, top, depth + 1);
+      }
+      default:
+        break;
+    }
+
+    ColumnDescriptor c;
+    c.path_parts = path;
+    for (size_t i = 0; i < path.size(); ++i) c.path += (i ? "." : "") + path[i];
+    c.top_level_field = top;
+    c.max_def = def_here;
+    c.max_rep = rep;
+    c.arrow_type = field.type();
+    const DataType* value_type = &type;
+    if (type.id() == Type::kDictionary) {
+      c.dictionary = true;
+      value_type = TypeAs<DictionaryType>(type).value_type().get();
+      if (value_type->id() == Type::kDictionary || IsNested(value_type->id())) {
+        return Status::NotImplemented("field '", field.name(), "': dictionary of ",
+                                      value_type->ToString(), " cannot be written to Parquet");
+      }
+    }
+    QUIVER_RETURN_NOT_OK(Leaf(field.name(), *value_type, &e, &c));
+    out_->elements.push_back(std::move(e));
+    out_->columns.push_back(std::move(c));
+    return Status::OK();
+  }
+
+ private:
+  static void Physical(SchemaElement* e, ColumnDescriptor* c, format::Type t, ValueKind k,
+                       StatsKind s) {
+    e->type = t;
+    c->physical_type = t;
+    c->value_kind = k;
+    c->stats_kind = s;
+  }
+
+  Status Leaf(const std::string& name, const DataType& type, SchemaElement* e,
+              ColumnDescriptor* c) {
+    using format::Type;
+    switch (type.id()) {
+      case quiver::Type::kNull:
+        Physical(e, c, Type::kInt32, ValueKind::kNull, StatsKind::kInt32);
+        e->logical_type.emplace().unknown.emplace();
+        if (e->repetition_type != FieldRepetitionType::kOptional) {
+          return Status::Invalid("field '", name, "' of type null must be nullable");
+        }
+        return Status::OK();
+      case quiver::Type::kBool:
+        Physical(e, c, Type::kBoolean, ValueKind::kBool, StatsKind::kBoolean);
+        return Status::OK();
+      case quiver::Type::kInt8:
+      case quiver::Type::kInt16:
+      case quiver::Type::kInt32:
+      case quiver::Type::kUInt8:
+      case quiver::Type::kUInt16:
+      case quiver::Type::kUInt32: {
+        const bool is_signed = IsSignedInteger(type.id());
+        const int bits = type.bit_width();
+        ValueKind k = bits == 8    ? (is_signed ? ValueKind::kInt8 : ValueKind::kUInt8)
+                      : bits == 16 ? (is_signed ? ValueKind::kInt16 : ValueKind::kUInt16)
+                                   : ValueKind::kInt32;
+        Physical(e, c, Type::kInt32, k, is_signed ? StatsKind::kInt32 : StatsKind::kUInt32);
+        e->logical_type = IntLogical(bits, is_signed);
+        e->converted_type = IntConverted(bits, is_signed);
+        return Status::OK();
+      }
+      case quiver::Type::kInt64:
+      case quiver::Type::kUInt64: {
+        const bool is_signed = type.id() == quiver::Type::kInt64;
+        Physical(e, c, Type::kInt64, ValueKind::kInt64,
+                 is_signed ? StatsKind::kInt64 : StatsKind::kUInt64);
+        e->logical_type = IntLogical(64, is_signed);
+        e->converted_type = IntConverted(64, is_signed);
+        return Status::OK();
+      }
+      case quiver::Type::kHalfFloat:
+        Physical(e, c, Type::kFixedLenByteArray, ValueKind::kFloat16, StatsKind::kFloat16);
+        e->type_length = c->type_length = 2;
+        e->logical_type.emplace().float16.emplace();
+        return Status::OK();
+      case quiver::Type::kFloat:
+        Physical(e, c, Type::kFloat, ValueKind::kFloat, StatsKind::kFloat);
+        return Status::OK();
+      case quiver::Type::kDouble:
+        Physical(e, c, Type::kDouble, ValueKind::kDouble, StatsKind::kDouble);
+        return Status::OK();
+      case quiver::Type::kDecimal32:
+      case quiver::Type::kDecimal64:
+      case quiver::Type::kDecimal128:
+      case quiver::Type::kDecimal256: {
+        const auto& d = TypeAs<DecimalType>(type);
+        c->arrow_byte_width = type.byte_width();
+        if (d.precision() <= 9) {
+          Physical(e, c, Type::kInt32,
+                   type.id() == quiver::Type::kDecimal32 ? ValueKind::kInt32
+                                                         : ValueKind::kDecimalToInt32,
+                   StatsKind::kInt32);
+        } else if (d.precision() <= 18) {
+          Physical(e, c, Type::kInt64,
+                   type.id() == quiver::Type::kDecimal64 ? ValueKind::kInt64
+                                                         : ValueKind::kDecimalToInt64,
+                   StatsKind::kInt64);
+        } else {
+          Physical(e, c, Type::kFixedLenByteArray, ValueKind::kDecimalToFlba,
+                   StatsKind::kSignedBytes);
+          e->type_length = c->type_length = DecimalFlbaLength(d.precision());
+        }
+        e->converted_type = ConvertedType::kDecimal;
+        e->precision = d.precision();
+        e->scale = d.scale();
+        auto& dec = e->logical_type.emplace().decimal.emplace();
+        dec.precision = d.precision();
+        dec.scale = d.scale();
+        return Status::OK();
+      }
+      case quiver::Type::kDate32:
+      case quiver::Type::kDate64:
+        Physical(e, c, Type::kInt32,
+                 type.id() == quiver::Type::kDate32 ? ValueKind::kInt32 : ValueKind::kDate64,
+                 StatsKind::kInt32);
+        e->logical_type.emplace().date.emplace();
+        e->converted_type = ConvertedType::kDate;
+        return Status::OK();
+      case quiver::Type::kTime32: {
+        const auto& t = TypeAs<TemporalType>(type);
+        Physical(e, c, Type::kInt32,
+                 t.unit() == TimeUnit::kSecond ? ValueKind::kTime32Seconds : ValueKind::kInt32,
+                 StatsKind::kInt32);
+        auto& tt = e->logical_type.emplace().time.emplace();
+        tt.is_adjusted_to_utc = true;
+        tt.unit = MakeUnit(TimeUnit::kMilli);
+        e->converted_type = ConvertedType::kTimeMillis;
+        return Status::OK();
+      }
+      case quiver::Type::kTime64: {
+        const auto& t = TypeAs<TemporalType>(type);
+        Physical(e, c, Type::kInt64, ValueKind::kInt64, StatsKind::kInt64);
+        auto& tt = e->logical_type.emplace().time.emplace();
+        tt.is_adjusted_to_utc = true;
+        tt.unit = MakeUnit(t.unit());
+        if (t.unit() == TimeUnit::kMicro) e->converted_type = ConvertedType::kTimeMicros;
+        return Status::OK();
+      }
+      case quiver::Type::kTimestamp: {
+        const auto& t = TypeAs<TemporalType>(type);
+        Physical(e, c, Type::kInt64,
+                 t.unit() == TimeUnit::kSecond ? ValueKind::kSecondsToMillis64 : ValueKind::kInt64,
+                 StatsKind::kInt64);
+        auto& ts = e->logical_type.emplace().timestamp.emplace();
+        ts.is_adjusted_to_utc = !t.timezone().empty();
+        ts.unit = MakeUnit(t.unit());
+        if (ts.is_adjusted_to_utc) {
+          if (t.unit() == TimeUnit::kSecond || t.unit() == TimeUnit::kMilli) {
+            e->converted_type = ConvertedType::kTimestampMillis;
+          } else if (t.unit() == TimeUnit::kMicro) {
+            e->converted_type = ConvertedType::kTimestampMicros;
+          }
+        }
+        return Status::OK();
+      }
+      case quiver::Type::kDuration:
+        Physical(e, c, Type::kInt64, ValueKind::kInt64, StatsKind::kInt64);
+        return Status::OK();
+      case quiver::Type::kString:
+      case quiver::Type::kLargeString:
+      case quiver::Type::kStringView:
+      case quiver::Type::kBinary:
+      case quiver::Type::kLargeBinary:
+      case quiver::Type::kBinaryView: {
+        ValueKind k = IsBinaryLike(type.id())        ? ValueKind::kBinary
+                      : IsLargeBinaryLike(type.id()) ? ValueKind::kLargeBinary
+                                                     : ValueKind::kBinaryView;
+        Physical(e, c, Type::kByteArray, k, StatsKind::kBytes);
+        if (IsStringLike(type.id())) {
+          c->is_string = true;
+          e->logical_type.emplace().string.emplace();
+          e->converted_type = ConvertedType::kUtf8;
+        }
+        return Status::OK();
+      }
+      case quiver::Type::kFixedSizeBinary:
+        Physical(e, c, Type::kFixedLenByteArray, ValueKind::kFixedSizeBinary, StatsKind::kBytes);
+        e->type_length = c->type_length = TypeAs<FixedSizeBinaryType>(type).fixed_byte_width();
+        c->arrow_byte_width = c->type_length;
+        return Status::OK();
+      default:
+        return Status::NotImplemented("field '", name, "': Arrow type ", type.ToString(),
+                                      " has no Parquet equivalent");
+    }
+  }
+
+  ParquetSchema* out_;
+};
+
+}  // namespace
+
+int32_t DecimalFlbaLength(int32_t precision) {
+  // Smallest n with 10^precision - 1 <= 2^(8n - 1) - 1.
+  const double bits = static_cast<double>(precision) * std::log2(10.0) + 1.0;
+  int32_t n = static_cast<int32_t>(std::ceil(bits / 8.0));
+  return n < 1 ? 1 : n;
+}
+
+Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema) {
+  ParquetSchema out;
+  SchemaElement root;
+  root.name = "schema";
+  root.num_children = schema.num_fields();
+  out.elements.push_back(std::move(root));
+  Mapper mapper(&out);
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    QUIVER_RETURN_NOT_OK(mapper.Node(*schema.field(i), 0, 0, {}, i, 0));
+  }
+  return out;
+}
+
+}  // namespace quiver::parquet

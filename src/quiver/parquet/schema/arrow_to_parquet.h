@@ -1,0 +1,87 @@
+// Arrow schema -> Parquet schema (parquet-format LogicalTypes.md).
+//
+// Every Arrow field becomes a Parquet node of the same name; nullable fields
+// are OPTIONAL, others REQUIRED. Nested types use the compliant shapes:
+//   list / large_list / fixed_size_list:
+//     <rep> group name (LIST) { repeated group list { <rep> element } }
+//   map:
+//     <rep> group name (MAP) { repeated group key_value { required key; <rep> value } }
+//   struct: <rep> group name { children }
+// Leaves (physical type / logical type):
+//   bool BOOLEAN; int8/16/32 INT32 INT(n, true); uint8/16/32 INT32 INT(n, false);
+//   int64 / uint64 INT64 INT(64, s); float16 FLBA(2) FLOAT16; float/double;
+//   decimal(p, s): INT32 if p <= 9, INT64 if p <= 18, else FLBA(minimal
+//   bytes), DECIMAL(p, s); date32 / date64 INT32 DATE (date64 converted to
+//   days); time32 INT32 TIME(MILLIS) (seconds converted to ms); time64 INT64
+//   TIME(MICROS|NANOS); timestamp INT64 TIMESTAMP(unit, adjusted = has tz)
+//   (seconds converted to ms); duration INT64 (no logical type, restored
+//   from ARROW:schema); string / large_string / string_view BYTE_ARRAY
+//   STRING; binary kinds BYTE_ARRAY; fixed_size_binary FLBA(n); null
+//   INT32 UNKNOWN (always null); dictionary: its value type.
+// Legacy converted types are set alongside where one exists, as Arrow C++
+// does. Intervals have no faithful Parquet type: NotImplemented.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "quiver/array/type.h"
+#include "quiver/parquet/statistics/statistics.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+// How Arrow values become Parquet physical values.
+enum class ValueKind : uint8_t {
+  kNull,           // all null, INT32
+  kBool,           // bitmap -> BOOLEAN
+  kInt8,           // widened to INT32
+  kUInt8,
+  kInt16,
+  kUInt16,
+  kInt32,          // 4-byte values as they are (int32, uint32, date32, time32[ms], decimal32)
+  kTime32Seconds,  // x 1000 -> INT32 milliseconds
+  kDate64,         // ms / 86400000 -> INT32 days
+  kInt64,          // 8-byte values as they are
+  kSecondsToMillis64,  // timestamp[s] x 1000 -> INT64 milliseconds
+  kFloat16,        // 2 bytes -> FLBA(2)
+  kFloat,
+  kDouble,
+  kBinary,         // int32 offsets -> BYTE_ARRAY
+  kLargeBinary,    // int64 offsets
+  kBinaryView,     // views -> BYTE_ARRAY
+  kFixedSizeBinary,
+  kDecimalToInt32,  // decimal64/128/256 with precision <= 9 (low 4 bytes)
+  kDecimalToInt64,  // decimal128/256 with precision <= 18 (low 8 bytes)
+  kDecimalToFlba,   // little-endian two's complement -> big-endian, type_length bytes
+};
+
+struct ColumnDescriptor {
+  std::string path;                     // dotted
+  std::vector<std::string> path_parts;  // path_in_schema
+  int top_level_field = 0;
+  format::Type physical_type = format::Type::kInt32;
+  int32_t type_length = 0;  // FLBA only
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  ValueKind value_kind = ValueKind::kInt32;
+  int32_t arrow_byte_width = 0;  // source value width (decimals, fsb)
+  bool dictionary = false;       // the Arrow leaf is dictionary-encoded
+  StatsKind stats_kind = StatsKind::kInt32;
+  bool is_string = false;        // STRING logical type
+  TypePtr arrow_type;            // the leaf's Arrow type (dictionary: the dictionary type)
+};
+
+struct ParquetSchema {
+  std::vector<format::SchemaElement> elements;  // depth-first, root first
+  std::vector<ColumnDescriptor> columns;        // leaves in order
+};
+
+Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema);
+
+// Bytes of a FIXED_LEN_BYTE_ARRAY holding a decimal of `precision` digits.
+int32_t DecimalFlbaLength(int32_t precision);
+
+}  // namespace quiver::parquet

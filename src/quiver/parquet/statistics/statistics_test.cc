@@ -1,0 +1,159 @@
+#include "quiver/parquet/statistics/statistics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace quiver::parquet {
+namespace {
+
+template <typename T>
+T Decode(const std::string& bytes) {
+  EXPECT_EQ(bytes.size(), sizeof(T));
+  T v;
+  std::memcpy(&v, bytes.data(), sizeof(T));
+  return v;
+}
+
+TEST(Statistics, SignedAndUnsignedIntegers) {
+  std::vector<int32_t> values = {5, -3, 7, 0, -1};
+  auto s = ColumnStatistics::Make(StatsKind::kInt32);
+  s->Update(values.data(), 5);
+  s->AddNulls(2);
+  auto e = s->Encode();
+  EXPECT_EQ(Decode<int32_t>(*e.min), -3);
+  EXPECT_EQ(Decode<int32_t>(*e.max), 7);
+  EXPECT_EQ(e.null_count, 2);
+  EXPECT_FALSE(e.nan_count.has_value());
+
+  // The same bits as uint32: -1 is the largest.
+  auto u = ColumnStatistics::Make(StatsKind::kUInt32);
+  u->Update(values.data(), 5);
+  auto ue = u->Encode();
+  EXPECT_EQ(Decode<uint32_t>(*ue.min), 0u);
+  EXPECT_EQ(Decode<int32_t>(*ue.max), -1);
+}
+
+TEST(Statistics, SpacedSkipsNullSlots) {
+  std::vector<int64_t> values = {100, -100, 3, 4};
+  uint8_t valid = 0b1100;  // slots 2, 3 valid
+  auto s = ColumnStatistics::Make(StatsKind::kInt64);
+  s->UpdateSpaced(values.data(), &valid, 0, 4);
+  auto e = s->Encode();
+  EXPECT_EQ(Decode<int64_t>(*e.min), 3);
+  EXPECT_EQ(Decode<int64_t>(*e.max), 4);
+}
+
+TEST(Statistics, FloatsNaNAndSignedZeros) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> values = {nan, 0.0, 2.5, nan, -0.0};
+  auto s = ColumnStatistics::Make(StatsKind::kDouble);
+  s->Update(values.data(), 5);
+  auto e = s->Encode();
+  EXPECT_EQ(*e.nan_count, 2);
+  double lo = Decode<double>(*e.min), hi = Decode<double>(*e.max);
+  EXPECT_EQ(lo, 0.0);
+  EXPECT_TRUE(std::signbit(lo));  // zero min written as -0.0
+  EXPECT_EQ(hi, 2.5);
+
+  std::vector<float> zeros = {-0.0f, 0.0f};
+  auto z = ColumnStatistics::Make(StatsKind::kFloat);
+  z->Update(zeros.data(), 2);
+  auto ze = z->Encode();
+  EXPECT_TRUE(std::signbit(Decode<float>(*ze.min)));
+  EXPECT_FALSE(std::signbit(Decode<float>(*ze.max)));  // zero max written as +0.0
+
+  std::vector<float> all_nan = {std::nanf(""), std::nanf("")};
+  auto n = ColumnStatistics::Make(StatsKind::kFloat);
+  n->Update(all_nan.data(), 2);
+  auto ne = n->Encode();
+  EXPECT_FALSE(ne.has_min_max());
+  EXPECT_EQ(*ne.nan_count, 2);
+}
+
+TEST(Statistics, Float16) {
+  // 1.0 = 0x3C00, -2.0 = 0xC000, NaN = 0x7E00, -0.0 = 0x8000
+  std::vector<uint16_t> halves = {0x3C00, 0x7E00, 0xC000, 0x0000};
+  auto s = ColumnStatistics::Make(StatsKind::kFloat16, false, 2);
+  s->Update(halves.data(), 4);
+  auto e = s->Encode();
+  EXPECT_EQ(Decode<uint16_t>(*e.min), 0xC000);
+  EXPECT_EQ(Decode<uint16_t>(*e.max), 0x3C00);
+  EXPECT_EQ(*e.nan_count, 1);
+}
+
+TEST(Statistics, BooleansAndMerge) {
+  std::vector<uint8_t> t = {1, 1};
+  std::vector<uint8_t> f = {0};
+  auto a = ColumnStatistics::Make(StatsKind::kBoolean);
+  auto b = ColumnStatistics::Make(StatsKind::kBoolean);
+  a->Update(t.data(), 2);
+  EXPECT_EQ(*a->Encode().min, std::string(1, '\1'));
+  b->Update(f.data(), 1);
+  b->AddNulls(3);
+  a->Merge(*b);
+  auto e = a->Encode();
+  EXPECT_EQ(*e.min, std::string(1, '\0'));
+  EXPECT_EQ(*e.max, std::string(1, '\1'));
+  EXPECT_EQ(e.null_count, 3);
+}
+
+TEST(Statistics, BinaryFromOffsetsUnsignedOrder) {
+  std::string data = "b\xff" "aab";
+  std::vector<int32_t> offsets = {0, 1, 2, 4, 5};  // "b", "\xff", "aa", "b"
+  auto s = ColumnStatistics::Make(StatsKind::kBytes, false);
+  s->UpdateBinary32(offsets.data(), reinterpret_cast<const uint8_t*>(data.data()), nullptr, 0, 4);
+  auto e = s->Encode();
+  EXPECT_EQ(*e.min, "aa");
+  EXPECT_EQ(*e.max, "\xff");  // unsigned: 0xFF sorts last
+  EXPECT_TRUE(e.is_min_exact && e.is_max_exact);
+}
+
+TEST(Statistics, SignedDecimalBytes) {
+  // Big-endian two's complement: 0xFF01 (-255) < 0x0001 (1) < 0x7F00.
+  std::string values = std::string("\x00\x01", 2) + std::string("\xff\x01", 2) + "\x7f\x00";
+  auto s = ColumnStatistics::Make(StatsKind::kSignedBytes, false, 2);
+  s->Update(values.data(), 3);
+  auto e = s->Encode();
+  EXPECT_EQ(*e.min, std::string("\xff\x01", 2));
+  EXPECT_EQ(*e.max, std::string("\x7f\x00", 2));
+}
+
+TEST(Statistics, TruncationOfLongByteArrays) {
+  std::string long_a(100, 'a');
+  std::string long_z = std::string(70, 'z') + "tail";
+  auto s = ColumnStatistics::Make(StatsKind::kBytes, true);
+  s->UpdateOne(long_a);
+  s->UpdateOne(long_z);
+  auto e = s->Encode(64);
+  EXPECT_EQ(*e.min, std::string(64, 'a'));
+  EXPECT_FALSE(e.is_min_exact);
+  EXPECT_EQ(*e.max, std::string(63, 'z') + "{");  // 'z' + 1
+  EXPECT_FALSE(e.is_max_exact);
+  // A truncated max still bounds the real max; a truncated min is a prefix.
+  EXPECT_GT(*e.max, long_z);
+  EXPECT_LE(*e.min, long_a);
+}
+
+TEST(Statistics, Utf8AwareTruncation) {
+  // 63 ASCII bytes then a 2-byte 'é': cutting at 64 would split it.
+  std::string v = std::string(63, 'x') + "\xc3\xa9" + "yyy";
+  EXPECT_EQ(TruncateMin(v, 64, true), std::string(63, 'x'));
+  // Max: drop the partial code point, increment the last full one ('x' -> 'y').
+  EXPECT_EQ(*TruncateMax(v, 64, true), std::string(62, 'x') + "y");
+  // Incrementing U+007F needs two bytes; U+10FFFF cannot be incremented.
+  std::string w = "a\x7f" + std::string(10, 'q');
+  EXPECT_EQ(*TruncateMax(w, 2, true), "b");  // U+0080 would not fit in 2 bytes
+  std::string top = "\xf4\x8f\xbf\xbf\xf4\x8f\xbf\xbfzz";
+  EXPECT_FALSE(TruncateMax(top, 8, true).has_value());
+  // Binary: byte increment with carry over 0xFF.
+  EXPECT_EQ(*TruncateMax(std::string("ab\xff\xff" "c", 5), 4, false), "ac");
+  EXPECT_FALSE(TruncateMax(std::string("\xff\xff\xff", 3), 2, false).has_value());
+}
+
+}  // namespace
+}  // namespace quiver::parquet

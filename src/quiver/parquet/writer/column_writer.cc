@@ -1,0 +1,512 @@
+#include "quiver/parquet/writer/column_writer.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <utility>
+
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/encoding/rle_bit_packed.h"
+#include "quiver/parquet/statistics/statistics.h"
+#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/writer/value_writer.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+using format::Encoding;
+using format::PageType;
+
+int LevelBitWidth(int16_t max_level) {
+  return max_level == 0 ? 0 : static_cast<int>(std::bit_width(static_cast<uint32_t>(max_level)));
+}
+
+// Legacy min/max are written only for signed sort orders (as Arrow C++).
+bool SignedSortOrder(StatsKind kind) {
+  switch (kind) {
+    case StatsKind::kInt32:
+    case StatsKind::kInt64:
+    case StatsKind::kFloat:
+    case StatsKind::kDouble:
+    case StatsKind::kFloat16:
+    case StatsKind::kSignedBytes:
+      return true;
+    default:
+      return false;
+  }
+}
+
+format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
+  format::Statistics t;
+  t.null_count = s.null_count;
+  if (s.distinct_count.has_value()) t.distinct_count = s.distinct_count;
+  if (s.has_min_max()) {
+    t.min_value = s.min;
+    t.max_value = s.max;
+    t.is_min_value_exact = s.is_min_exact;
+    t.is_max_value_exact = s.is_max_exact;
+    if (SignedSortOrder(kind)) {
+      t.min = s.min;
+      t.max = s.max;
+    }
+  }
+  if (s.nan_count.has_value()) t.nan_count = s.nan_count;
+  return t;
+}
+
+}  // namespace
+
+class ColumnChunkWriter::Impl {
+ public:
+  Impl(const ColumnDescriptor& column, const ColumnChunkOptions& options)
+      : column_(column),
+        options_(options),
+        pages_(options.pool),
+        scratch_(options.pool),
+        compressed_(options.pool) {}
+
+  Status Init() {
+    ValueWriterOptions vo;
+    vo.dictionary = options_.dictionary;
+    vo.v2_pages = options_.page_version == DataPageVersion::kV2;
+    vo.statistics = options_.statistics;
+    vo.validate_utf8 = options_.validate_utf8;
+    vo.pool = options_.pool;
+    QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, vo));
+    dictionary_enabled_ = values_->dictionary_active();
+    if (options_.codec != CompressionCodec::UNCOMPRESSED) {
+      QUIVER_ASSIGN_OR_RAISE(codec_, Codec::Create(options_.codec, options_.compression_level));
+    }
+    chunk_stats_ = ColumnStatistics::Make(column_.stats_kind, column_.is_string, column_.type_length);
+    if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
+    // Pages start on record boundaries where readers rely on it: data page
+    // v2 and the page index (as Arrow C++ decides).
+    align_records_ = options_.page_version == DataPageVersion::kV2 || options_.page_index;
+    def_histogram_.assign(static_cast<size_t>(column_.max_def) + 1, 0);
+    rep_histogram_.assign(static_cast<size_t>(column_.max_rep) + 1, 0);
+    page_def_histogram_ = def_histogram_;
+    page_rep_histogram_ = rep_histogram_;
+    return Status::OK();
+  }
+
+  Status Write(const LeafLevels& levels) {
+    if (levels.max_def != column_.max_def || levels.max_rep != column_.max_rep) {
+      return Status::Invalid("column '", column_.path, "': levels do not match the schema");
+    }
+    values_->SetLeaf(levels.leaf.get());
+    range_index_ = 0;
+    range_pos_ = levels.ranges.empty() ? 0 : levels.ranges[0].first;
+    ranges_ = &levels.ranges;
+    if (chunker_ == nullptr) return WriteRange(levels, 0, levels.num_levels);
+    // Content-defined chunking: every chunk but the last ends its page (a
+    // chunk that is empty still ends the previous call's page).
+    QUIVER_RETURN_NOT_OK(chunker_->FindCuts(levels, &cuts_));
+    int64_t begin = 0;
+    for (int64_t cut : cuts_) {
+      QUIVER_RETURN_NOT_OK(WriteRange(levels, begin, cut));
+      if (page_levels_ > 0) QUIVER_RETURN_NOT_OK(FlushPage());
+      begin = cut;
+    }
+    return WriteRange(levels, begin, levels.num_levels);
+  }
+
+  // Writes levels [begin, n) of one write call in mini-batches.
+  Status WriteRange(const LeafLevels& levels, int64_t begin, int64_t n) {
+    const int16_t* def = levels.def_levels.empty() ? nullptr : levels.def_levels.data();
+    const int16_t* rep = levels.rep_levels.empty() ? nullptr : levels.rep_levels.data();
+    // A level consumes a leaf slot iff the leaf's parent is present.
+    const int16_t slot_def =
+        static_cast<int16_t>(column_.max_def - (levels.leaf_nullable ? 1 : 0));
+    int64_t level = begin;
+    while (level < n) {
+      int64_t end = std::min(n, level + options_.write_batch_size);
+      const int64_t rows_left = options_.max_rows_per_page - page_rows_;
+      if (rep == nullptr) {
+        end = std::min(end, level + std::max<int64_t>(rows_left, 1));
+      } else if (align_records_) {
+        // End on a record boundary, with at most rows_left records.
+        int64_t rows = 0;
+        int64_t i = level;
+        for (; i < n; ++i) {
+          if (rep[i] == 0) {
+            if (i >= end || rows == std::max<int64_t>(rows_left, 1)) break;
+            ++rows;
+          }
+        }
+        end = i;
+      }
+      QUIVER_RETURN_NOT_OK(WriteMiniBatch(def, rep, level, end, slot_def));
+      level = end;
+
+      if (values_->dictionary_active() &&
+          values_->dictionary_plain_bytes() >= options_.dictionary_pagesize_limit) {
+        QUIVER_RETURN_NOT_OK(FlushPage());
+        values_->FallBack();
+      }
+      if (EstimatedPageSize() >= options_.data_page_size ||
+          page_rows_ >= options_.max_rows_per_page) {
+        QUIVER_RETURN_NOT_OK(FlushPage());
+      }
+    }
+    return Status::OK();
+  }
+
+  int64_t EstimatedBufferedSize() const { return pages_.size() + EstimatedPageSize(); }
+
+  Result<ColumnChunkOutput> Finish() {
+    if (page_levels_ > 0 || num_pages_ == 0) QUIVER_RETURN_NOT_OK(FlushPage());
+    ColumnChunkOutput out;
+    MutableBuffer chunk(options_.pool);
+    int64_t dict_len = 0;
+    format::ColumnMetaData& md = out.metadata;
+    md.type = column_.physical_type;
+    md.path_in_schema = column_.path_parts;
+    md.codec = static_cast<format::CompressionCodec>(options_.codec);
+    md.num_values = num_levels_;
+
+    if (dictionary_enabled_ && dictionary_pages_used_ > 0) {
+      scratch_.Clear();
+      QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
+      format::PageHeader header;
+      header.type = PageType::kDictionaryPage;
+      auto& dph = header.dictionary_page_header.emplace();
+      dph.num_values = static_cast<int32_t>(values_->dictionary_size());
+      dph.encoding = Encoding::kPlain;
+      QUIVER_ASSIGN_OR_RAISE(int64_t written, WritePage(&header, scratch_.data(), scratch_.size(),
+                                                        nullptr, 0, &chunk));
+      dict_len = written;
+      md.dictionary_page_offset = 0;
+      AddEncodingStat(PageType::kDictionaryPage, Encoding::kPlain);
+      encodings_.insert(encodings_.begin(), Encoding::kPlain);
+    }
+    QUIVER_RETURN_NOT_OK(chunk.ExtendFromSlice(pages_.data(), pages_.size()));
+    md.data_page_offset = dict_len;
+    md.total_uncompressed_size = total_uncompressed_;
+    md.total_compressed_size = chunk.size();
+
+    // Encodings: data encodings and RLE for levels, each once.
+    std::vector<Encoding> encs;
+    auto add = [&](Encoding e) {
+      if (std::find(encs.begin(), encs.end(), e) == encs.end()) encs.push_back(e);
+    };
+    for (Encoding e : encodings_) add(e);
+    add(Encoding::kRle);
+    md.encodings = std::move(encs);
+    md.encoding_stats = encoding_stats_;
+
+    if (options_.statistics) {
+      EncodedStatistics s = chunk_stats_->Encode(options_.statistics_truncate_length);
+      s.null_count = chunk_nulls_;
+      md.statistics = ToThrift(s, column_.stats_kind);
+    }
+    format::SizeStatistics size_stats;
+    if (column_.physical_type == format::Type::kByteArray) {
+      size_stats.unencoded_byte_array_data_bytes = byte_array_bytes_;
+    }
+    if (column_.max_rep > 0) size_stats.repetition_level_histogram = rep_histogram_;
+    if (column_.max_def > 0) size_stats.definition_level_histogram = def_histogram_;
+    md.size_statistics = std::move(size_stats);
+
+    // Page index (offsets relative to the chunk start).
+    for (auto& loc : offset_index_.page_locations) loc.offset += dict_len;
+    out.offset_index = std::move(offset_index_);
+    if (column_index_.has_value()) {
+      column_index_->boundary_order = format::BoundaryOrder::kUnordered;
+      out.column_index = std::move(column_index_);
+    }
+    out.num_rows = num_rows_;
+    out.bytes = chunk.Freeze();
+    return out;
+  }
+
+ private:
+  int64_t EstimatedPageSize() const {
+    const int64_t level_bits = static_cast<int64_t>(page_def_.size()) * LevelBitWidth(column_.max_def) +
+                               static_cast<int64_t>(page_rep_.size()) * LevelBitWidth(column_.max_rep);
+    return level_bits / 8 + values_->EstimatedPageSize();
+  }
+
+  Status WriteMiniBatch(const int16_t* def, const int16_t* rep, int64_t begin, int64_t end,
+                        int16_t slot_def) {
+    int64_t slots = end - begin;
+    if (def != nullptr) {
+      page_def_.insert(page_def_.end(), def + begin, def + end);
+      slots = 0;
+      for (int64_t i = begin; i < end; ++i) {
+        slots += def[i] >= slot_def;
+        ++page_def_histogram_[static_cast<size_t>(def[i])];
+        page_nulls_ += def[i] < column_.max_def;
+      }
+    } else {
+      page_def_histogram_[0] += end - begin;
+    }
+    if (rep != nullptr) {
+      page_rep_.insert(page_rep_.end(), rep + begin, rep + end);
+      for (int64_t i = begin; i < end; ++i) {
+        page_rows_ += rep[i] == 0;
+        ++page_rep_histogram_[static_cast<size_t>(rep[i])];
+      }
+    } else {
+      page_rows_ += end - begin;
+      page_rep_histogram_[0] += end - begin;
+    }
+    page_levels_ += end - begin;
+    // Hand the consumed leaf slots to the value writer, range by range.
+    while (slots > 0) {
+      const auto& r = (*ranges_)[static_cast<size_t>(range_index_)];
+      const int64_t take = std::min(slots, r.second - range_pos_);
+      QUIVER_RETURN_NOT_OK(values_->Append(range_pos_, range_pos_ + take));
+      range_pos_ += take;
+      slots -= take;
+      if (range_pos_ == r.second && range_index_ + 1 < static_cast<int64_t>(ranges_->size())) {
+        ++range_index_;
+        range_pos_ = (*ranges_)[static_cast<size_t>(range_index_)].first;
+      }
+    }
+    return Status::OK();
+  }
+
+  Status EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level, bool length_prefix,
+                      MutableBuffer* out) {
+    RleBitPackedEncoder enc(LevelBitWidth(max_level), out, length_prefix);
+    QUIVER_RETURN_NOT_OK(enc.PutBatch(levels.data(), static_cast<int64_t>(levels.size())));
+    return enc.Flush().status();
+  }
+
+  // Compresses (if a codec is set) body[0, n) into compressed_; returns a
+  // pointer/size pair to the bytes to store.
+  Result<std::pair<const uint8_t*, int64_t>> Compress(const uint8_t* body, int64_t n) {
+    if (codec_ == nullptr) return std::make_pair(body, n);
+    compressed_.Clear();
+    QUIVER_RETURN_NOT_OK(compressed_.Reserve(codec_->MaxCompressedLength(n)));
+    QUIVER_ASSIGN_OR_RAISE(int64_t written,
+                           codec_->Compress(body, n, compressed_.data(), compressed_.capacity()));
+    compressed_.UnsafeSetSize(written);
+    return std::make_pair(static_cast<const uint8_t*>(compressed_.data()), written);
+  }
+
+  // Writes header + [prefix (uncompressed, v2 levels)] + compressed body to
+  // `out`; returns the bytes written.
+  Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
+                            const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out) {
+    bool compress = true;
+    if (header->data_page_header_v2.has_value()) {
+      compress = codec_ != nullptr;
+      header->data_page_header_v2->is_compressed = compress;
+    }
+    std::pair<const uint8_t*, int64_t> stored{body, body_len};
+    if (compress) {
+      QUIVER_ASSIGN_OR_RAISE(stored, Compress(body, body_len));
+    }
+    const int64_t uncompressed = prefix_len + body_len;
+    const int64_t compressed = prefix_len + stored.second;
+    if (compressed > INT32_MAX || uncompressed > INT32_MAX) {
+      return Status::CapacityError("column '", column_.path, "': a page of ", uncompressed,
+                                   " bytes exceeds Parquet's 2 GiB page limit");
+    }
+    header->uncompressed_page_size = static_cast<int32_t>(uncompressed);
+    header->compressed_page_size = static_cast<int32_t>(compressed);
+    if (options_.page_checksum) {
+      uLong crc = crc32(0L, Z_NULL, 0);
+      if (prefix_len > 0) crc = crc32(crc, prefix, static_cast<uInt>(prefix_len));
+      crc = crc32(crc, stored.first, static_cast<uInt>(stored.second));
+      header->crc = static_cast<int32_t>(static_cast<uint32_t>(crc));
+    }
+    const int64_t start = out->size();
+    QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
+    total_uncompressed_ += (out->size() - start) + uncompressed;
+    if (prefix_len > 0) QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(prefix, prefix_len));
+    QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(stored.first, stored.second));
+    return out->size() - start;
+  }
+
+  Status FlushPage() {
+    const bool v2 = options_.page_version == DataPageVersion::kV2;
+    const int64_t values_in_page = values_->page_num_values();
+    scratch_.Clear();
+    MutableBuffer levels(options_.pool);
+    MutableBuffer* level_out = v2 ? &levels : &scratch_;
+    int64_t rep_len = 0, def_len = 0;
+    if (column_.max_rep > 0) {
+      const int64_t before = level_out->size();
+      QUIVER_RETURN_NOT_OK(EncodeLevels(page_rep_, column_.max_rep, !v2, level_out));
+      rep_len = level_out->size() - before;
+    }
+    if (column_.max_def > 0) {
+      const int64_t before = level_out->size();
+      QUIVER_RETURN_NOT_OK(EncodeLevels(page_def_, column_.max_def, !v2, level_out));
+      def_len = level_out->size() - before;
+    }
+    // Statistics of the page, before the value writer resets them.
+    EncodedStatistics page_stats;
+    if (options_.statistics) {
+      page_stats = values_->page_statistics()->Encode(options_.statistics_truncate_length);
+      page_stats.null_count = page_nulls_;
+      chunk_stats_->Merge(*values_->page_statistics());
+    }
+    chunk_nulls_ += page_nulls_;
+    const int64_t page_ba_bytes = values_->page_byte_array_bytes();
+    byte_array_bytes_ += page_ba_bytes;
+    const bool dict_page = values_->dictionary_active();
+    QUIVER_ASSIGN_OR_RAISE(Encoding encoding, values_->FlushPage(&scratch_));
+    if (dict_page) ++dictionary_pages_used_;
+
+    format::PageHeader header;
+    if (v2) {
+      header.type = PageType::kDataPageV2;
+      auto& h = header.data_page_header_v2.emplace();
+      h.num_values = static_cast<int32_t>(page_levels_);
+      h.num_nulls = static_cast<int32_t>(page_nulls_);
+      h.num_rows = static_cast<int32_t>(page_rows_);
+      h.encoding = encoding;
+      h.definition_levels_byte_length = static_cast<int32_t>(def_len);
+      h.repetition_levels_byte_length = static_cast<int32_t>(rep_len);
+      if (options_.statistics) h.statistics = ToThrift(page_stats, column_.stats_kind);
+    } else {
+      header.type = PageType::kDataPage;
+      auto& h = header.data_page_header.emplace();
+      h.num_values = static_cast<int32_t>(page_levels_);
+      h.encoding = encoding;
+      h.definition_level_encoding = Encoding::kRle;
+      h.repetition_level_encoding = Encoding::kRle;
+      if (options_.statistics) h.statistics = ToThrift(page_stats, column_.stats_kind);
+    }
+    const int64_t page_offset = pages_.size();
+    QUIVER_ASSIGN_OR_RAISE(
+        int64_t written,
+        WritePage(&header, scratch_.data(), scratch_.size(), v2 ? levels.data() : nullptr,
+                  v2 ? levels.size() : 0, &pages_));
+
+    // Page index entries.
+    format::PageLocation loc;
+    loc.offset = page_offset;
+    loc.compressed_page_size = static_cast<int32_t>(written);
+    loc.first_row_index = num_rows_;
+    offset_index_.page_locations.push_back(loc);
+    if (column_.physical_type == format::Type::kByteArray) {
+      if (!offset_index_.unencoded_byte_array_data_bytes.has_value()) {
+        offset_index_.unencoded_byte_array_data_bytes.emplace();
+      }
+      offset_index_.unencoded_byte_array_data_bytes->push_back(page_ba_bytes);
+    }
+    if (options_.page_index && options_.statistics) {
+      if (!column_index_.has_value()) {
+        column_index_.emplace();
+        column_index_->null_counts.emplace();
+        if (column_.max_rep > 0) column_index_->repetition_level_histograms.emplace();
+        if (column_.max_def > 0) column_index_->definition_level_histograms.emplace();
+      }
+      auto& ci = *column_index_;
+      const bool null_page = values_in_page == 0;
+      ci.null_pages.push_back(null_page);
+      ci.min_values.push_back(null_page || !page_stats.min ? std::string() : *page_stats.min);
+      ci.max_values.push_back(null_page || !page_stats.max ? std::string() : *page_stats.max);
+      ci.null_counts->push_back(page_nulls_);
+      if (page_stats.nan_count.has_value()) {
+        if (!ci.nan_counts.has_value()) ci.nan_counts.emplace();
+        ci.nan_counts->push_back(*page_stats.nan_count);
+      }
+      if (column_.max_rep > 0) {
+        ci.repetition_level_histograms->insert(ci.repetition_level_histograms->end(),
+                                               page_rep_histogram_.begin(), page_rep_histogram_.end());
+      }
+      if (column_.max_def > 0) {
+        ci.definition_level_histograms->insert(ci.definition_level_histograms->end(),
+                                               page_def_histogram_.begin(), page_def_histogram_.end());
+      }
+    }
+    AddEncodingStat(v2 ? PageType::kDataPageV2 : PageType::kDataPage, encoding);
+    if (std::find(encodings_.begin(), encodings_.end(), encoding) == encodings_.end()) {
+      encodings_.push_back(encoding);
+    }
+    for (size_t i = 0; i < def_histogram_.size(); ++i) def_histogram_[i] += page_def_histogram_[i];
+    for (size_t i = 0; i < rep_histogram_.size(); ++i) rep_histogram_[i] += page_rep_histogram_[i];
+
+    num_rows_ += page_rows_;
+    num_levels_ += page_levels_;
+    ++num_pages_;
+    page_def_.clear();
+    page_rep_.clear();
+    std::fill(page_def_histogram_.begin(), page_def_histogram_.end(), 0);
+    std::fill(page_rep_histogram_.begin(), page_rep_histogram_.end(), 0);
+    page_levels_ = 0;
+    page_rows_ = 0;
+    page_nulls_ = 0;
+    return Status::OK();
+  }
+
+  void AddEncodingStat(PageType type, Encoding encoding) {
+    for (auto& s : encoding_stats_) {
+      if (s.page_type == type && s.encoding == encoding) {
+        ++s.count;
+        return;
+      }
+    }
+    format::PageEncodingStats s;
+    s.page_type = type;
+    s.encoding = encoding;
+    s.count = 1;
+    encoding_stats_.push_back(s);
+  }
+
+  const ColumnDescriptor& column_;
+  ColumnChunkOptions options_;
+  std::unique_ptr<ValueWriter> values_;
+  std::unique_ptr<Codec> codec_;
+  std::unique_ptr<ColumnStatistics> chunk_stats_;
+  std::unique_ptr<cdc::Chunker> chunker_;
+  std::vector<int64_t> cuts_;
+  bool align_records_ = true;
+  bool dictionary_enabled_ = false;
+  int64_t dictionary_pages_used_ = 0;
+
+  // The open page.
+  std::vector<int16_t> page_def_;
+  std::vector<int16_t> page_rep_;
+  std::vector<int64_t> page_def_histogram_;
+  std::vector<int64_t> page_rep_histogram_;
+  int64_t page_levels_ = 0;
+  int64_t page_rows_ = 0;
+  int64_t page_nulls_ = 0;
+
+  // The current write call's leaf ranges.
+  const std::vector<std::pair<int64_t, int64_t>>* ranges_ = nullptr;
+  int64_t range_index_ = 0;
+  int64_t range_pos_ = 0;
+
+  // The chunk so far.
+  MutableBuffer pages_;
+  MutableBuffer scratch_;
+  MutableBuffer compressed_;
+  int64_t num_pages_ = 0;
+  int64_t num_rows_ = 0;
+  int64_t num_levels_ = 0;
+  int64_t chunk_nulls_ = 0;
+  int64_t total_uncompressed_ = 0;
+  int64_t byte_array_bytes_ = 0;
+  std::vector<int64_t> def_histogram_;
+  std::vector<int64_t> rep_histogram_;
+  std::vector<Encoding> encodings_;
+  std::vector<format::PageEncodingStats> encoding_stats_;
+  format::OffsetIndex offset_index_;
+  std::optional<format::ColumnIndex> column_index_;
+};
+
+ColumnChunkWriter::ColumnChunkWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ColumnChunkWriter::~ColumnChunkWriter() = default;
+
+Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(
+    const ColumnDescriptor& column, const ColumnChunkOptions& options) {
+  auto impl = std::make_unique<Impl>(column, options);
+  QUIVER_RETURN_NOT_OK(impl->Init());
+  return std::unique_ptr<ColumnChunkWriter>(new ColumnChunkWriter(std::move(impl)));
+}
+
+Status ColumnChunkWriter::Write(const LeafLevels& levels) { return impl_->Write(levels); }
+int64_t ColumnChunkWriter::EstimatedBufferedSize() const { return impl_->EstimatedBufferedSize(); }
+Result<ColumnChunkOutput> ColumnChunkWriter::Finish() { return impl_->Finish(); }
+
+}  // namespace quiver::parquet

@@ -1,0 +1,464 @@
+#include "quiver/parquet/writer/file_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "quiver/ipc/schema.h"
+#include "quiver/parquet/levels/level_builder.h"
+#include "quiver/parquet/schema/arrow_to_parquet.h"
+#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/writer/column_writer.h"
+
+namespace quiver::parquet {
+
+std::string Base64Encode(const uint8_t* data, int64_t size) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve(static_cast<size_t>((size + 2) / 3 * 4));
+  int64_t i = 0;
+  for (; i + 3 <= size; i += 3) {
+    uint32_t v = (uint32_t{data[i]} << 16) | (uint32_t{data[i + 1]} << 8) | data[i + 2];
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(kAlphabet[(v >> 6) & 63]);
+    out.push_back(kAlphabet[v & 63]);
+  }
+  if (i < size) {
+    uint32_t v = uint32_t{data[i]} << 16;
+    if (i + 1 < size) v |= uint32_t{data[i + 1]} << 8;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(i + 1 < size ? kAlphabet[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+namespace {
+
+constexpr char kMagic[4] = {'P', 'A', 'R', '1'};
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+class FileWriter::Impl {
+ public:
+  Impl(SchemaPtr schema, WriterOptions options) : schema_(std::move(schema)), options_(std::move(options)) {}
+
+  ~Impl() { Abort(); }
+
+  Status OpenPath(const std::string& path) {
+    final_path_ = path;
+    std::string templ = DirName(path) + "/." + BaseName(path) + ".quiver-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    int fd = mkstemp(buf.data());
+    if (fd < 0) {
+      return Status::IOError("cannot create a temporary file next to '", path, "': ",
+                             std::strerror(errno));
+    }
+    temp_path_ = buf.data();
+    fd_ = fd;
+    ::fchmod(fd, 0644 & ~CurrentUmask());
+    owned_sink_ = ipc::FileOutputStream::FromDescriptor(fd, /*owns_fd=*/false);
+    sink_ = owned_sink_.get();
+    return Init();
+  }
+
+  Status OpenStream(ipc::OutputStream* sink) {
+    sink_ = sink;
+    return Init();
+  }
+
+  Status WriteRecordBatch(const RecordBatch& batch) {
+    QUIVER_RETURN_NOT_OK(CheckWritable());
+    if (!batch.schema()->Equals(*schema_)) {
+      return Fail(Status::Invalid("record batch schema differs from the writer's schema:\n",
+                                  batch.schema()->ToString(), "\nexpected:\n", schema_->ToString()));
+    }
+    Status st = batch.Validate();
+    if (!st.ok()) return Fail(std::move(st));
+    int64_t offset = 0;
+    while (offset < batch.num_rows()) {
+      if (rows_in_group_ >= options_.row_group_size) QUIVER_RETURN_NOT_OK(FlushRowGroup());
+      const int64_t take = std::min(batch.num_rows() - offset, options_.row_group_size - rows_in_group_);
+      for (int i = 0; i < batch.num_columns(); ++i) {
+        const ArrayDataPtr& col = batch.column_data(i);
+        QUIVER_RETURN_NOT_OK(WriteColumnSlice(i, take == col->length && offset == 0 ? col : col->Slice(offset, take)));
+      }
+      rows_in_group_ += take;
+      offset += take;
+      if (options_.row_group_bytes.has_value() && BufferedBytes() >= *options_.row_group_bytes) {
+        QUIVER_RETURN_NOT_OK(FlushRowGroup());
+      }
+    }
+    return Status::OK();
+  }
+
+  Status WriteTable(const Table& table) {
+    QUIVER_RETURN_NOT_OK(CheckWritable());
+    if (!table.schema()->Equals(*schema_)) {
+      return Fail(Status::Invalid("table schema differs from the writer's schema:\n",
+                                  table.schema()->ToString(), "\nexpected:\n", schema_->ToString()));
+    }
+    for (int i = 0; i < table.num_columns(); ++i) {
+      for (const auto& chunk : table.column(i)->chunks()) {
+        Status st = chunk->Validate();
+        if (!st.ok()) return Fail(st.WithContext("column '", schema_->field(i)->name(), "': "));
+      }
+    }
+    if (options_.row_group_bytes.has_value()) {
+      // Byte-bounded row groups: feed batches and let WriteRecordBatch cut.
+      QUIVER_ASSIGN_OR_RAISE(auto batches, table.ToRecordBatches());
+      for (const auto& b : batches) QUIVER_RETURN_NOT_OK(WriteRecordBatch(*b));
+      return Status::OK();
+    }
+    QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    for (int64_t start = 0; start < table.num_rows(); start += options_.row_group_size) {
+      const int64_t end = std::min(table.num_rows(), start + options_.row_group_size);
+      for (int i = 0; i < table.num_columns(); ++i) {
+        int64_t chunk_start = 0;
+        for (const auto& chunk : table.column(i)->chunks()) {
+          const int64_t chunk_end = chunk_start + chunk->length();
+          const int64_t lo = std::max(start, chunk_start), hi = std::min(end, chunk_end);
+          if (lo < hi) {
+            const ArrayDataPtr& d = chunk->data();
+            QUIVER_RETURN_NOT_OK(WriteColumnSlice(
+                i, lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo)));
+          }
+          chunk_start = chunk_end;
+          if (chunk_start >= end) break;
+        }
+      }
+      rows_in_group_ += end - start;
+      QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    }
+    return Status::OK();
+  }
+
+  Status FlushRowGroup() {
+    QUIVER_RETURN_NOT_OK(CheckWritable());
+    if (rows_in_group_ == 0 || writers_.empty()) return Status::OK();
+    format::RowGroup rg;
+    rg.num_rows = rows_in_group_;
+    int64_t total_uncompressed = 0, total_compressed = 0;
+    std::vector<ColumnChunkOutput> outputs;
+    for (size_t c = 0; c < writers_.size(); ++c) {
+      auto finished = writers_[c]->Finish();
+      if (!finished.ok()) return Fail(finished.status());
+      ColumnChunkOutput out = std::move(finished).ValueOrDie();
+      QUIVER_ASSIGN_OR_RAISE(int64_t base, sink_->Tell());
+      Status st = sink_->Write(*out.bytes);
+      if (!st.ok()) return Fail(std::move(st));
+      format::ColumnChunk cc;
+      cc.file_offset = base;
+      format::ColumnMetaData md = std::move(out.metadata);
+      md.data_page_offset += base;
+      if (md.dictionary_page_offset.has_value()) *md.dictionary_page_offset += base;
+      total_uncompressed += md.total_uncompressed_size;
+      total_compressed += md.total_compressed_size;
+      cc.meta_data = std::move(md);
+      for (auto& loc : out.offset_index.page_locations) loc.offset += base;
+      if (c == 0) rg.file_offset = base;
+      rg.columns.push_back(std::move(cc));
+      if (options_.write_page_index) {
+        column_indexes_.push_back(std::move(out.column_index));
+        offset_indexes_.push_back(std::move(out.offset_index));
+      }
+    }
+    rg.total_byte_size = total_uncompressed;
+    rg.total_compressed_size = total_compressed;
+    rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
+    if (!options_.sorting_columns.empty()) {
+      auto& sc = rg.sorting_columns.emplace();
+      for (const auto& s : options_.sorting_columns) {
+        format::SortingColumn f;
+        f.column_idx = s.column_index;
+        f.descending = s.descending;
+        f.nulls_first = s.nulls_first;
+        sc.push_back(f);
+      }
+    }
+    metadata_.num_rows += rows_in_group_;
+    metadata_.row_groups.push_back(std::move(rg));
+    rows_in_group_ = 0;
+    return ResetWriters();
+  }
+
+  Status Close() {
+    if (closed_) return Status::Invalid("the Parquet writer is already closed");
+    if (!failure_.ok()) {
+      Status st = failure_;
+      Abort();
+      return st;
+    }
+    Status st = CloseImpl();
+    if (!st.ok()) {
+      failure_ = st;
+      Abort();
+      return st;
+    }
+    closed_ = true;
+    return Status::OK();
+  }
+
+  void Abort() {
+    if (closed_) return;
+    closed_ = true;
+    if (fd_ >= 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+    if (!temp_path_.empty()) {
+      ::unlink(temp_path_.c_str());
+      temp_path_.clear();
+    }
+  }
+
+  const SchemaPtr& schema() const { return schema_; }
+  int64_t num_rows() const { return metadata_.num_rows + rows_in_group_; }
+  int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
+  const format::FileMetaData& metadata() const { return metadata_; }
+
+ private:
+  static mode_t CurrentUmask() {
+    mode_t m = ::umask(0);
+    ::umask(m);
+    return m;
+  }
+
+  Status Init() {
+    QUIVER_RETURN_NOT_OK(options_.Validate());
+    if (options_.bloom_filter.default_value.has_value() || !options_.bloom_filter.by_column.empty()) {
+      return Status::NotImplemented("bloom_filter_options: Quiver does not write bloom filters yet");
+    }
+    if (!options_.column_encoding.empty() || options_.use_byte_stream_split.default_value ||
+        !options_.use_byte_stream_split.by_column.empty()) {
+      return Status::NotImplemented(
+          "column_encoding / use_byte_stream_split: only PLAIN and dictionary encodings are "
+          "written yet");
+    }
+    QUIVER_ASSIGN_OR_RAISE(parquet_schema_, ArrowToParquetSchema(*schema_));
+    metadata_.version = 2;
+    metadata_.schema = parquet_schema_.elements;
+    metadata_.created_by = options_.created_by;
+    auto& orders = metadata_.column_orders.emplace();
+    for (size_t i = 0; i < parquet_schema_.columns.size(); ++i) {
+      format::ColumnOrder o;
+      o.type_order.emplace();
+      orders.push_back(o);
+    }
+    for (const auto& leaf : parquet_schema_.columns) {
+      ColumnChunkOptions co;
+      co.page_version = options_.data_page_version;
+      co.data_page_size = options_.data_page_size;
+      co.max_rows_per_page = options_.max_rows_per_page;
+      co.write_batch_size = options_.write_batch_size;
+      co.dictionary_pagesize_limit = options_.dictionary_pagesize_limit;
+      co.codec = options_.compression.Get(leaf.path);
+      co.compression_level = options_.compression_level.Get(leaf.path);
+      co.dictionary = options_.use_dictionary.Get(leaf.path);
+      co.statistics = options_.write_statistics.Get(leaf.path);
+      co.page_index = options_.write_page_index;
+      co.page_checksum = options_.write_page_checksum;
+      co.validate_utf8 = options_.validate_utf8;
+      co.statistics_truncate_length = options_.statistics_truncate_length;
+      if (options_.content_defined_chunking.has_value()) {
+        const CdcOptions& c = *options_.content_defined_chunking;
+        QUIVER_ASSIGN_OR_RAISE(uint64_t mask, CdcMask(c));
+        co.cdc = cdc::ChunkerOptions{c.min_chunk_size, c.max_chunk_size, mask};
+      }
+      co.pool = options_.pool;
+      chunk_options_.push_back(co);
+    }
+    QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
+    return ResetWriters();
+  }
+
+  Status ResetWriters() {
+    writers_.clear();
+    for (size_t i = 0; i < parquet_schema_.columns.size(); ++i) {
+      QUIVER_ASSIGN_OR_RAISE(auto w, ColumnChunkWriter::Make(parquet_schema_.columns[i], chunk_options_[i]));
+      writers_.push_back(std::move(w));
+    }
+    // Leaf index range of each top-level field.
+    first_leaf_.assign(static_cast<size_t>(schema_->num_fields()) + 1, 0);
+    for (const auto& c : parquet_schema_.columns) ++first_leaf_[static_cast<size_t>(c.top_level_field) + 1];
+    for (size_t i = 1; i < first_leaf_.size(); ++i) first_leaf_[i] += first_leaf_[i - 1];
+    return Status::OK();
+  }
+
+  Status WriteColumnSlice(int field_index, const ArrayDataPtr& data) {
+    const Field& field = *schema_->field(field_index);
+    auto leaves = ComputeLevels(field, data);
+    if (!leaves.ok()) return Fail(leaves.status());
+    int leaf = first_leaf_[static_cast<size_t>(field_index)];
+    for (const auto& levels : *leaves) {
+      Status st = writers_[static_cast<size_t>(leaf++)]->Write(levels);
+      if (!st.ok()) return Fail(std::move(st));
+    }
+    return Status::OK();
+  }
+
+  int64_t BufferedBytes() const {
+    int64_t n = 0;
+    for (const auto& w : writers_) n += w->EstimatedBufferedSize();
+    return n;
+  }
+
+  Status CheckWritable() const {
+    if (closed_) return Status::Invalid("the Parquet writer is closed");
+    if (!failure_.ok()) {
+      return Status::Invalid("the Parquet writer failed earlier and cannot continue: ",
+                             failure_.message());
+    }
+    return Status::OK();
+  }
+
+  Status Fail(Status st) {
+    if (failure_.ok()) failure_ = st;
+    return st;
+  }
+
+  Status CloseImpl() {
+    QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    // Page index: all column indexes, then all offset indexes (as Arrow C++).
+    if (options_.write_page_index) {
+      size_t k = 0;
+      for (auto& rg : metadata_.row_groups) {
+        for (auto& cc : rg.columns) {
+          auto& ci = column_indexes_[k++];
+          if (!ci.has_value()) continue;
+          QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
+          std::string bytes;
+          QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*ci, &bytes));
+          QUIVER_RETURN_NOT_OK(sink_->Write(bytes.data(), static_cast<int64_t>(bytes.size())));
+          cc.column_index_offset = at;
+          cc.column_index_length = static_cast<int32_t>(bytes.size());
+        }
+      }
+      k = 0;
+      for (auto& rg : metadata_.row_groups) {
+        for (auto& cc : rg.columns) {
+          auto& oi = offset_indexes_[k++];
+          QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
+          std::string bytes;
+          QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(oi, &bytes));
+          QUIVER_RETURN_NOT_OK(sink_->Write(bytes.data(), static_cast<int64_t>(bytes.size())));
+          cc.offset_index_offset = at;
+          cc.offset_index_length = static_cast<int32_t>(bytes.size());
+        }
+      }
+    }
+    // Key/value metadata: the schema's own pairs, then ARROW:schema.
+    std::vector<format::KeyValue> kv;
+    if (schema_->metadata() != nullptr) {
+      for (int64_t i = 0; i < schema_->metadata()->size(); ++i) {
+        if (schema_->metadata()->key(i) == "ARROW:schema") continue;
+        format::KeyValue p;
+        p.key = schema_->metadata()->key(i);
+        p.value = schema_->metadata()->value(i);
+        kv.push_back(std::move(p));
+      }
+    }
+    if (options_.store_schema) {
+      QUIVER_ASSIGN_OR_RAISE(auto message, ipc::SerializeSchema(*schema_, options_.pool));
+      format::KeyValue p;
+      p.key = "ARROW:schema";
+      p.value = Base64Encode(message->data(), message->size());
+      kv.push_back(std::move(p));
+    }
+    if (!kv.empty()) metadata_.key_value_metadata = std::move(kv);
+    std::string footer;
+    QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(metadata_, &footer));
+    QUIVER_RETURN_NOT_OK(sink_->Write(footer.data(), static_cast<int64_t>(footer.size())));
+    const uint32_t len = static_cast<uint32_t>(footer.size());
+    QUIVER_RETURN_NOT_OK(sink_->Write(&len, 4));
+    QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
+    if (owned_sink_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(owned_sink_->Close());
+      if (::fsync(fd_) != 0) {
+        return Status::IOError("fsync of '", temp_path_, "' failed: ", std::strerror(errno));
+      }
+      ::close(fd_);
+      fd_ = -1;
+      if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+        return Status::IOError("cannot rename '", temp_path_, "' to '", final_path_, "': ",
+                               std::strerror(errno));
+      }
+      temp_path_.clear();
+    }
+    return Status::OK();
+  }
+
+  SchemaPtr schema_;
+  WriterOptions options_;
+  ParquetSchema parquet_schema_;
+  std::vector<ColumnChunkOptions> chunk_options_;
+  std::vector<std::unique_ptr<ColumnChunkWriter>> writers_;
+  std::vector<int> first_leaf_;
+  std::vector<std::optional<format::ColumnIndex>> column_indexes_;
+  std::vector<format::OffsetIndex> offset_indexes_;
+  format::FileMetaData metadata_;
+  int64_t rows_in_group_ = 0;
+
+  ipc::OutputStream* sink_ = nullptr;
+  std::unique_ptr<ipc::FileOutputStream> owned_sink_;
+  std::string final_path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  bool closed_ = false;
+  Status failure_;
+};
+
+FileWriter::FileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileWriter::~FileWriter() = default;
+
+Result<std::unique_ptr<FileWriter>> FileWriter::Open(const std::string& path, SchemaPtr schema,
+                                                     WriterOptions options) {
+  auto impl = std::make_unique<Impl>(std::move(schema), std::move(options));
+  QUIVER_RETURN_NOT_OK(impl->OpenPath(path));
+  return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
+}
+
+Result<std::unique_ptr<FileWriter>> FileWriter::Open(ipc::OutputStream* sink, SchemaPtr schema,
+                                                     WriterOptions options) {
+  auto impl = std::make_unique<Impl>(std::move(schema), std::move(options));
+  QUIVER_RETURN_NOT_OK(impl->OpenStream(sink));
+  return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
+}
+
+Status FileWriter::WriteRecordBatch(const RecordBatch& batch) { return impl_->WriteRecordBatch(batch); }
+Status FileWriter::WriteTable(const Table& table) { return impl_->WriteTable(table); }
+Status FileWriter::FlushRowGroup() { return impl_->FlushRowGroup(); }
+Status FileWriter::Close() { return impl_->Close(); }
+void FileWriter::Abort() { impl_->Abort(); }
+const SchemaPtr& FileWriter::schema() const { return impl_->schema(); }
+int64_t FileWriter::num_rows() const { return impl_->num_rows(); }
+int FileWriter::num_row_groups() const { return impl_->num_row_groups(); }
+const format::FileMetaData& FileWriter::metadata() const { return impl_->metadata(); }
+
+Status WriteTable(const Table& table, const std::string& path, const WriterOptions& options) {
+  QUIVER_ASSIGN_OR_RAISE(auto writer, FileWriter::Open(path, table.schema(), options));
+  QUIVER_RETURN_NOT_OK(writer->WriteTable(table));
+  return writer->Close();
+}
+
+}  // namespace quiver::parquet

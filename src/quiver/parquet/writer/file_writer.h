@@ -1,0 +1,69 @@
+// Parquet file writer: Arrow record batches and tables -> a Parquet file.
+//
+// Row groups hold at most row_group_size rows (and, with row_group_bytes,
+// about that many compressed bytes); each row group's column chunks are
+// buffered in memory (compressed) and written out when the row group ends.
+// Close() writes the page index (all column indexes, then all offset
+// indexes), the footer (schema, row groups, ARROW:schema with the IPC
+// schema message in base64, column orders) and the magic.
+//
+// Writing to a path goes through a temporary file in the same folder that is
+// renamed over the destination only when Close() succeeds: a failed or
+// abandoned write leaves nothing at the destination (and removes the
+// temporary file). A writer whose write failed refuses further writes and
+// its Close() returns the first error.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "quiver/array/record_batch.h"
+#include "quiver/ipc/io.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/writer/properties.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+class FileWriter {
+ public:
+  ~FileWriter();
+
+  static Result<std::unique_ptr<FileWriter>> Open(const std::string& path, SchemaPtr schema,
+                                                  WriterOptions options = {});
+  // The caller keeps `sink` alive and open; Close() does not close it.
+  static Result<std::unique_ptr<FileWriter>> Open(ipc::OutputStream* sink, SchemaPtr schema,
+                                                  WriterOptions options = {});
+
+  // Appends rows to the current row group (starting new ones as needed).
+  Status WriteRecordBatch(const RecordBatch& batch);
+  // Writes a table as pyarrow's write_table does: row groups of
+  // row_group_size rows, each written column by column, one write call per
+  // chunk of each column. An open row group is finished first.
+  Status WriteTable(const Table& table);
+  // Ends the current row group (no-op if it is empty).
+  Status FlushRowGroup();
+  Status Close();
+  // Gives up: nothing is written at the destination.
+  void Abort();
+
+  const SchemaPtr& schema() const;
+  int64_t num_rows() const;
+  int num_row_groups() const;
+  // The footer, after Close().
+  const format::FileMetaData& metadata() const;
+
+ private:
+  class Impl;
+  explicit FileWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Convenience: writes `table` to `path`.
+Status WriteTable(const Table& table, const std::string& path, const WriterOptions& options = {});
+
+// Standard base64 (RFC 4648, with padding), as ARROW:schema uses.
+std::string Base64Encode(const uint8_t* data, int64_t size);
+
+}  // namespace quiver::parquet

@@ -1,0 +1,196 @@
+#include "quiver/parquet/writer/file_writer.h"
+
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "quiver/array/test_util_internal.h"
+#include "quiver/parquet/thrift/compact_protocol.h"
+
+namespace quiver::parquet {
+namespace {
+
+using namespace ::quiver::testutil;  // NOLINT
+
+class TempDir {
+ public:
+  TempDir() {
+    char templ[] = "/tmp/quiver-writer-test-XXXXXX";
+    path_ = ::mkdtemp(templ);
+  }
+  ~TempDir() {
+    for (const auto& f : Files()) ::unlink((path_ + "/" + f).c_str());
+    ::rmdir(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+  std::vector<std::string> Files() const {
+    std::vector<std::string> out;
+    DIR* d = ::opendir(path_.c_str());
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") out.push_back(name);
+    }
+    ::closedir(d);
+    return out;
+  }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+RecordBatchPtr SmallBatch(bool with_null_in_required = false) {
+  auto schema = quiver::schema({field("a", int32(), false), field("s", utf8())});
+  auto a = ArrayFromVector<int32_t>(int32(), {1, 2, 3},
+                                    with_null_in_required ? std::vector<bool>{true, false, true}
+                                                          : std::vector<bool>{});
+  auto s = StringArrayFromVector({"x", "", "zz"}, {true, false, true});
+  return std::make_shared<RecordBatch>(schema, 3, std::vector<ArrayDataPtr>{a, s});
+}
+
+TEST(Base64, Rfc4648Vectors) {
+  auto enc = [](std::string s) {
+    return Base64Encode(reinterpret_cast<const uint8_t*>(s.data()), static_cast<int64_t>(s.size()));
+  };
+  EXPECT_EQ(enc(""), "");
+  EXPECT_EQ(enc("f"), "Zg==");
+  EXPECT_EQ(enc("fo"), "Zm8=");
+  EXPECT_EQ(enc("foo"), "Zm9v");
+  EXPECT_EQ(enc("foob"), "Zm9vYg==");
+  EXPECT_EQ(enc("fooba"), "Zm9vYmE=");
+  EXPECT_EQ(enc("foobar"), "Zm9vYmFy");
+}
+
+TEST(FileWriter, WritesThroughATemporaryFileAndRenames) {
+  TempDir dir;
+  const std::string path = dir.path() + "/out.parquet";
+  auto batch = SmallBatch();
+  auto writer = FileWriter::Open(path, batch->schema());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+  // Before Close: only a hidden temporary file, nothing at the destination.
+  auto files = dir.Files();
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].rfind(".out.parquet.quiver-", 0), 0u) << files[0];
+  ASSERT_TRUE((*writer)->Close().ok());
+  files = dir.Files();
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0], "out.parquet");
+
+  const std::string bytes = ReadAll(path);
+  ASSERT_GT(bytes.size(), 12u);
+  EXPECT_EQ(bytes.substr(0, 4), "PAR1");
+  EXPECT_EQ(bytes.substr(bytes.size() - 4), "PAR1");
+  uint32_t footer_len;
+  std::memcpy(&footer_len, bytes.data() + bytes.size() - 8, 4);
+  auto md = thrift::DeserializeThrift<format::FileMetaData>(
+      reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size() - 8 - footer_len, footer_len);
+  ASSERT_TRUE(md.ok()) << md.status();
+  EXPECT_EQ(md->num_rows, 3);
+  ASSERT_EQ(md->row_groups.size(), 1u);
+  ASSERT_EQ(md->schema.size(), 3u);  // root + 2 leaves
+  EXPECT_EQ(md->schema[1].repetition_type, format::FieldRepetitionType::kRequired);
+  EXPECT_EQ(md->schema[2].repetition_type, format::FieldRepetitionType::kOptional);
+  const auto& s_meta = *md->row_groups[0].columns[1].meta_data;
+  EXPECT_EQ(*s_meta.statistics->null_count, 1);
+  EXPECT_EQ(*s_meta.statistics->min_value, "x");
+  EXPECT_EQ(*s_meta.statistics->max_value, "zz");
+  ASSERT_TRUE(md->key_value_metadata.has_value());
+  EXPECT_EQ(md->key_value_metadata->back().key, "ARROW:schema");
+  EXPECT_TRUE(md->row_groups[0].columns[0].offset_index_offset.has_value());
+}
+
+TEST(FileWriter, FailedWriteLeavesNothing) {
+  TempDir dir;
+  const std::string path = dir.path() + "/bad.parquet";
+  auto bad = SmallBatch(/*with_null_in_required=*/true);
+  auto writer = FileWriter::Open(path, bad->schema());
+  ASSERT_TRUE(writer.ok());
+  Status st = (*writer)->WriteRecordBatch(*bad);
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("'a' is not nullable"), std::string::npos) << st;
+  // Later writes refuse; Close reports the first error; nothing is left.
+  EXPECT_TRUE((*writer)->WriteRecordBatch(*SmallBatch()).IsInvalid());
+  Status closed = (*writer)->Close();
+  EXPECT_TRUE(closed.IsInvalid());
+  EXPECT_TRUE(dir.Files().empty());
+  EXPECT_TRUE((*writer)->WriteRecordBatch(*SmallBatch()).IsInvalid());
+}
+
+TEST(FileWriter, AbandonedWriterRemovesItsTemporaryFile) {
+  TempDir dir;
+  {
+    auto batch = SmallBatch();
+    auto writer = FileWriter::Open(dir.path() + "/x.parquet", batch->schema());
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+    EXPECT_EQ(dir.Files().size(), 1u);
+  }
+  EXPECT_TRUE(dir.Files().empty());
+}
+
+TEST(FileWriter, SchemaMismatchAndBadOptions) {
+  TempDir dir;
+  auto batch = SmallBatch();
+  auto other = quiver::schema({field("a", int64())});
+  auto writer = FileWriter::Open(dir.path() + "/m.parquet", other);
+  ASSERT_TRUE(writer.ok());
+  Status st = (*writer)->WriteRecordBatch(*batch);
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("schema differs"), std::string::npos);
+
+  WriterOptions options;
+  options.data_page_size = 0;
+  auto bad = FileWriter::Open(dir.path() + "/o.parquet", batch->schema(), options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("data_page_size"), std::string::npos);
+  options = WriterOptions();
+  options.content_defined_chunking = CdcOptions{100, 50, 0};
+  bad = FileWriter::Open(dir.path() + "/o.parquet", batch->schema(), options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("max_chunk_size"), std::string::npos);
+  (*writer).reset();  // the failed writer is abandoned: its temporary file goes
+  EXPECT_TRUE(dir.Files().empty());
+}
+
+TEST(FileWriter, RowGroupsBoundedByRows) {
+  TempDir dir;
+  auto batch = SmallBatch();
+  WriterOptions options;
+  options.row_group_size = 2;
+  ipc::BufferOutputStream sink;
+  auto writer = FileWriter::Open(&sink, batch->schema(), options);
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+  ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  EXPECT_EQ((*writer)->num_row_groups(), 3);
+  EXPECT_EQ((*writer)->metadata().row_groups[0].num_rows, 2);
+  EXPECT_EQ((*writer)->metadata().row_groups[2].num_rows, 2);
+  EXPECT_EQ((*writer)->num_rows(), 6);
+}
+
+TEST(CdcMask, MatchesTheDocumentedValues) {
+  EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, 0}), 0xFFFE000000000000ULL);
+  EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, 1}), 0xFFFC000000000000ULL);
+  EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, -1}), 0xFFFF000000000000ULL);
+  EXPECT_EQ(*CdcMask({0, 64, 0}), 0xC000000000000000ULL);
+  EXPECT_EQ(std::popcount(*CdcMask({4096, 16384, 0})), 9);
+  EXPECT_TRUE(CdcMask({-1, 10, 0}).status().IsInvalid());
+  EXPECT_TRUE(CdcMask({10, 10, 0}).status().IsInvalid());
+  EXPECT_TRUE(CdcMask({256 * 1024, 1024 * 1024, 20}).status().IsInvalid());
+}
+
+}  // namespace
+}  // namespace quiver::parquet

@@ -1,0 +1,110 @@
+// Parquet writer options, named and valued like pyarrow's
+// pyarrow.parquet.write_table (see docs/interfaces.md for the table of
+// names, values and defaults). Per-column options are keyed by a column
+// name: a leaf's dotted path ("a.b.list.element") or any ancestor of it
+// ("a" applies to every leaf under top-level field a); the longest match wins.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "quiver/memory/memory_pool.h"
+#include "quiver/parquet/compression/codec.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+// Value encodings a user may request per column (parquet.thrift Encoding
+// values).
+enum class ColumnEncoding : int32_t {
+  kPlain = 0,
+  kRle = 3,
+  kDeltaBinaryPacked = 5,
+  kDeltaLengthByteArray = 6,
+  kDeltaByteArray = 7,
+  kByteStreamSplit = 9,
+};
+Result<ColumnEncoding> ParseColumnEncoding(std::string_view name);
+std::string_view ColumnEncodingName(ColumnEncoding encoding);
+
+enum class DataPageVersion { kV1, kV2 };
+Result<DataPageVersion> ParseDataPageVersion(std::string_view text);  // "1.0" / "2.0"
+
+struct BloomFilterOptions {
+  int64_t ndv = 1 << 20;  // expected number of distinct values
+  double fpp = 0.05;      // false positive probability
+};
+
+struct CdcOptions {
+  int64_t min_chunk_size = 256 * 1024;
+  int64_t max_chunk_size = 1024 * 1024;
+  int norm_level = 0;
+};
+
+struct SortingColumn {
+  int32_t column_index = 0;  // leaf column index
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+// A default plus overrides by column name.
+template <typename T>
+struct PerColumn {
+  T default_value{};
+  std::map<std::string, T, std::less<>> by_column;
+
+  // The value for the leaf at `path` (dotted): exact match, else the
+  // longest dotted prefix that is a key, else the default.
+  const T& Get(std::string_view path) const {
+    while (true) {
+      auto it = by_column.find(path);
+      if (it != by_column.end()) return it->second;
+      size_t dot = path.rfind('.');
+      if (dot == std::string_view::npos) return default_value;
+      path = path.substr(0, dot);
+    }
+  }
+};
+
+struct WriterOptions {
+  PerColumn<CompressionCodec> compression{CompressionCodec::SNAPPY, {}};
+  PerColumn<int> compression_level{Codec::kDefaultLevel, {}};
+  PerColumn<bool> use_dictionary{true, {}};
+  int64_t dictionary_pagesize_limit = 1 << 20;
+  DataPageVersion data_page_version = DataPageVersion::kV1;
+  int64_t data_page_size = 1 << 20;
+  int64_t max_rows_per_page = 20000;
+  int64_t write_batch_size = 1024;
+  int64_t row_group_size = 1 << 20;
+  std::optional<int64_t> row_group_bytes;
+  PerColumn<bool> write_statistics{true, {}};
+  bool write_page_index = true;
+  bool write_page_checksum = false;
+  bool store_schema = true;
+  std::map<std::string, ColumnEncoding, std::less<>> column_encoding;
+  PerColumn<bool> use_byte_stream_split{false, {}};
+  PerColumn<std::optional<BloomFilterOptions>> bloom_filter{std::nullopt, {}};
+  std::vector<SortingColumn> sorting_columns;
+  std::optional<CdcOptions> content_defined_chunking;
+  // Write the exact distinct count in column chunk statistics.
+  bool write_distinct_count = false;
+  bool validate_utf8 = true;
+  bool use_threads = false;
+  // Truncation limit of byte-array min/max statistics.
+  int64_t statistics_truncate_length = 64;
+  std::string created_by = "quiver version 0.1.0";
+  MemoryPool* pool = DefaultMemoryPool();
+
+  // Checks ranges and combinations; Invalid with the option's name.
+  Status Validate() const;
+};
+
+// The mask of the gear hash for CDC parameters (see docs/cdc.md); Invalid
+// for parameters Arrow C++ rejects.
+Result<uint64_t> CdcMask(const CdcOptions& options);
+
+}  // namespace quiver::parquet

@@ -1,0 +1,86 @@
+// Value writers: the value half of a Parquet column chunk writer, one per
+// physical type. They turn Arrow leaf slots into Parquet physical values
+// (the conversions listed in schema/arrow_to_parquet.h), update the page
+// statistics, and encode a page's values: dictionary indices (RLE_DICTIONARY)
+// while the dictionary is small enough, PLAIN otherwise (after a fallback,
+// or when dictionary encoding is off), RLE for booleans in data page v2.
+// Levels, pages and compression are the column writer's job.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "quiver/array/array_data.h"
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/schema/arrow_to_parquet.h"
+#include "quiver/parquet/statistics/statistics.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+struct ValueWriterOptions {
+  bool dictionary = true;
+  bool v2_pages = false;
+  bool statistics = true;
+  bool validate_utf8 = true;
+  MemoryPool* pool = DefaultMemoryPool();
+};
+
+class ValueWriter {
+ public:
+  virtual ~ValueWriter() = default;
+
+  static Result<std::unique_ptr<ValueWriter>> Make(const ColumnDescriptor& column,
+                                                   const ValueWriterOptions& options);
+
+  // The leaf array of the current write call (kept alive by the caller).
+  void SetLeaf(const ArrayData* leaf) {
+    leaf_ = leaf;
+    OnNewLeaf();
+  }
+  // Appends the valid slots among leaf slots [start, end).
+  virtual Status Append(int64_t start, int64_t end) = 0;
+
+  // Values appended to the current page, and an estimate of their encoded
+  // size in bytes.
+  int64_t page_num_values() const { return page_num_values_; }
+  virtual int64_t EstimatedPageSize() const = 0;
+  // Encodes the current page's values into `out`; returns the encoding
+  // used. The page state (values, statistics) is then reset.
+  virtual Result<format::Encoding> FlushPage(MutableBuffer* out) = 0;
+
+  // Dictionary state.
+  virtual bool dictionary_active() const { return false; }
+  virtual int64_t dictionary_size() const { return 0; }      // distinct values
+  virtual int64_t dictionary_plain_bytes() const { return 0; }
+  // Stops using the dictionary for later pages (after the caller flushed
+  // the current page).
+  virtual void FallBack() {}
+  virtual bool has_dictionary_page() const { return false; }
+  // PLAIN-encodes the dictionary into `out`.
+  virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
+
+  ColumnStatistics* page_statistics() { return page_stats_.get(); }
+  // Sum of BYTE_ARRAY value lengths of the current page (size statistics).
+  int64_t page_byte_array_bytes() const { return page_byte_array_bytes_; }
+
+ protected:
+  ValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
+      : column_(column), options_(options) {}
+  virtual void OnNewLeaf() {}
+  void ResetPage() {
+    page_num_values_ = 0;
+    page_byte_array_bytes_ = 0;
+    page_stats_->Reset();
+  }
+
+  const ColumnDescriptor& column_;
+  ValueWriterOptions options_;
+  const ArrayData* leaf_ = nullptr;
+  int64_t page_num_values_ = 0;
+  int64_t page_byte_array_bytes_ = 0;
+  std::unique_ptr<ColumnStatistics> page_stats_;
+};
+
+}  // namespace quiver::parquet
