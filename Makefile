@@ -31,8 +31,9 @@ debug: deps
 	@cmake --preset debug >/dev/null
 	cmake --build --preset debug
 
-demo: release
+demo: release deps-python
 	build/release/examples/memory_demo
+	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python examples/parquet_demo.py
 
 test: test-cpp test-python
 

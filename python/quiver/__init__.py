@@ -52,7 +52,9 @@ from quiver._quiver import (  # noqa: E402
     Table,
     array,
     memory_pool_backend,
+    read_ipc,
     table,
+    write_ipc,
     write_parquet,
 )
 
@@ -62,6 +64,8 @@ __all__ = [
     "array",
     "table",
     "write_parquet",
+    "write_ipc",
+    "read_ipc",
     "ParquetWriter",
     "memory_pool_backend",
     "QuiverError",

@@ -29,6 +29,9 @@ T Unwrap(Result<T> result) {
 // __arrow_c_stream__ / __arrow_c_array__ (zero-copy import).
 TablePtr TableFromPy(nb::handle obj);
 
+// A quiver.Table object holding `table`.
+nb::object WrapTable(TablePtr table);
+
 // Moves the ArrowSchema out of an "arrow_schema" capsule.
 ArrowSchema MoveOutSchemaCapsule(nb::handle capsule);
 

@@ -22,6 +22,8 @@
 #include "quiver/memory/memory_pool.h"
 #include "common.h"
 #include "writer_bindings.h"
+#include "dedup_bindings.h"
+#include "ipc_bindings.h"
 
 namespace nb = nanobind;
 
@@ -217,6 +219,8 @@ TablePtr TableFromPy(nb::handle obj) {
   return MakeTable(nb::borrow(obj)).table;
 }
 
+nb::object WrapTable(TablePtr table) { return nb::cast(PyTable{std::move(table)}); }
+
 ArrowSchema MoveOutSchemaCapsule(nb::handle capsule) {
   return MoveOut<ArrowSchema>(capsule, kSchemaCapsule);
 }
@@ -268,6 +272,8 @@ NB_MODULE(_quiver, m) {
   m.def("array", &MakeArrayFromPy, nb::arg("data"),
         "A Quiver array from any object with __arrow_c_array__");
   BindWriter(m);
+  BindDedup(m);
+  BindIpc(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
         "The default memory pool's backend (jemalloc, mimalloc or system)");

@@ -34,7 +34,27 @@ std::string Str(nb::handle h, const std::string& name) {
 
 int64_t Int(nb::handle h, const std::string& name) {
   if (nb::isinstance<nb::bool_>(h) || !nb::isinstance<nb::int_>(h)) BadOption(name, "expected an integer");
-  return nb::cast<int64_t>(h);
+  int64_t v = 0;
+  if (!nb::try_cast<int64_t>(h, v)) BadOption(name, "integer out of range");
+  return v;
+}
+
+// An integer that must fit in 32 bits (levels, column indexes).
+int32_t Int32(nb::handle h, const std::string& name) {
+  const int64_t v = Int(h, name);
+  if (v < INT32_MIN || v > INT32_MAX) BadOption(name, "integer out of range");
+  return static_cast<int32_t>(v);
+}
+
+// A container to iterate over (not a string, which would iterate characters).
+nb::iterator Iter(nb::handle h, const std::string& name, const char* expected) {
+  if (IsStr(h) || !nb::hasattr(h, "__iter__")) BadOption(name, expected);
+  return nb::iter(h);
+}
+
+nb::dict Dict(nb::handle h, const std::string& name, const char* expected) {
+  if (!nb::isinstance<nb::dict>(h)) BadOption(name, expected);
+  return nb::borrow<nb::dict>(h);
 }
 
 bool Bool(nb::handle h, const std::string& name) {
@@ -48,9 +68,10 @@ void BoolOrColumns(nb::handle h, const std::string& name, parquet::PerColumn<boo
     out->default_value = nb::cast<bool>(h);
     return;
   }
-  if (IsStr(h)) BadOption(name, "expected a bool or a list of column names");
   out->default_value = false;
-  for (nb::handle item : nb::iter(h)) out->by_column[Str(item, name)] = true;
+  for (nb::handle item : Iter(h, name, "expected a bool or a list of column names")) {
+    out->by_column[Str(item, name)] = true;
+  }
 }
 
 parquet::CompressionCodec Codec(nb::handle h, const std::string& name) {
@@ -73,7 +94,7 @@ parquet::CdcOptions Cdc(nb::handle h) {
       cdc.max_chunk_size = Int(v, "use_content_defined_chunking.max_chunk_size");
       has_max = true;
     } else if (key == "norm_level") {
-      cdc.norm_level = static_cast<int>(Int(v, "use_content_defined_chunking.norm_level"));
+      cdc.norm_level = Int32(v, "use_content_defined_chunking.norm_level");
     } else {
       BadOption("use_content_defined_chunking", "unknown key '" + key + "'");
     }
@@ -102,10 +123,10 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       if (value.is_none()) continue;
       if (nb::isinstance<nb::dict>(value)) {
         for (auto [c, v] : nb::borrow<nb::dict>(value)) {
-          o.compression_level.by_column[Str(c, key)] = static_cast<int>(Int(v, key));
+          o.compression_level.by_column[Str(c, key)] = Int32(v, key);
         }
       } else {
-        o.compression_level.default_value = static_cast<int>(Int(value, key));
+        o.compression_level.default_value = Int32(value, key);
       }
     } else if (key == "use_dictionary") {
       BoolOrColumns(value, key, &o.use_dictionary);
@@ -141,10 +162,7 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       o.use_threads = Bool(value, key);
     } else if (key == "column_encoding") {
       if (value.is_none()) continue;
-      if (IsStr(value)) {
-        BadOption(key, "give a dict {column: encoding}");
-      }
-      for (auto [c, v] : nb::borrow<nb::dict>(value)) {
+      for (auto [c, v] : Dict(value, key, "give a dict {column: encoding}")) {
         auto e = parquet::ParseColumnEncoding(Str(v, key));
         if (!e.ok()) Raise(e.status());
         o.column_encoding[Str(c, key)] = *e;
@@ -155,25 +173,35 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
         if (nb::cast<bool>(value)) o.bloom_filter.default_value = parquet::BloomFilterOptions{};
         continue;
       }
-      for (auto [c, v] : nb::borrow<nb::dict>(value)) {
+      for (auto [c, v] : Dict(value, key, "expected True or a dict {column: {'ndv': int, 'fpp': float}}")) {
         parquet::BloomFilterOptions b;
-        nb::dict bd = nb::borrow<nb::dict>(v);
+        nb::dict bd = Dict(v, key, "expected a dict {'ndv': int, 'fpp': float} for each column");
         if (bd.contains("ndv")) b.ndv = Int(bd["ndv"], key + ".ndv");
-        if (bd.contains("fpp")) b.fpp = nb::cast<double>(bd["fpp"]);
+        if (bd.contains("fpp")) {
+          nb::handle fpp = bd["fpp"];
+          if (nb::isinstance<nb::bool_>(fpp) ||
+              !(nb::isinstance<nb::float_>(fpp) || nb::isinstance<nb::int_>(fpp))) {
+            BadOption(key + ".fpp", "expected a number");
+          }
+          b.fpp = nb::cast<double>(fpp);
+        }
         o.bloom_filter.by_column[Str(c, key)] = b;
       }
     } else if (key == "sorting_columns") {
       if (value.is_none()) continue;
-      for (nb::handle item : nb::iter(value)) {
+      for (nb::handle item : Iter(value, key, "expected a list of (column index, descending, nulls_first)")) {
         parquet::SortingColumn s;
         if (nb::hasattr(item, "column_index")) {
-          s.column_index = static_cast<int32_t>(Int(item.attr("column_index"), key));
+          s.column_index = Int32(item.attr("column_index"), key);
           s.descending = Bool(item.attr("descending"), key);
           s.nulls_first = Bool(item.attr("nulls_first"), key);
         } else {
+          if (!nb::isinstance<nb::tuple>(item)) {
+            BadOption(key, "each entry is (column index, descending, nulls_first)");
+          }
           nb::tuple t = nb::borrow<nb::tuple>(item);
           if (t.size() != 3) BadOption(key, "each entry is (column index, descending, nulls_first)");
-          s.column_index = static_cast<int32_t>(Int(t[0], key));
+          s.column_index = Int32(t[0], key);
           s.descending = Bool(t[1], key);
           s.nulls_first = Bool(t[2], key);
         }
@@ -305,14 +333,18 @@ void BindWriter(nb::module_& m) {
       .def("close", &PyParquetWriter::Close)
       .def_prop_ro("is_open", [](const PyParquetWriter& w) { return w.writer != nullptr; })
       .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
-      .def("__exit__", [](PyParquetWriter& w, nb::handle exc_type, nb::handle, nb::handle) {
-        if (!exc_type.is_none()) {
-          w.Abort();
-        } else {
-          w.Close();
-        }
-        return false;
-      });
+      .def(
+          "__exit__",
+          [](PyParquetWriter& w, nb::handle exc_type, nb::handle, nb::handle) {
+            if (!exc_type.is_none()) {
+              w.Abort();
+            } else {
+              w.Close();
+            }
+            return false;
+          },
+          // A normal exit passes (None, None, None).
+          nb::arg("exc_type").none(), nb::arg("exc_value").none(), nb::arg("traceback").none());
 
   m.def(
       "write_parquet",

@@ -196,11 +196,21 @@ def value_generator(t, rng, null_prob, distinct=None, long_values=False):
     if pa.types.is_map(t):
         key = value_generator(t.key_type, rng, 0.0, distinct, long_values)
         item = child(t.item_field)
-        return lambda: [(key(), item()) for _ in range(rng.choice([0, 1, 2, 3]))]
+
+        def entries():
+            # Distinct keys (Arrow allows duplicates, but readers such as polars keep one).
+            keys = []
+            for _ in range(rng.choice([0, 1, 2, 3])):
+                k = key()
+                if k not in keys:
+                    keys.append(k)
+            return [(k, item()) for k in keys]
+        return entries
     if pa.types.is_null(t):
         return lambda: None
     if pa.types.is_dictionary(t):
-        raise NotImplementedError("dictionaries are built by random_array")
+        # Inside nested values: pa.array dictionary-encodes the values.
+        return value_generator(t.value_type, rng, null_prob, distinct, long_values)
     size = distinct if distinct is not None else rng.choice([1, 2, 5, 40, 1000])
     pool = [_random_scalar(t, rng, long_values) for _ in range(size)]
     return lambda: rng.choice(pool)

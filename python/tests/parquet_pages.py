@@ -246,10 +246,11 @@ class ColumnChunk:
 
     @property
     def start(self) -> int:
-        """File offset of the chunk's first page."""
-        if self.dictionary_page_offset is not None and self.dictionary_page_offset > 0:
-            return min(self.dictionary_page_offset, self.data_page_offset)
-        return self.data_page_offset
+        """File offset of the chunk's first page: the smaller of the dictionary and data page
+        offsets that point into the file (writers use 0 for "none": parquet-mr for a missing
+        dictionary page, Arrow C++ for the missing data page of an empty row group)."""
+        offsets = [o for o in (self.dictionary_page_offset, self.data_page_offset) if o is not None and o >= 4]
+        return min(offsets) if offsets else self.data_page_offset
 
     @property
     def data_pages(self) -> List[Page]:
@@ -350,7 +351,7 @@ def parse_column_index(data: bytes, pos: int, length: int) -> Dict[str, Any]:
     if after != pos + length:
         raise ThriftError(f"column index at {pos}: decoded {after - pos} bytes of {length}")
     return {"null_pages": s.get(1), "min_values": s.get(2), "max_values": s.get(3),
-            "boundary_order": s.get(4), "null_counts": s.get(5)}
+            "boundary_order": s.get(4), "null_counts": s.get(5), "nan_counts": s.get(8)}
 
 
 def read_structure(data: bytes, with_pages: bool = True) -> FileStructure:
@@ -401,6 +402,8 @@ def read_structure(data: bytes, with_pages: bool = True) -> FileStructure:
 def read_pages(data: bytes, start: int, total_compressed_size: int) -> List[Page]:
     """Every page in [start, start + total_compressed_size); the pages must tile it exactly."""
     end = start + total_compressed_size
+    if total_compressed_size == 0:
+        return []  # a chunk without pages (Arrow C++ writes them in empty row groups)
     if start < 4 or end > len(data):
         raise ThriftError(f"column chunk [{start}, {end}) is outside the file")
     pages = []

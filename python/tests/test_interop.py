@@ -117,3 +117,36 @@ def test_errors_are_quiver_exceptions():
 
 def test_memory_pool_backend():
     assert quiver.memory_pool_backend() in {"jemalloc", "mimalloc", "system"}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("compression", [None, "lz4", "zstd"])
+def test_ipc_files_and_streams_both_ways(tmp_path, stream, compression):
+    import pyarrow.ipc as ipc
+
+    samples = [(name, arr) for name, arr in SAMPLES if name != "null" and len(arr) == 10]
+    table = pa.table({name: arr for name, arr in samples})
+    # Quiver writes, pyarrow reads.
+    path = str(tmp_path / "q.arrow")
+    quiver.write_ipc(table, path, stream=stream, compression=compression)
+    with open(path, "rb") as f:
+        got = ipc.open_stream(f).read_all() if stream else ipc.open_file(f).read_all()
+    assert_tables_equal(got, table)
+    # pyarrow writes, Quiver reads.
+    path2 = str(tmp_path / "p.arrow")
+    options = ipc.IpcWriteOptions(compression=compression)
+    with open(path2, "wb") as f:
+        writer = (ipc.new_stream if stream else ipc.new_file)(f, table.schema, options=options)
+        writer.write_table(table, max_chunksize=4)
+        writer.close()
+    back = quiver.read_ipc(path2)
+    assert_tables_equal(pa.table(back), table)
+
+
+def test_ipc_errors(tmp_path):
+    bad = tmp_path / "bad.arrow"
+    bad.write_bytes(b"ARROW1\x00\x00garbage")
+    with pytest.raises(quiver.QuiverError):
+        quiver.read_ipc(str(bad))
+    with pytest.raises(quiver.IOError):
+        quiver.read_ipc(str(tmp_path / "missing.arrow"))

@@ -74,6 +74,27 @@ struct SlotBytes {
 
 const uint64_t* Chunker::kTableFor(int run) { return kGearTable[run]; }
 
+Chunker::Chunker(const ChunkerOptions& options) : options_(options) {
+  if (options_.state == nullptr) options_.state = std::make_shared<ChunkerState>();
+  hash_ = options_.state->hash;
+  matched_ = options_.state->matched;
+  run_ = options_.state->run;
+  size_ = options_.state->size;
+}
+
+void Chunker::Save() const {
+  options_.state->hash = hash_;
+  options_.state->matched = matched_;
+  options_.state->run = run_;
+  options_.state->size = size_;
+}
+
+Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
+  Status st = FindCutsImpl(levels, cuts);
+  Save();
+  return st;
+}
+
 template <typename ValueBytes>
 void Chunker::FlatRequired(int64_t first_slot, int64_t n, ValueBytes&& value,
                            std::vector<int64_t>* cuts) {
@@ -85,7 +106,7 @@ void Chunker::FlatRequired(int64_t first_slot, int64_t n, ValueBytes&& value,
   }
 }
 
-Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
+Status Chunker::FindCutsImpl(const LeafLevels& levels, std::vector<int64_t>* cuts) {
   cuts->clear();
   SlotBytes bytes(levels.leaf.get());
   const int64_t n = levels.num_levels;

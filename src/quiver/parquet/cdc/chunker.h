@@ -11,11 +11,15 @@
 // ends: 8 mask matches in a row (one per table), or max_chunk_size reached.
 // A cut decided at slot i ends the chunk before slot i.
 //
-// The chunker lives in the column chunk writer, so its state starts afresh
-// in every row group, as in Arrow C++.
+// The rolling state (hash, run, chunk size) belongs to the leaf column of the
+// whole file, not to one row group: pyarrow 26 (Arrow C++) carries it across
+// row groups, so a row group boundary ends a page but not the chunk. The
+// column chunk writer makes a Chunker per row group; the Chunkers of one
+// column share their state through ChunkerOptions::state.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "quiver/parquet/levels/level_builder.h"
@@ -23,15 +27,29 @@
 
 namespace quiver::parquet::cdc {
 
+// The rolling state of one leaf column, kept between row groups.
+struct ChunkerState {
+  uint64_t hash = 0;
+  bool matched = false;
+  int run = 0;
+  int64_t size = 0;
+};
+
 struct ChunkerOptions {
   int64_t min_chunk_size = 256 * 1024;
   int64_t max_chunk_size = 1024 * 1024;
   uint64_t mask = 0;  // from CdcMask()
+  // Shared by every copy of these options: the file writer builds one
+  // ChunkerOptions per leaf column and copies it into each row group's column
+  // writer, so that column's Chunkers continue one another's state. Build a
+  // fresh ChunkerOptions (not a copy) for an independent column.
+  std::shared_ptr<ChunkerState> state = std::make_shared<ChunkerState>();
 };
 
 class Chunker {
  public:
-  explicit Chunker(const ChunkerOptions& options) : options_(options) {}
+  // Continues from options.state (a fresh state for new options).
+  explicit Chunker(const ChunkerOptions& options);
 
   // The level indices of `levels` (one write call) at which a new chunk
   // starts, in increasing order. For non-repeated columns an index may be 0
@@ -43,6 +61,10 @@ class Chunker {
   int64_t chunk_size() const { return size_; }
 
  private:
+  Status FindCutsImpl(const LeafLevels& levels, std::vector<int64_t>* cuts);
+  // Stores the rolling state back into options_.state (after each FindCuts).
+  void Save() const;
+
   // Rolls `n` bytes into the hash (the caller has added them to size_ and
   // checked size_ >= min).
   void Hash(const uint8_t* bytes, int64_t n) {

@@ -270,7 +270,11 @@ Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDat
     const ArrayData* leaf_data = paths[i].back().data;
     if (leaf.max_def > 0) leaf.def_levels.reserve(static_cast<size_t>(column->length));
     if (leaf.max_rep > 0) leaf.rep_levels.reserve(static_cast<size_t>(column->length));
-    QUIVER_RETURN_NOT_OK(LeafShredder(paths[i], &leaf).Run(column->length));
+    Status st = LeafShredder(paths[i], &leaf).Run(column->length);
+    if (!st.ok()) {
+      // A nested field's error names the inner field: say which column it is in.
+      return paths[i].size() > 1 ? st.WithContext("column '", field.name(), "': ") : st;
+    }
     // Find the shared_ptr of the leaf data by walking the path's parents.
     leaf.leaf = std::shared_ptr<ArrayData>(column, const_cast<ArrayData*>(leaf_data));
   }

@@ -123,7 +123,7 @@ class Mapper {
                                       value_type->ToString(), " cannot be written to Parquet");
       }
     }
-    QUIVER_RETURN_NOT_OK(Leaf(field.name(), *value_type, &e, &c));
+    QUIVER_RETURN_NOT_OK(Leaf(c.path, *value_type, &e, &c));  // errors name the dotted path
     out_->elements.push_back(std::move(e));
     out_->columns.push_back(std::move(c));
     return Status::OK();

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
@@ -23,6 +24,16 @@ using format::PageType;
 int LevelBitWidth(int16_t max_level) {
   return max_level == 0 ? 0 : static_cast<int>(std::bit_width(static_cast<uint32_t>(max_level)));
 }
+
+// Arrow C++'s RleEncoder bounds, which its page size estimates use: the
+// worst case for n values of bw bits (runs of 8, each a literal run or a
+// repeated run), and the minimum buffer (one 512-value literal run, or a
+// 5-byte varint and one value).
+int64_t RleMaxBufferSize(int64_t bw, int64_t n) {
+  const int64_t runs = (n + 7) / 8;
+  return std::max(runs * (1 + bw), runs * (1 + (bw + 7) / 8));
+}
+int64_t RleMinBufferSize(int64_t bw) { return std::max(1 + (512 * bw + 7) / 8, 5 + (bw + 7) / 8); }
 
 // Legacy min/max are written only for signed sort orders (as Arrow C++).
 bool SignedSortOrder(StatsKind kind) {
@@ -61,27 +72,32 @@ format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
 
 class ColumnChunkWriter::Impl {
  public:
-  Impl(const ColumnDescriptor& column, const ColumnChunkOptions& options)
+  Impl(const ColumnDescriptor& column, const ColumnChunkOptions& options, ipc::OutputStream* sink)
       : column_(column),
         options_(options),
+        sink_(sink),
         pages_(options.pool),
+        page_buf_(options.pool),
         scratch_(options.pool),
         compressed_(options.pool) {}
 
   Status Init() {
     ValueWriterOptions vo;
     vo.dictionary = options_.dictionary;
+    vo.encoding = options_.encoding;
     vo.v2_pages = options_.page_version == DataPageVersion::kV2;
     vo.statistics = options_.statistics;
     vo.validate_utf8 = options_.validate_utf8;
     vo.pool = options_.pool;
     QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, vo));
     dictionary_enabled_ = values_->dictionary_active();
+    streaming_ = sink_ != nullptr && !dictionary_enabled_;
     if (options_.codec != CompressionCodec::UNCOMPRESSED) {
       QUIVER_ASSIGN_OR_RAISE(codec_, Codec::Create(options_.codec, options_.compression_level));
     }
     chunk_stats_ = ColumnStatistics::Make(column_.stats_kind, column_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
+    if (options_.bloom_filter.has_value()) values_->set_bloom_hashes(&bloom_hashes_);
     // Pages start on record boundaries where readers rely on it: data page
     // v2 and the page index (as Arrow C++ decides).
     align_records_ = options_.page_version == DataPageVersion::kV2 || options_.page_index;
@@ -113,7 +129,14 @@ class ColumnChunkWriter::Impl {
     return WriteRange(levels, begin, levels.num_levels);
   }
 
-  // Writes levels [begin, n) of one write call in mini-batches.
+  // Writes levels [begin, n) of one write call (one CDC chunk) in
+  // mini-batches, as Arrow C++'s DoInBatches (pyarrow 26): flat columns in
+  // batches of write_batch_size levels capped by the rows left before
+  // max_rows_per_page; repeated columns (whatever the page version) in batches
+  // ending at the first record start after write_batch_size levels or
+  // max_rows_per_page rows, and a batch that reaches `n` is split before its
+  // last record start, whose levels are checked against the page limits only
+  // when pages need not start on records (!align_records_).
   Status WriteRange(const LeafLevels& levels, int64_t begin, int64_t n) {
     const int16_t* def = levels.def_levels.empty() ? nullptr : levels.def_levels.data();
     const int16_t* rep = levels.rep_levels.empty() ? nullptr : levels.rep_levels.data();
@@ -122,36 +145,72 @@ class ColumnChunkWriter::Impl {
         static_cast<int16_t>(column_.max_def - (levels.leaf_nullable ? 1 : 0));
     int64_t level = begin;
     while (level < n) {
-      int64_t end = std::min(n, level + options_.write_batch_size);
-      const int64_t rows_left = options_.max_rows_per_page - page_rows_;
       if (rep == nullptr) {
-        end = std::min(end, level + std::max<int64_t>(rows_left, 1));
-      } else if (align_records_) {
-        // End on a record boundary, with at most rows_left records.
-        int64_t rows = 0;
-        int64_t i = level;
-        for (; i < n; ++i) {
-          if (rep[i] == 0) {
-            if (i >= end || rows == std::max<int64_t>(rows_left, 1)) break;
-            ++rows;
-          }
+        const int64_t rows_left = std::max<int64_t>(options_.max_rows_per_page - page_rows_, 1);
+        const int64_t end = std::min({n, level + options_.write_batch_size, level + rows_left});
+        QUIVER_RETURN_NOT_OK(WriteBatch(def, rep, level, end, slot_def, /*check_limits=*/true));
+        level = end;
+        continue;
+      }
+      const int64_t max_levels = std::min(options_.write_batch_size, n - level);
+      int64_t end = n;
+      int64_t checked_end = -1;  // the last record start seen
+      int64_t rows = page_rows_;
+      for (int64_t i = level; i < n; ++i) {
+        if (rep[i] != 0) continue;
+        checked_end = i;
+        if (i - level >= max_levels || rows >= options_.max_rows_per_page) {
+          end = i;
+          break;
         }
-        end = i;
+        ++rows;
       }
-      QUIVER_RETURN_NOT_OK(WriteMiniBatch(def, rep, level, end, slot_def));
+      if (checked_end >= 0) {
+        QUIVER_RETURN_NOT_OK(WriteBatch(def, rep, level, checked_end, slot_def, true));
+        level = checked_end;
+      }
+      if (end > level) QUIVER_RETURN_NOT_OK(WriteBatch(def, rep, level, end, slot_def, !align_records_));
       level = end;
-
-      if (values_->dictionary_active() &&
-          values_->dictionary_plain_bytes() >= options_.dictionary_pagesize_limit) {
-        QUIVER_RETURN_NOT_OK(FlushPage());
-        values_->FallBack();
-      }
-      if (EstimatedPageSize() >= options_.data_page_size ||
-          page_rows_ >= options_.max_rows_per_page) {
-        QUIVER_RETURN_NOT_OK(FlushPage());
-      }
     }
     return Status::OK();
+  }
+
+  // One mini-batch, then the dictionary size limit and (if check_limits) the
+  // page limits; as Arrow C++, the page size limit counts the values'
+  // estimated encoded size only (not the levels).
+  Status WriteBatch(const int16_t* def, const int16_t* rep, int64_t begin, int64_t end,
+                    int16_t slot_def, bool check_limits) {
+    QUIVER_RETURN_NOT_OK(WriteMiniBatch(def, rep, begin, end, slot_def));
+    if (values_->dictionary_active() &&
+        values_->dictionary_plain_bytes() >= options_.dictionary_pagesize_limit) {
+      QUIVER_RETURN_NOT_OK(FlushPage());
+      values_->FallBack();
+    }
+    // An empty page is flushed too when its estimate alone reaches the limit
+    // (an RLE encoder's minimum buffer), as Arrow C++ does.
+    if (check_limits && (EstimatedValueBytes() >= options_.data_page_size ||
+                         page_rows_ >= options_.max_rows_per_page)) {
+      QUIVER_RETURN_NOT_OK(FlushPage());
+    }
+    return Status::OK();
+  }
+
+  // The page size Arrow C++ compares with data_page_size: its value encoder's
+  // estimate (no levels). RLE encoders (dictionary indices; booleans in v2
+  // pages or with RLE asked for) estimate their worst case plus a minimum
+  // buffer; the bit width of indices is 0, 1, then ceil(log2(entries)).
+  int64_t EstimatedValueBytes() const {
+    const int64_t n = values_->page_num_values();
+    if (values_->dictionary_active()) {
+      const int64_t entries = values_->dictionary_size();
+      const int64_t bw = entries <= 1 ? entries : std::bit_width(static_cast<uint64_t>(entries - 1));
+      return 1 + RleMaxBufferSize(bw, n) + RleMinBufferSize(bw);
+    }
+    if (column_.physical_type == format::Type::kBoolean &&
+        (options_.page_version == DataPageVersion::kV2 || options_.encoding == Encoding::kRle)) {
+      return 4 + RleMaxBufferSize(1, n) + RleMinBufferSize(1);  // 4: the length prefix
+    }
+    return values_->EstimatedPageSize();
   }
 
   int64_t EstimatedBufferedSize() const { return pages_.size() + EstimatedPageSize(); }
@@ -159,33 +218,32 @@ class ColumnChunkWriter::Impl {
   Result<ColumnChunkOutput> Finish() {
     if (page_levels_ > 0 || num_pages_ == 0) QUIVER_RETURN_NOT_OK(FlushPage());
     ColumnChunkOutput out;
-    MutableBuffer chunk(options_.pool);
-    int64_t dict_len = 0;
     format::ColumnMetaData& md = out.metadata;
     md.type = column_.physical_type;
     md.path_in_schema = column_.path_parts;
     md.codec = static_cast<format::CompressionCodec>(options_.codec);
     md.num_values = num_levels_;
-
-    if (dictionary_enabled_ && dictionary_pages_used_ > 0) {
-      scratch_.Clear();
-      QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
-      format::PageHeader header;
-      header.type = PageType::kDictionaryPage;
-      auto& dph = header.dictionary_page_header.emplace();
-      dph.num_values = static_cast<int32_t>(values_->dictionary_size());
-      dph.encoding = Encoding::kPlain;
-      QUIVER_ASSIGN_OR_RAISE(int64_t written, WritePage(&header, scratch_.data(), scratch_.size(),
-                                                        nullptr, 0, &chunk));
-      dict_len = written;
-      md.dictionary_page_offset = 0;
-      AddEncodingStat(PageType::kDictionaryPage, Encoding::kPlain);
-      encodings_.insert(encodings_.begin(), Encoding::kPlain);
+    int64_t base = 0;  // offset of the chunk's first byte in the output
+    if (sink_ != nullptr) {
+      if (!streaming_) QUIVER_RETURN_NOT_OK(EmitBuffered());
+      if (chunk_start_ < 0) {
+        QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
+      }
+      base = chunk_start_;
+      md.total_compressed_size = sink_written_;
+    } else {
+      MutableBuffer chunk(options_.pool);
+      QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&chunk));
+      // Buffered data pages were recorded relative to their own start.
+      for (auto& loc : offset_index_.page_locations) loc.offset += dict_len_;
+      QUIVER_RETURN_NOT_OK(chunk.ExtendFromSlice(pages_.data(), pages_.size()));
+      md.total_compressed_size = chunk.size();
+      out.bytes = chunk.Freeze();
     }
-    QUIVER_RETURN_NOT_OK(chunk.ExtendFromSlice(pages_.data(), pages_.size()));
-    md.data_page_offset = dict_len;
+    if (dict_len_ > 0) md.dictionary_page_offset = base;
+    md.data_page_offset = base + dict_len_;
     md.total_uncompressed_size = total_uncompressed_;
-    md.total_compressed_size = chunk.size();
+    for (auto& loc : offset_index_.page_locations) loc.offset += base;
 
     // Encodings: data encodings and RLE for levels, each once.
     std::vector<Encoding> encs;
@@ -210,19 +268,64 @@ class ColumnChunkWriter::Impl {
     if (column_.max_def > 0) size_stats.definition_level_histogram = def_histogram_;
     md.size_statistics = std::move(size_stats);
 
-    // Page index (offsets relative to the chunk start).
-    for (auto& loc : offset_index_.page_locations) loc.offset += dict_len;
     out.offset_index = std::move(offset_index_);
     if (column_index_.has_value()) {
       column_index_->boundary_order = format::BoundaryOrder::kUnordered;
       out.column_index = std::move(column_index_);
     }
+    if (options_.bloom_filter.has_value()) {
+      // Sized for the distinct values actually present (at most ndv), as
+      // pyarrow does, so small row groups get small filters.
+      std::sort(bloom_hashes_.begin(), bloom_hashes_.end());
+      bloom_hashes_.erase(std::unique(bloom_hashes_.begin(), bloom_hashes_.end()), bloom_hashes_.end());
+      const int64_t ndv = std::min<int64_t>(options_.bloom_filter->ndv,
+                                            static_cast<int64_t>(bloom_hashes_.size()));
+      QUIVER_ASSIGN_OR_RAISE(auto filter,
+                             BloomFilter::Make(ndv, options_.bloom_filter->fpp, options_.pool));
+      filter.InsertHashes(bloom_hashes_.data(), static_cast<int64_t>(bloom_hashes_.size()));
+      MutableBuffer serialized(options_.pool);
+      QUIVER_RETURN_NOT_OK(filter.Serialize(&serialized));
+      out.bloom_filter = serialized.Freeze();
+    }
     out.num_rows = num_rows_;
-    out.bytes = chunk.Freeze();
     return out;
   }
 
  private:
+  // Appends the dictionary page (if dictionary encoding was used) to `out`
+  // and records it; dict_len_ is its size.
+  Status WriteDictionaryPage(MutableBuffer* out) {
+    if (!dictionary_enabled_ || dictionary_pages_used_ == 0) return Status::OK();
+    scratch_.Clear();
+    QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
+    format::PageHeader header;
+    header.type = PageType::kDictionaryPage;
+    auto& dph = header.dictionary_page_header.emplace();
+    dph.num_values = static_cast<int32_t>(values_->dictionary_size());
+    dph.encoding = Encoding::kPlain;
+    dph.is_sorted = false;  // as Arrow C++ writes it: identical page bytes dedup across writers
+    QUIVER_ASSIGN_OR_RAISE(dict_len_, WritePage(&header, scratch_.data(), scratch_.size(), nullptr, 0, out));
+    AddEncodingStat(PageType::kDictionaryPage, Encoding::kPlain);
+    encodings_.insert(encodings_.begin(), Encoding::kPlain);
+    return Status::OK();
+  }
+
+  // Streaming mode: writes the dictionary page and the buffered data pages
+  // to the sink; later pages go straight to it.
+  Status EmitBuffered() {
+    QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
+    page_buf_.Clear();
+    QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&page_buf_));
+    QUIVER_RETURN_NOT_OK(sink_->Write(page_buf_.data(), page_buf_.size()));
+    QUIVER_RETURN_NOT_OK(sink_->Write(pages_.data(), pages_.size()));
+    for (auto& loc : offset_index_.page_locations) loc.offset += dict_len_;
+    sink_written_ = dict_len_ + pages_.size();
+    pages_ = MutableBuffer(options_.pool);
+    page_buf_.Clear();
+    streaming_ = true;
+    return Status::OK();
+  }
+
   int64_t EstimatedPageSize() const {
     const int64_t level_bits = static_cast<int64_t>(page_def_.size()) * LevelBitWidth(column_.max_def) +
                                static_cast<int64_t>(page_rep_.size()) * LevelBitWidth(column_.max_rep);
@@ -364,7 +467,7 @@ class ColumnChunkWriter::Impl {
       h.encoding = encoding;
       h.definition_levels_byte_length = static_cast<int32_t>(def_len);
       h.repetition_levels_byte_length = static_cast<int32_t>(rep_len);
-      if (options_.statistics) h.statistics = ToThrift(page_stats, column_.stats_kind);
+      if (options_.statistics) h.statistics = PageStatistics(page_stats);
     } else {
       header.type = PageType::kDataPage;
       auto& h = header.data_page_header.emplace();
@@ -372,13 +475,22 @@ class ColumnChunkWriter::Impl {
       h.encoding = encoding;
       h.definition_level_encoding = Encoding::kRle;
       h.repetition_level_encoding = Encoding::kRle;
-      if (options_.statistics) h.statistics = ToThrift(page_stats, column_.stats_kind);
+      if (options_.statistics) h.statistics = PageStatistics(page_stats);
     }
-    const int64_t page_offset = pages_.size();
+    if (streaming_ && chunk_start_ < 0) {
+      QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
+    }
+    const int64_t page_offset = streaming_ ? sink_written_ : pages_.size();
+    MutableBuffer* target = streaming_ ? &page_buf_ : &pages_;
     QUIVER_ASSIGN_OR_RAISE(
         int64_t written,
         WritePage(&header, scratch_.data(), scratch_.size(), v2 ? levels.data() : nullptr,
-                  v2 ? levels.size() : 0, &pages_));
+                  v2 ? levels.size() : 0, target));
+    if (streaming_) {
+      QUIVER_RETURN_NOT_OK(sink_->Write(page_buf_.data(), page_buf_.size()));
+      sink_written_ += written;
+      page_buf_.Clear();
+    }
 
     // Page index entries.
     format::PageLocation loc;
@@ -438,6 +550,16 @@ class ColumnChunkWriter::Impl {
     return Status::OK();
   }
 
+  // Page header statistics: as the column chunk's, without nan_count, which
+  // Arrow C++ does not put in page headers; the NaN counts are in the column
+  // index and the chunk statistics, and page bytes stay identical to
+  // pyarrow's (pages written by either library dedup against each other).
+  format::Statistics PageStatistics(const EncodedStatistics& s) const {
+    format::Statistics t = ToThrift(s, column_.stats_kind);
+    t.nan_count.reset();
+    return t;
+  }
+
   void AddEncodingStat(PageType type, Encoding encoding) {
     for (auto& s : encoding_stats_) {
       if (s.page_type == type && s.encoding == encoding) {
@@ -459,6 +581,7 @@ class ColumnChunkWriter::Impl {
   std::unique_ptr<ColumnStatistics> chunk_stats_;
   std::unique_ptr<cdc::Chunker> chunker_;
   std::vector<int64_t> cuts_;
+  std::vector<uint64_t> bloom_hashes_;
   bool align_records_ = true;
   bool dictionary_enabled_ = false;
   int64_t dictionary_pages_used_ = 0;
@@ -478,7 +601,13 @@ class ColumnChunkWriter::Impl {
   int64_t range_pos_ = 0;
 
   // The chunk so far.
+  ipc::OutputStream* sink_ = nullptr;
+  bool streaming_ = false;
+  int64_t chunk_start_ = -1;
+  int64_t sink_written_ = 0;
+  int64_t dict_len_ = 0;
   MutableBuffer pages_;
+  MutableBuffer page_buf_;
   MutableBuffer scratch_;
   MutableBuffer compressed_;
   int64_t num_pages_ = 0;
@@ -499,8 +628,8 @@ ColumnChunkWriter::ColumnChunkWriter(std::unique_ptr<Impl> impl) : impl_(std::mo
 ColumnChunkWriter::~ColumnChunkWriter() = default;
 
 Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(
-    const ColumnDescriptor& column, const ColumnChunkOptions& options) {
-  auto impl = std::make_unique<Impl>(column, options);
+    const ColumnDescriptor& column, const ColumnChunkOptions& options, ipc::OutputStream* sink) {
+  auto impl = std::make_unique<Impl>(column, options, sink);
   QUIVER_RETURN_NOT_OK(impl->Init());
   return std::unique_ptr<ColumnChunkWriter>(new ColumnChunkWriter(std::move(impl)));
 }

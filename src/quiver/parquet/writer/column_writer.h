@@ -18,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "quiver/ipc/io.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/parquet/cdc/chunker.h"
 #include "quiver/parquet/compression/codec.h"
@@ -38,11 +39,15 @@ struct ColumnChunkOptions {
   CompressionCodec codec = CompressionCodec::SNAPPY;
   int compression_level = Codec::kDefaultLevel;
   bool dictionary = true;
+  // Encoding of non-dictionary pages (nullopt: PLAIN; RLE for v2 booleans).
+  std::optional<format::Encoding> encoding;
   bool statistics = true;
   bool page_index = true;
   bool page_checksum = false;
   bool validate_utf8 = true;
   int64_t statistics_truncate_length = 64;
+  // Bloom filter (ndv, fpp) of the chunk's distinct values.
+  std::optional<BloomFilterOptions> bloom_filter;
   // Content-defined chunking: each chunk of a write call ends its page.
   std::optional<cdc::ChunkerOptions> cdc;
   MemoryPool* pool = DefaultMemoryPool();
@@ -51,18 +56,27 @@ struct ColumnChunkOptions {
 // A finished column chunk: its bytes and metadata, with every offset
 // relative to the start of `bytes` (the file writer rebases them).
 struct ColumnChunkOutput {
+  // The chunk's bytes, or nullptr if they were streamed to the sink given to
+  // Make(); then every offset in the metadata is already absolute.
   std::shared_ptr<Buffer> bytes;
   format::ColumnMetaData metadata;
   format::OffsetIndex offset_index;
   std::optional<format::ColumnIndex> column_index;
+  // Serialized bloom filter (header + bitset), if one was asked for.
+  std::shared_ptr<Buffer> bloom_filter;
   int64_t num_rows = 0;
 };
 
 class ColumnChunkWriter {
  public:
   ~ColumnChunkWriter();
+  // With a `sink`, pages go straight to it once they can (immediately
+  // without a dictionary; after the dictionary page once dictionary
+  // encoding falls back or at Finish()), so no column chunk is held in
+  // memory; nothing else may write to the sink until Finish().
   static Result<std::unique_ptr<ColumnChunkWriter>> Make(const ColumnDescriptor& column,
-                                                         const ColumnChunkOptions& options);
+                                                         const ColumnChunkOptions& options,
+                                                         ipc::OutputStream* sink = nullptr);
 
   // One write call: the levels and leaf values of a slice of rows.
   Status Write(const LeafLevels& levels);

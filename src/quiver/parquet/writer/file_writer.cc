@@ -65,6 +65,18 @@ class FileWriter::Impl {
   ~Impl() { Abort(); }
 
   Status OpenPath(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) return Status::IOError("'", path, "' is a directory");
+      // A device, FIFO or socket (/dev/stdout, a named pipe): written in
+      // place; a temporary file and a rename would replace it.
+      int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0) return Status::IOError("cannot open '", path, "': ", std::strerror(errno));
+      fd_ = fd;
+      owned_sink_ = ipc::FileOutputStream::FromDescriptor(fd, /*owns_fd=*/false);
+      sink_ = owned_sink_.get();
+      return Init();
+    }
     final_path_ = path;
     std::string templ = DirName(path) + "/." + BaseName(path) + ".quiver-XXXXXX";
     std::vector<char> buf(templ.begin(), templ.end());
@@ -98,7 +110,10 @@ class FileWriter::Impl {
     int64_t offset = 0;
     while (offset < batch.num_rows()) {
       if (rows_in_group_ >= options_.row_group_size) QUIVER_RETURN_NOT_OK(FlushRowGroup());
-      const int64_t take = std::min(batch.num_rows() - offset, options_.row_group_size - rows_in_group_);
+      int64_t take = std::min(batch.num_rows() - offset, options_.row_group_size - rows_in_group_);
+      // Byte-bounded row groups: check the buffered size every write_batch_size
+      // rows, so that one large batch is cut too.
+      if (options_.row_group_bytes.has_value()) take = std::min(take, options_.write_batch_size);
       for (int i = 0; i < batch.num_columns(); ++i) {
         const ArrayDataPtr& col = batch.column_data(i);
         QUIVER_RETURN_NOT_OK(WriteColumnSlice(i, take == col->length && offset == 0 ? col : col->Slice(offset, take)));
@@ -131,24 +146,41 @@ class FileWriter::Impl {
       return Status::OK();
     }
     QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    // Row group by row group, column by column: each column chunk streams
+    // its pages to the sink and is finished before the next one starts.
     for (int64_t start = 0; start < table.num_rows(); start += options_.row_group_size) {
       const int64_t end = std::min(table.num_rows(), start + options_.row_group_size);
+      format::RowGroup rg;
       for (int i = 0; i < table.num_columns(); ++i) {
+        std::vector<std::unique_ptr<ColumnChunkWriter>> leaf_writers;
+        const int first = first_leaf_[static_cast<size_t>(i)];
+        const int last = first_leaf_[static_cast<size_t>(i) + 1];
+        // A field with one leaf streams its pages; the leaves of a nested
+        // field are written side by side, so they are buffered.
+        ipc::OutputStream* stream_to = last - first == 1 ? sink_ : nullptr;
+        for (int leaf = first; leaf < last; ++leaf) {
+          auto w = ColumnChunkWriter::Make(parquet_schema_.columns[static_cast<size_t>(leaf)],
+                                           chunk_options_[static_cast<size_t>(leaf)], stream_to);
+          if (!w.ok()) return Fail(w.status());
+          leaf_writers.push_back(std::move(w).ValueOrDie());
+        }
         int64_t chunk_start = 0;
         for (const auto& chunk : table.column(i)->chunks()) {
           const int64_t chunk_end = chunk_start + chunk->length();
           const int64_t lo = std::max(start, chunk_start), hi = std::min(end, chunk_end);
           if (lo < hi) {
             const ArrayDataPtr& d = chunk->data();
-            QUIVER_RETURN_NOT_OK(WriteColumnSlice(
-                i, lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo)));
+            QUIVER_RETURN_NOT_OK(WriteFieldSlice(
+                i, lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo),
+                &leaf_writers));
           }
           chunk_start = chunk_end;
           if (chunk_start >= end) break;
         }
+        for (auto& w : leaf_writers) QUIVER_RETURN_NOT_OK(FinishChunk(w.get(), &rg));
       }
-      rows_in_group_ += end - start;
-      QUIVER_RETURN_NOT_OK(FlushRowGroup());
+      rows_in_group_ = end - start;
+      QUIVER_RETURN_NOT_OK(EndRowGroup(std::move(rg)));
     }
     return Status::OK();
   }
@@ -157,34 +189,45 @@ class FileWriter::Impl {
     QUIVER_RETURN_NOT_OK(CheckWritable());
     if (rows_in_group_ == 0 || writers_.empty()) return Status::OK();
     format::RowGroup rg;
-    rg.num_rows = rows_in_group_;
-    int64_t total_uncompressed = 0, total_compressed = 0;
-    std::vector<ColumnChunkOutput> outputs;
     for (size_t c = 0; c < writers_.size(); ++c) {
-      auto finished = writers_[c]->Finish();
-      if (!finished.ok()) return Fail(finished.status());
-      ColumnChunkOutput out = std::move(finished).ValueOrDie();
+      QUIVER_RETURN_NOT_OK(FinishChunk(writers_[c].get(), &rg));
+    }
+    QUIVER_RETURN_NOT_OK(EndRowGroup(std::move(rg)));
+    return ResetWriters();
+  }
+
+  // Finishes one column chunk: writes its bytes (unless it streamed them)
+  // and adds its metadata to `rg`.
+  Status FinishChunk(ColumnChunkWriter* writer, format::RowGroup* rg) {
+    auto finished = writer->Finish();
+    if (!finished.ok()) return Fail(finished.status());
+    ColumnChunkOutput out = std::move(finished).ValueOrDie();
+    format::ColumnMetaData md = std::move(out.metadata);
+    if (out.bytes != nullptr) {
       QUIVER_ASSIGN_OR_RAISE(int64_t base, sink_->Tell());
       Status st = sink_->Write(*out.bytes);
       if (!st.ok()) return Fail(std::move(st));
-      format::ColumnChunk cc;
-      cc.file_offset = base;
-      format::ColumnMetaData md = std::move(out.metadata);
       md.data_page_offset += base;
       if (md.dictionary_page_offset.has_value()) *md.dictionary_page_offset += base;
-      total_uncompressed += md.total_uncompressed_size;
-      total_compressed += md.total_compressed_size;
-      cc.meta_data = std::move(md);
       for (auto& loc : out.offset_index.page_locations) loc.offset += base;
-      if (c == 0) rg.file_offset = base;
-      rg.columns.push_back(std::move(cc));
-      if (options_.write_page_index) {
-        column_indexes_.push_back(std::move(out.column_index));
-        offset_indexes_.push_back(std::move(out.offset_index));
-      }
     }
-    rg.total_byte_size = total_uncompressed;
-    rg.total_compressed_size = total_compressed;
+    format::ColumnChunk cc;
+    cc.file_offset = md.dictionary_page_offset.value_or(md.data_page_offset);
+    if (rg->columns.empty()) rg->file_offset = cc.file_offset;
+    rg->total_byte_size += md.total_uncompressed_size;
+    rg->total_compressed_size = rg->total_compressed_size.value_or(0) + md.total_compressed_size;
+    cc.meta_data = std::move(md);
+    rg->columns.push_back(std::move(cc));
+    bloom_filters_.push_back(std::move(out.bloom_filter));
+    if (options_.write_page_index) {
+      column_indexes_.push_back(std::move(out.column_index));
+      offset_indexes_.push_back(std::move(out.offset_index));
+    }
+    return Status::OK();
+  }
+
+  Status EndRowGroup(format::RowGroup rg) {
+    rg.num_rows = rows_in_group_;
     rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
     if (!options_.sorting_columns.empty()) {
       auto& sc = rg.sorting_columns.emplace();
@@ -199,7 +242,7 @@ class FileWriter::Impl {
     metadata_.num_rows += rows_in_group_;
     metadata_.row_groups.push_back(std::move(rg));
     rows_in_group_ = 0;
-    return ResetWriters();
+    return Status::OK();
   }
 
   Status Close() {
@@ -246,15 +289,6 @@ class FileWriter::Impl {
 
   Status Init() {
     QUIVER_RETURN_NOT_OK(options_.Validate());
-    if (options_.bloom_filter.default_value.has_value() || !options_.bloom_filter.by_column.empty()) {
-      return Status::NotImplemented("bloom_filter_options: Quiver does not write bloom filters yet");
-    }
-    if (!options_.column_encoding.empty() || options_.use_byte_stream_split.default_value ||
-        !options_.use_byte_stream_split.by_column.empty()) {
-      return Status::NotImplemented(
-          "column_encoding / use_byte_stream_split: only PLAIN and dictionary encodings are "
-          "written yet");
-    }
     QUIVER_ASSIGN_OR_RAISE(parquet_schema_, ArrowToParquetSchema(*schema_));
     metadata_.version = 2;
     metadata_.schema = parquet_schema_.elements;
@@ -275,6 +309,16 @@ class FileWriter::Impl {
       co.codec = options_.compression.Get(leaf.path);
       co.compression_level = options_.compression_level.Get(leaf.path);
       co.dictionary = options_.use_dictionary.Get(leaf.path);
+      QUIVER_ASSIGN_OR_RAISE(co.encoding, ResolveEncoding(leaf, co.dictionary));
+      co.bloom_filter = options_.bloom_filter.Get(leaf.path);
+      if (co.bloom_filter.has_value() &&
+          (leaf.physical_type == format::Type::kBoolean || leaf.value_kind == ValueKind::kNull)) {
+        if (options_.bloom_filter.by_column.count(leaf.path) > 0) {
+          return Status::Invalid("bloom_filter_options: column '", leaf.path, "' of physical type ",
+                                 format::EnumName(leaf.physical_type), " cannot have a bloom filter");
+        }
+        co.bloom_filter.reset();  // bloom filters for every column: skip booleans and nulls
+      }
       co.statistics = options_.write_statistics.Get(leaf.path);
       co.page_index = options_.write_page_index;
       co.page_checksum = options_.write_page_checksum;
@@ -292,6 +336,67 @@ class FileWriter::Impl {
     return ResetWriters();
   }
 
+  // The non-dictionary encoding of a leaf: column_encoding (exact path or
+  // an ancestor), else BYTE_STREAM_SPLIT where use_byte_stream_split asks.
+  Result<std::optional<format::Encoding>> ResolveEncoding(const ColumnDescriptor& leaf,
+                                                          bool dictionary) const {
+    using format::Encoding;
+    using format::Type;
+    const Type t = leaf.physical_type;
+    std::string_view path = leaf.path;
+    const ColumnEncoding* requested = nullptr;
+    while (true) {
+      auto it = options_.column_encoding.find(path);
+      if (it != options_.column_encoding.end()) {
+        requested = &it->second;
+        break;
+      }
+      size_t dot = path.rfind('.');
+      if (dot == std::string_view::npos) break;
+      path = path.substr(0, dot);
+    }
+    if (requested != nullptr) {
+      if (dictionary) {
+        return Status::Invalid("column_encoding for column '", leaf.path,
+                               "' needs use_dictionary to be off for that column");
+      }
+      bool ok = false;
+      switch (*requested) {
+        case ColumnEncoding::kPlain: ok = true; break;
+        case ColumnEncoding::kRle: ok = t == Type::kBoolean; break;
+        case ColumnEncoding::kDeltaBinaryPacked: ok = t == Type::kInt32 || t == Type::kInt64; break;
+        case ColumnEncoding::kDeltaLengthByteArray: ok = t == Type::kByteArray; break;
+        case ColumnEncoding::kDeltaByteArray:
+          ok = t == Type::kByteArray || t == Type::kFixedLenByteArray;
+          break;
+        case ColumnEncoding::kByteStreamSplit:
+          ok = t == Type::kFloat || t == Type::kDouble || t == Type::kInt32 || t == Type::kInt64 ||
+               t == Type::kFixedLenByteArray;
+          break;
+      }
+      if (!ok) {
+        return Status::Invalid("column_encoding ", ColumnEncodingName(*requested), " cannot encode column '",
+                               leaf.path, "' of physical type ", format::EnumName(t));
+      }
+      return std::optional<Encoding>(static_cast<Encoding>(*requested));
+    }
+    if (options_.use_byte_stream_split.Get(leaf.path)) {
+      const bool explicit_column = !options_.use_byte_stream_split.by_column.empty();
+      const bool floating = t == Type::kFloat || t == Type::kDouble ||
+                            leaf.value_kind == ValueKind::kFloat16;
+      const bool supported = floating || t == Type::kInt32 || t == Type::kInt64 ||
+                             t == Type::kFixedLenByteArray;
+      if (floating || (explicit_column && supported)) {
+        return std::optional<Encoding>(Encoding::kByteStreamSplit);
+      }
+      if (explicit_column) {
+        return Status::Invalid("use_byte_stream_split: column '", leaf.path, "' of physical type ",
+                               format::EnumName(t), " cannot use BYTE_STREAM_SPLIT");
+      }
+    }
+    return std::optional<Encoding>();
+  }
+
   Status ResetWriters() {
     writers_.clear();
     for (size_t i = 0; i < parquet_schema_.columns.size(); ++i) {
@@ -306,12 +411,22 @@ class FileWriter::Impl {
   }
 
   Status WriteColumnSlice(int field_index, const ArrayDataPtr& data) {
+    return WriteFieldSlice(field_index, data, nullptr);
+  }
+
+  // One write call for every leaf of a top-level field: to `leaf_writers`
+  // (that field's leaves, in order) or to the row group's writers.
+  Status WriteFieldSlice(int field_index, const ArrayDataPtr& data,
+                         std::vector<std::unique_ptr<ColumnChunkWriter>>* leaf_writers) {
     const Field& field = *schema_->field(field_index);
     auto leaves = ComputeLevels(field, data);
     if (!leaves.ok()) return Fail(leaves.status());
+    size_t k = 0;
     int leaf = first_leaf_[static_cast<size_t>(field_index)];
     for (const auto& levels : *leaves) {
-      Status st = writers_[static_cast<size_t>(leaf++)]->Write(levels);
+      ColumnChunkWriter* w = leaf_writers != nullptr ? (*leaf_writers)[k++].get()
+                                                     : writers_[static_cast<size_t>(leaf++)].get();
+      Status st = w->Write(levels);
       if (!st.ok()) return Fail(std::move(st));
     }
     return Status::OK();
@@ -339,6 +454,20 @@ class FileWriter::Impl {
 
   Status CloseImpl() {
     QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    // Bloom filters of every column chunk, then the page index.
+    {
+      size_t k = 0;
+      for (auto& rg : metadata_.row_groups) {
+        for (auto& cc : rg.columns) {
+          const auto& filter = bloom_filters_[k++];
+          if (filter == nullptr) continue;
+          QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
+          QUIVER_RETURN_NOT_OK(sink_->Write(*filter));
+          cc.meta_data->bloom_filter_offset = at;
+          cc.meta_data->bloom_filter_length = static_cast<int32_t>(filter->size());
+        }
+      }
+    }
     // Page index: all column indexes, then all offset indexes (as Arrow C++).
     if (options_.write_page_index) {
       size_t k = 0;
@@ -392,7 +521,11 @@ class FileWriter::Impl {
     const uint32_t len = static_cast<uint32_t>(footer.size());
     QUIVER_RETURN_NOT_OK(sink_->Write(&len, 4));
     QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
-    if (owned_sink_ != nullptr) {
+    if (owned_sink_ != nullptr && temp_path_.empty()) {
+      QUIVER_RETURN_NOT_OK(owned_sink_->Close());
+      ::close(fd_);
+      fd_ = -1;
+    } else if (owned_sink_ != nullptr) {
       QUIVER_RETURN_NOT_OK(owned_sink_->Close());
       if (::fsync(fd_) != 0) {
         return Status::IOError("fsync of '", temp_path_, "' failed: ", std::strerror(errno));
@@ -416,6 +549,7 @@ class FileWriter::Impl {
   std::vector<int> first_leaf_;
   std::vector<std::optional<format::ColumnIndex>> column_indexes_;
   std::vector<format::OffsetIndex> offset_indexes_;
+  std::vector<std::shared_ptr<Buffer>> bloom_filters_;
   format::FileMetaData metadata_;
   int64_t rows_in_group_ = 0;
 

@@ -194,3 +194,25 @@ TEST(CdcMask, MatchesTheDocumentedValues) {
 
 }  // namespace
 }  // namespace quiver::parquet
+
+namespace quiver::parquet {
+namespace {
+
+TEST(FileWriter, DevicesAndPipesAreWrittenInPlace) {
+  // A temporary file + rename would replace /dev/null with a regular file.
+  auto batch = SmallBatch();
+  auto writer = FileWriter::Open("/dev/null", batch->schema());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  struct stat st;
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  // A directory is refused.
+  TempDir dir;
+  auto bad = FileWriter::Open(dir.path(), batch->schema());
+  EXPECT_TRUE(bad.status().IsIOError());
+}
+
+}  // namespace
+}  // namespace quiver::parquet

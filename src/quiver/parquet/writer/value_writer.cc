@@ -8,6 +8,11 @@
 
 #include "quiver/array/memo_table_internal.h"
 #include "quiver/array/validate.h"
+#include "quiver/parquet/bloom/bloom_filter.h"
+#include "quiver/parquet/encoding/byte_stream_split.h"
+#include "quiver/parquet/encoding/delta_binary_packed.h"
+#include "quiver/parquet/encoding/delta_byte_array.h"
+#include "quiver/parquet/encoding/delta_length_byte_array.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -102,6 +107,14 @@ class FixedValueWriter final : public ValueWriter {
   FixedValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
       : ValueWriter(column, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
+    if (options.encoding == Encoding::kByteStreamSplit) {
+      bss_ = std::make_unique<ByteStreamSplitEncoder>(static_cast<int>(sizeof(PhysT)), options.pool);
+    }
+    if constexpr (std::is_same_v<PhysT, int32_t> || std::is_same_v<PhysT, int64_t>) {
+      if (options.encoding == Encoding::kDeltaBinaryPacked) {
+        delta_ = std::make_unique<DeltaBinaryPackedEncoder<PhysT>>(options.pool);
+      }
+    }
   }
 
   Status Append(int64_t start, int64_t end) override {
@@ -153,6 +166,8 @@ class FixedValueWriter final : public ValueWriter {
       int bw = memo_.size() <= 1 ? 1 : std::bit_width(static_cast<uint32_t>(memo_.size() - 1));
       return 1 + static_cast<int64_t>(indices_.size()) * bw / 8;
     }
+    if (delta_ != nullptr) return delta_->EstimatedSize();
+    if (bss_ != nullptr) return page_num_values_ * static_cast<int64_t>(sizeof(PhysT));
     return values_.size();
   }
 
@@ -162,6 +177,12 @@ class FixedValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(EncodeIndices(indices_, memo_.size(), out));
       indices_.clear();
       enc = Encoding::kRleDictionary;
+    } else if (delta_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(delta_->Flush(out).status());
+      enc = Encoding::kDeltaBinaryPacked;
+    } else if (bss_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
+      enc = Encoding::kByteStreamSplit;
     } else {
       QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(values_.data(), values_.size()));
       values_.Clear();
@@ -194,8 +215,17 @@ class FixedValueWriter final : public ValueWriter {
   Status Consume(const std::vector<int64_t>* arrow_indices) {
     const int64_t n = static_cast<int64_t>(scratch_.size());
     if (options_.statistics && n > 0) page_stats_->Update(scratch_.data(), n);
+    if (bloom_hashes_ != nullptr && n > 0) {
+      const size_t at = bloom_hashes_->size();
+      bloom_hashes_->resize(at + static_cast<size_t>(n));
+      BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
+    }
     page_num_values_ += n;
     if (!use_dict_) {
+      if constexpr (std::is_same_v<PhysT, int32_t> || std::is_same_v<PhysT, int64_t>) {
+        if (delta_ != nullptr) return delta_->Put(scratch_.data(), n);
+      }
+      if (bss_ != nullptr) return bss_->Put(scratch_.data(), n);
       return values_.ExtendFromSlice(scratch_.data(), n * static_cast<int64_t>(sizeof(PhysT)));
     }
     indices_.reserve(indices_.size() + static_cast<size_t>(n));
@@ -236,6 +266,10 @@ class FixedValueWriter final : public ValueWriter {
   bool use_dict_;
   internal::ScalarMemoTable<MemoKey<PhysT>> memo_;
   MutableBuffer values_;
+  std::unique_ptr<ByteStreamSplitEncoder> bss_;
+  std::unique_ptr<DeltaBinaryPackedEncoder<
+      std::conditional_t<std::is_same_v<PhysT, int64_t>, int64_t, int32_t>>>
+      delta_;
   std::vector<PhysT> scratch_;
   std::vector<int32_t> indices_;
   std::vector<int64_t> dict_indices_;
@@ -268,7 +302,7 @@ class BooleanValueWriter final : public ValueWriter {
 
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
-    if (options_.v2_pages) {
+    if (options_.v2_pages || options_.encoding == Encoding::kRle) {
       // RLE with a 4-byte length prefix (Encodings.md, booleans).
       RleBitPackedEncoder rle(1, out, /*length_prefix=*/true);
       QUIVER_RETURN_NOT_OK(rle.PutBatch(page_values_.data(), static_cast<int64_t>(page_values_.size())));
@@ -301,6 +335,13 @@ class BytesValueWriter final : public ValueWriter {
       : ValueWriter(column, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
     fixed_ = column.physical_type == format::Type::kFixedLenByteArray;
+    if (options.encoding == Encoding::kDeltaLengthByteArray) {
+      delta_length_ = std::make_unique<DeltaLengthByteArrayEncoder>(options.pool);
+    } else if (options.encoding == Encoding::kDeltaByteArray) {
+      delta_ = std::make_unique<DeltaByteArrayEncoder>(options.pool);
+    } else if (options.encoding == Encoding::kByteStreamSplit && fixed_) {
+      bss_ = std::make_unique<ByteStreamSplitEncoder>(column.type_length, options.pool);
+    }
   }
 
   Status Append(int64_t start, int64_t end) override {
@@ -338,15 +379,26 @@ class BytesValueWriter final : public ValueWriter {
       int bw = memo_.size() <= 1 ? 1 : std::bit_width(static_cast<uint32_t>(memo_.size() - 1));
       return 1 + static_cast<int64_t>(indices_.size()) * bw / 8;
     }
+    if (delta_length_ != nullptr || delta_ != nullptr || bss_ != nullptr) return encoded_estimate_;
     return values_.size();
   }
 
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
+    encoded_estimate_ = 0;
     if (use_dict_) {
       QUIVER_RETURN_NOT_OK(FixedValueWriter<int32_t>::EncodeIndices(indices_, memo_.size(), out));
       indices_.clear();
       enc = Encoding::kRleDictionary;
+    } else if (delta_length_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(delta_length_->Flush(out).status());
+      enc = Encoding::kDeltaLengthByteArray;
+    } else if (delta_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(delta_->Flush(out).status());
+      enc = Encoding::kDeltaByteArray;
+    } else if (bss_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
+      enc = Encoding::kByteStreamSplit;
     } else {
       QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(values_.data(), values_.size()));
       values_.Clear();
@@ -457,7 +509,25 @@ class BytesValueWriter final : public ValueWriter {
       if (options_.statistics) page_stats_->UpdateOne(v);
       page_byte_array_bytes_ += static_cast<int64_t>(v.size());
     }
+    if (bloom_hashes_ != nullptr && n > 0) {
+      const size_t at = bloom_hashes_->size();
+      bloom_hashes_->resize(at + static_cast<size_t>(n));
+      BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
+    }
     page_num_values_ += n;
+    if (!use_dict_ && (delta_length_ != nullptr || delta_ != nullptr || bss_ != nullptr)) {
+      for (const auto& v : scratch_) {
+        if (delta_length_ != nullptr) {
+          QUIVER_RETURN_NOT_OK(delta_length_->Put(v));
+        } else if (delta_ != nullptr) {
+          QUIVER_RETURN_NOT_OK(delta_->Put(v));
+        } else {
+          QUIVER_RETURN_NOT_OK(bss_->Put(v.data(), 1));
+        }
+        encoded_estimate_ += static_cast<int64_t>(v.size()) + (fixed_ ? 0 : 4);
+      }
+      return Status::OK();
+    }
     if (!use_dict_) {
       for (const auto& v : scratch_) {
         if (!fixed_) QUIVER_RETURN_NOT_OK(values_.Append<int32_t>(static_cast<int32_t>(v.size())));
@@ -489,6 +559,10 @@ class BytesValueWriter final : public ValueWriter {
   bool fixed_;
   internal::BinaryMemoTable memo_;
   MutableBuffer values_;
+  std::unique_ptr<DeltaLengthByteArrayEncoder> delta_length_;
+  std::unique_ptr<DeltaByteArrayEncoder> delta_;
+  std::unique_ptr<ByteStreamSplitEncoder> bss_;
+  int64_t encoded_estimate_ = 0;
   std::vector<std::string_view> scratch_;
   std::vector<char> arena_;
   std::vector<int32_t> indices_;

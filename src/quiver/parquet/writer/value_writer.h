@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "quiver/array/array_data.h"
 #include "quiver/memory/mutable_buffer.h"
@@ -21,6 +23,9 @@ namespace quiver::parquet {
 
 struct ValueWriterOptions {
   bool dictionary = true;
+  // The encoding of pages that are not dictionary-encoded (dictionary off,
+  // or after the fallback); nullopt: PLAIN (RLE for booleans in v2 pages).
+  std::optional<format::Encoding> encoding;
   bool v2_pages = false;
   bool statistics = true;
   bool validate_utf8 = true;
@@ -62,6 +67,8 @@ class ValueWriter {
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
 
   ColumnStatistics* page_statistics() { return page_stats_.get(); }
+  // When set, the bloom-filter hash of every value written is appended.
+  void set_bloom_hashes(std::vector<uint64_t>* hashes) { bloom_hashes_ = hashes; }
   // Sum of BYTE_ARRAY value lengths of the current page (size statistics).
   int64_t page_byte_array_bytes() const { return page_byte_array_bytes_; }
 
@@ -81,6 +88,7 @@ class ValueWriter {
   int64_t page_num_values_ = 0;
   int64_t page_byte_array_bytes_ = 0;
   std::unique_ptr<ColumnStatistics> page_stats_;
+  std::vector<uint64_t>* bloom_hashes_ = nullptr;
 };
 
 }  // namespace quiver::parquet

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""CDC overhead, Quiver vs pyarrow (docs/benchmarks.md section 2).
+
+Four inputs of ~64 MiB of logical bytes: required int64, nullable int64 (25%
+nulls), nested list<int32> (lengths 0..4, 25% nulls), required string (lengths
+0..399). Writer settings: v1 pages, uncompressed, dictionary on, one row group.
+For each input and each library, write times with and without CDC (defaults:
+256 KiB / 1 MiB / 0) are measured interleaved (A B A B ...), medians reported:
+overhead = with / without - 1, added = with - without (seconds). A control
+(pyarrow without CDC timed as two arms) shows the run's noise.
+
+    PYTHONPATH=build/release/python .venv/bin/python bench/cdc_overhead.py [--reps 5]
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import quiver
+
+MiB = 1 << 20
+
+
+def make_inputs(seed=42):
+    rng = np.random.default_rng(seed)
+    n64 = 64 * MiB // 8
+    req = pa.array(rng.integers(-2**62, 2**62, n64), pa.int64())
+    vals = rng.integers(-2**62, 2**62, n64)
+    mask = rng.random(n64) < 0.25
+    nullable = pa.array(vals, pa.int64(), mask=mask)
+    # list<int32>: ~64 MiB of (levels + values): each slot ~ 4 bytes def/rep + 4 value bytes.
+    nlists = 64 * MiB // 16
+    lengths = rng.integers(0, 5, nlists)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    child = pa.array(rng.integers(-2**31, 2**31, int(offsets[-1])).astype(np.int32),
+                     mask=rng.random(int(offsets[-1])) < 0.25)
+    lst = pa.ListArray.from_arrays(pa.array(offsets), child,
+                                   mask=pa.array(rng.random(nlists) < 0.25))
+    # strings: lengths 0..399, ~64 MiB
+    nstr = 64 * MiB // 200
+    lens = rng.integers(0, 400, nstr)
+    alphabet = np.frombuffer(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", np.uint8)
+    data = alphabet[rng.integers(0, len(alphabet), int(lens.sum()))].tobytes()
+    soff = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    strs = pa.StringArray.from_buffers(nstr, pa.py_buffer(soff.tobytes()), pa.py_buffer(data))
+    return {
+        "required_int64": pa.table({"v": req}, schema=pa.schema([pa.field("v", pa.int64(), False)])),
+        "nullable_int64": pa.table({"v": nullable}),
+        "list_int32": pa.table({"v": lst}),
+        "required_string": pa.table({"v": strs}, schema=pa.schema([pa.field("v", pa.string(), False)])),
+    }
+
+
+OPTS = dict(compression="none", use_dictionary=True, data_page_version="1.0",
+            row_group_size=1 << 30, write_page_index=False, write_statistics=True)
+
+
+def time_once(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--out", default="/dev/shm")
+    args = ap.parse_args()
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+    inputs = make_inputs()
+    qpath, ppath = f"{args.out}/cdc_q.parquet", f"{args.out}/cdc_p.parquet"
+    arms = {
+        "quiver": lambda t: time_once(lambda: quiver.write_parquet(t, qpath, **OPTS)),
+        "quiver+cdc": lambda t: time_once(lambda: quiver.write_parquet(t, qpath, use_content_defined_chunking=True, **OPTS)),
+        "pyarrow": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS)),
+        "pyarrow+cdc": lambda t: time_once(lambda: pq.write_table(t, ppath, use_content_defined_chunking=True, **OPTS)),
+        "control": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS)),
+    }
+    print(f"{'input':16} {'quiver':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | {'pyarrow':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | added ratio | control spread")
+    for name, table in inputs.items():
+        times = {k: [] for k in arms}
+        for _ in range(args.reps):
+            for k, fn in arms.items():
+                times[k].append(fn(table))
+        med = {k: statistics.median(v) for k, v in times.items()}
+        q_ovh = med["quiver+cdc"] / med["quiver"] - 1
+        p_ovh = med["pyarrow+cdc"] / med["pyarrow"] - 1
+        q_add = med["quiver+cdc"] - med["quiver"]
+        p_add = med["pyarrow+cdc"] - med["pyarrow"]
+        ctrl = med["control"] / med["pyarrow"] - 1
+        print(f"{name:16} {med['quiver']:8.3f} {med['quiver+cdc']:8.3f} {q_ovh:6.1%} {q_add:7.3f} | "
+              f"{med['pyarrow']:8.3f} {med['pyarrow+cdc']:8.3f} {p_ovh:6.1%} {p_add:7.3f} | "
+              f"{q_add / p_add if p_add > 0 else float('nan'):11.2f} | {ctrl:+.1%}")
+
+
+if __name__ == "__main__":
+    main()

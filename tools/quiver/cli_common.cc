@@ -1,0 +1,154 @@
+#include "cli_common.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "quiver/ipc/io.h"
+#include "quiver/memory/mutable_buffer.h"
+
+namespace quiver::cli {
+
+void PrintError(std::string_view command, std::string_view message) {
+  size_t start = 0;
+  while (true) {
+    size_t end = message.find('\n', start);
+    std::string_view line = message.substr(start, end == std::string_view::npos ? end : end - start);
+    fmt::print(stderr, "quiver {}: {}\n", command, EscapeBytes(line));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  std::fflush(stderr);
+}
+
+std::string ErrorMessage(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kInvalid:
+    case StatusCode::kIOError:
+      return status.message();
+    case StatusCode::kNotImplemented:
+      return "not implemented: " + status.message();
+    case StatusCode::kOutOfMemory:
+      return "out of memory: " + status.message();
+    default:
+      return status.ToString();
+  }
+}
+
+Result<std::shared_ptr<Buffer>> LoadInput(const std::string& path) {
+  if (path == "-") {
+    auto stream = ipc::FileInputStream::FromDescriptor(STDIN_FILENO, /*owns_fd=*/false);
+    MutableBuffer out;
+    while (true) {
+      QUIVER_ASSIGN_OR_RAISE(auto chunk, stream->Read(int64_t{1} << 20));
+      if (chunk->size() == 0) break;
+      QUIVER_RETURN_NOT_OK(out.ExtendFromSlice(chunk->data(), chunk->size()));
+    }
+    return out.Freeze();
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Status::IOError("'", path, "' is a directory");
+    if (S_ISREG(st.st_mode)) return ipc::MemoryMapFile(path);
+  }
+  // Pipes, devices, or a missing file (whose error the reader reports).
+  return ipc::ReadFileToBuffer(path);
+}
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void OnSignal(int signo) { g_signal = signo; }
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction action = {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int InterruptSignal() { return g_signal; }
+
+std::string EscapeBytes(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  const bool utf8 = IsValidUtf8(bytes);
+  for (char c : bytes) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7F && u != '\\') {
+      out.push_back(c);
+    } else if (u == '\\') {
+      out.append("\\\\");
+    } else if (u >= 0x80 && utf8) {
+      out.push_back(c);  // printable as part of valid UTF-8 text
+    } else {
+      fmt::format_to(std::back_inserter(out), "\\x{:02x}", u);
+    }
+  }
+  return out;
+}
+
+std::string HexBytes(std::string_view bytes) {
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (char c : bytes) fmt::format_to(std::back_inserter(out), "{:02x}", static_cast<uint8_t>(c));
+  return out;
+}
+
+bool IsValidUtf8(std::string_view bytes) {
+  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  size_t i = 0;
+  while (i < n) {
+    const unsigned char c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return false;
+    }
+    if (n - i < len || s[i + 1] < lo || s[i + 1] > hi) return false;
+    for (size_t k = 2; k < len; ++k) {
+      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+std::string HumanBytes(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double v = static_cast<double>(bytes);
+  int unit = -1;
+  while (v >= 1024.0 && unit < 4) {
+    v /= 1024.0;
+    ++unit;
+  }
+  return fmt::format("{:.1f} {}", v, kUnits[unit]);
+}
+
+}  // namespace quiver::cli
