@@ -1,8 +1,10 @@
 #include "quiver/parquet/levels/level_builder.h"
 
+#include <algorithm>
 #include <string>
 
 #include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 
 namespace quiver::parquet {
 
@@ -34,6 +36,51 @@ class LeafShredder {
     ++out_->num_levels;
   }
 
+  // Emits `n` level slots at definition level `def`, the first at
+  // repetition level first_rep and the others at rest_rep.
+  void EmitRun(int64_t n, int16_t def, int16_t first_rep, int16_t rest_rep) {
+    if (n <= 0) return;
+    if (out_->max_def > 0) out_->def_levels.insert(out_->def_levels.end(), static_cast<size_t>(n), def);
+    if (out_->max_rep > 0) {
+      out_->rep_levels.push_back(first_rep);
+      out_->rep_levels.insert(out_->rep_levels.end(), static_cast<size_t>(n - 1), rest_rep);
+    }
+    out_->num_levels += n;
+  }
+
+  // Definition levels of a leaf with a validity bitmap: `present` where the
+  // bit is set, `absent` where not, 64 slots at a time (all-null and
+  // all-valid words are filled without looking at single bits).
+  void EmitFromBitmap(const uint8_t* valid, int64_t bit_offset, int64_t n, int16_t present,
+                      int16_t absent) {
+    const size_t at = out_->def_levels.size();
+    out_->def_levels.resize(at + static_cast<size_t>(n));
+    int16_t* o = out_->def_levels.data() + at;
+    const int16_t step = static_cast<int16_t>(present - absent);
+    for (int64_t pos = 0; pos < n; pos += 64) {
+      const int nb = n - pos < 64 ? static_cast<int>(n - pos) : 64;
+      const uint64_t w = bitmap::LoadBits(valid, bit_offset + pos, nb);
+      int16_t* dst = o + pos;
+      if (w == 0) {
+        std::fill(dst, dst + nb, absent);
+      } else if (w == bit_util::LeastSignificantBitMask(nb)) {
+        std::fill(dst, dst + nb, present);
+      } else {
+        for (int b = 0; b < nb; ++b) {
+          dst[b] = static_cast<int16_t>(absent + static_cast<int16_t>((w >> b) & 1) * step);
+        }
+      }
+    }
+  }
+
+  // The first null slot in [start, end) (there is one).
+  static int64_t FirstNull(const uint8_t* valid, int64_t offset, int64_t start, int64_t end) {
+    for (int64_t i = start; i < end; ++i) {
+      if (!bit_util::GetBit(valid, offset + i)) return i;
+    }
+    return end;
+  }
+
   Status NullInRequired(const Step& step, int64_t slot) {
     return Status::Invalid("field '", step.name, "' is not nullable but has a null at slot ",
                            slot);
@@ -56,26 +103,26 @@ class LeafShredder {
         }
         if (all_null) {
           if (!step.nullable && n > 0) return NullInRequired(step, start);
-          for (int64_t i = start; i < end; ++i) Emit(def, i == start ? first_rep : rest_rep);
+          EmitRun(n, def, first_rep, rest_rep);
           AddRange(start, end, 0);
           return Status::OK();
         }
         int64_t values = n;
-        if (valid == nullptr) {
-          if (out_->max_def > 0) out_->def_levels.insert(out_->def_levels.end(), n, present);
+        if (valid != nullptr) {
+          values = bitmap::CountSetBits(valid, d.offset + start, n);
+          if (values != n && !step.nullable) {
+            return NullInRequired(step, FirstNull(valid, d.offset, start, end));
+          }
+        }
+        if (values == n || values == 0) {
+          EmitRun(n, values == n ? present : def, first_rep, rest_rep);
+        } else {
+          if (out_->max_def > 0) EmitFromBitmap(valid, d.offset + start, n, present, def);
           if (out_->max_rep > 0) {
             out_->rep_levels.push_back(first_rep);
-            out_->rep_levels.insert(out_->rep_levels.end(), n - 1, rest_rep);
+            out_->rep_levels.insert(out_->rep_levels.end(), static_cast<size_t>(n - 1), rest_rep);
           }
           out_->num_levels += n;
-        } else {
-          values = 0;
-          for (int64_t i = start; i < end; ++i) {
-            bool ok = bit_util::GetBit(valid, d.offset + i);
-            if (!ok && !step.nullable) return NullInRequired(step, i);
-            values += ok;
-            Emit(ok ? present : def, i == start ? first_rep : rest_rep);
-          }
         }
         AddRange(start, end, values);
         return Status::OK();
@@ -89,19 +136,28 @@ class LeafShredder {
         if (valid == nullptr) {
           return Visit(depth + 1, d.offset + start, d.offset + end, child_def, first_rep, rest_rep);
         }
-        int64_t i = start;
-        while (i < end) {
-          int16_t rep = i == start ? first_rep : rest_rep;
-          if (!bit_util::GetBit(valid, d.offset + i)) {
-            if (!step.nullable) return NullInRequired(step, i);
-            Emit(def, rep);
-            ++i;
-            continue;
+        // Runs of valid slots descend; the null slots between them are
+        // emitted as runs at this level.
+        int64_t cursor = start;  // the first slot not emitted yet
+        Status st;
+        bitmap::VisitSetBitRuns(valid, d.offset + start, end - start, [&](int64_t pos, int64_t len) {
+          if (!st.ok()) return;
+          const int64_t run = start + pos;
+          if (run > cursor) {
+            if (!step.nullable) {
+              st = NullInRequired(step, cursor);
+              return;
+            }
+            EmitRun(run - cursor, def, cursor == start ? first_rep : rest_rep, rest_rep);
           }
-          int64_t j = i + 1;
-          while (j < end && bit_util::GetBit(valid, d.offset + j)) ++j;
-          QUIVER_RETURN_NOT_OK(Visit(depth + 1, d.offset + i, d.offset + j, child_def, rep, rest_rep));
-          i = j;
+          st = Visit(depth + 1, d.offset + run, d.offset + run + len, child_def,
+                     run == start ? first_rep : rest_rep, rest_rep);
+          cursor = run + len;
+        });
+        QUIVER_RETURN_NOT_OK(st);
+        if (cursor < end) {
+          if (!step.nullable) return NullInRequired(step, cursor);
+          EmitRun(end - cursor, def, cursor == start ? first_rep : rest_rep, rest_rep);
         }
         return Status::OK();
       }

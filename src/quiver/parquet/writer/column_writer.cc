@@ -185,6 +185,10 @@ class ColumnChunkWriter::Impl {
         values_->dictionary_plain_bytes() >= options_.dictionary_pagesize_limit) {
       QUIVER_RETURN_NOT_OK(FlushPage());
       values_->FallBack();
+      // The dictionary is final: with a sink, write it and the buffered
+      // pages now and stream the rest (as Arrow C++ does on fallback),
+      // rather than holding the whole chunk in memory.
+      if (sink_ != nullptr && !streaming_) QUIVER_RETURN_NOT_OK(EmitBuffered());
     }
     // An empty page is flushed too when its estimate alone reaches the limit
     // (an RLE encoder's minimum buffer), as Arrow C++ does.
@@ -337,21 +341,22 @@ class ColumnChunkWriter::Impl {
     int64_t slots = end - begin;
     if (def != nullptr) {
       page_def_.insert(page_def_.end(), def + begin, def + end);
+      AddHistogram(def + begin, end - begin, column_.max_def, &batch_histogram_);
       slots = 0;
-      for (int64_t i = begin; i < end; ++i) {
-        slots += def[i] >= slot_def;
-        ++page_def_histogram_[static_cast<size_t>(def[i])];
-        page_nulls_ += def[i] < column_.max_def;
+      for (size_t k = 0; k < batch_histogram_.size(); ++k) {
+        const int64_t count = batch_histogram_[k];
+        page_def_histogram_[k] += count;
+        if (static_cast<int64_t>(k) >= slot_def) slots += count;
+        if (static_cast<int64_t>(k) < column_.max_def) page_nulls_ += count;
       }
     } else {
       page_def_histogram_[0] += end - begin;
     }
     if (rep != nullptr) {
       page_rep_.insert(page_rep_.end(), rep + begin, rep + end);
-      for (int64_t i = begin; i < end; ++i) {
-        page_rows_ += rep[i] == 0;
-        ++page_rep_histogram_[static_cast<size_t>(rep[i])];
-      }
+      AddHistogram(rep + begin, end - begin, column_.max_rep, &batch_histogram_);
+      for (size_t k = 0; k < batch_histogram_.size(); ++k) page_rep_histogram_[k] += batch_histogram_[k];
+      page_rows_ += batch_histogram_[0];
     } else {
       page_rows_ += end - begin;
       page_rep_histogram_[0] += end - begin;
@@ -370,6 +375,33 @@ class ColumnChunkWriter::Impl {
       }
     }
     return Status::OK();
+  }
+
+  // (*hist)[k] = number of levels equal to k among levels[0, n), for
+  // levels in [0, max_level] (the level builder's guarantee). Levels of
+  // 0/1 are counted by a sum (vectorised); others with four interleaved
+  // tables so that repeated levels do not serialise on one counter.
+  static void AddHistogram(const int16_t* levels, int64_t n, int16_t max_level,
+                           std::vector<int64_t>* hist) {
+    hist->assign(static_cast<size_t>(max_level) + 1, 0);
+    if (max_level == 1) {
+      int64_t ones = 0;
+      for (int64_t i = 0; i < n; ++i) ones += levels[i];
+      (*hist)[1] = ones;
+      (*hist)[0] = n - ones;
+      return;
+    }
+    const size_t w = static_cast<size_t>(max_level) + 1;
+    std::vector<int64_t> t(4 * w, 0);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      ++t[static_cast<size_t>(levels[i])];
+      ++t[w + static_cast<size_t>(levels[i + 1])];
+      ++t[2 * w + static_cast<size_t>(levels[i + 2])];
+      ++t[3 * w + static_cast<size_t>(levels[i + 3])];
+    }
+    for (; i < n; ++i) ++t[static_cast<size_t>(levels[i])];
+    for (size_t k = 0; k < w; ++k) (*hist)[k] = t[k] + t[w + k] + t[2 * w + k] + t[3 * w + k];
   }
 
   Status EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level, bool length_prefix,
@@ -392,9 +424,12 @@ class ColumnChunkWriter::Impl {
   }
 
   // Writes header + [prefix (uncompressed, v2 levels)] + compressed body to
-  // `out`; returns the bytes written.
+  // `out`, or with a `stream`, through `out` (left empty) to the stream, a
+  // large body straight from where it is rather than copied; returns the
+  // bytes written.
   Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
-                            const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out) {
+                            const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
+                            ipc::OutputStream* stream = nullptr) {
     bool compress = true;
     if (header->data_page_header_v2.has_value()) {
       compress = codec_ != nullptr;
@@ -422,8 +457,21 @@ class ColumnChunkWriter::Impl {
     QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
     total_uncompressed_ += (out->size() - start) + uncompressed;
     if (prefix_len > 0) QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(prefix, prefix_len));
+    const int64_t head = out->size() - start;
+    // Above this size a second write costs less than copying the body.
+    constexpr int64_t kDirectBodyBytes = 64 * 1024;
+    if (stream != nullptr && stored.second >= kDirectBodyBytes) {
+      QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+      out->Clear();
+      QUIVER_RETURN_NOT_OK(stream->Write(stored.first, stored.second));
+      return head + stored.second;
+    }
     QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(stored.first, stored.second));
-    return out->size() - start;
+    if (stream != nullptr) {
+      QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+      out->Clear();
+    }
+    return head + stored.second;
   }
 
   Status FlushPage() {
@@ -485,12 +533,8 @@ class ColumnChunkWriter::Impl {
     QUIVER_ASSIGN_OR_RAISE(
         int64_t written,
         WritePage(&header, scratch_.data(), scratch_.size(), v2 ? levels.data() : nullptr,
-                  v2 ? levels.size() : 0, target));
-    if (streaming_) {
-      QUIVER_RETURN_NOT_OK(sink_->Write(page_buf_.data(), page_buf_.size()));
-      sink_written_ += written;
-      page_buf_.Clear();
-    }
+                  v2 ? levels.size() : 0, target, streaming_ ? sink_ : nullptr));
+    if (streaming_) sink_written_ += written;
 
     // Page index entries.
     format::PageLocation loc;
@@ -591,6 +635,7 @@ class ColumnChunkWriter::Impl {
   std::vector<int16_t> page_rep_;
   std::vector<int64_t> page_def_histogram_;
   std::vector<int64_t> page_rep_histogram_;
+  std::vector<int64_t> batch_histogram_;  // scratch of WriteMiniBatch
   int64_t page_levels_ = 0;
   int64_t page_rows_ = 0;
   int64_t page_nulls_ = 0;

@@ -36,17 +36,33 @@ void ForEachValid(const ArrayData& d, int64_t start, int64_t end, F&& f) {
   });
 }
 
-int64_t DictionaryIndex(const ArrayData& d, int64_t i) {
+// Calls f(i, k) for each valid slot i in [start, end) of the dictionary
+// array `d`, k being its index (read with the index type's width, decided
+// once per call, not per slot).
+template <typename F>
+void ForEachDictionaryIndex(const ArrayData& d, int64_t start, int64_t end, F&& f) {
+  auto visit = [&](const auto* indices) {
+    ForEachValid(d, start, end, [&](int64_t i) { f(i, static_cast<int64_t>(indices[i])); });
+  };
   switch (TypeAs<DictionaryType>(*d.type).index_type()->id()) {
-    case Type::kInt8: return d.GetValues<int8_t>(1)[i];
-    case Type::kUInt8: return d.GetValues<uint8_t>(1)[i];
-    case Type::kInt16: return d.GetValues<int16_t>(1)[i];
-    case Type::kUInt16: return d.GetValues<uint16_t>(1)[i];
-    case Type::kInt32: return d.GetValues<int32_t>(1)[i];
-    case Type::kUInt32: return d.GetValues<uint32_t>(1)[i];
-    case Type::kInt64: return d.GetValues<int64_t>(1)[i];
-    default: return static_cast<int64_t>(d.GetValues<uint64_t>(1)[i]);
+    case Type::kInt8: return visit(d.GetValues<int8_t>(1));
+    case Type::kUInt8: return visit(d.GetValues<uint8_t>(1));
+    case Type::kInt16: return visit(d.GetValues<int16_t>(1));
+    case Type::kUInt16: return visit(d.GetValues<uint16_t>(1));
+    case Type::kInt32: return visit(d.GetValues<int32_t>(1));
+    case Type::kUInt32: return visit(d.GetValues<uint32_t>(1));
+    case Type::kInt64: return visit(d.GetValues<int64_t>(1));
+    default: {
+      // uint64 indices beyond INT64_MAX become negative: out of range below.
+      return visit(d.GetValues<int64_t>(1));
+    }
   }
+}
+
+// The Invalid status for a dictionary index that no value can answer.
+Status BadDictionaryIndex(const ColumnDescriptor& column, int64_t k, int64_t slot) {
+  return Status::Invalid("column '", column.path, "': dictionary index ", k, " at slot ", slot,
+                         " is out of range or refers to a null dictionary value");
 }
 
 // Little-endian two's complement of `width` bytes at p -> low `n` bytes as
@@ -145,13 +161,9 @@ class FixedValueWriter final : public ValueWriter {
     const ArrayData& dict = *d.dictionary;
     dict_indices_.clear();
     Status st;
-    ForEachValid(d, start, end, [&](int64_t i) {
-      int64_t k = DictionaryIndex(d, i);
+    ForEachDictionaryIndex(d, start, end, [&](int64_t i, int64_t k) {
       if (k < 0 || k >= dict.length || !dict.IsValid(k)) {
-        if (st.ok()) {
-          st = Status::Invalid("column '", column_.path, "': dictionary index ", k, " at slot ", i,
-                               " is out of range or refers to a null dictionary value");
-        }
+        if (st.ok()) st = BadDictionaryIndex(column_, k, i);
         return;
       }
       dict_indices_.push_back(k);
@@ -335,6 +347,11 @@ class BytesValueWriter final : public ValueWriter {
       : ValueWriter(column, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
     fixed_ = column.physical_type == format::Type::kFixedLenByteArray;
+    check_utf8_ = column.is_string && options.validate_utf8;
+    // Byte-array min/max depend only on the set of values, so repeated
+    // values may skip them; FLOAT16 statistics also count NaNs.
+    stats_by_value_ =
+        column.stats_kind == StatsKind::kBytes || column.stats_kind == StatsKind::kSignedBytes;
     if (options.encoding == Encoding::kDeltaLengthByteArray) {
       delta_length_ = std::make_unique<DeltaLengthByteArrayEncoder>(options.pool);
     } else if (options.encoding == Encoding::kDeltaByteArray) {
@@ -347,31 +364,27 @@ class BytesValueWriter final : public ValueWriter {
   Status Append(int64_t start, int64_t end) override {
     scratch_.clear();
     arena_.clear();
+    const ArrayData& d = *leaf_;
+    if (column_.dictionary) return AppendDictionaryLeaf(start, end);
+    switch (column_.value_kind) {
+      case ValueKind::kBinary:
+        QUIVER_RETURN_NOT_OK(GatherOffsets<int32_t>(d, start, end));
+        return Consume(/*check_utf8=*/false);
+      case ValueKind::kLargeBinary:
+        QUIVER_RETURN_NOT_OK(GatherOffsets<int64_t>(d, start, end));
+        return Consume(/*check_utf8=*/false);
+      default:
+        break;
+    }
     if (column_.value_kind == ValueKind::kDecimalToFlba) {
       arena_.reserve(static_cast<size_t>((end - start) * column_.type_length));
     }
-    const ArrayData& d = *leaf_;
-    if (!column_.dictionary) {
-      QUIVER_RETURN_NOT_OK(Gather(d, start, end, nullptr));
-      return Consume(nullptr);
-    }
-    const ArrayData& dict = *d.dictionary;
-    dict_indices_.clear();
     Status st;
     ForEachValid(d, start, end, [&](int64_t i) {
-      int64_t k = DictionaryIndex(d, i);
-      if (k < 0 || k >= dict.length || !dict.IsValid(k)) {
-        if (st.ok()) {
-          st = Status::Invalid("column '", column_.path, "': dictionary index ", k, " at slot ", i,
-                               " is out of range or refers to a null dictionary value");
-        }
-        return;
-      }
-      dict_indices_.push_back(k);
+      if (st.ok()) st = GatherOne(d, i);
     });
     QUIVER_RETURN_NOT_OK(st);
-    for (int64_t k : dict_indices_) QUIVER_RETURN_NOT_OK(GatherOne(dict, k));
-    return Consume(&dict_indices_);
+    return Consume(check_utf8_);
   }
 
   int64_t EstimatedPageSize() const override {
@@ -405,6 +418,7 @@ class BytesValueWriter final : public ValueWriter {
       enc = Encoding::kPlain;
     }
     ResetPage();
+    ++page_epoch_;
     return enc;
   }
 
@@ -425,24 +439,85 @@ class BytesValueWriter final : public ValueWriter {
   }
 
  private:
-  void OnNewLeaf() override { remap_.clear(); }
+  // A new write call's leaf: the per-entry caches of an Arrow dictionary
+  // refer to the previous leaf's dictionary.
+  void OnNewLeaf() override {
+    entries_.clear();
+    remap_.clear();
+    seen_.clear();
+    entry_arena_.clear();
+  }
 
-  Status Gather(const ArrayData& d, int64_t start, int64_t end, void*) {
+  // Binary / large binary leaves: the values of the valid slots, read from
+  // the offsets directly; strings are checked for UTF-8 one run of valid
+  // slots at a time (see CheckUtf8Run).
+  template <typename Offset>
+  Status GatherOffsets(const ArrayData& d, int64_t start, int64_t end) {
+    const Offset* o = d.GetValues<Offset>(1);
+    const char* data = d.buffers[2] == nullptr ? nullptr
+                                               : reinterpret_cast<const char*>(d.buffers[2]->data());
     Status st;
-    ForEachValid(d, start, end, [&](int64_t i) {
-      if (st.ok()) st = GatherOne(d, i);
-    });
+    auto run = [&](int64_t s, int64_t e) {
+      if (!st.ok()) return;
+      for (int64_t i = s; i < e; ++i) {
+        const int64_t len = static_cast<int64_t>(o[i + 1]) - static_cast<int64_t>(o[i]);
+        if constexpr (sizeof(Offset) == 8) {
+          if (len > INT32_MAX) {
+            st = Status::Invalid("column '", column_.path, "': value at slot ", i, " is ", len,
+                                 " bytes; Parquet BYTE_ARRAY values are at most 2 GiB");
+            return;
+          }
+        }
+        scratch_.emplace_back(data + o[i], static_cast<size_t>(len));
+      }
+      if (check_utf8_) st = CheckUtf8Run(o, data, s, e);
+    };
+    const uint8_t* valid = d.validity();
+    if (valid == nullptr) {
+      run(start, end);
+    } else {
+      bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
+                              [&](int64_t pos, int64_t len) { run(start + pos, start + pos + len); });
+    }
     return st;
   }
 
-  // Appends the physical value of slot i of `d` to scratch_.
-  Status GatherOne(const ArrayData& d, int64_t i) {
+  // UTF-8 of slots [s, e), all valid: the run's bytes are well-formed and
+  // every value starts on a character boundary iff every value is
+  // well-formed; only a failing run is checked value by value.
+  template <typename Offset>
+  Status CheckUtf8Run(const Offset* o, const char* data, int64_t s, int64_t e) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(data);
+    const int64_t begin = o[s];
+    const int64_t stop = o[e];
+    bool ok = FindInvalidUtf8(bytes + begin, stop - begin) < 0;
+    for (int64_t i = s + 1; ok && i < e; ++i) {
+      const int64_t at = o[i];
+      ok = at >= stop || (bytes[at] & 0xC0) != 0x80;
+    }
+    if (ok) return Status::OK();
+    for (int64_t i = s; i < e; ++i) {
+      QUIVER_RETURN_NOT_OK(CheckUtf8(std::string_view(data + o[i], static_cast<size_t>(o[i + 1] - o[i]))));
+    }
+    return Status::OK();
+  }
+
+  Status CheckUtf8(std::string_view v) const {
+    const int64_t bad =
+        FindInvalidUtf8(reinterpret_cast<const uint8_t*>(v.data()), static_cast<int64_t>(v.size()));
+    if (bad < 0) return Status::OK();
+    return Status::Invalid("column '", column_.path, "': invalid UTF-8 at byte ", bad,
+                           " of a string value (validate_utf8=False skips this check)");
+  }
+
+  // The physical value of slot i of `d`; `arena` holds converted bytes
+  // (decimals) and must not reallocate while views into it are alive.
+  Status ValueAt(const ArrayData& d, int64_t i, std::vector<char>* arena, std::string_view* out) {
     switch (column_.value_kind) {
       case ValueKind::kBinary: {
         const int32_t* o = d.GetValues<int32_t>(1);
-        scratch_.emplace_back(reinterpret_cast<const char*>(d.buffers[2]->data()) + o[i],
-                              static_cast<size_t>(o[i + 1] - o[i]));
-        break;
+        *out = {reinterpret_cast<const char*>(d.buffers[2]->data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
+        return Status::OK();
       }
       case ValueKind::kLargeBinary: {
         const int64_t* o = d.GetValues<int64_t>(1);
@@ -450,66 +525,174 @@ class BytesValueWriter final : public ValueWriter {
           return Status::Invalid("column '", column_.path, "': value at slot ", i, " is ",
                                  o[i + 1] - o[i], " bytes; Parquet BYTE_ARRAY values are at most 2 GiB");
         }
-        scratch_.emplace_back(reinterpret_cast<const char*>(d.buffers[2]->data()) + o[i],
-                              static_cast<size_t>(o[i + 1] - o[i]));
-        break;
+        *out = {reinterpret_cast<const char*>(d.buffers[2]->data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
+        return Status::OK();
       }
       case ValueKind::kBinaryView: {
         const uint8_t* view = d.buffers[1]->data() + (d.offset + i) * 16;
         int32_t len;
         std::memcpy(&len, view, 4);
         if (len <= 12) {
-          scratch_.emplace_back(reinterpret_cast<const char*>(view + 4), static_cast<size_t>(len));
+          *out = {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(len)};
         } else {
           int32_t buf, off;
           std::memcpy(&buf, view + 8, 4);
           std::memcpy(&off, view + 12, 4);
-          scratch_.emplace_back(reinterpret_cast<const char*>(d.buffers[static_cast<size_t>(2 + buf)]->data()) + off,
-                                static_cast<size_t>(len));
+          *out = {reinterpret_cast<const char*>(d.buffers[static_cast<size_t>(2 + buf)]->data()) + off,
+                  static_cast<size_t>(len)};
         }
-        break;
+        return Status::OK();
       }
       case ValueKind::kFixedSizeBinary:
       case ValueKind::kFloat16: {
         const int64_t w = column_.type_length;
-        scratch_.emplace_back(reinterpret_cast<const char*>(d.buffers[1]->data()) + (d.offset + i) * w,
-                              static_cast<size_t>(w));
-        break;
+        *out = {reinterpret_cast<const char*>(d.buffers[1]->data()) + (d.offset + i) * w, static_cast<size_t>(w)};
+        return Status::OK();
       }
       case ValueKind::kDecimalToFlba: {
         // Little-endian two's complement (Arrow) -> big-endian (Parquet),
         // keeping the low type_length bytes.
         const int64_t w = d.type->byte_width();
         const uint8_t* src = d.buffers[1]->data() + (d.offset + i) * w;
-        // arena_ was reserved for the whole Append: pointers into it are stable.
-        const size_t at = arena_.size();
-        for (int32_t b = column_.type_length - 1; b >= 0; --b) arena_.push_back(static_cast<char>(src[b]));
-        scratch_.emplace_back(arena_.data() + at, static_cast<size_t>(column_.type_length));
-        break;
+        const size_t at = arena->size();
+        for (int32_t b = column_.type_length - 1; b >= 0; --b) arena->push_back(static_cast<char>(src[b]));
+        *out = {arena->data() + at, static_cast<size_t>(column_.type_length)};
+        return Status::OK();
       }
       default:
         return Status::NotImplemented("column '", column_.path, "': unexpected value kind");
     }
+  }
+
+  // Appends the physical value of slot i of `d` to scratch_ (arena_ was
+  // reserved for the whole Append: pointers into it are stable).
+  Status GatherOne(const ArrayData& d, int64_t i) {
+    std::string_view v;
+    QUIVER_RETURN_NOT_OK(ValueAt(d, i, &arena_, &v));
+    scratch_.push_back(v);
     return Status::OK();
   }
 
-  Status Consume(const std::vector<int64_t>* arrow_indices) {
-    const int64_t n = static_cast<int64_t>(scratch_.size());
-    if (column_.is_string && options_.validate_utf8) {
-      for (int64_t j = 0; j < n; ++j) {
-        const auto& v = scratch_[static_cast<size_t>(j)];
-        int64_t bad = FindInvalidUtf8(reinterpret_cast<const uint8_t*>(v.data()), static_cast<int64_t>(v.size()));
-        if (bad >= 0) {
-          return Status::Invalid("column '", column_.path, "': invalid UTF-8 at byte ", bad,
-                                 " of a string value (validate_utf8=False skips this check)");
-        }
+  // The value of Arrow dictionary entry k (validated once per leaf: not
+  // null, UTF-8; bloom-hashed once).
+  Status Entry(int64_t k, int64_t slot, std::string_view* out) {
+    const ArrayData& dict = *leaf_->dictionary;
+    if (entries_.empty()) {
+      entries_.assign(static_cast<size_t>(dict.length), std::string_view());
+      entry_ready_.assign(static_cast<size_t>(dict.length), 0);
+      if (column_.value_kind == ValueKind::kDecimalToFlba) {
+        entry_arena_.reserve(static_cast<size_t>(dict.length * column_.type_length));
       }
     }
-    for (const auto& v : scratch_) {
-      if (options_.statistics) page_stats_->UpdateOne(v);
-      page_byte_array_bytes_ += static_cast<int64_t>(v.size());
+    if (entry_ready_[static_cast<size_t>(k)] != 0) {
+      *out = entries_[static_cast<size_t>(k)];
+      return Status::OK();
     }
-    if (bloom_hashes_ != nullptr && n > 0) {
+    if (!dict.IsValid(k)) return BadDictionaryIndex(column_, k, slot);
+    std::string_view v;
+    QUIVER_RETURN_NOT_OK(ValueAt(dict, k, &entry_arena_, &v));
+    if (check_utf8_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
+    if (bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
+    entries_[static_cast<size_t>(k)] = v;
+    entry_ready_[static_cast<size_t>(k)] = 1;
+    *out = v;
+    return Status::OK();
+  }
+
+  // Arrow dictionary leaf. While dictionary encoding is on, each Arrow
+  // dictionary entry is resolved once per write call (validated, inserted
+  // into the memo table, bloom-hashed) and once per page for the statistics
+  // (min/max depend only on the distinct values); per slot only the index is
+  // remapped. Otherwise (fallback, dictionary off) the entries' values are
+  // gathered per slot for the value encoder.
+  Status AppendDictionaryLeaf(int64_t start, int64_t end) {
+    const ArrayData& d = *leaf_;
+    const int64_t dict_length = d.dictionary->length;
+    Status st;
+    if (!use_dict_) {
+      ForEachDictionaryIndex(d, start, end, [&](int64_t i, int64_t k) {
+        if (!st.ok()) return;
+        if (k < 0 || k >= dict_length) {
+          st = BadDictionaryIndex(column_, k, i);
+          return;
+        }
+        std::string_view v;
+        st = Entry(k, i, &v);
+        scratch_.push_back(v);
+      });
+      QUIVER_RETURN_NOT_OK(st);
+      return Consume(/*check_utf8=*/false, /*bloom=*/false);
+    }
+    if (remap_.empty()) {
+      remap_.assign(static_cast<size_t>(dict_length), -1);
+      seen_.assign(static_cast<size_t>(dict_length), 0);
+    }
+    indices_.reserve(indices_.size() + static_cast<size_t>(end - start));
+    int64_t n = 0;
+    ForEachDictionaryIndex(d, start, end, [&](int64_t i, int64_t k) {
+      if (!st.ok()) return;
+      if (k < 0 || k >= dict_length) {
+        st = BadDictionaryIndex(column_, k, i);
+        return;
+      }
+      const size_t key = static_cast<size_t>(k);
+      int32_t m = remap_[key];
+      std::string_view v;
+      if (!stats_by_value_ && options_.statistics) {
+        st = Entry(k, i, &v);
+        if (!st.ok()) return;
+        page_stats_->UpdateOne(v);
+      }
+      if (m < 0 || seen_[key] != page_epoch_) {
+        st = Entry(k, i, &v);
+        if (!st.ok()) return;
+        if (m < 0) {
+          auto r = memo_.GetOrInsert(v);
+          if (!r.ok()) {
+            st = r.status();
+            return;
+          }
+          m = remap_[key] = *r;
+        }
+        if (options_.statistics && stats_by_value_) page_stats_->UpdateOne(v);
+        seen_[key] = page_epoch_;
+      }
+      page_byte_array_bytes_ += static_cast<int64_t>(entries_[key].size());
+      indices_.push_back(m);
+      ++n;
+    });
+    page_num_values_ += n;
+    return st;
+  }
+
+  // Feeds scratch_ (the valid values of one Append) to UTF-8 validation (if
+  // `check_utf8`), statistics, the bloom filter (if `bloom`) and the
+  // encoder.
+  Status Consume(bool check_utf8, bool bloom = true) {
+    const int64_t n = static_cast<int64_t>(scratch_.size());
+    if (check_utf8) {
+      for (const auto& v : scratch_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
+    }
+    int64_t bytes = 0;
+    if (options_.statistics) {
+      // Runs of equal values (common in low-cardinality data) compare once.
+      std::string_view prev;
+      bool has_prev = false;
+      for (const auto& v : scratch_) {
+        bytes += static_cast<int64_t>(v.size());
+        if (stats_by_value_ && has_prev && v.size() == prev.size() &&
+            std::memcmp(v.data(), prev.data(), v.size()) == 0) {
+          continue;
+        }
+        page_stats_->UpdateOne(v);
+        prev = v;
+        has_prev = true;
+      }
+    } else {
+      for (const auto& v : scratch_) bytes += static_cast<int64_t>(v.size());
+    }
+    page_byte_array_bytes_ += bytes;
+    if (bloom && bloom_hashes_ != nullptr && n > 0) {
       const size_t at = bloom_hashes_->size();
       bloom_hashes_->resize(at + static_cast<size_t>(n));
       BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
@@ -529,34 +712,35 @@ class BytesValueWriter final : public ValueWriter {
       return Status::OK();
     }
     if (!use_dict_) {
+      // PLAIN: one reservation, then unchecked appends.
+      QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + (fixed_ ? 0 : 4 * n)));
       for (const auto& v : scratch_) {
-        if (!fixed_) QUIVER_RETURN_NOT_OK(values_.Append<int32_t>(static_cast<int32_t>(v.size())));
-        QUIVER_RETURN_NOT_OK(values_.ExtendFromSlice(v.data(), static_cast<int64_t>(v.size())));
+        if (!fixed_) values_.UnsafeAppend<int32_t>(static_cast<int32_t>(v.size()));
+        values_.UnsafeExtendFromSlice(v.data(), static_cast<int64_t>(v.size()));
       }
       return Status::OK();
     }
-    if (arrow_indices != nullptr) {
-      if (remap_.size() < static_cast<size_t>(leaf_->dictionary->length)) {
-        remap_.assign(static_cast<size_t>(leaf_->dictionary->length), -1);
-      }
-      for (int64_t j = 0; j < n; ++j) {
-        int32_t& slot = remap_[static_cast<size_t>((*arrow_indices)[static_cast<size_t>(j)])];
-        if (slot < 0) {
-          QUIVER_ASSIGN_OR_RAISE(slot, memo_.GetOrInsert(scratch_[static_cast<size_t>(j)]));
-        }
-        indices_.push_back(slot);
-      }
-      return Status::OK();
-    }
+    indices_.reserve(indices_.size() + static_cast<size_t>(n));
+    // Runs of equal values are looked up once.
+    std::string_view prev;
+    int32_t prev_index = -1;
     for (const auto& v : scratch_) {
-      QUIVER_ASSIGN_OR_RAISE(int32_t idx, memo_.GetOrInsert(v));
-      indices_.push_back(idx);
+      if (prev_index >= 0 && v.size() == prev.size() &&
+          std::memcmp(v.data(), prev.data(), v.size()) == 0) {
+        indices_.push_back(prev_index);
+        continue;
+      }
+      QUIVER_ASSIGN_OR_RAISE(prev_index, memo_.GetOrInsert(v));
+      prev = v;
+      indices_.push_back(prev_index);
     }
     return Status::OK();
   }
 
   bool use_dict_;
   bool fixed_;
+  bool check_utf8_;
+  bool stats_by_value_;
   internal::BinaryMemoTable memo_;
   MutableBuffer values_;
   std::unique_ptr<DeltaLengthByteArrayEncoder> delta_length_;
@@ -566,8 +750,15 @@ class BytesValueWriter final : public ValueWriter {
   std::vector<std::string_view> scratch_;
   std::vector<char> arena_;
   std::vector<int32_t> indices_;
-  std::vector<int64_t> dict_indices_;
+  // Arrow dictionary leaves: per entry of the current leaf's dictionary,
+  // its value (once resolved), its memo index (-1: not yet), and the page
+  // whose statistics have seen it (page_epoch_ counts pages from 1).
+  std::vector<std::string_view> entries_;
+  std::vector<uint8_t> entry_ready_;
+  std::vector<char> entry_arena_;
   std::vector<int32_t> remap_;
+  std::vector<uint32_t> seen_;
+  uint32_t page_epoch_ = 1;
 };
 
 // --- Null columns -----------------------------------------------------------
