@@ -293,50 +293,77 @@ class FixedValueWriter final : public ValueWriter {
 class BooleanValueWriter final : public ValueWriter {
  public:
   BooleanValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
-      : ValueWriter(column, options) {}
+      : ValueWriter(column, options), bits_(options.pool) {}
 
+  // The page is kept as a bitmap (PLAIN's layout): valid runs are copied a
+  // word at a time, and the statistics only need to know whether a false
+  // and a true were seen (set-bit counts).
   Status Append(int64_t start, int64_t end) override {
     const ArrayData& d = *leaf_;
-    const uint8_t* bits = d.buffers[1]->data();
-    const size_t before = page_values_.size();
-    ForEachValid(d, start, end, [&](int64_t i) {
-      page_values_.push_back(bit_util::GetBit(bits, d.offset + i) ? 1 : 0);
-    });
-    const int64_t n = static_cast<int64_t>(page_values_.size() - before);
-    if (options_.statistics && n > 0) page_stats_->Update(page_values_.data() + before, n);
+    const uint8_t* src = d.buffers[1]->data();
+    int64_t n = 0, ones = 0;
+    Status st;
+    auto run = [&](int64_t first, int64_t len) {
+      if (!st.ok()) return;
+      const int64_t at = page_num_values_ + n;
+      const int64_t bytes = bit_util::BytesForBits(at + len);
+      if (bytes > bits_.size()) {
+        st = bits_.Resize(bytes, 0);
+        if (!st.ok()) return;
+      }
+      bitmap::CopyBitmap(src, d.offset + first, len, bits_.data(), at);
+      ones += bitmap::CountSetBits(src, d.offset + first, len);
+      n += len;
+    };
+    const uint8_t* valid = d.validity();
+    if (valid == nullptr) {
+      run(start, end - start);
+    } else {
+      bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
+                              [&](int64_t pos, int64_t len) { run(start + pos, len); });
+    }
+    QUIVER_RETURN_NOT_OK(st);
+    if (options_.statistics && n > 0) {
+      const uint8_t seen[2] = {0, 1};
+      if (ones == n) {
+        page_stats_->Update(seen + 1, 1);
+      } else if (ones == 0) {
+        page_stats_->Update(seen, 1);
+      } else {
+        page_stats_->Update(seen, 2);
+      }
+    }
     page_num_values_ += n;
     return Status::OK();
   }
 
-  int64_t EstimatedPageSize() const override {
-    return static_cast<int64_t>(page_values_.size() + 7) / 8;
-  }
+  int64_t EstimatedPageSize() const override { return (page_num_values_ + 7) / 8; }
 
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
+    const int64_t n = page_num_values_;
     if (options_.v2_pages || options_.encoding == Encoding::kRle) {
       // RLE with a 4-byte length prefix (Encodings.md, booleans).
+      unpacked_.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        unpacked_[static_cast<size_t>(i)] = bit_util::GetBit(bits_.data(), i) ? 1 : 0;
+      }
       RleBitPackedEncoder rle(1, out, /*length_prefix=*/true);
-      QUIVER_RETURN_NOT_OK(rle.PutBatch(page_values_.data(), static_cast<int64_t>(page_values_.size())));
+      QUIVER_RETURN_NOT_OK(rle.PutBatch(unpacked_.data(), n));
       QUIVER_RETURN_NOT_OK(rle.Flush().status());
       enc = Encoding::kRle;
     } else {
-      const int64_t n = static_cast<int64_t>(page_values_.size());
-      const int64_t start = out->size();
-      QUIVER_RETURN_NOT_OK(out->Resize(start + bit_util::BytesForBits(n), 0));
-      uint8_t* dst = out->data() + start;
-      for (int64_t i = 0; i < n; ++i) {
-        if (page_values_[static_cast<size_t>(i)]) bit_util::SetBit(dst, i);
-      }
+      QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(bits_.data(), bit_util::BytesForBits(n)));
       enc = Encoding::kPlain;
     }
-    page_values_.clear();
+    bits_.Clear();
     ResetPage();
     return enc;
   }
 
  private:
-  std::vector<uint8_t> page_values_;
+  MutableBuffer bits_;
+  std::vector<uint8_t> unpacked_;
 };
 
 // --- Byte arrays and fixed-length byte arrays -------------------------------
