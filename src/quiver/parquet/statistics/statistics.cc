@@ -590,4 +590,60 @@ std::unique_ptr<ColumnStatistics> ColumnStatistics::Make(StatsKind kind, bool is
   return std::make_unique<CountOnlyStatistics>();
 }
 
+namespace {
+
+template <typename T>
+T LoadEncoded(std::string_view v) {
+  T x{};
+  std::memcpy(&x, v.data(), v.size() < sizeof(T) ? v.size() : sizeof(T));
+  return x;
+}
+
+template <typename T>
+int Order(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+}  // namespace
+
+int CompareEncoded(StatsKind kind, std::string_view a, std::string_view b) {
+  switch (kind) {
+    case StatsKind::kBoolean:
+    case StatsKind::kBytes: return CompareUnsigned(a, b);
+    case StatsKind::kSignedBytes: return CompareSigned(a, b);
+    case StatsKind::kInt32: return Order(LoadEncoded<int32_t>(a), LoadEncoded<int32_t>(b));
+    case StatsKind::kUInt32: return Order(LoadEncoded<uint32_t>(a), LoadEncoded<uint32_t>(b));
+    case StatsKind::kInt64: return Order(LoadEncoded<int64_t>(a), LoadEncoded<int64_t>(b));
+    case StatsKind::kUInt64: return Order(LoadEncoded<uint64_t>(a), LoadEncoded<uint64_t>(b));
+    case StatsKind::kFloat: return Order(LoadEncoded<float>(a), LoadEncoded<float>(b));
+    case StatsKind::kDouble: return Order(LoadEncoded<double>(a), LoadEncoded<double>(b));
+    case StatsKind::kFloat16:
+      return Order(HalfToFloat(LoadEncoded<uint16_t>(a)), HalfToFloat(LoadEncoded<uint16_t>(b)));
+    case StatsKind::kNone: return 0;
+  }
+  return 0;
+}
+
+BoundaryOrder ComputeBoundaryOrder(StatsKind kind, const std::vector<std::string>& mins,
+                                   const std::vector<std::string>& maxs,
+                                   const std::vector<bool>& null_pages) {
+  if (kind == StatsKind::kNone) return BoundaryOrder::kUnordered;
+  bool ascending = true, descending = true;
+  int64_t prev = -1;
+  for (size_t i = 0; i < mins.size() && (ascending || descending); ++i) {
+    if (null_pages[i]) continue;
+    if (prev >= 0) {
+      const auto p = static_cast<size_t>(prev);
+      const int cmin = CompareEncoded(kind, mins[i], mins[p]);
+      const int cmax = CompareEncoded(kind, maxs[i], maxs[p]);
+      if (cmin < 0 || cmax < 0) ascending = false;
+      if (cmin > 0 || cmax > 0) descending = false;
+    }
+    prev = static_cast<int64_t>(i);
+  }
+  if (prev < 0) return BoundaryOrder::kUnordered;  // only null pages
+  if (ascending) return BoundaryOrder::kAscending;
+  return descending ? BoundaryOrder::kDescending : BoundaryOrder::kUnordered;
+}
+
 }  // namespace quiver::parquet

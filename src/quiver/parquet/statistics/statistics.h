@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace quiver::parquet {
 
@@ -95,5 +96,18 @@ class ColumnStatistics {
 // Returns nullopt for a max that cannot be incremented (all 0xFF / U+10FFFF).
 std::string TruncateMin(std::string_view value, int64_t max_bytes, bool is_string);
 std::optional<std::string> TruncateMax(std::string_view value, int64_t max_bytes, bool is_string);
+
+// <0, 0, >0 as a sorts before, with or after b: two PLAIN-encoded bounds
+// (as Encode() writes them) compared in the column order of `kind`.
+int CompareEncoded(StatsKind kind, std::string_view a, std::string_view b);
+
+// The ColumnIndex boundary order of pages with these bounds (null pages
+// skipped), decided as Arrow C++ does: unordered if every page is null;
+// else ascending if no min and no max decreases from one non-null page to
+// the next, else descending if none increases, else unordered.
+enum class BoundaryOrder : uint8_t { kUnordered, kAscending, kDescending };
+BoundaryOrder ComputeBoundaryOrder(StatsKind kind, const std::vector<std::string>& mins,
+                                   const std::vector<std::string>& maxs,
+                                   const std::vector<bool>& null_pages);
 
 }  // namespace quiver::parquet

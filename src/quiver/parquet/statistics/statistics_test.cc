@@ -155,5 +155,32 @@ TEST(Statistics, Utf8AwareTruncation) {
   EXPECT_FALSE(TruncateMax(std::string("\xff\xff\xff", 3), 2, false).has_value());
 }
 
+TEST(BoundaryOrder, DecidedOverNonNullPagesInTheColumnOrder) {
+  auto i32 = [](int32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+  auto u32 = [](uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+  using V = std::vector<std::string>;
+  // Signed: -1 < 1 (as bytes 0xFFFFFFFF > 0x01).
+  EXPECT_EQ(ComputeBoundaryOrder(StatsKind::kInt32, V{i32(-1), i32(1)}, V{i32(0), i32(5)}, {false, false}),
+            BoundaryOrder::kAscending);
+  // Unsigned: the same bytes are descending.
+  EXPECT_EQ(ComputeBoundaryOrder(StatsKind::kUInt32, V{u32(0xFFFFFFFF), u32(1)},
+                                 V{u32(0xFFFFFFFF), u32(5)}, {false, false}),
+            BoundaryOrder::kDescending);
+  // Null pages are skipped; only null pages: unordered; equal pages: ascending.
+  EXPECT_EQ(ComputeBoundaryOrder(StatsKind::kInt32, V{i32(3), "", i32(1)}, V{i32(4), "", i32(2)},
+                                 {false, true, false}),
+            BoundaryOrder::kDescending);
+  EXPECT_EQ(ComputeBoundaryOrder(StatsKind::kInt32, V{"", ""}, V{"", ""}, {true, true}),
+            BoundaryOrder::kUnordered);
+  EXPECT_EQ(ComputeBoundaryOrder(StatsKind::kBytes, V{"a", "a"}, V{"b", "b"}, {false, false}),
+            BoundaryOrder::kAscending);
+  // Min ascending but max descending: unordered.
+  EXPECT_EQ(ComputeBoundaryOrder(StatsKind::kBytes, V{"a", "b"}, V{"z", "c"}, {false, false}),
+            BoundaryOrder::kUnordered);
+  // Signed big-endian bytes (decimals): 0xFF (-1) < 0x01.
+  EXPECT_LT(CompareEncoded(StatsKind::kSignedBytes, "\xff", "\x01"), 0);
+  EXPECT_GT(CompareEncoded(StatsKind::kBytes, "\xff", "\x01"), 0);
+}
+
 }  // namespace
 }  // namespace quiver::parquet

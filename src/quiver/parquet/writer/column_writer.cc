@@ -273,8 +273,19 @@ class ColumnChunkWriter::Impl {
     md.size_statistics = std::move(size_stats);
 
     out.offset_index = std::move(offset_index_);
-    if (column_index_.has_value()) {
-      column_index_->boundary_order = format::BoundaryOrder::kUnordered;
+    if (column_index_.has_value() && !column_index_discarded_) {
+      switch (ComputeBoundaryOrder(column_.stats_kind, column_index_->min_values,
+                                   column_index_->max_values, column_index_->null_pages)) {
+        case BoundaryOrder::kAscending:
+          column_index_->boundary_order = format::BoundaryOrder::kAscending;
+          break;
+        case BoundaryOrder::kDescending:
+          column_index_->boundary_order = format::BoundaryOrder::kDescending;
+          break;
+        case BoundaryOrder::kUnordered:
+          column_index_->boundary_order = format::BoundaryOrder::kUnordered;
+          break;
+      }
       out.column_index = std::move(column_index_);
     }
     if (options_.bloom_filter.has_value()) {
@@ -557,6 +568,9 @@ class ColumnChunkWriter::Impl {
       }
       auto& ci = *column_index_;
       const bool null_page = values_in_page == 0;
+      // A page with values but no bounds (all NaN) makes the column index
+      // unusable: Arrow C++ then writes none for the chunk, and so do we.
+      if (!null_page && !page_stats.has_min_max()) column_index_discarded_ = true;
       ci.null_pages.push_back(null_page);
       ci.min_values.push_back(null_page || !page_stats.min ? std::string() : *page_stats.min);
       ci.max_values.push_back(null_page || !page_stats.max ? std::string() : *page_stats.max);
@@ -667,6 +681,7 @@ class ColumnChunkWriter::Impl {
   std::vector<format::PageEncodingStats> encoding_stats_;
   format::OffsetIndex offset_index_;
   std::optional<format::ColumnIndex> column_index_;
+  bool column_index_discarded_ = false;
 };
 
 ColumnChunkWriter::ColumnChunkWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
