@@ -9,6 +9,7 @@
 
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
+#include "quiver/parquet/bloom/distinct_hashes.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
@@ -291,13 +292,13 @@ class ColumnChunkWriter::Impl {
     if (options_.bloom_filter.has_value()) {
       // Sized for the distinct values actually present (at most ndv), as
       // pyarrow does, so small row groups get small filters.
-      std::sort(bloom_hashes_.begin(), bloom_hashes_.end());
-      bloom_hashes_.erase(std::unique(bloom_hashes_.begin(), bloom_hashes_.end()), bloom_hashes_.end());
+      DrainBloomHashes();
+      const std::vector<uint64_t> hashes = distinct_hashes_.Values();
       const int64_t ndv = std::min<int64_t>(options_.bloom_filter->ndv,
-                                            static_cast<int64_t>(bloom_hashes_.size()));
+                                            static_cast<int64_t>(hashes.size()));
       QUIVER_ASSIGN_OR_RAISE(auto filter,
                              BloomFilter::Make(ndv, options_.bloom_filter->fpp, options_.pool));
-      filter.InsertHashes(bloom_hashes_.data(), static_cast<int64_t>(bloom_hashes_.size()));
+      filter.InsertHashes(hashes.data(), static_cast<int64_t>(hashes.size()));
       MutableBuffer serialized(options_.pool);
       QUIVER_RETURN_NOT_OK(filter.Serialize(&serialized));
       out.bloom_filter = serialized.Freeze();
@@ -347,6 +348,12 @@ class ColumnChunkWriter::Impl {
     return level_bits / 8 + values_->EstimatedPageSize();
   }
 
+  // Moves the hashes the value writer appended into the distinct set.
+  void DrainBloomHashes() {
+    distinct_hashes_.Insert(bloom_hashes_.data(), static_cast<int64_t>(bloom_hashes_.size()));
+    bloom_hashes_.clear();
+  }
+
   Status WriteMiniBatch(const int16_t* def, const int16_t* rep, int64_t begin, int64_t end,
                         int16_t slot_def) {
     int64_t slots = end - begin;
@@ -385,6 +392,7 @@ class ColumnChunkWriter::Impl {
         range_pos_ = (*ranges_)[static_cast<size_t>(range_index_)].first;
       }
     }
+    if (!bloom_hashes_.empty()) DrainBloomHashes();
     return Status::OK();
   }
 
@@ -639,7 +647,8 @@ class ColumnChunkWriter::Impl {
   std::unique_ptr<ColumnStatistics> chunk_stats_;
   std::unique_ptr<cdc::Chunker> chunker_;
   std::vector<int64_t> cuts_;
-  std::vector<uint64_t> bloom_hashes_;
+  std::vector<uint64_t> bloom_hashes_;  // appended by the value writer, drained per mini-batch
+  DistinctHashes distinct_hashes_;
   bool align_records_ = true;
   bool dictionary_enabled_ = false;
   int64_t dictionary_pages_used_ = 0;
