@@ -46,7 +46,8 @@ class DeltaBinaryPackedEncoder {
                    int64_t validity_offset);
 
   int64_t num_values() const { return total_; }
-  // Bytes Flush() would write, roughly (exact for the finished blocks).
+  // Arrow C++'s estimate of the encoded size: a 32-byte header allowance
+  // plus the finished blocks (the open block is not counted).
   int64_t EstimatedSize() const;
 
   // Appends the header and all blocks to `out`; returns the number of bytes

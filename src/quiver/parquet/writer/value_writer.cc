@@ -419,7 +419,10 @@ class BytesValueWriter final : public ValueWriter {
       int bw = memo_.size() <= 1 ? 1 : std::bit_width(static_cast<uint32_t>(memo_.size() - 1));
       return 1 + static_cast<int64_t>(indices_.size()) * bw / 8;
     }
-    if (delta_length_ != nullptr || delta_ != nullptr || bss_ != nullptr) return encoded_estimate_;
+    // The encoders' own estimates, which are Arrow C++'s.
+    if (delta_length_ != nullptr) return delta_length_->EstimatedSize();
+    if (delta_ != nullptr) return delta_->EstimatedSize();
+    if (bss_ != nullptr) return encoded_estimate_;
     return values_.size();
   }
 
