@@ -71,3 +71,20 @@ def test_bloom_filter_bytes_equal_pyarrow(tmp_path, typ, cardinality, nulls, dic
         assert g == w, f"{path}: Quiver's filter ({len(g or b'')} B) differs from pyarrow's ({len(w)} B)"
     # Dictionaries come back in a different order (Quiver's follows first appearance).
     assert pq.read_table(q).to_pylist() == pq.read_table(p).to_pylist()
+
+
+def test_filter_sizes_follow_pyarrow_folding(tmp_path):
+    """Filters are sized as Arrow C++ sizes them: allocated for the ndv option, filled,
+    then folded while the estimated false-positive probability stays within fpp. Exact
+    sizing for the distinct count differs from it near size boundaries (e.g. 434 values,
+    ndv 1000, fpp 0.2: 256 vs 512 bytes); this sweep keeps the two writers equal."""
+    rng = np.random.default_rng(3)
+    for ndv in (None, 1000, 50000):
+        for n in sorted({int(x) for x in np.geomspace(200, 60000, 40)} | {434}):
+            fpp = float(rng.choice([0.05, 0.01, 0.1, 0.2]))
+            table = pa.table({"x": pa.array(rng.integers(0, 1 << 62, n))})
+            o = {"fpp": fpp} if ndv is None else {"fpp": fpp, "ndv": ndv}
+            q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+            quiver.write_parquet(table, str(q), bloom_filter_options={"x": o}, use_dictionary=False)
+            pq.write_table(table, p, bloom_filter_options={"x": o}, use_dictionary=False)
+            assert _blooms(q.read_bytes()) == _blooms(p.read_bytes()), (ndv, n, fpp)

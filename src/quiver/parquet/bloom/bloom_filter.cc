@@ -98,6 +98,47 @@ Result<BloomFilter> BloomFilter::MakeWithNumBytes(int64_t num_bytes, MemoryPool*
   return Allocate(num_bytes, pool);
 }
 
+void BloomFilter::FoldToTargetFpp(double fpp) {
+  const int64_t num_bytes = bitset_.size();
+  int64_t set_bits = 0;
+  for (int64_t i = 0; i + 8 <= num_bytes; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bitset_.data() + i, 8);
+    set_bits += std::popcount(w);
+  }
+  if (set_bits == 0) {
+    (void)bitset_.Resize(kMinimumBytes);  // shrinking never fails
+    num_blocks_ = 1;
+    return;
+  }
+  const uint64_t blocks = num_blocks_;
+  if (blocks < 2 || !IsPowerOfTwo(static_cast<int64_t>(blocks))) return;
+  const double fill = static_cast<double>(set_bits) / static_cast<double>(num_bytes * 8);
+  const int max_folds = std::countr_zero(blocks);
+  int folds = 0;
+  double unset = 1.0 - fill;
+  for (int i = 0; i < max_folds; ++i) {
+    unset *= unset;
+    if (std::pow(1.0 - unset, 8) > fpp) break;
+    ++folds;
+  }
+  if (folds == 0) return;
+  const uint64_t group = uint64_t{1} << folds;
+  const uint64_t new_blocks = blocks / group;
+  uint8_t* data = bitset_.data();
+  for (uint64_t dst = 0; dst < new_blocks; ++dst) {
+    uint8_t out[kBytesPerBlock];
+    std::memcpy(out, data + dst * group * kBytesPerBlock, kBytesPerBlock);
+    for (uint64_t g = 1; g < group; ++g) {
+      const uint8_t* src = data + (dst * group + g) * kBytesPerBlock;
+      for (int b = 0; b < kBytesPerBlock; ++b) out[b] |= src[b];
+    }
+    std::memcpy(data + dst * kBytesPerBlock, out, kBytesPerBlock);
+  }
+  (void)bitset_.Resize(static_cast<int64_t>(new_blocks) * kBytesPerBlock);
+  num_blocks_ = new_blocks;
+}
+
 void BloomFilter::InsertHashes(const uint64_t* hashes, int64_t n) {
   for (int64_t i = 0; i < n; ++i) InsertHash(hashes[i]);
 }

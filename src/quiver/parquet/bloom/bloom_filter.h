@@ -61,8 +61,8 @@ class BloomFilter {
   // two, capped at kMaximumBytes * 8, returned in bytes — the same numbers as
   // Arrow C++'s OptimalNumOfBytes. Never fails: ndv <= 0 or fpp >= 1 give
   // kMinimumBytes, fpp <= 0 or NaN give kMaximumBytes.
-  // (Observed, not in the spec: pyarrow 26's writer sizes a row group's
-  // filter for min(ndv, distinct values actually in the row group).)
+  // (Writers then shrink a filled filter with FoldToTargetFpp, as Arrow C++
+  // does: so a row group's filter ends up sized for the values it holds.)
   static int64_t OptimalNumBytes(int64_t ndv, double fpp);
 
   BloomFilter(BloomFilter&&) noexcept = default;
@@ -111,6 +111,16 @@ class BloomFilter {
   static void HashesBinary(const uint8_t* data, const int64_t* offsets, int64_t n, uint64_t* out);
   // n values of `width` bytes each, back to back (FIXED_LEN_BYTE_ARRAY).
   static void HashesFixedSize(const uint8_t* data, int32_t width, int64_t n, uint64_t* out);
+
+  // Shrinks a filter filled past need: ORs groups of 2^k consecutive blocks
+  // into one, with the largest k whose estimated false-positive probability
+  // stays <= fpp (each fold turns the set-bit fraction f into 1 - (1 - f)^2;
+  // the estimate is f^8). Exact, not approximate, for power-of-two block
+  // counts: a hash's block among n/2^k blocks is its block among n, shifted
+  // right by k. A filter with no bit set becomes one block. This is Arrow
+  // C++'s FoldToTargetFpp, and how a filter first sized for the ndv option
+  // ends up sized for the values actually inserted.
+  void FoldToTargetFpp(double fpp);
 
   // Bitset size in bytes (a multiple of kBytesPerBlock).
   int64_t num_bytes() const { return bitset_.size(); }

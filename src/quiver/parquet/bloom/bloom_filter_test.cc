@@ -319,6 +319,40 @@ TEST(BloomFilterAlgorithm, InsertedValuesAreFound) {
   EXPECT_TRUE(std::equal(f.bitset().begin(), f.bitset().end(), g.bitset().begin()));
 }
 
+TEST(BloomFilterFold, EqualsAFilterBuiltAtTheFoldedSize) {
+  std::mt19937_64 rng(9);
+  for (int n : {0, 1, 10, 1000, 20000, 300000}) {
+    SCOPED_TRACE(n);
+    std::vector<uint64_t> hashes(static_cast<size_t>(n));
+    for (auto& h : hashes) h = rng();
+    ASSERT_OK_AND_ASSIGN(BloomFilter big, BloomFilter::Make(1 << 20, 0.05));
+    big.InsertHashes(hashes.data(), n);
+    big.FoldToTargetFpp(0.05);
+    // Folding is exact: the same bits as inserting into a filter of that size.
+    ASSERT_OK_AND_ASSIGN(BloomFilter direct, BloomFilter::MakeWithNumBytes(big.num_bytes()));
+    direct.InsertHashes(hashes.data(), n);
+    ASSERT_EQ(big.num_bytes(), direct.num_bytes());
+    EXPECT_TRUE(std::equal(big.bitset().begin(), big.bitset().end(), direct.bitset().begin()));
+    for (uint64_t h : hashes) ASSERT_TRUE(big.FindHash(h));
+    if (n == 0 || n == 1 || n == 10) {
+      EXPECT_EQ(big.num_bytes(), n == 0 ? BloomFilter::kMinimumBytes : big.num_bytes());
+      EXPECT_LE(big.num_bytes(), 64);
+    }
+    if (n == 20000) {
+      // The spec's optimal size for 20000 values at 5%: folding lands on it.
+      EXPECT_EQ(big.num_bytes(), BloomFilter::OptimalNumBytes(20000, 0.05));
+    }
+  }
+  // A filter already too full for its fpp is not folded.
+  ASSERT_OK_AND_ASSIGN(BloomFilter small, BloomFilter::Make(100, 0.01));
+  std::vector<uint64_t> many(5000);
+  for (auto& h : many) h = rng();
+  small.InsertHashes(many.data(), 5000);
+  const int64_t before = small.num_bytes();
+  small.FoldToTargetFpp(0.01);
+  EXPECT_EQ(small.num_bytes(), before);
+}
+
 TEST(BloomFilterAlgorithm, FalsePositiveRate) {
   // ndv chosen just below a power-of-two boundary, so the filter gets
   // (nearly) the size the formula asks for and the rate should be close to

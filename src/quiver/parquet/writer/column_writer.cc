@@ -9,7 +9,6 @@
 
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
-#include "quiver/parquet/bloom/distinct_hashes.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
@@ -98,7 +97,12 @@ class ColumnChunkWriter::Impl {
     }
     chunk_stats_ = ColumnStatistics::Make(column_.stats_kind, column_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
-    if (options_.bloom_filter.has_value()) values_->set_bloom_hashes(&bloom_hashes_);
+    if (options_.bloom_filter.has_value()) {
+      QUIVER_ASSIGN_OR_RAISE(auto filter, BloomFilter::Make(options_.bloom_filter->ndv,
+                                                            options_.bloom_filter->fpp, options_.pool));
+      bloom_filter_.emplace(std::move(filter));
+      values_->set_bloom_hashes(&bloom_hashes_);
+    }
     // Pages start on record boundaries where readers rely on it: data page
     // v2 and the page index (as Arrow C++ decides).
     align_records_ = options_.page_version == DataPageVersion::kV2 || options_.page_index;
@@ -290,15 +294,12 @@ class ColumnChunkWriter::Impl {
       out.column_index = std::move(column_index_);
     }
     if (options_.bloom_filter.has_value()) {
-      // Sized for the distinct values actually present (at most ndv), as
-      // pyarrow does, so small row groups get small filters.
+      // As Arrow C++ (and so byte for byte as pyarrow): sized for the ndv
+      // option, filled, then folded down to the smallest size that keeps the
+      // estimated false-positive probability within fpp.
       DrainBloomHashes();
-      const std::vector<uint64_t> hashes = distinct_hashes_.Values();
-      const int64_t ndv = std::min<int64_t>(options_.bloom_filter->ndv,
-                                            static_cast<int64_t>(hashes.size()));
-      QUIVER_ASSIGN_OR_RAISE(auto filter,
-                             BloomFilter::Make(ndv, options_.bloom_filter->fpp, options_.pool));
-      filter.InsertHashes(hashes.data(), static_cast<int64_t>(hashes.size()));
+      BloomFilter& filter = *bloom_filter_;
+      filter.FoldToTargetFpp(options_.bloom_filter->fpp);
       MutableBuffer serialized(options_.pool);
       QUIVER_RETURN_NOT_OK(filter.Serialize(&serialized));
       out.bloom_filter = serialized.Freeze();
@@ -348,9 +349,9 @@ class ColumnChunkWriter::Impl {
     return level_bits / 8 + values_->EstimatedPageSize();
   }
 
-  // Moves the hashes the value writer appended into the distinct set.
+  // Inserts the hashes the value writer appended into the chunk's filter.
   void DrainBloomHashes() {
-    distinct_hashes_.Insert(bloom_hashes_.data(), static_cast<int64_t>(bloom_hashes_.size()));
+    bloom_filter_->InsertHashes(bloom_hashes_.data(), static_cast<int64_t>(bloom_hashes_.size()));
     bloom_hashes_.clear();
   }
 
@@ -648,7 +649,7 @@ class ColumnChunkWriter::Impl {
   std::unique_ptr<cdc::Chunker> chunker_;
   std::vector<int64_t> cuts_;
   std::vector<uint64_t> bloom_hashes_;  // appended by the value writer, drained per mini-batch
-  DistinctHashes distinct_hashes_;
+  std::optional<BloomFilter> bloom_filter_;
   bool align_records_ = true;
   bool dictionary_enabled_ = false;
   int64_t dictionary_pages_used_ = 0;

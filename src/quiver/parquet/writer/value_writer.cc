@@ -227,7 +227,9 @@ class FixedValueWriter final : public ValueWriter {
   Status Consume(const std::vector<int64_t>* arrow_indices) {
     const int64_t n = static_cast<int64_t>(scratch_.size());
     if (options_.statistics && n > 0) page_stats_->Update(scratch_.data(), n);
-    if (bloom_hashes_ != nullptr && n > 0) {
+    // While the dictionary is on, the memo table already finds the distinct
+    // values: only a value new to it is hashed for the bloom filter.
+    if (bloom_hashes_ != nullptr && n > 0 && !use_dict_) {
       const size_t at = bloom_hashes_->size();
       bloom_hashes_->resize(at + static_cast<size_t>(n));
       BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
@@ -248,19 +250,25 @@ class FixedValueWriter final : public ValueWriter {
       for (int64_t j = 0; j < n; ++j) {
         int32_t& slot = remap_[static_cast<size_t>((*arrow_indices)[static_cast<size_t>(j)])];
         if (slot < 0) {
-          QUIVER_ASSIGN_OR_RAISE(
-              slot, memo_.GetOrInsert(std::bit_cast<MemoKey<PhysT>>(scratch_[static_cast<size_t>(j)])));
+          QUIVER_ASSIGN_OR_RAISE(slot, Memoize(scratch_[static_cast<size_t>(j)]));
         }
         indices_.push_back(slot);
       }
       return Status::OK();
     }
     for (int64_t j = 0; j < n; ++j) {
-      QUIVER_ASSIGN_OR_RAISE(int32_t idx,
-                             memo_.GetOrInsert(std::bit_cast<MemoKey<PhysT>>(scratch_[static_cast<size_t>(j)])));
+      QUIVER_ASSIGN_OR_RAISE(int32_t idx, Memoize(scratch_[static_cast<size_t>(j)]));
       indices_.push_back(idx);
     }
     return Status::OK();
+  }
+
+  // The memo index of `v`; a value new to the memo table is bloom-hashed.
+  Result<int32_t> Memoize(PhysT v) {
+    bool inserted = false;
+    QUIVER_ASSIGN_OR_RAISE(int32_t idx, memo_.GetOrInsert(std::bit_cast<MemoKey<PhysT>>(v), &inserted));
+    if (inserted && bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
+    return idx;
   }
 
  public:
@@ -722,7 +730,8 @@ class BytesValueWriter final : public ValueWriter {
       for (const auto& v : scratch_) bytes += static_cast<int64_t>(v.size());
     }
     page_byte_array_bytes_ += bytes;
-    if (bloom && bloom_hashes_ != nullptr && n > 0) {
+    // With the dictionary on, values new to the memo table are hashed below.
+    if (bloom && bloom_hashes_ != nullptr && n > 0 && !use_dict_) {
       const size_t at = bloom_hashes_->size();
       bloom_hashes_->resize(at + static_cast<size_t>(n));
       BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
@@ -760,7 +769,9 @@ class BytesValueWriter final : public ValueWriter {
         indices_.push_back(prev_index);
         continue;
       }
-      QUIVER_ASSIGN_OR_RAISE(prev_index, memo_.GetOrInsert(v));
+      bool inserted = false;
+      QUIVER_ASSIGN_OR_RAISE(prev_index, memo_.GetOrInsert(v, &inserted));
+      if (inserted && bloom && bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
       prev = v;
       indices_.push_back(prev_index);
     }
