@@ -359,3 +359,46 @@ def test_malformed_arrays_are_rejected(tmp_path):
         with pytest.raises(quiver.InvalidError, match="'d'"):
             quiver.write_parquet(pa.table({"d": bad_dict}), str(tmp_path / "out.parquet"), use_dictionary=dictionary)
         assert_nothing_written(tmp_path)
+
+
+@pytest.mark.parametrize("typ", [pa.decimal128(5, 7), pa.decimal128(5, -2), pa.decimal256(40, 41)],
+                         ids=str)
+def test_decimal_scale_outside_parquet_range(tmp_path, typ):
+    """Arrow allows a negative scale or one above the precision; Parquet does not (readers
+    reject such files), so the writer refuses them by name, and writes nothing."""
+    table = pa.table({"d": pa.array([None], typ)})
+    with pytest.raises(quiver.InvalidError, match="'d'.*scale"):
+        quiver.write_parquet(table, str(tmp_path / "out.parquet"))
+    assert_nothing_written(tmp_path)
+
+
+def test_field_name_not_utf8(tmp_path):
+    """A field name that is not UTF-8 (possible through the C Data Interface) cannot be a
+    Parquet column name: clear error, nothing written."""
+    # Build the schema through the C interface: pyarrow itself only makes UTF-8 names.
+    import ctypes
+    schema = pa.schema([pa.field("ab", pa.int32())])
+    capsule = schema.__arrow_c_schema__()
+    ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    ptr = ctypes.pythonapi.PyCapsule_GetPointer(capsule, b"arrow_schema")
+
+    class ArrowSchema(ctypes.Structure):
+        _fields_ = [("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                    ("metadata", ctypes.c_char_p), ("flags", ctypes.c_int64),
+                    ("n_children", ctypes.c_int64), ("children", ctypes.c_void_p),
+                    ("dictionary", ctypes.c_void_p), ("release", ctypes.c_void_p),
+                    ("private_data", ctypes.c_void_p)]
+
+    root = ArrowSchema.from_address(ptr)
+    child = ArrowSchema.from_address(ctypes.cast(root.children, ctypes.POINTER(ctypes.c_void_p))[0])
+    name_ptr = ctypes.c_void_p.from_buffer(child, ArrowSchema.name.offset).value  # char* "ab"
+    ctypes.memmove(name_ptr, b"\xff\xfe", 2)  # same length, no longer UTF-8
+
+    class Holder:
+        def __arrow_c_schema__(self):
+            return capsule
+
+    with pytest.raises(quiver.InvalidError, match="not valid UTF-8"):
+        quiver.ParquetWriter(str(tmp_path / "out.parquet"), Holder())
+    assert_nothing_written(tmp_path)

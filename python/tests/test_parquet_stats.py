@@ -152,11 +152,26 @@ def test_float_rules_in_page_headers_and_column_index(tmp_path):
     # as Arrow C++ does).
     assert [p.statistics.nan_count for p in pages] in ([2, 0, 0, 1], [None] * 4)
     assert chunk.statistics.nan_count == 3
+    # A page with values but no bounds (NaNs only) leaves the chunk without a column index,
+    # as Arrow C++ writes it (it would need min/max for a page that is not a null page).
+    assert chunk.column_index_offset is None
+    p = tmp_path / "p.parquet"
+    pq.write_table(table, p, max_rows_per_page=2, data_page_version="2.0", use_dictionary=False,
+                   write_page_index=True)
+    assert parquet_pages.read_structure(p.read_bytes()).row_groups[0].columns[0].column_index_offset is None
+
+    # Without such a page, the column index carries the NaN counts.
+    vals = [float("nan"), 1.0, 0.0, 3.0, -0.0, -5.0, None, 2.0]
+    quiver.write_parquet(pa.table({"c": pa.array(vals, pa.float64())}), str(path),
+                         max_rows_per_page=2, data_page_version="2.0", use_dictionary=False)
+    data = path.read_bytes()
+    chunk = parquet_pages.read_structure(data).row_groups[0].columns[0]
     ci = parquet_pages.parse_column_index(data, chunk.column_index_offset, chunk.column_index_length)
-    assert ci["null_pages"] == [False, False, False, False]  # a page of NaNs is not a null page
+    assert ci["null_pages"] == [False, False, False, False]
     assert ci["null_counts"] == [0, 0, 0, 1]
-    assert ci["nan_counts"] == [2, 0, 0, 1]
-    assert [d(v) if v else None for v in ci["min_values"][1:3]] == [-0.0, -5.0]
+    assert ci["nan_counts"] == [1, 0, 0, 0]
+    assert [d(v) for v in ci["min_values"]] == [1.0, 0.0, -5.0, 2.0]
+    assert math.copysign(1, d(ci["min_values"][1])) == -1  # a zero min is -0.0
 
 
 @pytest.mark.parametrize("t,values", [

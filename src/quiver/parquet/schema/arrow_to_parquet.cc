@@ -1,6 +1,9 @@
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 
 #include <cmath>
+#include <string>
+
+#include "quiver/array/validate.h"
 
 namespace quiver::parquet {
 
@@ -39,6 +42,19 @@ ConvertedType IntConverted(int bits, bool is_signed) {
   }
 }
 
+// At most 64 bytes of a name, as hex (for names that cannot be printed).
+std::string HexName(const std::string& name) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out = "0x";
+  for (size_t i = 0; i < name.size() && i < 64; ++i) {
+    const auto b = static_cast<uint8_t>(name[i]);
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  if (name.size() > 64) out += "...";
+  return out;
+}
+
 class Mapper {
  public:
   explicit Mapper(ParquetSchema* out) : out_(out) {}
@@ -46,6 +62,12 @@ class Mapper {
   Status Node(const Field& field, int16_t def, int16_t rep, std::vector<std::string> path,
               int top, int depth) {
     if (depth > 64) return Status::Invalid("field '", field.name(), "' is nested too deeply");
+    if (FindInvalidUtf8(reinterpret_cast<const uint8_t*>(field.name().data()),
+                        static_cast<int64_t>(field.name().size())) >= 0) {
+      // Parquet schema names are Thrift strings (UTF-8): readers reject others.
+      return Status::Invalid("a field name is not valid UTF-8 (", HexName(field.name()),
+                             "); Parquet column names must be UTF-8");
+    }
     const DataType& type = *field.type();
     const bool nullable = field.nullable();
     const int16_t def_here = static_cast<int16_t>(def + (nullable ? 1 : 0));
@@ -193,6 +215,11 @@ class Mapper {
       case quiver::Type::kDecimal128:
       case quiver::Type::kDecimal256: {
         const auto& d = TypeAs<DecimalType>(type);
+        if (d.scale() < 0 || d.scale() > d.precision()) {
+          // Parquet's DECIMAL requires 0 <= scale <= precision.
+          return Status::Invalid("field '", name, "': ", type.ToString(), " has scale ",
+                                 d.scale(), "; Parquet decimals need 0 <= scale <= precision");
+        }
         c->arrow_byte_width = type.byte_width();
         if (d.precision() <= 9) {
           Physical(e, c, Type::kInt32,
