@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs Quiver's buffer benchmarks and checks what docs/benchmarks.md (section 3
-# and "Rules of measurement") requires of them:
+# and "Rules of measurement") requires of them, then the chunker benchmarks
+# (section 2: MB/s of logical bytes and chunks found, per input):
 #   - the allocator pin refuses an override: MALLOC_CONF=dirty_decay_ms:1000
-#     must make the binary exit non-zero before any benchmark runs;
+#     must make each binary exit non-zero before any benchmark runs;
 #   - 5 repetitions, randomly interleaved across benchmarks; medians reported
 #     with the spread of the repetitions (min..max as % of the median) beside
 #     every result, and ratios per pair;
@@ -22,18 +23,28 @@ if [[ ! -x "$bin" ]]; then
   exit 1
 fi
 
-# 1. The allocator pin must refuse an environment override.
-set +e
-control_err=$(MALLOC_CONF=dirty_decay_ms:1000 "$bin" --benchmark_filter='^$' 2>&1 >/dev/null)
-control_rc=$?
-set -e
-if [[ $control_rc -eq 0 ]] || ! grep -q "refusing to run" <<<"$control_err"; then
-  echo "run.sh: FAIL: with MALLOC_CONF=dirty_decay_ms:1000 the benchmark binary" \
-       "did not refuse to run (exit status $control_rc). Its stderr:" >&2
-  echo "$control_err" >&2
+chunker_bin=build/release/bench/quiver_chunker_benchmark
+chunker_json=build/release/bench/chunker_benchmark.json
+if [[ ! -x "$chunker_bin" ]]; then
+  echo "run.sh: $chunker_bin not found; build it with 'make bench-build'" >&2
   exit 1
 fi
-echo "allocator pin check: refused as expected (exit status $control_rc with MALLOC_CONF=dirty_decay_ms:1000)"
+
+# 1. The allocator pin must refuse an environment override (in every binary).
+for b in "$bin" "$chunker_bin"; do
+  set +e
+  control_err=$(MALLOC_CONF=dirty_decay_ms:1000 "$b" --benchmark_filter='^$' 2>&1 >/dev/null)
+  control_rc=$?
+  set -e
+  if [[ $control_rc -eq 0 ]] || ! grep -q "refusing to run" <<<"$control_err"; then
+    echo "run.sh: FAIL: with MALLOC_CONF=dirty_decay_ms:1000 $b" \
+         "did not refuse to run (exit status $control_rc). Its stderr:" >&2
+    echo "$control_err" >&2
+    exit 1
+  fi
+  echo "allocator pin check: $(basename "$b") refused as expected (exit status $control_rc" \
+       "with MALLOC_CONF=dirty_decay_ms:1000)"
+done
 
 # 2. The benchmarks.
 "$bin" --benchmark_repetitions=5 \
@@ -135,4 +146,52 @@ if failures:
         print(f"run.sh: FAIL: {message}", file=sys.stderr)
     sys.exit(1)
 print("run.sh: all checks passed")
+EOF
+
+# 4. The chunker benchmarks (docs/benchmarks.md, section 2), the same way:
+#    5 interleaved repetitions, medians with their spread.
+"$chunker_bin" --benchmark_repetitions=5 \
+               --benchmark_enable_random_interleaving=true \
+               --benchmark_display_aggregates_only=true \
+               --benchmark_out="$chunker_json" --benchmark_out_format=json \
+               "$@"
+
+python3 - "$chunker_json" <<'EOF'
+import json
+import statistics
+import sys
+
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+
+rates = {}   # run_name -> [MB/s of logical bytes, one per repetition]
+chunks = {}  # run_name -> chunks found (the same in every repetition)
+errors = []
+for b in report["benchmarks"]:
+    if b.get("error_occurred"):
+        errors.append(f'{b["name"]}: {b.get("error_message", "error")}')
+    if b.get("run_type") != "iteration":
+        continue
+    rates.setdefault(b["run_name"], []).append(b["bytes_per_second"] / 1e6)
+    chunks.setdefault(b["run_name"], set()).add(int(b["chunks"]))
+
+print()
+if not rates:
+    print("Chunker: not run (filtered out)")
+else:
+    print("Chunker (FindCuts over ~64 MiB of logical bytes, default CDC options; MB/s = 10^6 "
+          "logical bytes per second, median of the repetitions):")
+    for name, values in sorted(rates.items()):
+        m = statistics.median(values)
+        print(f"  {name:44s} {m:8.0f} MB/s   spread {100 * (min(values) / m - 1):+.1f}%.."
+              f"{100 * (max(values) / m - 1):+.1f}%   chunks {sorted(chunks[name])}")
+        if len(chunks[name]) != 1:
+            errors.append(f"{name}: the number of chunks differs between repetitions")
+
+print()
+if errors:
+    for message in errors:
+        print(f"run.sh: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+print("run.sh: chunker benchmarks done")
 EOF

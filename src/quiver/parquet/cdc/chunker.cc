@@ -1,7 +1,41 @@
+// Speed (docs/cdc.md, "Speed"). The statement of the algorithm is a byte at
+// a time: each item (a 2-byte level, or one value's bytes) adds its length
+// to the chunk size and, if the size has reached min_chunk_size, rolls all
+// of its bytes into the gear hash; after each slot (record start, for
+// repeated columns) a cut is decided. chunker_test.cc keeps that statement
+// as its reference and checks this file against it on random inputs. What
+// makes this file faster while cutting at exactly the same places:
+//
+//  1. The min-size window is skipped without hashing. Inside it nothing is
+//     hashed, so no match can be recorded, and the size stays below
+//     min < max, so no cut can be decided either: only the sizes matter.
+//     (A match can only be pending while the size is >= min, because the
+//     size only drops below min at a cut, and a cut clears it; the loops
+//     still check, and take the plain path if a state from elsewhere holds
+//     one.) Required fixed-width columns skip by a division, required binary
+//     columns by a binary search over the offsets, columns with levels by a
+//     size-only loop. The item whose bytes reach min is then hashed whole,
+//     as the statement says, and hashing continues until the next cut.
+//  2. Separate loops for required columns (values only) and for columns
+//     with def levels, with or without rep levels, each instantiated per
+//     value layout (fixed width 1/2/4/8, other widths, boolean, binary with
+//     32/64-bit offsets, binary views, no bytes), reading the Arrow buffers
+//     directly: no per-value switch or indirect call.
+//  3. Rolling reports "some byte matched" as one compare against a
+//     threshold (gear_roll_internal.h, which also says why the hash chain
+//     is not split per word here).
+//  4. In the level loops, no unpredictable branch per level besides
+//     validity: the leaf slot advances by a 0/1 add, and the decision at a
+//     record start is entered only when a match is pending or max is
+//     reached.
 #include "quiver/parquet/cdc/chunker.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <limits>
 
+#include "quiver/parquet/cdc/gear_roll_internal.h"
 #include "quiver/parquet/cdc/gear_table.h"
 #include "quiver/util/bit_util.h"
 
@@ -9,169 +43,463 @@ namespace quiver::parquet::cdc {
 
 namespace {
 
-// The bytes of leaf slot i, for each Arrow layout (docs/cdc.md, "What is fed
-// to the hash").
-struct SlotBytes {
-  const ArrayData* d;
-  Type id;
-  int width = 0;  // fixed-width storage bytes
-  uint8_t bool_byte = 0;
+using internal::RollByte;
+using internal::RollBytes;
+using internal::RollFixed;
+using internal::RollLevel;
 
-  explicit SlotBytes(const ArrayData* data) : d(data) {
-    id = d->type->id();
-    if (id == Type::kDictionary) {
-      width = TypeAs<DictionaryType>(*d->type).index_type()->byte_width();
-    } else if (id != Type::kBool) {
-      width = d->type->byte_width();
-    }
+struct Limits {
+  int64_t min_size;
+  int64_t max_size;
+  // A hash value h matches iff h < threshold, i.e. (h & mask) == 0.
+  uint64_t threshold;
+};
+
+// --- The bytes of leaf slot i, per Arrow layout ---------------------------------
+// (docs/cdc.md, "What is fed to the hash"). Slots are logical indices: the
+// array's offset is applied once, in the pointers. Each layout provides
+//   Length(i)                 the number of bytes,
+//   Roll(table, threshold, i, h)  rolls them (gear_roll_internal.h),
+//   Skip(k, n, limit, &size)  the first slot j in [k, n) whose bytes bring
+//                             size + (bytes of slots k..j) to >= limit,
+//                             having added the bytes of k..j-1 to size
+//                             (n, with all of them added, if none does).
+
+// Fixed width W known at compile time (1, 2, 4, 8 bytes; dictionary indices).
+template <int W>
+struct FixedBytes {
+  const uint8_t* values;
+  static int64_t Length(int64_t) { return W; }
+  uint64_t Roll(const uint64_t* table, uint64_t threshold, int64_t i, uint64_t& h) const {
+    return RollFixed<W>(table, values + i * W, threshold, h);
   }
-
-  // Sets *p and returns the length.
-  int64_t Get(int64_t i, const uint8_t** p) {
-    switch (id) {
-      case Type::kNull:
-        *p = nullptr;
-        return 0;
-      case Type::kBool:
-        bool_byte = bit_util::GetBit(d->buffers[1]->data(), d->offset + i) ? 1 : 0;
-        *p = &bool_byte;
-        return 1;
-      case Type::kString:
-      case Type::kBinary: {
-        const int32_t* o = d->GetValues<int32_t>(1);
-        *p = d->buffers[2]->data() + o[i];
-        return o[i + 1] - o[i];
-      }
-      case Type::kLargeString:
-      case Type::kLargeBinary: {
-        const int64_t* o = d->GetValues<int64_t>(1);
-        *p = d->buffers[2]->data() + o[i];
-        return o[i + 1] - o[i];
-      }
-      case Type::kStringView:
-      case Type::kBinaryView: {
-        const uint8_t* view = d->buffers[1]->data() + (d->offset + i) * 16;
-        int32_t len;
-        std::memcpy(&len, view, 4);
-        if (len <= 12) {
-          *p = view + 4;
-        } else {
-          int32_t buf, off;
-          std::memcpy(&buf, view + 8, 4);
-          std::memcpy(&off, view + 12, 4);
-          *p = d->buffers[static_cast<size_t>(2 + buf)]->data() + off;
-        }
-        return len;
-      }
-      default:
-        *p = d->buffers[1]->data() + (d->offset + i) * width;
-        return width;
-    }
+  static int64_t Skip(int64_t k, int64_t n, int64_t limit, int64_t* size) {
+    // Slots whose bytes keep size below limit: (limit - size - 1) / W.
+    const int64_t skip = std::min((limit - *size - 1) / W, n - k);
+    *size += skip * W;
+    return k + skip;
   }
 };
 
-}  // namespace
+// Fixed width known at run time (decimals, fixed_size_binary, intervals).
+struct WideBytes {
+  const uint8_t* values;
+  int64_t width;  // > 0
+  int64_t Length(int64_t) const { return width; }
+  uint64_t Roll(const uint64_t* table, uint64_t threshold, int64_t i, uint64_t& h) const {
+    return RollBytes(table, values + i * width, width, threshold, h);
+  }
+  int64_t Skip(int64_t k, int64_t n, int64_t limit, int64_t* size) const {
+    const int64_t skip = std::min((limit - *size - 1) / width, n - k);
+    *size += skip * width;
+    return k + skip;
+  }
+};
 
-const uint64_t* Chunker::kTableFor(int run) { return kGearTable[run]; }
+// Boolean: one byte, 0 or 1.
+struct BoolBytes {
+  const uint8_t* bits;
+  int64_t offset;
+  static int64_t Length(int64_t) { return 1; }
+  uint64_t Roll(const uint64_t* table, uint64_t threshold, int64_t i, uint64_t& h) const {
+    return RollByte(table, bit_util::GetBit(bits, offset + i) ? 1 : 0, threshold, h);
+  }
+  static int64_t Skip(int64_t k, int64_t n, int64_t limit, int64_t* size) {
+    return FixedBytes<1>::Skip(k, n, limit, size);
+  }
+};
+
+// Binary and string with 32- or 64-bit offsets: the raw bytes.
+template <typename Offset>
+struct BinaryBytes {
+  const Offset* offsets;  // offsets[i], offsets[i + 1] bound slot i
+  const uint8_t* data;
+  int64_t Length(int64_t i) const { return int64_t{offsets[i + 1]} - offsets[i]; }
+  uint64_t Roll(const uint64_t* table, uint64_t threshold, int64_t i, uint64_t& h) const {
+    const int64_t length = Length(i);
+    return length == 0 ? 0 : RollBytes(table, data + offsets[i], length, threshold, h);
+  }
+  int64_t Skip(int64_t k, int64_t n, int64_t limit, int64_t* size) const {
+    // The first j with offsets[j + 1] - offsets[k] >= limit - size: a binary
+    // search over the (non-decreasing) offsets.
+    const int64_t target = int64_t{offsets[k]} + (limit - *size);
+    const Offset* end = std::lower_bound(offsets + k + 1, offsets + n + 1, target,
+                                         [](Offset o, int64_t t) { return int64_t{o} < t; });
+    const int64_t j = (end - offsets) - 1;
+    *size += int64_t{offsets[j]} - offsets[k];
+    return j;
+  }
+};
+
+// binary_view / string_view: the same bytes as binary.
+struct ViewBytes {
+  const ArrayData* array;
+  const uint8_t* views;  // 16 bytes per slot
+  const uint8_t* Bytes(int64_t i, int64_t* length) const {
+    const uint8_t* view = views + i * 16;
+    int32_t n;
+    std::memcpy(&n, view, 4);
+    *length = n;
+    if (n <= 12) return view + 4;
+    int32_t buffer, offset;
+    std::memcpy(&buffer, view + 8, 4);
+    std::memcpy(&offset, view + 12, 4);
+    return array->buffers[static_cast<size_t>(2 + buffer)]->data() + offset;
+  }
+  int64_t Length(int64_t i) const {
+    int32_t n;
+    std::memcpy(&n, views + i * 16, 4);
+    return n;
+  }
+  uint64_t Roll(const uint64_t* table, uint64_t threshold, int64_t i, uint64_t& h) const {
+    int64_t length;
+    const uint8_t* p = Bytes(i, &length);
+    return RollBytes(table, p, length, threshold, h);
+  }
+  int64_t Skip(int64_t k, int64_t n, int64_t limit, int64_t* size) const {
+    for (; k < n; ++k) {
+      const int64_t length = Length(k);
+      if (*size + length >= limit) return k;
+      *size += length;
+    }
+    return n;
+  }
+};
+
+// Null type and zero-width values: nothing.
+struct NoBytes {
+  static int64_t Length(int64_t) { return 0; }
+  static uint64_t Roll(const uint64_t*, uint64_t, int64_t, uint64_t&) { return 0; }
+  static int64_t Skip(int64_t, int64_t n, int64_t, int64_t*) { return n; }
+};
+
+// Calls fn(bytes) with the layout of `leaf`'s values.
+template <typename Fn>
+Status VisitBytes(const ArrayData& leaf, Fn&& fn) {
+  auto buffer = [&](size_t i) -> const uint8_t* {
+    return i < leaf.buffers.size() && leaf.buffers[i] != nullptr ? leaf.buffers[i]->data()
+                                                                 : nullptr;
+  };
+  const Type id = leaf.type->id();
+  switch (id) {
+    case Type::kNull:
+      fn(NoBytes{});
+      return Status::OK();
+    case Type::kBool:
+      fn(BoolBytes{buffer(1), leaf.offset});
+      return Status::OK();
+    case Type::kString:
+    case Type::kBinary:
+      fn(BinaryBytes<int32_t>{leaf.GetValues<int32_t>(1), buffer(2)});
+      return Status::OK();
+    case Type::kLargeString:
+    case Type::kLargeBinary:
+      fn(BinaryBytes<int64_t>{leaf.GetValues<int64_t>(1), buffer(2)});
+      return Status::OK();
+    case Type::kStringView:
+    case Type::kBinaryView: {
+      const uint8_t* views = buffer(1);
+      fn(ViewBytes{&leaf, views == nullptr ? nullptr : views + leaf.offset * 16});
+      return Status::OK();
+    }
+    default:
+      break;
+  }
+  // Fixed width; dictionary arrays feed their indices.
+  const int width = id == Type::kDictionary
+                        ? TypeAs<DictionaryType>(*leaf.type).index_type()->byte_width()
+                        : leaf.type->byte_width();
+  if (width < 0) {
+    return Status::Invalid("content-defined chunking: unsupported leaf type ",
+                           leaf.type->ToString());
+  }
+  const uint8_t* values = buffer(1);
+  if (width == 0) {
+    fn(NoBytes{});
+    return Status::OK();
+  }
+  if (values == nullptr) {
+    // No values buffer (only valid if no value is present): the generic
+    // layout, which reads present values only.
+    fn(WideBytes{nullptr, width});
+    return Status::OK();
+  }
+  values += leaf.offset * width;
+  switch (width) {
+    case 1:
+      fn(FixedBytes<1>{values});
+      break;
+    case 2:
+      fn(FixedBytes<2>{values});
+      break;
+    case 4:
+      fn(FixedBytes<4>{values});
+      break;
+    case 8:
+      fn(FixedBytes<8>{values});
+      break;
+    default:
+      fn(WideBytes{values, width});
+      break;
+  }
+  return Status::OK();
+}
+
+// The cut decision after a slot (docs/cdc.md, "Boundary check"); true if a
+// chunk ends here (the state is then reset for the next one).
+inline bool Decide(const Limits& limits, ChunkerState& s) {
+  if (s.matched) {
+    s.matched = false;
+    if (++s.run == 8) {
+      s.run = 0;
+      s.size = 0;
+      return true;
+    }
+  }
+  if (s.size >= limits.max_size) {
+    s.size = 0;
+    return true;
+  }
+  return false;
+}
+
+// --- Required, not nested: values only, a decision after each -----------------
+
+// (Not inlined: one compact function per layout, rather than every loop
+// inlined into VisitBytes.)
+template <typename Bytes>
+[[gnu::noinline]] void RequiredCuts(const Bytes& bytes, int64_t first, int64_t n,
+                                    const Limits& limits, ChunkerState& s,
+                                    std::vector<int64_t>* cuts) {
+  // Slots first..end-1; level index = slot - first.
+  const int64_t end = first + n;
+  int64_t k = first;
+  if (s.matched && n > 0) {
+    // A match left pending by a repeated column's state (not reachable from
+    // this column's own calls, which decide after every value): slot 0 the
+    // plain way, which folds it into the first decision.
+    s.size += bytes.Length(k);
+    if (s.size >= limits.min_size) {
+      s.matched |= bytes.Roll(kGearTable[s.run], limits.threshold, k, s.hash) != 0;
+    }
+    if (Decide(limits, s)) cuts->push_back(0);
+    ++k;
+  }
+  while (k < end) {
+    if (s.size < limits.min_size) {
+      k = bytes.Skip(k, end, limits.min_size, &s.size);
+      if (k == end) break;
+      // Slot k brings the size to min: it is hashed whole, below.
+    }
+    // Hashing until the next cut; the size stays >= min.
+    const uint64_t* table = kGearTable[s.run];
+    uint64_t h = s.hash;
+    int64_t size = s.size;
+    int run = s.run;
+    for (; k < end; ++k) {
+      size += bytes.Length(k);
+      const bool matched = bytes.Roll(table, limits.threshold, k, h) != 0;
+      if (matched) {
+        if (++run == 8) {
+          run = 0;
+          size = 0;
+          cuts->push_back(k++ - first);
+          break;
+        }
+        table = kGearTable[run];
+      }
+      if (size >= limits.max_size) {
+        size = 0;
+        cuts->push_back(k++ - first);
+        break;
+      }
+    }
+    s.hash = h;
+    s.size = size;
+    s.run = run;
+  }
+}
+
+// --- With levels: nullable (def levels) and repeated (def and rep levels) ----
+
+// The leaf slot each consuming level takes, walking `ranges` in order.
+class SlotCursor {
+ public:
+  explicit SlotCursor(const std::vector<std::pair<int64_t, int64_t>>& ranges) : ranges_(ranges) {
+    slot = ranges.empty() ? 0 : ranges[0].first;
+    SetEnd();
+  }
+  // Moves past the current slot if the level took it, without a branch on
+  // `took` (unpredictable for nested data): one rarely taken branch for the
+  // end of a range.
+  void Advance(bool took) {
+    slot += took ? 1 : 0;
+    if (static_cast<int>(took) & static_cast<int>(slot == end_)) [[unlikely]] {
+      ++range_;
+      slot = ranges_[range_].first;
+      SetEnd();
+    }
+  }
+  int64_t slot = 0;
+
+ private:
+  // The last range runs on (as far as the levels consume).
+  void SetEnd() {
+    end_ = range_ + 1 < ranges_.size() ? ranges_[range_].second
+                                       : std::numeric_limits<int64_t>::max();
+  }
+  const std::vector<std::pair<int64_t, int64_t>>& ranges_;
+  size_t range_ = 0;
+  int64_t end_ = 0;
+};
+
+template <bool kRepeated, typename Bytes>
+[[gnu::noinline]] void LevelCuts(const Bytes& bytes, const LeafLevels& levels,
+                                 const Limits& limits, ChunkerState& s,
+                                 std::vector<int64_t>* cuts) {
+  const int16_t* def = levels.def_levels.data();
+  const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
+  const int16_t max_def = levels.max_def;
+  // Levels at or above slot_def reach the leaf and take a slot (a null leaf
+  // value too); only max_def has a value.
+  const auto slot_def = static_cast<int16_t>(max_def - (levels.leaf_nullable ? 1 : 0));
+  constexpr int64_t kLevelBytes = kRepeated ? 4 : 2;
+  const uint64_t threshold = limits.threshold;
+  const int64_t n = levels.num_levels;
+  SlotCursor cursor(levels.ranges);
+  // Decisions are made at record starts only; the first level of a call
+  // decides but never reports a cut (docs/cdc.md, "From chunks to pages").
+  auto decides = [&](int64_t i) { return !kRepeated || rep[i] == 0; };
+  auto cut_at = [&](int64_t i) {
+    if (!kRepeated || i > 0) cuts->push_back(i);
+  };
+
+  int64_t i = 0;
+  while (i < n) {
+    if (s.size < limits.min_size) {
+      if (!s.matched) {
+        // Size only: these levels are not hashed and cannot end a chunk.
+        int64_t size = s.size;
+        for (; i < n; ++i) {
+          const int16_t d = def[i];
+          // (A select, not a branch, for fixed widths: their Length reads
+          // no memory.)
+          int64_t add = kLevelBytes;
+          if (d == max_def) add += bytes.Length(cursor.slot);
+          if (size + add >= limits.min_size) break;
+          size += add;
+          cursor.Advance(d >= slot_def);
+        }
+        s.size = size;
+        if (i == n) break;
+      }
+      // Level i reaches min (or a match is pending, which only a state from
+      // elsewhere can hold): item by item, each hashed whole iff the size
+      // has reached min with it.
+      const uint64_t* table = kGearTable[s.run];
+      const int16_t d = def[i];
+      uint64_t matches = 0;
+      s.size += 2;
+      if (s.size >= limits.min_size) matches += RollLevel(table, d, threshold, s.hash);
+      if (kRepeated) {
+        s.size += 2;
+        if (s.size >= limits.min_size) matches += RollLevel(table, rep[i], threshold, s.hash);
+      }
+      if (d == max_def) {
+        s.size += bytes.Length(cursor.slot);
+        if (s.size >= limits.min_size) {
+          matches += bytes.Roll(table, threshold, cursor.slot, s.hash);
+        }
+      }
+      cursor.Advance(d >= slot_def);
+      s.matched |= matches != 0;
+      if (decides(i) && Decide(limits, s)) cut_at(i);
+      ++i;
+      continue;
+    }
+    // Hashing until the next cut; the size stays >= min.
+    const uint64_t* table = kGearTable[s.run];
+    uint64_t h = s.hash;
+    int64_t size = s.size;
+    bool matched = s.matched;
+    for (; i < n; ++i) {
+      const int16_t d = def[i];
+      const bool present = d == max_def;
+      size += kLevelBytes;
+      uint64_t matches = RollLevel(table, d, threshold, h);
+      if (kRepeated) matches += RollLevel(table, rep[i], threshold, h);
+      if (present) {
+        size += bytes.Length(cursor.slot);
+        matches += bytes.Roll(table, threshold, cursor.slot, h);
+      }
+      cursor.Advance(d >= slot_def);
+      matched |= matches != 0;
+      // Rarely true (a match, or max reached): one predictable branch
+      // instead of one per record start.
+      if (!((matched || size >= limits.max_size) && decides(i))) continue;
+      s.matched = matched;
+      s.size = size;
+      const bool cut = Decide(limits, s);
+      matched = s.matched;
+      size = s.size;
+      if (cut) {
+        cut_at(i++);
+        break;
+      }
+      table = kGearTable[s.run];
+    }
+    s.hash = h;
+    s.size = size;
+    s.matched = matched;
+  }
+}
+
+}  // namespace
 
 Chunker::Chunker(const ChunkerOptions& options) : options_(options) {
   if (options_.state == nullptr) options_.state = std::make_shared<ChunkerState>();
-  hash_ = options_.state->hash;
-  matched_ = options_.state->matched;
-  run_ = options_.state->run;
-  size_ = options_.state->size;
-}
-
-void Chunker::Save() const {
-  options_.state->hash = hash_;
-  options_.state->matched = matched_;
-  options_.state->run = run_;
-  options_.state->size = size_;
+  state_ = *options_.state;
 }
 
 Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
-  Status st = FindCutsImpl(levels, cuts);
-  Save();
-  return st;
-}
-
-template <typename ValueBytes>
-void Chunker::FlatRequired(int64_t first_slot, int64_t n, ValueBytes&& value,
-                           std::vector<int64_t>* cuts) {
-  for (int64_t k = 0; k < n; ++k) {
-    const uint8_t* p;
-    const int64_t len = value(first_slot + k, &p);
-    Roll(p, len);
-    if (NeedCut()) cuts->push_back(k);
-  }
-}
-
-Status Chunker::FindCutsImpl(const LeafLevels& levels, std::vector<int64_t>* cuts) {
   cuts->clear();
-  SlotBytes bytes(levels.leaf.get());
-  const int64_t n = levels.num_levels;
+  const int64_t min_size = options_.min_chunk_size;
+  const int64_t max_size = options_.max_chunk_size;
+  if (min_size < 0 || max_size <= min_size) {
+    return Status::Invalid("content-defined chunking: need 0 <= min_chunk_size < max_chunk_size, "
+                           "got min ",
+                           min_size, ", max ", max_size);
+  }
+  // The skipped min-size window relies on max > min (no max-size cut can
+  // fall inside it) and the match test on the mask's shape.
+  const uint64_t mask = options_.mask;
+  const int zeros = std::countr_zero(mask);
+  if (mask == 0 || zeros == 0 || mask != (~uint64_t{0} << zeros)) {
+    return Status::Invalid("content-defined chunking: the mask must be the top 1..63 bits of a "
+                           "word, got ",
+                           mask);
+  }
+  const Limits limits{min_size, max_size, uint64_t{1} << zeros};
+
   const bool has_def = levels.max_def > 0;
   const bool has_rep = levels.max_rep > 0;
-
-  if (!has_def && !has_rep) {
-    // Required, not nested: one contiguous leaf range.
-    const int64_t first = levels.ranges.empty() ? 0 : levels.ranges[0].first;
-    const int w = bytes.width;
-    if (w > 0 && bytes.id != Type::kBool && bytes.id != Type::kDictionary &&
-        IsFixedWidth(bytes.id)) {
-      // Fixed width: skip the min-size window arithmetically (no hashing,
-      // no possible cut there), then hash value by value.
-      const uint8_t* base = levels.leaf->buffers[1]->data() + (levels.leaf->offset + first) * w;
-      int64_t k = 0;
-      while (k < n) {
-        if (size_ + w < options_.min_chunk_size) {
-          int64_t skip = (options_.min_chunk_size - size_ - 1) / w;
-          if (skip > n - k) skip = n - k;
-          size_ += skip * w;
-          k += skip;
-          continue;
-        }
-        Roll(base + k * w, w);
-        if (NeedCut()) cuts->push_back(k);
-        ++k;
-      }
-      return Status::OK();
-    }
-    FlatRequired(first, n, [&](int64_t i, const uint8_t** p) { return bytes.Get(i, p); }, cuts);
-    return Status::OK();
+  if (has_rep && !has_def) {
+    return Status::Invalid("content-defined chunking: repetition levels without definition levels");
   }
-
-  const int16_t* def = has_def ? levels.def_levels.data() : nullptr;
-  const int16_t* rep = has_rep ? levels.rep_levels.data() : nullptr;
-  const int16_t slot_def = static_cast<int16_t>(levels.max_def - (levels.leaf_nullable ? 1 : 0));
-  // Walk leaf slots through the ranges as levels consume them.
-  size_t range = 0;
-  int64_t slot = levels.ranges.empty() ? 0 : levels.ranges[0].first;
-  for (int64_t i = 0; i < n; ++i) {
-    const int16_t d = def != nullptr ? def[i] : levels.max_def;
-    RollLevel(d);
-    if (rep != nullptr) RollLevel(rep[i]);
-    const bool consumes = d >= slot_def;
-    if (consumes) {
-      if (d == levels.max_def) {
-        const uint8_t* p;
-        const int64_t len = bytes.Get(slot, &p);
-        Roll(p, len);
-      }
-      ++slot;
-      if (range < levels.ranges.size() && slot == levels.ranges[range].second &&
-          range + 1 < levels.ranges.size()) {
-        ++range;
-        slot = levels.ranges[range].first;
-      }
+  ChunkerState& s = state_;
+  const Status st = VisitBytes(*levels.leaf, [&](const auto& bytes) {
+    if (!has_def && !has_rep) {
+      // Required, not nested: one contiguous leaf range, a value per level.
+      const int64_t first = levels.ranges.empty() ? 0 : levels.ranges[0].first;
+      RequiredCuts(bytes, first, levels.num_levels, limits, s, cuts);
+    } else if (!has_rep) {
+      LevelCuts<false>(bytes, levels, limits, s, cuts);
+    } else {
+      LevelCuts<true>(bytes, levels, limits, s, cuts);
     }
-    if (rep == nullptr) {
-      if (NeedCut()) cuts->push_back(i);
-    } else if (rep[i] == 0) {
-      if (NeedCut() && i > 0) cuts->push_back(i);
-    }
-  }
-  return Status::OK();
+  });
+  *options_.state = state_;
+  return st;
 }
 
 }  // namespace quiver::parquet::cdc

@@ -8,8 +8,11 @@
 // byte; binary: the raw bytes; dictionary: the index). Bytes that only fill
 // the first min_chunk_size of a chunk are not hashed. After each slot (each
 // record start, for repeated columns) the chunker decides whether a chunk
-// ends: 8 mask matches in a row (one per table), or max_chunk_size reached.
-// A cut decided at slot i ends the chunk before slot i.
+// ends: the 8th slot with a mask match (each match moves to the next
+// table), or max_chunk_size reached. A cut decided at slot i ends the chunk
+// before slot i. chunker.cc says how it gets there fast (min-size windows
+// skipped without hashing, one loop per column shape and value layout);
+// chunker_test.cc checks it against a byte-at-a-time reference.
 //
 // The rolling state (hash, run, chunk size) belongs to the leaf column of the
 // whole file, not to one row group: pyarrow 26 (Arrow C++) carries it across
@@ -54,63 +57,19 @@ class Chunker {
   // The level indices of `levels` (one write call) at which a new chunk
   // starts, in increasing order. For non-repeated columns an index may be 0
   // (the previous call's tail ends there); for repeated columns a cut at
-  // level 0 is dropped, as in Arrow C++.
+  // level 0 is dropped, as in Arrow C++. Invalid for options Arrow C++
+  // rejects (min < 0, max <= min) and for a mask that is not the top 1..63
+  // bits of a word (CdcMask makes only such masks).
   Status FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts);
 
   // Bytes fed to the hash so far in the current chunk (for tests).
-  int64_t chunk_size() const { return size_; }
+  int64_t chunk_size() const { return state_.size; }
 
  private:
-  Status FindCutsImpl(const LeafLevels& levels, std::vector<int64_t>* cuts);
-  // Stores the rolling state back into options_.state (after each FindCuts).
-  void Save() const;
-
-  // Rolls `n` bytes into the hash (the caller has added them to size_ and
-  // checked size_ >= min).
-  void Hash(const uint8_t* bytes, int64_t n) {
-    const uint64_t* table = kTableFor(run_);
-    uint64_t h = hash_;
-    bool matched = false;
-    for (int64_t i = 0; i < n; ++i) {
-      h = (h << 1) + table[bytes[i]];
-      matched |= (h & options_.mask) == 0;
-    }
-    hash_ = h;
-    matched_ |= matched;
-  }
-  void Roll(const uint8_t* bytes, int64_t n) {
-    size_ += n;
-    if (size_ >= options_.min_chunk_size) Hash(bytes, n);
-  }
-  void RollLevel(int16_t level) {
-    uint8_t b[2] = {static_cast<uint8_t>(level & 0xFF), static_cast<uint8_t>((level >> 8) & 0xFF)};
-    Roll(b, 2);
-  }
-  bool NeedCut() {
-    if (matched_) {
-      matched_ = false;
-      if (++run_ == 8) {
-        run_ = 0;
-        size_ = 0;
-        return true;
-      }
-    }
-    if (size_ >= options_.max_chunk_size) {
-      size_ = 0;
-      return true;
-    }
-    return false;
-  }
-  static const uint64_t* kTableFor(int run);
-
-  template <typename ValueBytes>
-  void FlatRequired(int64_t first_slot, int64_t n, ValueBytes&& value, std::vector<int64_t>* cuts);
-
   ChunkerOptions options_;
-  uint64_t hash_ = 0;
-  bool matched_ = false;
-  int run_ = 0;
-  int64_t size_ = 0;
+  // The rolling state, copied from options_.state and stored back after
+  // each FindCuts.
+  ChunkerState state_;
 };
 
 }  // namespace quiver::parquet::cdc
