@@ -401,8 +401,9 @@ def variant_options(variant, table):
     opts = dict(BASE_OPTIONS)
     for k, v in VARIANTS[variant].items():
         if v == "EVERY_LEAF":
-            # Every leaf but BOOLEAN ones: Quiver refuses a bloom filter on a
-            # BOOLEAN column (InvalidError) while pyarrow accepts the option.
+            # Every leaf but BOOLEAN ones: both writers refuse a bloom filter
+            # on a BOOLEAN column (pyarrow 26: "BloomFilterBuilder does not
+            # support boolean type"; Quiver: InvalidError).
             v = {p: {"ndv": table.num_rows, "fpp": 0.05} for p, t in leaf_paths(table.schema)
                  if not pa.types.is_boolean(t)}
             if not v:
