@@ -46,12 +46,20 @@ for b in "$bin" "$chunker_bin"; do
        "with MALLOC_CONF=dirty_decay_ms:1000)"
 done
 
+# Runs benchmark binary $1 with 5 interleaved repetitions (aggregates only),
+# its JSON report to $2; the remaining arguments go to the binary.
+run_benchmark() {
+  local binary=$1 out=$2
+  shift 2
+  "$binary" --benchmark_repetitions=5 \
+            --benchmark_enable_random_interleaving=true \
+            --benchmark_display_aggregates_only=true \
+            --benchmark_out="$out" --benchmark_out_format=json \
+            "$@"
+}
+
 # 2. The benchmarks.
-"$bin" --benchmark_repetitions=5 \
-       --benchmark_enable_random_interleaving=true \
-       --benchmark_display_aggregates_only=true \
-       --benchmark_out="$json" --benchmark_out_format=json \
-       "$@"
+run_benchmark "$bin" "$json" "$@"
 
 # 3. Medians, spreads, ratios and the EmptyCompare checks.
 python3 - "$json" <<'EOF'
@@ -150,11 +158,7 @@ EOF
 
 # 4. The chunker benchmarks (docs/benchmarks.md, section 2), the same way:
 #    5 interleaved repetitions, medians with their spread.
-"$chunker_bin" --benchmark_repetitions=5 \
-               --benchmark_enable_random_interleaving=true \
-               --benchmark_display_aggregates_only=true \
-               --benchmark_out="$chunker_json" --benchmark_out_format=json \
-               "$@"
+run_benchmark "$chunker_bin" "$chunker_json" "$@"
 
 python3 - "$chunker_json" <<'EOF'
 import json
