@@ -28,12 +28,25 @@
 //     validity: the leaf slot advances by a 0/1 add, and the decision at a
 //     record start is entered only when a match is pending or max is
 //     reached.
+//  5. Long stretches are hashed as contiguous runs of bytes by one tight
+//     loop that stops at the first match (internal::FirstMatch,
+//     gear_roll_internal.h, which says why this loop and not interleaved
+//     chains or SIMD). Only the first match of a stretch is needed (the
+//     table changes after it), so matches are found first and the per-slot
+//     logic replayed on them: ContiguousCuts for required fixed-width and
+//     binary columns, whose bytes already lie in one buffer; GatherStretch
+//     for fixed-width columns with levels, whose level and value bytes are
+//     first copied into one buffer, without a branch on presence.
+//  6. The min-size window of fixed-width columns with levels is skipped in
+//     blocks of levels whose sizes are counted (vectorised), not summed one
+//     by one.
 #include "quiver/parquet/cdc/chunker.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "quiver/parquet/cdc/gear_roll_internal.h"
 #include "quiver/parquet/cdc/gear_table.h"
@@ -41,12 +54,18 @@
 
 namespace quiver::parquet::cdc {
 
+using internal::Scratch;
+
 namespace {
 
 using internal::RollByte;
 using internal::RollBytes;
 using internal::RollFixed;
 using internal::RollLevel;
+
+// Layouts whose bytes lie in one buffer, slot after slot (see ContiguousCuts).
+template <typename Bytes>
+concept ContiguousLayout = requires(const Bytes& b) { b.Data(); };
 
 struct Limits {
   int64_t min_size;
@@ -68,6 +87,7 @@ struct Limits {
 // Fixed width W known at compile time (1, 2, 4, 8 bytes; dictionary indices).
 template <int W>
 struct FixedBytes {
+  static constexpr int kWidth = W;
   const uint8_t* values;
   static int64_t Length(int64_t) { return W; }
   uint64_t Roll(const uint64_t* table, uint64_t threshold, int64_t i, uint64_t& h) const {
@@ -79,6 +99,12 @@ struct FixedBytes {
     *size += skip * W;
     return k + skip;
   }
+  // Contiguous layout (ContiguousCuts): the bytes of slot k start at
+  // Data() + Begin(k); SlotAt(b, lo, hi) is the slot in [lo, hi) whose bytes
+  // hold byte b.
+  const uint8_t* Data() const { return values; }
+  static int64_t Begin(int64_t k) { return k * W; }
+  static int64_t SlotAt(int64_t b, int64_t, int64_t) { return b / W; }
 };
 
 // Fixed width known at run time (decimals, fixed_size_binary, intervals).
@@ -94,6 +120,9 @@ struct WideBytes {
     *size += skip * width;
     return k + skip;
   }
+  const uint8_t* Data() const { return values; }
+  int64_t Begin(int64_t k) const { return k * width; }
+  int64_t SlotAt(int64_t b, int64_t, int64_t) const { return b / width; }
 };
 
 // Boolean: one byte, 0 or 1.
@@ -128,6 +157,15 @@ struct BinaryBytes {
     const int64_t j = (end - offsets) - 1;
     *size += int64_t{offsets[j]} - offsets[k];
     return j;
+  }
+  const uint8_t* Data() const { return data; }
+  int64_t Begin(int64_t k) const { return offsets[k]; }
+  // The last slot in [lo, hi) starting at or before b: the non-empty slot
+  // holding b (empty slots share their start with the next slot).
+  int64_t SlotAt(int64_t b, int64_t lo, int64_t hi) const {
+    const Offset* at = std::upper_bound(offsets + lo, offsets + hi, b,
+                                        [](int64_t t, Offset o) { return t < int64_t{o}; });
+    return (at - offsets) - 1;
   }
 };
 
@@ -320,12 +358,83 @@ template <typename Bytes>
   }
 }
 
+// --- Required, contiguous bytes: the first match of each run -------------------
+//
+// For required fixed-width and binary columns the bytes fed to the hash are
+// a contiguous buffer (values, or binary data), so after the min-size skip
+// the hashing runs over one stretch of bytes, with one table, until the
+// first match or until max_chunk_size is reached. internal::FirstMatch
+// finds that match (gear_roll_internal.h) without any per-slot work; the
+// per-slot logic is then replayed on the few events: the slot holding the
+// matching byte advances the run (and is hashed to its end with the same
+// table), and a cut ends the chunk after that slot (8th run) or after the
+// slot reaching max_chunk_size.
+template <typename Bytes>
+[[gnu::noinline]] void ContiguousCuts(const Bytes& bytes, int64_t first, int64_t n,
+                                      const Limits& limits, ChunkerState& s,
+                                      std::vector<int64_t>* cuts) {
+  const int64_t end = first + n;
+  int64_t k = first;
+  if ((s.matched || s.size >= limits.max_size) && n > 0) {
+    // Only a state left by a repeated column (decisions at record starts
+    // only) holds a pending match or a size at max: slot 0 the plain way,
+    // which folds it into the first decision.
+    s.size += bytes.Length(k);
+    if (s.size >= limits.min_size) {
+      s.matched |= bytes.Roll(kGearTable[s.run], limits.threshold, k, s.hash) != 0;
+    }
+    if (Decide(limits, s)) cuts->push_back(0);
+    ++k;
+  }
+  const uint8_t* data = bytes.Data();
+  while (k < end) {
+    if (s.size < limits.min_size) {
+      k = bytes.Skip(k, end, limits.min_size, &s.size);
+      if (k == end) break;
+      // Slot k brings the size to min: it is hashed whole, below.
+    }
+    // s.size counts the slots before k (< max). The stretch: slots k..j,
+    // where slot j brings the size to max (j == end if none does).
+    int64_t size = s.size;
+    const int64_t j = bytes.Skip(k, end, limits.max_size, &size);
+    const int64_t hi = j < end ? j + 1 : end;  // slots k..hi-1
+    const int64_t from = bytes.Begin(k);
+    const int64_t to = bytes.Begin(hi);
+    const uint64_t* table = kGearTable[s.run];
+    uint64_t h = s.hash;
+    const int64_t m =
+        from + internal::FirstMatch(table, data + from, to - from, limits.threshold, h);
+    if (m == to) {
+      // No match: a max-size cut after slot j, or the end of the call.
+      s.hash = h;
+      if (j < end) {
+        s.size = 0;
+        cuts->push_back(j - first);
+      } else {
+        s.size = size;
+      }
+      k = hi;
+      continue;
+    }
+    // Slot t holds the match: hash the rest of it with the same table, then
+    // decide after it.
+    const int64_t t = bytes.SlotAt(m, k, hi);
+    const int64_t t_end = bytes.Begin(t + 1);
+    internal::RollBytes(table, data + m + 1, t_end - (m + 1), limits.threshold, h);
+    s.hash = h;
+    s.size += t_end - from;
+    s.matched = true;
+    if (Decide(limits, s)) cuts->push_back(t - first);
+    k = t + 1;
+  }
+}
+
 // --- With levels: nullable (def levels) and repeated (def and rep levels) ----
 
 // The leaf slot each consuming level takes, walking `ranges` in order.
 class SlotCursor {
  public:
-  explicit SlotCursor(const std::vector<std::pair<int64_t, int64_t>>& ranges) : ranges_(ranges) {
+  explicit SlotCursor(const std::vector<std::pair<int64_t, int64_t>>& ranges) : ranges_(&ranges) {
     slot = ranges.empty() ? 0 : ranges[0].first;
     SetEnd();
   }
@@ -336,27 +445,179 @@ class SlotCursor {
     slot += took ? 1 : 0;
     if (static_cast<int>(took) & static_cast<int>(slot == end_)) [[unlikely]] {
       ++range_;
-      slot = ranges_[range_].first;
+      slot = (*ranges_)[range_].first;
       SetEnd();
     }
+  }
+  // `count` times Advance(true).
+  void AdvanceBy(int64_t count) {
+    while (slot + count >= end_) {
+      count -= end_ - slot;
+      ++range_;
+      slot = (*ranges_)[range_].first;
+      SetEnd();
+    }
+    slot += count;
   }
   int64_t slot = 0;
 
  private:
   // The last range runs on (as far as the levels consume).
   void SetEnd() {
-    end_ = range_ + 1 < ranges_.size() ? ranges_[range_].second
-                                       : std::numeric_limits<int64_t>::max();
+    end_ = range_ + 1 < ranges_->size() ? (*ranges_)[range_].second
+                                        : std::numeric_limits<int64_t>::max();
   }
-  const std::vector<std::pair<int64_t, int64_t>>& ranges_;
+  const std::vector<std::pair<int64_t, int64_t>>* ranges_;
   size_t range_ = 0;
   int64_t end_ = 0;
 };
 
+// Gathering (see LevelCuts): the bytes of a stretch of levels are copied
+// into one buffer, so that internal::FirstMatch can hash them as a
+// contiguous run. Layouts of small fixed width only (a value is one load
+// and one store, copied even for absent values, whose bytes the next level
+// overwrites).
+template <typename Bytes>
+concept GatherLayout = requires { Bytes::kWidth; };
+
+// Bytes gathered per stretch: enough that the per-stretch work is small,
+// few enough that the gathering done past a match (thrown away) stays small
+// next to the expected gap between matches at the default options (32 KiB).
+constexpr int64_t kGatherBytes = 8 * 1024;
+
+// From level i (hashed whole, size >= min, no match pending): gathers the
+// bytes of levels i.. until kGatherLevels levels (at most kGatherBytes) are
+// gathered, the call ends, or
+// a record start at max_chunk_size (where a cut falls unless a match comes
+// first); finds the first match among them, and replays it: the level
+// holding it is hashed to its end with the same table, and the decision
+// follows at that level if it is a record start (else the pending match
+// waits for the level-by-level loop). Returns the next level to process.
+//
+// kEverySlot: not repeated, one leaf range, and every level takes a slot (a
+// nullable column not inside a nullable struct): level i + k is slot
+// cursor.slot + k, whose value bytes can be read whether or not it is
+// present, with no cursor to walk.
+template <bool kRepeated, bool kEverySlot, typename Bytes>
+int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i,
+                      SlotCursor& cursor, const Limits& limits, ChunkerState& s,
+                      std::vector<int64_t>* cuts, Scratch* scratch) {
+  static_assert(std::endian::native == std::endian::little,
+                "levels are gathered as little-endian int16");
+  constexpr int64_t W = Bytes::kWidth;
+  constexpr int64_t kLevelBytes = kRepeated ? 4 : 2;
+  const int16_t* def = levels.def_levels.data();
+  const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
+  const int16_t max_def = levels.max_def;
+  const auto slot_def = static_cast<int16_t>(max_def - (levels.leaf_nullable ? 1 : 0));
+  const int64_t n = levels.num_levels;
+  // At most kGatherLevels levels of at most kLevelBytes + W bytes each, and
+  // a value's W bytes stored past the end.
+  constexpr int64_t kGatherLevels = kGatherBytes / (kLevelBytes + W);
+  scratch->Reserve(kGatherLevels * (kLevelBytes + W) + W, kGatherLevels);
+  uint8_t* const buf = scratch->bytes.get();
+  int32_t* const ends = scratch->ends.get();  // ends[k]: gathered bytes through level i + k
+  // (Locals, so that the stores into buf, which may alias anything, do not
+  // make the compiler reload them.)
+  const uint8_t* const value_bytes = bytes.values;
+  const auto values = reinterpret_cast<uintptr_t>(value_bytes);
+  static constexpr uint8_t kZeros[W] = {};
+  const auto zeros = reinterpret_cast<uintptr_t>(kZeros);
+
+  // The first record start at which the size reaches max ends the stretch.
+  const int64_t base = s.size;
+  const int64_t at_max = limits.max_size - base;  // gathered bytes that reach max
+  // The last slot of the leaf array, whose bytes can always be read (-1 if
+  // it has none).
+  const int64_t last_slot = levels.leaf->length - 1;
+  const SlotCursor start = cursor;
+  SlotCursor walk = cursor;  // (a local, for the same reason)
+  const int64_t k_end = std::min(n - i, kGatherLevels);
+  int64_t pos = 0;
+  int64_t k = 0;
+  bool max_cut = false;
+  while (k < k_end) {
+    const int16_t d = def[i + k];
+    if constexpr (kRepeated) {
+      // Both levels in one store.
+      const uint32_t both = static_cast<uint16_t>(d) |
+                            (uint32_t{static_cast<uint16_t>(rep[i + k])} << 16);
+      std::memcpy(buf + pos, &both, 4);
+    } else {
+      std::memcpy(buf + pos, &d, 2);
+    }
+    pos += kLevelBytes;
+    const bool present = d == max_def;
+    // The value's bytes, stored whether or not it is present (an absent
+    // one's are overwritten by the next level), from a valid address, with
+    // no branch (presence is unpredictable): the level's slot; else the
+    // slot, or the leaf's last one once the levels have run past it (both
+    // measured faster than the mask below); else (a leaf with no slot) a
+    // mask that picks zeros for absent values, not a select the compiler
+    // may turn into a branch.
+    const uintptr_t take = uintptr_t{0} - static_cast<uintptr_t>(present);
+    if constexpr (kEverySlot) {
+      std::memcpy(buf + pos, value_bytes + (walk.slot + k) * W, W);
+    } else if (last_slot >= 0) {
+      std::memcpy(buf + pos, value_bytes + std::min(walk.slot, last_slot) * W, W);
+    } else {
+      const uintptr_t address =
+          ((values + static_cast<uintptr_t>(walk.slot) * W) & take) | (zeros & ~take);
+      std::memcpy(buf + pos, reinterpret_cast<const uint8_t*>(address), W);
+    }
+    pos += W & static_cast<int64_t>(take);
+    if constexpr (!kEverySlot) walk.Advance(d >= slot_def);
+    ends[k] = static_cast<int32_t>(pos);
+    ++k;
+    if (pos >= at_max) [[unlikely]] {
+      // (Until the record ends, for repeated columns.)
+      if (!kRepeated || rep[i + k - 1] == 0) {
+        max_cut = true;
+        break;
+      }
+    }
+  }
+  const uint64_t* table = kGearTable[s.run];
+  uint64_t h = s.hash;
+  const int64_t m = internal::FirstMatch(table, buf, pos, limits.threshold, h);
+  if (m == pos) {
+    cursor = walk;
+    if constexpr (kEverySlot) cursor.AdvanceBy(k);
+    s.hash = h;
+    s.size = base + pos;
+    if (max_cut) {
+      s.size = 0;
+      if (!kRepeated || i + k - 1 > 0) cuts->push_back(i + k - 1);
+    }
+    return i + k;
+  }
+  // Level i + t holds the match (the first level ending after byte m).
+  const int64_t t = std::upper_bound(ends, ends + k, m,
+                                     [](int64_t b, int32_t e) { return b < int64_t{e}; }) -
+                    ends;
+  internal::RollBytes(table, buf + m + 1, ends[t] - (m + 1), limits.threshold, h);
+  s.hash = h;
+  s.size = base + ends[t];
+  s.matched = true;
+  const int64_t level = i + t;
+  // The cursor went past the match level: walk it again from the start of
+  // the stretch to just after that level.
+  cursor = start;
+  if constexpr (kEverySlot) {
+    cursor.AdvanceBy(t + 1);
+  } else {
+    for (int64_t j = i; j <= level; ++j) cursor.Advance(def[j] >= slot_def);
+  }
+  if (!kRepeated || rep[level] == 0) {
+    if (Decide(limits, s) && (!kRepeated || level > 0)) cuts->push_back(level);
+  }
+  return level + 1;
+}
+
 template <bool kRepeated, typename Bytes>
 [[gnu::noinline]] void LevelCuts(const Bytes& bytes, const LeafLevels& levels,
                                  const Limits& limits, ChunkerState& s,
-                                 std::vector<int64_t>* cuts) {
+                                 std::vector<int64_t>* cuts, Scratch* scratch) {
   const int16_t* def = levels.def_levels.data();
   const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
   const int16_t max_def = levels.max_def;
@@ -367,6 +628,8 @@ template <bool kRepeated, typename Bytes>
   const uint64_t threshold = limits.threshold;
   const int64_t n = levels.num_levels;
   SlotCursor cursor(levels.ranges);
+  // (See GatherStretch.)
+  const bool every_slot = !kRepeated && slot_def <= 0 && levels.ranges.size() == 1;
   // Decisions are made at record starts only; the first level of a call
   // decides but never reports a cut (docs/cdc.md, "From chunks to pages").
   auto decides = [&](int64_t i) { return !kRepeated || rep[i] == 0; };
@@ -380,6 +643,23 @@ template <bool kRepeated, typename Bytes>
       if (!s.matched) {
         // Size only: these levels are not hashed and cannot end a chunk.
         int64_t size = s.size;
+        if constexpr (GatherLayout<Bytes>) {
+          // Fixed widths: whole blocks of levels by counting (vectorised).
+          constexpr int64_t kBlock = 64;
+          constexpr int64_t W = Bytes::kWidth;
+          while (n - i >= kBlock) {
+            int present = 0, took = 0;
+            for (int64_t j = 0; j < kBlock; ++j) {
+              present += def[i + j] == max_def;
+              took += def[i + j] >= slot_def;
+            }
+            const int64_t add = kBlock * kLevelBytes + present * W;
+            if (size + add >= limits.min_size) break;
+            size += add;
+            cursor.AdvanceBy(took);
+            i += kBlock;
+          }
+        }
         for (; i < n; ++i) {
           const int16_t d = def[i];
           // (A select, not a branch, for fixed widths: their Length reads
@@ -417,7 +697,17 @@ template <bool kRepeated, typename Bytes>
       ++i;
       continue;
     }
-    // Hashing until the next cut; the size stays >= min.
+    if constexpr (GatherLayout<Bytes>) {
+      if (!s.matched) {
+        i = every_slot
+                ? GatherStretch<kRepeated, true>(bytes, levels, i, cursor, limits, s, cuts, scratch)
+                : GatherStretch<kRepeated, false>(bytes, levels, i, cursor, limits, s, cuts,
+                                                  scratch);
+        continue;
+      }
+    }
+    // Hashing level by level until the next cut (for gathering layouts,
+    // until the decision a pending match waits for).
     const uint64_t* table = kGearTable[s.run];
     uint64_t h = s.hash;
     int64_t size = s.size;
@@ -446,6 +736,10 @@ template <bool kRepeated, typename Bytes>
         cut_at(i++);
         break;
       }
+      if constexpr (GatherLayout<Bytes>) {
+        ++i;
+        break;
+      }
       table = kGearTable[s.run];
     }
     s.hash = h;
@@ -455,6 +749,17 @@ template <bool kRepeated, typename Bytes>
 }
 
 }  // namespace
+
+void internal::Scratch::Reserve(int64_t num_bytes, int64_t num_ends) {
+  if (byte_capacity < num_bytes) {
+    bytes = std::make_unique<uint8_t[]>(static_cast<size_t>(num_bytes));
+    byte_capacity = num_bytes;
+  }
+  if (end_capacity < num_ends) {
+    ends = std::make_unique<int32_t[]>(static_cast<size_t>(num_ends));
+    end_capacity = num_ends;
+  }
+}
 
 Chunker::Chunker(const ChunkerOptions& options) : options_(options) {
   if (options_.state == nullptr) options_.state = std::make_shared<ChunkerState>();
@@ -491,11 +796,18 @@ Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
     if (!has_def && !has_rep) {
       // Required, not nested: one contiguous leaf range, a value per level.
       const int64_t first = levels.ranges.empty() ? 0 : levels.ranges[0].first;
+      using Bytes = std::decay_t<decltype(bytes)>;
+      if constexpr (ContiguousLayout<Bytes>) {
+        if (bytes.Data() != nullptr) {
+          ContiguousCuts(bytes, first, levels.num_levels, limits, s, cuts);
+          return;
+        }
+      }
       RequiredCuts(bytes, first, levels.num_levels, limits, s, cuts);
     } else if (!has_rep) {
-      LevelCuts<false>(bytes, levels, limits, s, cuts);
+      LevelCuts<false>(bytes, levels, limits, s, cuts, &scratch_);
     } else {
-      LevelCuts<true>(bytes, levels, limits, s, cuts);
+      LevelCuts<true>(bytes, levels, limits, s, cuts, &scratch_);
     }
   });
   *options_.state = state_;

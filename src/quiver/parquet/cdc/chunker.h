@@ -49,6 +49,18 @@ struct ChunkerOptions {
   std::shared_ptr<ChunkerState> state = std::make_shared<ChunkerState>();
 };
 
+namespace internal {
+// Buffers a Chunker keeps between calls (chunker.cc: the bytes of levels and
+// values gathered into one run, and where each level's bytes end).
+struct Scratch {
+  std::unique_ptr<uint8_t[]> bytes;
+  int64_t byte_capacity = 0;
+  std::unique_ptr<int32_t[]> ends;
+  int64_t end_capacity = 0;
+  void Reserve(int64_t num_bytes, int64_t num_ends);
+};
+}  // namespace internal
+
 class Chunker {
  public:
   // Continues from options.state (a fresh state for new options).
@@ -70,6 +82,7 @@ class Chunker {
   // The rolling state, copied from options_.state and stored back after
   // each FindCuts.
   ChunkerState state_;
+  internal::Scratch scratch_;
 };
 
 }  // namespace quiver::parquet::cdc

@@ -280,6 +280,10 @@ std::vector<Column> RandomColumns(Rng& rng, int64_t n) {
   add("list_int32", list(int32()), true,
       RandomList(rng, list(int32()), n, 0.25, 6,
                  [&](int64_t m) { return RandomFixed<int32_t>(rng, int32(), m, 0.25); }));
+  // Only empty and null lists: a leaf with no slot at all.
+  add("list_int32_all_empty", list(int32()), true,
+      RandomList(rng, list(int32()), n, 0.5, 0,
+                 [&](int64_t m) { return RandomFixed<int32_t>(rng, int32(), m, 0.25); }));
   {
     auto type = list(field("item", int64(), false));
     add("list_int64_required_items", type, false,
@@ -342,13 +346,14 @@ void ExpectSameState(const ChunkerState& got, const ChunkerState& want, const st
 // Splits `array` into write calls at random slots and compares every call's
 // cuts (and the state after it) with the reference's. Returns the number of
 // cuts found, so that callers can check the test exercised something.
-int64_t CheckColumn(Rng& rng, const Column& column, const Sizes& sizes, const std::string& where) {
+int64_t CheckColumn(Rng& rng, const Column& column, const Sizes& sizes, const std::string& where,
+                    int64_t max_splits = 4) {
   const uint64_t mask = ReferenceMask(sizes.min_size, sizes.max_size, sizes.norm_level);
   ReferenceChunker reference(sizes.min_size, sizes.max_size, mask);
   ChunkerOptions options{sizes.min_size, sizes.max_size, mask};
 
   std::vector<int64_t> bounds{0, column.array->length};
-  const int64_t splits = Uniform(rng, 0, 4);
+  const int64_t splits = Uniform(rng, 0, max_splits);
   for (int64_t k = 0; k < splits; ++k) bounds.push_back(Uniform(rng, 0, column.array->length));
   std::sort(bounds.begin(), bounds.end());
 
@@ -385,6 +390,12 @@ TEST(Chunker, MatchesTheReferenceOnRandomColumns) {
   const std::vector<Sizes> option_sets = {
       {64, 256, 0}, {64, 256, 1}, {64, 256, -1}, {0, 64, 0},
       {100, 1000, 0}, {1024, 4096, 0}, {4096, 16384, -2},
+      // Long stretches between cuts (several gathered stretches for
+      // columns with levels), with tiny and larger min sizes.
+      {0, 4096, 0}, {63, 65536, 0}, {64, 65536, 0}, {65, 65536, 2},
+      {1, 1 << 20, 0}, {8, 300000, -3},
+      // Min-size windows of many levels (skipped in blocks of levels).
+      {2000, 100000, 0}, {3000, 6000, 0},
   };
   const uint64_t seeds = DeepTests() ? 200 : 8;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
@@ -432,6 +443,55 @@ TEST(Chunker, MatchesTheReferenceWithDefaultOptions) {
     const int64_t cuts = CheckColumn(rng, {b.name, b.field, b.array}, defaults,
                                      std::string(b.name) + " " + Describe(defaults));
     EXPECT_GE(cuts, 2) << b.name;
+  }
+}
+
+// Long columns (long stretches between cuts, and many gathered stretches
+// for columns with levels), cut into many write calls with the state
+// carried over, with min sizes small and large.
+TEST(Chunker, MatchesTheReferenceOnLongColumns) {
+  Rng rng(23);
+  std::vector<Column> columns;
+  columns.push_back({"int64_required", Field("c", int64(), false),
+                     RandomFixed<int64_t>(rng, int64(), 60'000, 0.0)});
+  columns.push_back({"int16_required", Field("c", int16(), false),
+                     RandomFixed<int16_t>(rng, int16(), 100'000, 0.0)});
+  columns.push_back({"decimal128_required", Field("c", decimal128(30, 2), false), [&] {
+                       std::vector<std::string> values(30'000, std::string(16, '\0'));
+                       for (auto& v : values) {
+                         for (char& ch : v) ch = static_cast<char>(rng());
+                       }
+                       return FixedSizeBinaryArrayFromVector(decimal128(30, 2), values, {});
+                     }()});
+  columns.push_back({"string_required", Field("c", utf8(), false),
+                     RandomStrings(rng, utf8(), 3'000, 0.0)});
+  // Values of up to 5000 bytes (a stretch may end inside one).
+  columns.push_back({"large_string_required", Field("c", large_utf8(), false),
+                     RandomStrings(rng, large_utf8(), 300, 0.0, 5000)});
+  columns.push_back({"int64_nullable", Field("c", int64(), true),
+                     RandomFixed<int64_t>(rng, int64(), 60'000, 0.25)});
+  columns.push_back({"int8_nullable", Field("c", int8(), true),
+                     RandomFixed<int8_t>(rng, int8(), 100'000, 0.5)});
+  columns.push_back({"list_int32", Field("c", list(int32()), true),
+                     RandomList(rng, list(int32()), 30'000, 0.25, 4, [&](int64_t m) {
+                       return RandomFixed<int32_t>(rng, int32(), m, 0.25);
+                     })});
+  {
+    auto type = struct_({field("a", int16())});
+    auto child = RandomFixed<int16_t>(rng, int16(), 60'000, 0.3);
+    columns.push_back({"struct_int16", Field("c", type, true),
+                       StructArrayFromChildren(type, 60'000, {child}, Validity(rng, 60'000, 0.3))});
+  }
+  const std::vector<Sizes> option_sets = {
+      {0, 1 << 16, 0}, {32, 1 << 14, 0}, {63, 1 << 15, -1}, {64, 1 << 15, 0},
+      {65, 1 << 15, 1}, {127, 1 << 18, 0}, {4096, 1 << 20, 0}, {1000, 1 << 20, -3},
+  };
+  for (const Column& column : columns) {
+    for (const Sizes& sizes : option_sets) {
+      const std::string where = column.name + " " + Describe(sizes);
+      CheckColumn(rng, column, sizes, where, /*max_splits=*/40);
+      if (HasFailure()) return;
+    }
   }
 }
 
@@ -497,6 +557,37 @@ TEST(GearRoll, VariantsAgreeWithTheByteLoop) {
       EXPECT_EQ(fixed_h, word_h);
       if (HasFailure()) return;
     }
+  }
+}
+
+// FirstMatch (unrolled, stopping at the first match) against the byte
+// loop: the same first match and the same hash after it, for runs of every
+// length modulo the unrolling and matches at every position in it.
+TEST(GearRoll, FirstMatchAgreesWithTheByteLoop) {
+  Rng rng(13);
+  std::vector<uint8_t> bytes(2'000);
+  for (int trial = 0; trial < 20'000; ++trial) {
+    const int mask_bits = static_cast<int>(Uniform(rng, 1, 14));
+    const uint64_t threshold = uint64_t{1} << (64 - mask_bits);
+    const uint64_t* table = kGearTable[trial % kGearTables];
+    const auto n = static_cast<int64_t>(Uniform(rng, 0, static_cast<int64_t>(bytes.size())));
+    for (int64_t i = 0; i < n; ++i) bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(rng());
+    const uint64_t start = rng();
+
+    int64_t want = n;
+    uint64_t want_h = start;
+    for (int64_t i = 0; i < n; ++i) {
+      want_h = (want_h << 1) + table[bytes[static_cast<size_t>(i)]];
+      if ((want_h & ~(threshold - 1)) == 0) {
+        want = i;
+        break;
+      }
+    }
+    uint64_t h = start;
+    EXPECT_EQ(internal::FirstMatch(table, bytes.data(), n, threshold, h), want)
+        << "trial " << trial;
+    EXPECT_EQ(h, want_h) << "trial " << trial;
+    if (HasFailure()) return;
   }
 }
 
