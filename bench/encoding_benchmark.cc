@@ -1,8 +1,7 @@
 // Micro-benchmarks of the encodings' hot loops: RLE/bit-packed levels and
-// dictionary indices, DELTA_BINARY_PACKED, and raw bit unpacking. Not built
-// by default: add `quiver_add_benchmark(quiver_parquet_encoding_benchmark
-// ${PROJECT_SOURCE_DIR}/src/quiver/parquet/encoding/encoding_benchmark.cc)`
-// to bench/CMakeLists.txt to run it with the other benchmarks.
+// dictionary indices, DELTA_BINARY_PACKED, and raw bit unpacking
+// (src/quiver/parquet/encoding/). Built with the other benchmarks
+// (make bench-build); main() is bench_main.cc's, which pins the allocator.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -94,4 +93,3 @@ BENCHMARK(BM_DeltaRoundTrip);
 }  // namespace
 }  // namespace quiver::parquet
 
-BENCHMARK_MAIN();
