@@ -326,7 +326,17 @@ def check_pyarrow_read(path, table, reference_path=None):
     ok, msg = tables_match(got, table)
     assert ok, msg
     if reference_path is not None:
-        ref = pq.read_table(reference_path)
+        try:
+            ref = pq.read_table(reference_path)
+        except pa.ArrowInvalid:
+            # pyarrow 26 can write a file it cannot read back: a nested Arrow dictionary
+            # column at a tiny data_page_size gets a leading data page of 0 values in each
+            # row group, and read_table then fails ("Column 1 named c expected length 1 but
+            # got length 0"; deep matrix case dictionary-req-random2-v1.0-dict-brotli-
+            # small-multi_row_group, seed 54122007). Quiver's file was checked above.
+            if has_dictionary(table.schema):
+                return got
+            raise
         if ref.schema.equals(got.schema, check_metadata=True):
             return got
         # The reference may have been written with views stripped.
