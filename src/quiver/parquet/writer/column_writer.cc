@@ -401,8 +401,8 @@ class ColumnChunkWriter::Impl {
   // levels in [0, max_level] (the level builder's guarantee). Levels of
   // 0/1 are counted by a sum (vectorised); others with four interleaved
   // tables so that repeated levels do not serialise on one counter.
-  static void AddHistogram(const int16_t* levels, int64_t n, int16_t max_level,
-                           std::vector<int64_t>* hist) {
+  void AddHistogram(const int16_t* levels, int64_t n, int16_t max_level,
+                    std::vector<int64_t>* hist) {
     hist->assign(static_cast<size_t>(max_level) + 1, 0);
     if (max_level == 1) {
       int64_t ones = 0;
@@ -412,7 +412,8 @@ class ColumnChunkWriter::Impl {
       return;
     }
     const size_t w = static_cast<size_t>(max_level) + 1;
-    std::vector<int64_t> t(4 * w, 0);
+    std::vector<int64_t>& t = histogram_tables_;  // reused: this runs per mini-batch
+    t.assign(4 * w, 0);
     int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
       ++t[static_cast<size_t>(levels[i])];
@@ -660,6 +661,7 @@ class ColumnChunkWriter::Impl {
   std::vector<int64_t> page_def_histogram_;
   std::vector<int64_t> page_rep_histogram_;
   std::vector<int64_t> batch_histogram_;  // scratch of WriteMiniBatch
+  std::vector<int64_t> histogram_tables_;  // scratch of AddHistogram
   int64_t page_levels_ = 0;
   int64_t page_rows_ = 0;
   int64_t page_nulls_ = 0;
