@@ -22,9 +22,10 @@ and pyarrow accepts string_view / binary_view with CDC for flat and list columns
 cannot write a view under a nullable struct at all), so pyarrow always writes views as
 string / binary here and flat / list views are also compared with pyarrow's own view pages.
 
-Known difference (xfail, strict): pyarrow's direct write of DictionaryArrays of binary-like
-values (DIRECT_DICTIONARY_REASON); other tests leave such columns out only where a page or
-dictionary size limit is in reach or their dictionary changes between write calls.
+DictionaryArrays of binary-like values are written as pyarrow writes them (the Arrow
+dictionary as the Parquet dictionary, indices as is, no dictionary size limit, PLAIN after a
+dictionary change): their pages are compared like every other column's, with page and
+dictionary size limits in reach and changing dictionaries (test_direct_dictionary_*).
 
 QUIVER_DEEP_TESTS=1 runs many more seeds and option combinations (about 35 minutes on a
 shared 2-core machine). A failure names the seed and parameters; QUIVER_CDC_SEED=<seed>
@@ -116,58 +117,10 @@ def write_both(table, tmp_path, opts, pa_table=None, name="t"):
 
 
 # A known difference left to the value writer (src/quiver/parquet/writer/value_writer.cc).
-DIRECT_DICTIONARY_REASON = (
-    "pyarrow writes a DictionaryArray of binary-like values directly (Arrow C++ "
-    "WriteArrowDictionary): the whole Arrow dictionary is put into the dictionary encoder up "
-    "front, so the index bit width in its page-size estimate is that of the full dictionary; "
-    "dictionary_pagesize_limit is not checked while indices are written directly; and a "
-    "different dictionary in a later write call of the same row group falls back to PLAIN, "
-    "flushing the page. Quiver's value writer hashes the values instead (bit width of the "
-    "distinct values seen, dictionary limit checked, dictionaries merged).")
-
-
-def _has_direct_dictionary(t):
-    if pa.types.is_dictionary(t):
-        v = t.value_type
-        return pa.types.is_string(v) or pa.types.is_binary(v) or pa.types.is_large_string(v) or \
-            pa.types.is_large_binary(v)
-    if pa.types.is_struct(t):
-        return any(_has_direct_dictionary(f.type) for f in t)
-    if pa.types.is_map(t):
-        return _has_direct_dictionary(t.key_type) or _has_direct_dictionary(t.item_type)
-    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
-        return _has_direct_dictionary(t.value_type)
-    return False
-
-
-def direct_dictionary_columns(table, opts):
-    """Top-level columns whose pages DIRECT_DICTIONARY_REASON can move: a dictionary of
-    binary-like values, dictionary encoding on, and a page size or dictionary size limit
-    that can be reached, or top-level chunks with different dictionaries."""
-    if not opts.get("use_dictionary", True):
-        return set()
-    limits = opts.get("data_page_size", 1 << 20) < (1 << 30) or "dictionary_pagesize_limit" in opts
-    out = set()
-    for i, f in enumerate(table.schema):
-        if not _has_direct_dictionary(f.type):
-            continue
-        chunks = table.column(i).chunks
-        differ = pa.types.is_dictionary(f.type) and any(
-            not c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:])
-        if limits or differ:
-            out.add(f.name)
-    return out
-
-
-def assert_same_pages(table, tmp_path, opts, context, pa_table=None, name="t", known_differences=True):
+def assert_same_pages(table, tmp_path, opts, context, pa_table=None, name="t"):
     """Asserts equal data-page num_values sequences per column chunk; on failure says
-    where (`context` names the seed / parameters). With `known_differences`, columns
-    direct_dictionary_columns() names are left out (test_direct_dictionary_* covers them)."""
+    where (`context` names the seed / parameters)."""
     expected, got = write_both(table, tmp_path, opts, pa_table, name)
-    skip = direct_dictionary_columns(table, opts) if known_differences else set()
-    if skip:
-        expected = {k: v for k, v in expected.items() if k[1].split(".")[0] not in skip}
-        got = {k: v for k, v in got.items() if k[1].split(".")[0] not in skip}
     if expected == got:
         return expected
     lines = [f"page boundaries differ from pyarrow's: {context}", f"options: {opts}",
@@ -786,24 +739,21 @@ def _changing_dictionary_table(value_type, seed=6000):
 @pytest.mark.parametrize("value_type", [pa.string(), pa.int64()], ids=["string", "int64"])
 def test_dictionary_changes_between_write_calls(value_type, tmp_path):
     """Dictionary arrays whose dictionary differs between write calls: dictionary encoding
-    off (both sides write the values), or non-binary dictionary values (pyarrow hashes them
-    like Quiver)."""
+    off (both sides write the values), or non-binary dictionary values (both hash them);
+    binary-like values with the dictionary on: test_direct_dictionary_changes_*."""
     table = _changing_dictionary_table(value_type)
     for profile in ["pure", "v1_limits_dict", "v1_index_rows", "v2_index_limits"]:
         for dictionary in ([False, True] if value_type == pa.int64() else [False]):
             opts = options((256, 1024, 0), **dict(PROFILE_BY_NAME[profile], use_dictionary=dictionary))
-            assert_same_pages(table, tmp_path, opts, f"dictionary changes profile={profile} dict={dictionary}",
-                              known_differences=False)
+            assert_same_pages(table, tmp_path, opts, f"dictionary changes profile={profile} dict={dictionary}")
 
 
-@pytest.mark.xfail(strict=True, reason=DIRECT_DICTIONARY_REASON)
 def test_direct_dictionary_changes_between_write_calls(tmp_path):
     table = _changing_dictionary_table(pa.string())
     assert_same_pages(table, tmp_path, options((256, 1024, 0), use_dictionary=True),
-                      "dictionary<string> changing between write calls", known_differences=False)
+                      "dictionary<string> changing between write calls")
 
 
-@pytest.mark.xfail(strict=True, reason=DIRECT_DICTIONARY_REASON)
 def test_direct_dictionary_page_size_estimate(tmp_path):
     """1000-entry dictionary, 5 values used: pyarrow's estimate uses a 10-bit width."""
     g = np.random.default_rng(6100)
@@ -811,11 +761,9 @@ def test_direct_dictionary_page_size_estimate(tmp_path):
     arr = pa.DictionaryArray.from_arrays(pa.array(g.integers(0, 5, 20000).astype(np.int16)), dictionary)
     assert_same_pages(pa.table({"d": arr}), tmp_path,
                       options((1024, 4096, 0), use_dictionary=True, data_page_size=1000, write_batch_size=100),
-                      "dictionary<string> with a large dictionary, data_page_size=1000",
-                      known_differences=False)
+                      "dictionary<string> with a large dictionary, data_page_size=1000")
 
 
-@pytest.mark.xfail(strict=True, reason=DIRECT_DICTIONARY_REASON)
 def test_direct_dictionary_ignores_dictionary_limit(tmp_path):
     g = np.random.default_rng(6200)
     dictionary = pa.array([f"value{i}" for i in range(1000)])
@@ -823,22 +771,71 @@ def test_direct_dictionary_ignores_dictionary_limit(tmp_path):
     assert_same_pages(pa.table({"d": arr}), tmp_path,
                       options((256, 1024, 0), use_dictionary=True, dictionary_pagesize_limit=300,
                               write_batch_size=7),
-                      "dictionary<string>, dictionary_pagesize_limit=300", known_differences=False)
+                      "dictionary<string>, dictionary_pagesize_limit=300")
 
 
-def test_direct_dictionary_without_limits(tmp_path):
-    """With no page or dictionary size limit in reach and one dictionary per column,
-    pyarrow's direct dictionary write cuts pages exactly where Quiver does."""
+def test_direct_dictionary_nested(tmp_path):
+    """Arrow dictionaries of strings / binary, flat and nested, written directly on both
+    sides, with and without page limits in reach."""
     g = np.random.default_rng(6300)
     specs = [ColumnSpec("dict_int8_string", (), True, 0.2), ColumnSpec("dict_int16_string", (), False),
              ColumnSpec("dict_int64_binary", (Layer("list", True),), True, 0.1, "runs"),
              ColumnSpec("dict_int16_string", (Layer("struct", True), Layer("map", False)), True, 0.2)]
     table = split_chunks(gen_table(specs, g, 6000), g, 6)
-    for profile in ["pure", "v1_index_rows"]:
+    for profile in ["pure", "v1_index_rows", "v1_limits_dict", "v2_index_limits"]:
         opts = options((256, 1024, 0), **dict(PROFILE_BY_NAME[profile], use_dictionary=True))
-        assert direct_dictionary_columns(table, opts) == set()
-        assert_same_pages(table, tmp_path, opts, f"direct dictionaries profile={profile}",
-                          known_differences=False)
+        assert_same_pages(table, tmp_path, opts, f"direct dictionaries profile={profile}")
+
+
+def _chunk_pages(path):
+    """[(page type, encoding, num_values)] of the first column chunk."""
+    return [(p.type, p.encoding, p.num_values)
+            for p in parquet_pages.read_file(path).row_groups[0].columns[0].pages]
+
+
+@pytest.mark.parametrize("value_type", [pa.string(), pa.large_string(), pa.binary(), pa.large_binary()],
+                         ids=str)
+def test_direct_dictionary_pages_equal_pyarrow(value_type, tmp_path):
+    """The whole Arrow dictionary (used or not, in its order) is the dictionary page, the
+    Arrow indices are the data page's: page bodies byte-identical to pyarrow's. Duplicate
+    dictionary values make both fall back to PLAIN after a dictionary page of the distinct
+    values; a dictionary with nulls is refused by pyarrow and hashed by Quiver."""
+    values = pa.array([f"v{i}".encode() if value_type in (pa.binary(), pa.large_binary()) else f"v{i}"
+                       for i in range(1000)], value_type)
+    arr = pa.DictionaryArray.from_arrays(pa.array([5, 3, None, 900, 3], pa.int32()), values)
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    for table, expected in [
+            (pa.table({"d": arr}), [("DICTIONARY_PAGE", "PLAIN", 1000), ("DATA_PAGE", "RLE_DICTIONARY", 5)]),
+            (pa.table({"d": pa.DictionaryArray.from_arrays(pa.array([0, 1, 2, 3, 2], pa.int32()),
+                                                           pa.array(["a", "b", "a", "c"], value_type))}),
+             [("DICTIONARY_PAGE", "PLAIN", 3), ("DATA_PAGE", "PLAIN", 5)])]:
+        quiver.write_parquet(table, str(q), compression="none")
+        pq.write_table(table, p, compression="none")
+        assert _chunk_pages(q) == _chunk_pages(p) == expected
+        assert pq.read_table(q).column("d").to_pylist() == table.column("d").to_pylist()
+        if expected[1][1] == "RLE_DICTIONARY":
+            qd, pd = q.read_bytes(), p.read_bytes()
+            qc, pc = (parquet_pages.read_structure(x).row_groups[0].columns[0] for x in (qd, pd))
+            assert [parquet_pages.page_body(qd, x) for x in qc.pages] == \
+                [parquet_pages.page_body(pd, x) for x in pc.pages]
+    with_null = pa.table({"d": pa.DictionaryArray.from_arrays(pa.array([0, 2, 0], pa.int32()),
+                                                              pa.array(["a", None, "c"], value_type))})
+    with pytest.raises(pa.ArrowNotImplementedError):
+        pq.write_table(with_null, p)
+    quiver.write_parquet(with_null, str(q))
+    text = value_type in (pa.string(), pa.large_string())
+    assert pq.read_table(q).column("d").to_pylist() == (["a", "c", "a"] if text else [b"a", b"c", b"a"])
+
+
+def test_direct_dictionary_checks_utf8_of_every_entry(tmp_path):
+    """Every entry of the Arrow dictionary goes into the file, so every entry is validated."""
+    values = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(np.array([0, 1, 2], np.int32).tobytes()),
+                                                    pa.py_buffer(b"a\xff")])
+    table = pa.table({"d": pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int32()), values)})
+    with pytest.raises(Exception, match="invalid UTF-8.*dictionary entry 1"):
+        quiver.write_parquet(table, str(tmp_path / "q.parquet"))
+    assert not (tmp_path / "q.parquet").exists()
+    quiver.write_parquet(table, str(tmp_path / "q.parquet"), validate_utf8=False)
 
 
 def test_default_sizes(tmp_path):

@@ -3,6 +3,7 @@ reader written from the format spec), and tests of that reader itself."""
 
 import struct
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -563,3 +564,31 @@ def test_non_dictionary_encodings_cut_pages_as_pyarrow(tmp_path, rng, encoding, 
                            for c in rg.columns]
     assert counts(q) == counts(p)
     assert pq.read_table(q).equals(table)
+
+
+@pytest.mark.parametrize("opts", [
+    dict(dictionary_pagesize_limit=1000), dict(dictionary_pagesize_limit=1000, data_page_version="2.0"),
+    dict(use_dictionary=False), dict(column_encoding={"i": "DELTA_BINARY_PACKED", "b": "RLE"},
+                                     use_dictionary=["c"], data_page_version="2.0")],
+    ids=["fallback-v1", "fallback-v2", "plain", "mixed-v2"])
+def test_column_encodings_listed_as_pyarrow(tmp_path, opts):
+    """ColumnMetaData.encodings and encoding_stats in Arrow C++'s order: the dictionary
+    page's encoding, RLE, then the data pages' by enum value. (Arrow C++ labels the
+    stats of v2 data pages DATA_PAGE; Quiver says DATA_PAGE_V2, what the pages are.)"""
+    n = 20000
+    table = pa.table({"c": pa.array([f"s{i}" for i in range(n)]), "i": pa.array(np.arange(n)),
+                      "b": pa.array(np.arange(n) % 3 == 0)})
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(q), **opts)
+    pq.write_table(table, p, **opts)
+
+    def listed(path):
+        return [(c.encodings, [(s[1], s[2]) for s in c.encoding_stats],
+                 [s[0] for s in c.encoding_stats])
+                for c in pp.read_file(path).row_groups[0].columns]
+
+    got, want = listed(q), listed(p)
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    v2 = opts.get("data_page_version") == "2.0"
+    for (_, _, gt), (_, _, wt) in zip(got, want):
+        assert gt == [t.replace("DATA_PAGE", "DATA_PAGE_V2") if v2 else t for t in wt]

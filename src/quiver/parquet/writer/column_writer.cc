@@ -118,6 +118,10 @@ class ColumnChunkWriter::Impl {
       return Status::Invalid("column '", column_.path, "': levels do not match the schema");
     }
     values_->SetLeaf(levels.leaf.get());
+    {
+      QUIVER_ASSIGN_OR_RAISE(const bool fall_back, values_->BeginLeaf());
+      if (fall_back) QUIVER_RETURN_NOT_OK(FallBackToPlain());
+    }
     range_index_ = 0;
     range_pos_ = levels.ranges.empty() ? 0 : levels.ranges[0].first;
     ranges_ = &levels.ranges;
@@ -180,20 +184,28 @@ class ColumnChunkWriter::Impl {
     return Status::OK();
   }
 
+  // Ends the dictionary-encoded part of the chunk: the current page is
+  // flushed, later pages are not dictionary-encoded. The dictionary is
+  // final: with a sink, it and the buffered pages are written now and the
+  // rest streams (as Arrow C++ does on fallback), rather than holding the
+  // whole chunk in memory.
+  Status FallBackToPlain() {
+    if (page_levels_ > 0) QUIVER_RETURN_NOT_OK(FlushPage());
+    values_->FallBack();
+    fell_back_ = true;
+    if (sink_ != nullptr && !streaming_) QUIVER_RETURN_NOT_OK(EmitBuffered());
+    return Status::OK();
+  }
+
   // One mini-batch, then the dictionary size limit and (if check_limits) the
   // page limits; as Arrow C++, the page size limit counts the values'
   // estimated encoded size only (not the levels).
   Status WriteBatch(const int16_t* def, const int16_t* rep, int64_t begin, int64_t end,
                     int16_t slot_def, bool check_limits) {
     QUIVER_RETURN_NOT_OK(WriteMiniBatch(def, rep, begin, end, slot_def));
-    if (values_->dictionary_active() &&
+    if (values_->dictionary_active() && values_->dictionary_limit_applies() &&
         values_->dictionary_plain_bytes() >= options_.dictionary_pagesize_limit) {
-      QUIVER_RETURN_NOT_OK(FlushPage());
-      values_->FallBack();
-      // The dictionary is final: with a sink, write it and the buffered
-      // pages now and stream the rest (as Arrow C++ does on fallback),
-      // rather than holding the whole chunk in memory.
-      if (sink_ != nullptr && !streaming_) QUIVER_RETURN_NOT_OK(EmitBuffered());
+      QUIVER_RETURN_NOT_OK(FallBackToPlain());
     }
     // An empty page is flushed too when its estimate alone reaches the limit
     // (an RLE encoder's minimum buffer), as Arrow C++ does.
@@ -254,14 +266,25 @@ class ColumnChunkWriter::Impl {
     md.total_uncompressed_size = total_uncompressed_;
     for (auto& loc : offset_index_.page_locations) loc.offset += base;
 
-    // Encodings: data encodings and RLE for levels, each once.
+    // Encodings, each once, in Arrow C++'s order: the dictionary page's,
+    // RLE (levels; always listed), then the data pages' by enum value. The
+    // encoding stats likewise: the dictionary page first, then data pages
+    // by encoding.
     std::vector<Encoding> encs;
     auto add = [&](Encoding e) {
       if (std::find(encs.begin(), encs.end(), e) == encs.end()) encs.push_back(e);
     };
-    for (Encoding e : encodings_) add(e);
+    if (dict_len_ > 0) add(Encoding::kPlain);
     add(Encoding::kRle);
+    std::sort(encodings_.begin(), encodings_.end());
+    for (Encoding e : encodings_) add(e);
     md.encodings = std::move(encs);
+    std::stable_sort(encoding_stats_.begin(), encoding_stats_.end(), [](const auto& a, const auto& b) {
+      const bool a_dict = a.page_type == PageType::kDictionaryPage;
+      const bool b_dict = b.page_type == PageType::kDictionaryPage;
+      if (a_dict != b_dict) return a_dict;
+      return a.encoding < b.encoding;
+    });
     md.encoding_stats = encoding_stats_;
 
     if (options_.statistics) {
@@ -312,7 +335,7 @@ class ColumnChunkWriter::Impl {
   // Appends the dictionary page (if dictionary encoding was used) to `out`
   // and records it; dict_len_ is its size.
   Status WriteDictionaryPage(MutableBuffer* out) {
-    if (!dictionary_enabled_ || dictionary_pages_used_ == 0) return Status::OK();
+    if (!dictionary_enabled_ || (dictionary_pages_used_ == 0 && !fell_back_)) return Status::OK();
     scratch_.Clear();
     QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
     format::PageHeader header;
@@ -323,7 +346,6 @@ class ColumnChunkWriter::Impl {
     dph.is_sorted = false;  // as Arrow C++ writes it: identical page bytes dedup across writers
     QUIVER_ASSIGN_OR_RAISE(dict_len_, WritePage(&header, scratch_.data(), scratch_.size(), nullptr, 0, out));
     AddEncodingStat(PageType::kDictionaryPage, Encoding::kPlain);
-    encodings_.insert(encodings_.begin(), Encoding::kPlain);
     return Status::OK();
   }
 
@@ -654,6 +676,9 @@ class ColumnChunkWriter::Impl {
   bool align_records_ = true;
   bool dictionary_enabled_ = false;
   int64_t dictionary_pages_used_ = 0;
+  // The dictionary encoding was given up (FallBackToPlain): Arrow C++ then
+  // writes the dictionary page even if no data page uses it.
+  bool fell_back_ = false;
 
   // The open page.
   std::vector<int16_t> page_def_;
@@ -689,7 +714,7 @@ class ColumnChunkWriter::Impl {
   int64_t byte_array_bytes_ = 0;
   std::vector<int64_t> def_histogram_;
   std::vector<int64_t> rep_histogram_;
-  std::vector<Encoding> encodings_;
+  std::vector<Encoding> encodings_;  // of data pages, each once
   std::vector<format::PageEncodingStats> encoding_stats_;
   format::OffsetIndex offset_index_;
   std::optional<format::ColumnIndex> column_index_;

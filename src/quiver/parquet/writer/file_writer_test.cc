@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "quiver/array/test_util_internal.h"
@@ -179,6 +180,98 @@ TEST(FileWriter, RowGroupsBoundedByRows) {
   EXPECT_EQ((*writer)->metadata().row_groups[0].num_rows, 2);
   EXPECT_EQ((*writer)->metadata().row_groups[2].num_rows, 2);
   EXPECT_EQ((*writer)->num_rows(), 6);
+}
+
+// (page type, encoding, count) of column 0 of each row group.
+std::vector<std::tuple<format::PageType, format::Encoding, int32_t>> EncodingStats(
+    const FileWriter& writer) {
+  std::vector<std::tuple<format::PageType, format::Encoding, int32_t>> out;
+  for (const auto& rg : writer.metadata().row_groups) {
+    for (const auto& s : *rg.columns[0].meta_data->encoding_stats) {
+      out.emplace_back(s.page_type, s.encoding, s.count);
+    }
+  }
+  return out;
+}
+
+// Writes `calls` (DictionaryArrays of strings) as one column, one row group.
+Result<std::unique_ptr<FileWriter>> WriteDictionaryCalls(const std::vector<ArrayDataPtr>& calls,
+                                                         ipc::BufferOutputStream* sink) {
+  auto schema = quiver::schema({field("d", calls[0]->type)});
+  WriterOptions options;
+  options.write_batch_size = 2;
+  QUIVER_ASSIGN_OR_RAISE(auto writer, FileWriter::Open(sink, schema, options));
+  for (const auto& c : calls) {
+    QUIVER_RETURN_NOT_OK(writer->WriteRecordBatch(
+        RecordBatch(schema, c->length, std::vector<ArrayDataPtr>{c})));
+  }
+  QUIVER_RETURN_NOT_OK(writer->Close());
+  return writer;
+}
+
+TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
+  using format::Encoding;
+  using format::PageType;
+  using Stat = std::tuple<PageType, Encoding, int32_t>;
+  const auto type = dictionary(int16(), utf8());
+  const auto dict = StringArrayFromVector({"c", "a", "b", "unused"});
+  // As is: the whole dictionary (4 entries, one unused) is the dictionary
+  // page; the same dictionary again (another array, equal values) continues.
+  {
+    ipc::BufferOutputStream sink;
+    auto writer = WriteDictionaryCalls(
+        {DictionaryArrayFromIndices(type, {2, 0, 1, 0, 2}, dict, {true, true, false, true, true}),
+         DictionaryArrayFromIndices(type, {1, 1}, StringArrayFromVector({"c", "a", "b", "unused"}))},
+        &sink);
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    EXPECT_EQ(EncodingStats(**writer), (std::vector<Stat>{{PageType::kDictionaryPage, Encoding::kPlain, 1},
+                                                          {PageType::kDataPage, Encoding::kRleDictionary, 1}}));
+    const auto& md = *(*writer)->metadata().row_groups[0].columns[0].meta_data;
+    EXPECT_EQ(md.num_values, 7);
+    // The dictionary page's header: 4 values.
+    auto file = sink.Finish();
+    ASSERT_TRUE(file.ok());
+    const int64_t at = *md.dictionary_page_offset;
+    auto header = thrift::DeserializeThrift<format::PageHeader>((*file)->data() + at,
+                                                                (*file)->size() - at);
+    ASSERT_TRUE(header.ok()) << header.status().ToString();
+    ASSERT_TRUE(header->dictionary_page_header.has_value());
+    EXPECT_EQ(header->dictionary_page_header->num_values, 4);
+  }
+  // A different dictionary in a later call: PLAIN from that call on.
+  {
+    ipc::BufferOutputStream sink;
+    auto writer = WriteDictionaryCalls(
+        {DictionaryArrayFromIndices(type, {2, 0, 1}, dict),
+         DictionaryArrayFromIndices(type, {0, 1, 1, 0}, StringArrayFromVector({"x", "y"}))},
+        &sink);
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    // (Listed as Arrow C++ lists them: dictionary page, then by encoding.)
+    EXPECT_EQ(EncodingStats(**writer), (std::vector<Stat>{{PageType::kDictionaryPage, Encoding::kPlain, 1},
+                                                          {PageType::kDataPage, Encoding::kPlain, 1},
+                                                          {PageType::kDataPage, Encoding::kRleDictionary, 1}}));
+  }
+  // Duplicate dictionary values: PLAIN from the start, after a dictionary
+  // page that no data page uses (as Arrow C++ writes it).
+  {
+    ipc::BufferOutputStream sink;
+    auto writer = WriteDictionaryCalls(
+        {DictionaryArrayFromIndices(type, {0, 1, 2, 3, 2}, StringArrayFromVector({"a", "b", "a", "c"}))},
+        &sink);
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    EXPECT_EQ(EncodingStats(**writer), (std::vector<Stat>{{PageType::kDictionaryPage, Encoding::kPlain, 1},
+                                                          {PageType::kDataPage, Encoding::kPlain, 1}}));
+  }
+  // Invalid UTF-8 in an unused entry: refused (every entry is written).
+  {
+    ipc::BufferOutputStream sink;
+    auto writer = WriteDictionaryCalls(
+        {DictionaryArrayFromIndices(type, {0}, StringArrayFromVector({"a", std::string("\xff", 1)}))},
+        &sink);
+    ASSERT_FALSE(writer.ok());
+    EXPECT_NE(writer.status().message().find("dictionary entry 1"), std::string::npos)
+        << writer.status().ToString();
+  }
 }
 
 TEST(CdcMask, MatchesTheDocumentedValues) {

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <numeric>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -465,8 +466,58 @@ class BytesValueWriter final : public ValueWriter {
   int64_t dictionary_plain_bytes() const override {
     return memo_.data_length() + (fixed_ ? 0 : 4 * static_cast<int64_t>(memo_.size()));
   }
-  void FallBack() override { use_dict_ = false; }
+  void FallBack() override {
+    use_dict_ = false;
+    direct_ = false;
+  }
   bool has_dictionary_page() const override { return options_.dictionary; }
+  bool dictionary_limit_applies() const override { return !direct_; }
+
+  // Arrow dictionary leaves of string/binary values (32- or 64-bit offsets)
+  // while the dictionary is on are written as Arrow C++ writes them
+  // (WriteArrowDictionary, pyarrow 26): the chunk's first Arrow dictionary
+  // becomes the Parquet dictionary as is (every entry, in its order, used
+  // or not) and the Arrow indices are the Parquet indices; later calls with
+  // an equal dictionary (by value) continue so; dictionary_pagesize_limit
+  // is not checked meanwhile. A dictionary with duplicate values, or a
+  // later call with a different dictionary, makes the chunk fall back to
+  // PLAIN before the call's values (the dictionary page then holds the
+  // distinct values seen). Pages therefore end where pyarrow ends them
+  // (the page size estimate uses the full dictionary's index width).
+  // Dictionaries with null entries, which Arrow C++ refuses to write, are
+  // hashed value by value instead, as other dictionary leaves are.
+  Result<bool> BeginLeaf() override {
+    direct_ = false;
+    if (!column_.dictionary || !use_dict_ ||
+        (column_.value_kind != ValueKind::kBinary && column_.value_kind != ValueKind::kLargeBinary)) {
+      return false;
+    }
+    const ArrayDataPtr& dict = leaf_->dictionary;
+    if (direct_dictionary_ == nullptr) {
+      if (memo_.size() > 0 || dict->GetNullCount() > 0) return false;
+      for (int64_t k = 0; k < dict->length; ++k) {
+        std::string_view v;
+        QUIVER_RETURN_NOT_OK(ValueAt(*dict, k, &entry_arena_, &v));
+        if (check_utf8_) {
+          const Status st = CheckUtf8(v);
+          if (!st.ok()) return Status::Invalid(st.message(), " (dictionary entry ", k, ")");
+        }
+        QUIVER_RETURN_NOT_OK(memo_.GetOrInsert(v).status());
+      }
+      if (memo_.size() != dict->length) return true;  // duplicate values
+      direct_dictionary_ = dict;
+    } else if (!SameDictionary(*direct_dictionary_, *dict)) {
+      direct_dictionary_ = nullptr;
+      return true;
+    }
+    direct_ = true;
+    // The Arrow index is the Parquet index.
+    remap_.resize(static_cast<size_t>(dict->length));
+    std::iota(remap_.begin(), remap_.end(), 0);
+    seen_.assign(static_cast<size_t>(dict->length), 0);
+    return false;
+  }
+
   Status WriteDictionary(MutableBuffer* out) const override {
     for (int32_t i = 0; i < memo_.size(); ++i) {
       std::string_view v = memo_.value(i);
@@ -484,6 +535,19 @@ class BytesValueWriter final : public ValueWriter {
     remap_.clear();
     seen_.clear();
     entry_arena_.clear();
+  }
+
+  // Equal values (both dictionaries are string/binary arrays of the
+  // column's value kind; `a` has no nulls).
+  bool SameDictionary(const ArrayData& a, const ArrayData& b) {
+    if (&a == &b) return true;
+    if (a.length != b.length || b.GetNullCount() > 0) return false;
+    std::vector<char> unused;
+    for (int64_t k = 0; k < a.length; ++k) {
+      std::string_view x, y;
+      if (!ValueAt(a, k, &unused, &x).ok() || !ValueAt(b, k, &unused, &y).ok() || x != y) return false;
+    }
+    return true;
   }
 
   // Binary / large binary leaves: the values of the valid slots, read from
@@ -800,6 +864,10 @@ class BytesValueWriter final : public ValueWriter {
   std::vector<int32_t> remap_;
   std::vector<uint32_t> seen_;
   uint32_t page_epoch_ = 1;
+  // The Arrow dictionary written as is (BeginLeaf), and whether the
+  // current call writes its indices as is.
+  ArrayDataPtr direct_dictionary_;
+  bool direct_ = false;
 };
 
 // --- Null columns -----------------------------------------------------------

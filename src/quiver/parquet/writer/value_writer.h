@@ -44,6 +44,12 @@ class ValueWriter {
     leaf_ = leaf;
     OnNewLeaf();
   }
+  // Called after SetLeaf, before any value of the call is appended: true if
+  // the column writer must fall back to the non-dictionary encoding first
+  // (flush the page, FallBack(), write the dictionary page). Only Arrow
+  // dictionary leaves of string/binary values ask for it (BytesValueWriter:
+  // their dictionary is written as is, as Arrow C++ does).
+  virtual Result<bool> BeginLeaf() { return false; }
   // Appends the valid slots among leaf slots [start, end).
   virtual Status Append(int64_t start, int64_t end) = 0;
 
@@ -59,6 +65,9 @@ class ValueWriter {
   virtual bool dictionary_active() const { return false; }
   virtual int64_t dictionary_size() const { return 0; }      // distinct values
   virtual int64_t dictionary_plain_bytes() const { return 0; }
+  // Whether dictionary_pagesize_limit applies after the current call's
+  // batches (not while an Arrow dictionary is written as is).
+  virtual bool dictionary_limit_applies() const { return true; }
   // Stops using the dictionary for later pages (after the caller flushed
   // the current page).
   virtual void FallBack() {}
