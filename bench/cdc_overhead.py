@@ -68,6 +68,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--out", default="/dev/shm")
+    ap.add_argument("--inputs", default="", help="comma-separated input names (default: all four)")
     args = ap.parse_args()
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
@@ -81,7 +82,10 @@ def main():
         "control": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS)),
     }
     print(f"{'input':16} {'quiver':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | {'pyarrow':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | added ratio | control spread")
+    wanted = [x for x in args.inputs.split(",") if x]
     for name, table in inputs.items():
+        if wanted and name not in wanted:
+            continue
         times = {k: [] for k in arms}
         for _ in range(args.reps):
             for k, fn in arms.items():

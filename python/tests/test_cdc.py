@@ -116,7 +116,6 @@ def write_both(table, tmp_path, opts, pa_table=None, name="t"):
     return data_page_counts(pa_path), data_page_counts(q_path)
 
 
-# A known difference left to the value writer (src/quiver/parquet/writer/value_writer.cc).
 def assert_same_pages(table, tmp_path, opts, context, pa_table=None, name="t"):
     """Asserts equal data-page num_values sequences per column chunk; on failure says
     where (`context` names the seed / parameters)."""
@@ -836,6 +835,29 @@ def test_direct_dictionary_checks_utf8_of_every_entry(tmp_path):
         quiver.write_parquet(table, str(tmp_path / "q.parquet"))
     assert not (tmp_path / "q.parquet").exists()
     quiver.write_parquet(table, str(tmp_path / "q.parquet"), validate_utf8=False)
+
+
+@pytest.mark.parametrize("profile", ["pure", "v1_limits_dict", "v1_batch7", "v2_index_limits"])
+def test_required_columns_across_hashing_windows(profile, tmp_path):
+    """Required flat columns are hashed and written ~256 KiB of values at a time (the
+    writer's hashing windows, column_writer.cc WriteChunkedRequired): calls many windows
+    long, cut at many places, with page limits and odd batch sizes, cut pages as pyarrow."""
+    g = np.random.default_rng(7100)
+    n = 400_000
+    lens = g.integers(0, 12, n)
+    data = g.integers(97, 123, int(lens.sum()), dtype=np.uint8).tobytes()
+    offsets = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    strings = pa.StringArray.from_buffers(n, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data))
+    ints = pa.array(g.integers(-2**62, 2**62, n), pa.int64())
+    bools = pa.array(g.random(n) < 0.5)
+    schema = pa.schema([pa.field("s", pa.string(), False), pa.field("i", pa.int64(), False),
+                        pa.field("b", pa.bool_(), False)])
+    table = pa.Table.from_arrays([strings, ints, bools], schema=schema)
+    table = split_chunks(table, g, 3)
+    for params in [(256, 1024, 0), (4096, 16384, 1), (64 * 1024, 256 * 1024, 0)]:
+        opts = options(params, **PROFILE_BY_NAME[profile])
+        counts = assert_same_pages(table, tmp_path, opts, f"windows profile={profile} cdc={params}")
+        assert max(len(v) for v in counts.values()) > 8
 
 
 def test_default_sizes(tmp_path):

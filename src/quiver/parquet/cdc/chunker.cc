@@ -767,7 +767,18 @@ Chunker::Chunker(const ChunkerOptions& options) : options_(options) {
 }
 
 Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
+  return FindCuts(levels, 0, levels.num_levels, cuts);
+}
+
+Status Chunker::FindCuts(const LeafLevels& levels, int64_t begin, int64_t end,
+                         std::vector<int64_t>* cuts) {
   cuts->clear();
+  if (begin < 0 || end < begin || end > levels.num_levels ||
+      ((levels.max_def > 0 || levels.max_rep > 0) && (begin != 0 || end != levels.num_levels))) {
+    return Status::Invalid("content-defined chunking: levels [", begin, ", ", end,
+                           ") cannot be chunked apart from the rest of the call's ",
+                           levels.num_levels);
+  }
   const int64_t min_size = options_.min_chunk_size;
   const int64_t max_size = options_.max_chunk_size;
   if (min_size < 0 || max_size <= min_size) {
@@ -794,16 +805,21 @@ Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
   ChunkerState& s = state_;
   const Status st = VisitBytes(*levels.leaf, [&](const auto& bytes) {
     if (!has_def && !has_rep) {
-      // Required, not nested: one contiguous leaf range, a value per level.
-      const int64_t first = levels.ranges.empty() ? 0 : levels.ranges[0].first;
+      // Required, not nested: one contiguous leaf range, a value per level
+      // (cuts are found relative to `begin`, then shifted).
+      const int64_t first = (levels.ranges.empty() ? 0 : levels.ranges[0].first) + begin;
       using Bytes = std::decay_t<decltype(bytes)>;
+      bool done = false;
       if constexpr (ContiguousLayout<Bytes>) {
         if (bytes.Data() != nullptr) {
-          ContiguousCuts(bytes, first, levels.num_levels, limits, s, cuts);
-          return;
+          ContiguousCuts(bytes, first, end - begin, limits, s, cuts);
+          done = true;
         }
       }
-      RequiredCuts(bytes, first, levels.num_levels, limits, s, cuts);
+      if (!done) RequiredCuts(bytes, first, end - begin, limits, s, cuts);
+      if (begin != 0) {
+        for (int64_t& c : *cuts) c += begin;
+      }
     } else if (!has_rep) {
       LevelCuts<false>(bytes, levels, limits, s, cuts, &scratch_);
     } else {

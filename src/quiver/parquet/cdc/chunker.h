@@ -73,6 +73,14 @@ class Chunker {
   // rejects (min < 0, max <= min) and for a mask that is not the top 1..63
   // bits of a word (CdcMask makes only such masks).
   Status FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts);
+  // The same for levels [begin, end) of one write call, continuing the
+  // state: successive ranges that tile a call give the cuts of the whole
+  // call (cuts are indices into `levels`; a cut at `begin` > 0 is a real
+  // cut). Lets the writer hash a stretch and encode it while its bytes are
+  // still in cache. Any range for columns without def/rep levels; other
+  // columns only [0, num_levels) (Invalid otherwise).
+  Status FindCuts(const LeafLevels& levels, int64_t begin, int64_t end,
+                  std::vector<int64_t>* cuts);
 
   // Bytes fed to the hash so far in the current chunk (for tests).
   int64_t chunk_size() const { return state_.size; }

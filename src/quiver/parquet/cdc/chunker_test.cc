@@ -366,7 +366,21 @@ int64_t CheckColumn(Rng& rng, const Column& column, const Sizes& sizes, const st
     // continues from options.state (as the writer does per row group).
     if (chunker == nullptr || Chance(rng, 0.5)) chunker = std::make_unique<Chunker>(options);
     std::vector<int64_t> cuts{-1};  // FindCuts must clear it
-    const Status st = chunker->FindCuts(levels, &cuts);
+    Status st;
+    if (levels.max_def == 0 && levels.max_rep == 0 && Chance(rng, 0.5)) {
+      // A column without levels may be chunked in ranges (as the writer
+      // hashes windows of a call): their cuts are those of the whole call.
+      cuts.clear();
+      std::vector<int64_t> part{-1};
+      for (int64_t r = 0; st.ok() && r < levels.num_levels;) {
+        const int64_t e = std::min(levels.num_levels, r + Uniform(rng, 1, 300));
+        st = chunker->FindCuts(levels, r, e, &part);
+        cuts.insert(cuts.end(), part.begin(), part.end());
+        r = e;
+      }
+    } else {
+      st = chunker->FindCuts(levels, &cuts);
+    }
     const std::string at = where + " call " + std::to_string(call) + " slots [" +
                            std::to_string(bounds[call]) + ", " + std::to_string(bounds[call + 1]) +
                            ")";
@@ -613,6 +627,19 @@ TEST(Chunker, AllNullColumnWithoutValuesBuffer) {
     EXPECT_EQ(cuts, reference.Feed(levels)) << Describe(sizes);
     EXPECT_FALSE(cuts.empty());
   }
+}
+
+TEST(Chunker, RangesOnlyForColumnsWithoutLevels) {
+  const Field nullable("c", int64(), true);
+  const LeafLevels levels = LevelsOf(nullable, ArrayFromVector<int64_t>(int64(), {1, 2, 3}));
+  Chunker chunker(ChunkerOptions{64, 256, ReferenceMask(64, 256, 0)});
+  std::vector<int64_t> cuts;
+  EXPECT_TRUE(chunker.FindCuts(levels, 0, 3, &cuts).ok());
+  EXPECT_TRUE(chunker.FindCuts(levels, 1, 3, &cuts).IsInvalid());
+  const LeafLevels flat = LevelsOf(Field("c", int64(), false), ArrayFromVector<int64_t>(int64(), {1, 2, 3}));
+  EXPECT_TRUE(chunker.FindCuts(flat, 1, 3, &cuts).ok());
+  EXPECT_TRUE(chunker.FindCuts(flat, 2, 4, &cuts).IsInvalid());
+  EXPECT_TRUE(chunker.FindCuts(flat, 2, 1, &cuts).IsInvalid());
 }
 
 TEST(Chunker, RejectsOptionsArrowRejects) {
