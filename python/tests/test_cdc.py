@@ -838,10 +838,11 @@ def test_direct_dictionary_checks_utf8_of_every_entry(tmp_path):
 
 
 @pytest.mark.parametrize("profile", ["pure", "v1_limits_dict", "v1_batch7", "v2_index_limits"])
-def test_required_columns_across_hashing_windows(profile, tmp_path):
-    """Required flat columns are hashed and written ~256 KiB of values at a time (the
-    writer's hashing windows, column_writer.cc WriteChunkedRequired): calls many windows
-    long, cut at many places, with page limits and odd batch sizes, cut pages as pyarrow."""
+def test_columns_across_hashing_windows(profile, tmp_path):
+    """Each write call is hashed and written ~256 KiB of hashed bytes at a time (the
+    writer's hashing windows, column_writer.cc WriteChunked): calls many windows long,
+    cut at many places, with page limits and odd batch sizes, cut pages as pyarrow, for
+    required, nullable, struct-child and list columns."""
     g = np.random.default_rng(7100)
     n = 400_000
     lens = g.integers(0, 12, n)
@@ -850,9 +851,20 @@ def test_required_columns_across_hashing_windows(profile, tmp_path):
     strings = pa.StringArray.from_buffers(n, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data))
     ints = pa.array(g.integers(-2**62, 2**62, n), pa.int64())
     bools = pa.array(g.random(n) < 0.5)
+    nullable = pa.array(g.integers(-2**62, 2**62, n), pa.int64(), mask=g.random(n) < 0.25)
+    lengths = g.integers(0, 5, n)
+    list_offsets = pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32))
+    m = int(lengths.sum())
+    lists = pa.ListArray.from_arrays(list_offsets, pa.array(g.integers(-2**31, 2**31, m).astype(np.int32),
+                                                            mask=g.random(m) < 0.25),
+                                     mask=pa.array(g.random(n) < 0.1))
+    text_lists = pa.ListArray.from_arrays(list_offsets, pa.array([f"t{x}" for x in g.integers(0, 50, m)]))
+    struct = pa.StructArray.from_arrays([nullable, strings], names=["x", "y"], mask=pa.array(g.random(n) < 0.2))
     schema = pa.schema([pa.field("s", pa.string(), False), pa.field("i", pa.int64(), False),
-                        pa.field("b", pa.bool_(), False)])
-    table = pa.Table.from_arrays([strings, ints, bools], schema=schema)
+                        pa.field("b", pa.bool_(), False), pa.field("n", pa.int64()),
+                        pa.field("l", lists.type), pa.field("t", text_lists.type),
+                        pa.field("st", struct.type)])
+    table = pa.Table.from_arrays([strings, ints, bools, nullable, lists, text_lists, struct], schema=schema)
     table = split_chunks(table, g, 3)
     for params in [(256, 1024, 0), (4096, 16384, 1), (64 * 1024, 256 * 1024, 0)]:
         opts = options(params, **PROFILE_BY_NAME[profile])

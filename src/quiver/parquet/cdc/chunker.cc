@@ -461,6 +461,18 @@ class SlotCursor {
   }
   int64_t slot = 0;
 
+  // Where the cursor is, to continue it in a later FindCuts over the next
+  // range of the same call.
+  void Save(internal::Scratch* scratch) const {
+    scratch->cursor_range = range_;
+    scratch->cursor_slot = slot;
+  }
+  void Restore(const internal::Scratch& scratch) {
+    range_ = scratch.cursor_range;
+    slot = scratch.cursor_slot;
+    SetEnd();
+  }
+
  private:
   // The last range runs on (as far as the levels consume).
   void SetEnd() {
@@ -499,7 +511,7 @@ constexpr int64_t kGatherBytes = 8 * 1024;
 // cursor.slot + k, whose value bytes can be read whether or not it is
 // present, with no cursor to walk.
 template <bool kRepeated, bool kEverySlot, typename Bytes>
-int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i,
+int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, int64_t n,
                       SlotCursor& cursor, const Limits& limits, ChunkerState& s,
                       std::vector<int64_t>* cuts, Scratch* scratch) {
   static_assert(std::endian::native == std::endian::little,
@@ -510,7 +522,6 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i,
   const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
   const int16_t max_def = levels.max_def;
   const auto slot_def = static_cast<int16_t>(max_def - (levels.leaf_nullable ? 1 : 0));
-  const int64_t n = levels.num_levels;
   // At most kGatherLevels levels of at most kLevelBytes + W bytes each, and
   // a value's W bytes stored past the end.
   constexpr int64_t kGatherLevels = kGatherBytes / (kLevelBytes + W);
@@ -614,9 +625,11 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i,
   return level + 1;
 }
 
+// Levels [begin, n) of a call; the slot cursor starts at the call's first
+// slot (begin == 0) or where the previous range left it (scratch).
 template <bool kRepeated, typename Bytes>
-[[gnu::noinline]] void LevelCuts(const Bytes& bytes, const LeafLevels& levels,
-                                 const Limits& limits, ChunkerState& s,
+[[gnu::noinline]] void LevelCuts(const Bytes& bytes, const LeafLevels& levels, int64_t begin,
+                                 int64_t n, const Limits& limits, ChunkerState& s,
                                  std::vector<int64_t>* cuts, Scratch* scratch) {
   const int16_t* def = levels.def_levels.data();
   const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
@@ -626,8 +639,8 @@ template <bool kRepeated, typename Bytes>
   const auto slot_def = static_cast<int16_t>(max_def - (levels.leaf_nullable ? 1 : 0));
   constexpr int64_t kLevelBytes = kRepeated ? 4 : 2;
   const uint64_t threshold = limits.threshold;
-  const int64_t n = levels.num_levels;
   SlotCursor cursor(levels.ranges);
+  if (begin > 0) cursor.Restore(*scratch);
   // (See GatherStretch.)
   const bool every_slot = !kRepeated && slot_def <= 0 && levels.ranges.size() == 1;
   // Decisions are made at record starts only; the first level of a call
@@ -637,7 +650,7 @@ template <bool kRepeated, typename Bytes>
     if (!kRepeated || i > 0) cuts->push_back(i);
   };
 
-  int64_t i = 0;
+  int64_t i = begin;
   while (i < n) {
     if (s.size < limits.min_size) {
       if (!s.matched) {
@@ -699,10 +712,10 @@ template <bool kRepeated, typename Bytes>
     }
     if constexpr (GatherLayout<Bytes>) {
       if (!s.matched) {
-        i = every_slot
-                ? GatherStretch<kRepeated, true>(bytes, levels, i, cursor, limits, s, cuts, scratch)
-                : GatherStretch<kRepeated, false>(bytes, levels, i, cursor, limits, s, cuts,
-                                                  scratch);
+        i = every_slot ? GatherStretch<kRepeated, true>(bytes, levels, i, n, cursor, limits, s,
+                                                        cuts, scratch)
+                       : GatherStretch<kRepeated, false>(bytes, levels, i, n, cursor, limits, s,
+                                                         cuts, scratch);
         continue;
       }
     }
@@ -746,6 +759,7 @@ template <bool kRepeated, typename Bytes>
     s.size = size;
     s.matched = matched;
   }
+  cursor.Save(scratch);
 }
 
 }  // namespace
@@ -773,12 +787,14 @@ Status Chunker::FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts) {
 Status Chunker::FindCuts(const LeafLevels& levels, int64_t begin, int64_t end,
                          std::vector<int64_t>* cuts) {
   cuts->clear();
+  const bool has_levels = levels.max_def > 0 || levels.max_rep > 0;
   if (begin < 0 || end < begin || end > levels.num_levels ||
-      ((levels.max_def > 0 || levels.max_rep > 0) && (begin != 0 || end != levels.num_levels))) {
+      (has_levels && begin != 0 && begin != scratch_.next_level)) {
     return Status::Invalid("content-defined chunking: levels [", begin, ", ", end,
-                           ") cannot be chunked apart from the rest of the call's ",
-                           levels.num_levels);
+                           ") do not continue the previous range of this call's ",
+                           levels.num_levels, " levels");
   }
+  scratch_.next_level = end;
   const int64_t min_size = options_.min_chunk_size;
   const int64_t max_size = options_.max_chunk_size;
   if (min_size < 0 || max_size <= min_size) {
@@ -821,9 +837,9 @@ Status Chunker::FindCuts(const LeafLevels& levels, int64_t begin, int64_t end,
         for (int64_t& c : *cuts) c += begin;
       }
     } else if (!has_rep) {
-      LevelCuts<false>(bytes, levels, limits, s, cuts, &scratch_);
+      LevelCuts<false>(bytes, levels, begin, end, limits, s, cuts, &scratch_);
     } else {
-      LevelCuts<true>(bytes, levels, limits, s, cuts, &scratch_);
+      LevelCuts<true>(bytes, levels, begin, end, limits, s, cuts, &scratch_);
     }
   });
   *options_.state = state_;

@@ -58,6 +58,11 @@ struct Scratch {
   std::unique_ptr<int32_t[]> ends;
   int64_t end_capacity = 0;
   void Reserve(int64_t num_bytes, int64_t num_ends);
+  // A call chunked in ranges: where the last range ended, and the leaf slot
+  // cursor there (its range index and slot).
+  int64_t next_level = 0;
+  size_t cursor_range = 0;
+  int64_t cursor_slot = 0;
 };
 }  // namespace internal
 
@@ -74,11 +79,12 @@ class Chunker {
   // bits of a word (CdcMask makes only such masks).
   Status FindCuts(const LeafLevels& levels, std::vector<int64_t>* cuts);
   // The same for levels [begin, end) of one write call, continuing the
-  // state: successive ranges that tile a call give the cuts of the whole
-  // call (cuts are indices into `levels`; a cut at `begin` > 0 is a real
-  // cut). Lets the writer hash a stretch and encode it while its bytes are
-  // still in cache. Any range for columns without def/rep levels; other
-  // columns only [0, num_levels) (Invalid otherwise).
+  // state: successive ranges that tile a call, in order, give the cuts of
+  // the whole call (cuts are indices into `levels`; a cut at `begin` > 0 is
+  // a real cut, never dropped). Lets the writer hash a stretch and encode
+  // it while its bytes are still in cache. Columns without def/rep levels
+  // take any range; others must start at 0 or where the previous range of
+  // the same call ended (Invalid otherwise: the leaf slot cursor continues).
   Status FindCuts(const LeafLevels& levels, int64_t begin, int64_t end,
                   std::vector<int64_t>* cuts);
 

@@ -367,9 +367,9 @@ int64_t CheckColumn(Rng& rng, const Column& column, const Sizes& sizes, const st
     if (chunker == nullptr || Chance(rng, 0.5)) chunker = std::make_unique<Chunker>(options);
     std::vector<int64_t> cuts{-1};  // FindCuts must clear it
     Status st;
-    if (levels.max_def == 0 && levels.max_rep == 0 && Chance(rng, 0.5)) {
-      // A column without levels may be chunked in ranges (as the writer
-      // hashes windows of a call): their cuts are those of the whole call.
+    if (Chance(rng, 0.5)) {
+      // A call chunked in consecutive ranges (as the writer hashes windows
+      // of a call) has the cuts of the whole call.
       cuts.clear();
       std::vector<int64_t> part{-1};
       for (int64_t r = 0; st.ok() && r < levels.num_levels;) {
@@ -629,13 +629,15 @@ TEST(Chunker, AllNullColumnWithoutValuesBuffer) {
   }
 }
 
-TEST(Chunker, RangesOnlyForColumnsWithoutLevels) {
+TEST(Chunker, RangesOfColumnsWithLevelsMustFollowEachOther) {
   const Field nullable("c", int64(), true);
   const LeafLevels levels = LevelsOf(nullable, ArrayFromVector<int64_t>(int64(), {1, 2, 3}));
   Chunker chunker(ChunkerOptions{64, 256, ReferenceMask(64, 256, 0)});
   std::vector<int64_t> cuts;
-  EXPECT_TRUE(chunker.FindCuts(levels, 0, 3, &cuts).ok());
+  EXPECT_TRUE(chunker.FindCuts(levels, 0, 1, &cuts).ok());
+  EXPECT_TRUE(chunker.FindCuts(levels, 1, 3, &cuts).ok());
   EXPECT_TRUE(chunker.FindCuts(levels, 1, 3, &cuts).IsInvalid());
+  EXPECT_TRUE(chunker.FindCuts(levels, 0, 3, &cuts).ok());
   const LeafLevels flat = LevelsOf(Field("c", int64(), false), ArrayFromVector<int64_t>(int64(), {1, 2, 3}));
   EXPECT_TRUE(chunker.FindCuts(flat, 1, 3, &cuts).ok());
   EXPECT_TRUE(chunker.FindCuts(flat, 2, 4, &cuts).IsInvalid());

@@ -126,31 +126,26 @@ class ColumnChunkWriter::Impl {
     range_pos_ = levels.ranges.empty() ? 0 : levels.ranges[0].first;
     ranges_ = &levels.ranges;
     if (chunker_ == nullptr) return WriteRange(levels, 0, levels.num_levels);
-    if (levels.max_def == 0 && levels.max_rep == 0) return WriteChunkedRequired(levels);
-    // Content-defined chunking: every chunk but the last ends its page (a
-    // chunk that is empty still ends the previous call's page).
-    QUIVER_RETURN_NOT_OK(chunker_->FindCuts(levels, &cuts_));
-    int64_t begin = 0;
-    for (int64_t cut : cuts_) {
-      QUIVER_RETURN_NOT_OK(WriteRange(levels, begin, cut));
-      if (page_levels_ > 0) QUIVER_RETURN_NOT_OK(FlushPage());
-      begin = cut;
-    }
-    return WriteRange(levels, begin, levels.num_levels);
+    return WriteChunked(levels);
   }
 
-  // Content-defined chunking of a required, non-nested column: the call is
-  // hashed and written one window (~256 KiB of hashed bytes) at a time, so
-  // that the encoder reads the bytes the chunker has just hashed from cache
-  // rather than from memory again (a whole call is often larger than the
-  // cache). The pages are those of hashing the call at once: a chunk's
-  // mini-batches are written up to the window's end only where they end
-  // before it, i.e. where a write of the whole chunk (which ends at a later
-  // cut) ends them too.
-  Status WriteChunkedRequired(const LeafLevels& levels) {
+  // Content-defined chunking: every chunk but the last ends its page (a
+  // chunk that is empty still ends the previous call's page). The call is
+  // hashed one window (~256 KiB of hashed bytes) at a time and each chunk
+  // is written as soon as its cut is found, so that the encoder reads the
+  // levels and values the chunker has just hashed from cache rather than
+  // from memory again (a whole call is often larger than the cache).
+  // Columns without rep levels also write the open chunk's mini-batches up
+  // to the window's end, where they end before it: those a write of the
+  // whole chunk (which ends at a later cut) makes too. So the pages are
+  // those of hashing the call at once.
+  Status WriteChunked(const LeafLevels& levels) {
     const int64_t n = levels.num_levels;
+    const int16_t* def = levels.def_levels.empty() ? nullptr : levels.def_levels.data();
+    const bool repeated = !levels.rep_levels.empty();
+    const auto slot_def = static_cast<int16_t>(column_.max_def - (levels.leaf_nullable ? 1 : 0));
     const int64_t window = WindowLevels(levels);
-    int64_t level = 0;  // the next level to write: a mini-batch start of the open chunk
+    int64_t level = 0;  // the next level to write (a mini-batch start of the open chunk)
     for (int64_t w = 0; w < n; w += window) {
       const int64_t wend = std::min(n, w + window);
       QUIVER_RETURN_NOT_OK(chunker_->FindCuts(levels, w, wend, &cuts_));
@@ -159,28 +154,27 @@ class ColumnChunkWriter::Impl {
         if (page_levels_ > 0) QUIVER_RETURN_NOT_OK(FlushPage());
         level = cut;
       }
-      while (true) {
+      while (!repeated) {
         // WriteRange's flat mini-batch, for a chunk that ends after wend.
         const int64_t rows_left = std::max<int64_t>(options_.max_rows_per_page - page_rows_, 1);
         const int64_t end = level + std::min(options_.write_batch_size, rows_left);
         if (end > wend) break;
-        QUIVER_RETURN_NOT_OK(WriteBatch(nullptr, nullptr, level, end, /*slot_def=*/0, true));
+        QUIVER_RETURN_NOT_OK(WriteBatch(def, nullptr, level, end, slot_def, true));
         level = end;
       }
     }
     return WriteRange(levels, level, n);
   }
 
-  // Levels per window of WriteChunkedRequired: ~256 KiB of the leaf's value
-  // bytes (the average for binary values).
+  // Levels per window of WriteChunked: ~256 KiB of hashed bytes (levels,
+  // and the leaf's values: the average for binary values).
+  // (Measured, bench/cdc_overhead.py, interleaved runs: 256 KiB took the
+  // CDC overhead of required int64 from 14-16% to 9-10%, strings from
+  // 19-22% to 17-20%; 64 KiB and 1 MiB did no better.)
   static int64_t WindowLevels(const LeafLevels& levels) {
-    // (Measured, bench/cdc_overhead.py, interleaved runs: 256 KiB took the
-    // CDC overhead of required int64 from 14-16% to 9-10%, strings from
-    // 19-22% to 17-20%; 64 KiB and 1 MiB did no better.)
     constexpr int64_t kWindowBytes = 256 * 1024;
     const ArrayData& leaf = *levels.leaf;
-    const int64_t n = std::max<int64_t>(levels.num_levels, 1);
-    const int64_t first = levels.ranges.empty() ? 0 : levels.ranges[0].first;
+    const int64_t slots = std::max<int64_t>(leaf.length, 1);
     int64_t per_level = 8;
     const int width = leaf.type->byte_width();
     if (width > 0) {
@@ -188,12 +182,14 @@ class ColumnChunkWriter::Impl {
     } else if ((leaf.type->id() == Type::kString || leaf.type->id() == Type::kBinary) &&
                leaf.buffers[1] != nullptr) {
       const int32_t* o = leaf.GetValues<int32_t>(1);
-      per_level = (static_cast<int64_t>(o[first + levels.num_levels]) - o[first]) / n;
+      per_level = (static_cast<int64_t>(o[leaf.length]) - o[0]) / slots;
     } else if ((leaf.type->id() == Type::kLargeString || leaf.type->id() == Type::kLargeBinary) &&
                leaf.buffers[1] != nullptr) {
       const int64_t* o = leaf.GetValues<int64_t>(1);
-      per_level = (o[first + levels.num_levels] - o[first]) / n;
+      per_level = (o[leaf.length] - o[0]) / slots;
     }
+    if (!levels.def_levels.empty()) per_level += 2;
+    if (!levels.rep_levels.empty()) per_level += 2;
     return std::max<int64_t>(kWindowBytes / std::max<int64_t>(per_level, 1), 1024);
   }
 
