@@ -150,6 +150,10 @@ class ColumnChunkWriter::Impl {
       const int64_t wend = std::min(n, w + window);
       QUIVER_RETURN_NOT_OK(chunker_->FindCuts(levels, w, wend, &cuts_));
       for (int64_t cut : cuts_) {
+        if (cut < level) {  // (cannot happen: batches stop at wend, cuts come after)
+          return Status::Invalid("column '", column_.path, "': internal error: a chunk cut at level ",
+                                 cut, " precedes the ", level, " levels already written");
+        }
         QUIVER_RETURN_NOT_OK(WriteRange(levels, level, cut));
         if (page_levels_ > 0) QUIVER_RETURN_NOT_OK(FlushPage());
         level = cut;
