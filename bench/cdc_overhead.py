@@ -7,11 +7,14 @@ nulls), nested list<int32> (lengths 0..4, 25% nulls), required string (lengths
 For each input and each library, write times with and without CDC (defaults:
 256 KiB / 1 MiB / 0) are measured interleaved (A B A B ...), medians reported:
 overhead = with / without - 1, added = with - without (seconds). A control
-(pyarrow without CDC timed as two arms) shows the run's noise.
+(pyarrow without CDC timed as two arms) shows the run's noise. The "paired"
+columns give the median of per-rep differences between arms timed side by
+side (added time, its ratio, and the control's, which is noise in seconds).
 
     PYTHONPATH=build/release/python .venv/bin/python bench/cdc_overhead.py [--reps 5]
 """
 import argparse
+import random
 import statistics
 import time
 
@@ -73,6 +76,7 @@ def main():
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
     inputs = make_inputs()
+    shuffle = random.Random(7)
     qpath, ppath = f"{args.out}/cdc_q.parquet", f"{args.out}/cdc_p.parquet"
     arms = {
         "quiver": lambda t: time_once(lambda: quiver.write_parquet(t, qpath, **OPTS)),
@@ -81,24 +85,38 @@ def main():
         "pyarrow+cdc": lambda t: time_once(lambda: pq.write_table(t, ppath, use_content_defined_chunking=True, **OPTS)),
         "control": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS)),
     }
-    print(f"{'input':16} {'quiver':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | {'pyarrow':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | added ratio | control spread")
+    print(f"{'input':16} {'quiver':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | {'pyarrow':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | added ratio | control spread"
+          f" || paired: {'q added':>7} {'p added':>7} {'ratio':>5} {'ctrl':>7}")
     wanted = [x for x in args.inputs.split(",") if x]
     for name, table in inputs.items():
         if wanted and name not in wanted:
             continue
         times = {k: [] for k in arms}
+        # Arms in a new random order each rep, so that no arm always follows
+        # the same one (position effects showed as a control up to 4% off).
+        order = list(arms)
         for _ in range(args.reps):
-            for k, fn in arms.items():
-                times[k].append(fn(table))
+            shuffle.shuffle(order)
+            for k in order:
+                times[k].append(arms[k](table))
         med = {k: statistics.median(v) for k, v in times.items()}
         q_ovh = med["quiver+cdc"] / med["quiver"] - 1
         p_ovh = med["pyarrow+cdc"] / med["pyarrow"] - 1
         q_add = med["quiver+cdc"] - med["quiver"]
         p_add = med["pyarrow+cdc"] - med["pyarrow"]
         ctrl = med["control"] / med["pyarrow"] - 1
+        # Paired: the median of the per-rep differences between arms timed
+        # next to each other, less sensitive to drift over the run than the
+        # difference of medians; the control's paired difference (two arms
+        # doing the same work) shows the noise in seconds.
+        def paired(a, b):
+            return statistics.median(x - y for x, y in zip(times[a], times[b]))
+        qp, pp = paired("quiver+cdc", "quiver"), paired("pyarrow+cdc", "pyarrow")
+        cp = paired("control", "pyarrow")
         print(f"{name:16} {med['quiver']:8.3f} {med['quiver+cdc']:8.3f} {q_ovh:6.1%} {q_add:7.3f} | "
               f"{med['pyarrow']:8.3f} {med['pyarrow+cdc']:8.3f} {p_ovh:6.1%} {p_add:7.3f} | "
-              f"{q_add / p_add if p_add > 0 else float('nan'):11.2f} | {ctrl:+.1%}")
+              f"{q_add / p_add if p_add > 0 else float('nan'):11.2f} | {ctrl:+13.1%}"
+              f" || {qp:15.3f} {pp:7.3f} {qp / pp if pp > 0 else float('nan'):5.2f} {cp:+7.3f}")
 
 
 if __name__ == "__main__":

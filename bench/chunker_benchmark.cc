@@ -1,6 +1,6 @@
 // Content-defined chunker benchmarks: docs/benchmarks.md, section 2.
 //
-// Four inputs of ~64 MiB of logical bytes each (the bytes docs/cdc.md feeds
+// Five inputs of ~64 MiB of logical bytes each (the bytes docs/cdc.md feeds
 // the hash: 2-byte def/rep levels where the column has them, plus the value
 // bytes of present values), built with Quiver's builders from std::mt19937_64
 // seeded with 42:
@@ -8,6 +8,10 @@
 //   int64_nullable     nullable int64, 25% nulls;
 //   list_int32         nullable list<int32>, lengths uniform 0..4, 25% null
 //                      lists and 25% null items (as section 1's list_primitive);
+//   list_int32_null_children  the same, but each null list keeps 0..4 child
+//                      values (as pyarrow's ListArray.from_arrays with a mask
+//                      makes them, and cdc_overhead.py's input): the leaf
+//                      slots come in short ranges;
 //   string_required    required utf8, lengths uniform 0..399, alphanumeric.
 // Levels are shredded once (ComputeLevels) outside the timed loop; an
 // iteration is one Chunker::FindCuts over the whole column from a fresh state,
@@ -28,6 +32,7 @@
 #include "quiver/array/builder_binary.h"
 #include "quiver/array/builder_nested.h"
 #include "quiver/array/builder_primitive.h"
+#include "quiver/array/test_util_internal.h"
 #include "quiver/parquet/cdc/chunker.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/writer/properties.h"
@@ -116,33 +121,49 @@ Input MakeInt64(bool nullable) {
   return Shred(Field("x", int64(), nullable), ValueOrAbort(builder.Finish()));
 }
 
-Input MakeListInt32() {
+// With null_children, a null list keeps a child range of 0..4 values, as
+// pyarrow's ListArray.from_arrays(offsets, values, mask=...) makes them (and
+// bench/cdc_overhead.py's input): the leaf slots the levels reach then come
+// in short ranges, one break per such null list.
+Input MakeListInt32(bool null_children) {
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> uniform01(0.0, 1.0);
   std::uniform_int_distribution<int> length(0, 4);
-  ListBuilder builder(std::make_unique<Int32Builder>(int32()));
-  auto* values = static_cast<Int32Builder*>(builder.value_builder());
+  Int32Builder values(int32());
+  std::vector<int64_t> offsets{0};
+  std::vector<bool> validity;
+  // Appends n child values; returns their logical bytes (if a valid list
+  // holds them): a def + rep level each, and 4 bytes if present.
+  auto append_values = [&](int n) {
+    int64_t added = 0;
+    for (int k = 0; k < n; ++k) {
+      if (uniform01(rng) < kNullProbability) {
+        CheckOk(values.AppendNull());
+        added += 4;
+      } else {
+        CheckOk(values.Append(static_cast<int32_t>(rng())));
+        added += 8;
+      }
+    }
+    offsets.push_back(offsets.back() + n);
+    return added;
+  };
   int64_t bytes = 0;
   while (bytes < kTargetBytes) {
     if (uniform01(rng) < kNullProbability) {
-      CheckOk(builder.AppendNull());
+      validity.push_back(false);
+      append_values(null_children ? length(rng) : 0);
       bytes += 4;  // one def + rep level
       continue;
     }
-    CheckOk(builder.Append());
+    validity.push_back(true);
     const int n = length(rng);
     if (n == 0) bytes += 4;
-    for (int k = 0; k < n; ++k) {
-      bytes += 4;
-      if (uniform01(rng) < kNullProbability) {
-        CheckOk(values->AppendNull());
-      } else {
-        CheckOk(values->Append(static_cast<int32_t>(rng())));
-        bytes += 4;
-      }
-    }
+    bytes += append_values(n);
   }
-  return Shred(Field("l", list(int32()), true), ValueOrAbort(builder.Finish()));
+  ArrayDataPtr child = ValueOrAbort(values.Finish());
+  return Shred(Field("l", list(int32()), true),
+               testutil::ListArrayFromOffsets(list(int32()), offsets, std::move(child), validity));
 }
 
 Input MakeString() {
@@ -163,7 +184,7 @@ Input MakeString() {
   return Shred(Field("s", utf8(), false), ValueOrAbort(builder.Finish()));
 }
 
-enum class Kind { kInt64Required, kInt64Nullable, kListInt32, kStringRequired };
+enum class Kind { kInt64Required, kInt64Nullable, kListInt32, kListInt32NullChildren, kStringRequired };
 
 const Input& GetInput(Kind kind) {
   switch (kind) {
@@ -176,7 +197,11 @@ const Input& GetInput(Kind kind) {
       return input;
     }
     case Kind::kListInt32: {
-      static const Input input = MakeListInt32();
+      static const Input input = MakeListInt32(false);
+      return input;
+    }
+    case Kind::kListInt32NullChildren: {
+      static const Input input = MakeListInt32(true);
       return input;
     }
     case Kind::kStringRequired:
@@ -208,6 +233,8 @@ void FindCuts(benchmark::State& state, Kind kind) {
 BENCHMARK_CAPTURE(FindCuts, int64_required, Kind::kInt64Required)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FindCuts, int64_nullable, Kind::kInt64Nullable)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FindCuts, list_int32, Kind::kListInt32)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FindCuts, list_int32_null_children, Kind::kListInt32NullChildren)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FindCuts, string_required, Kind::kStringRequired)
     ->Unit(benchmark::kMillisecond);
 

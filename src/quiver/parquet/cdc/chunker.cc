@@ -48,6 +48,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "quiver/parquet/cdc/gather_simd.h"
 #include "quiver/parquet/cdc/gear_roll_internal.h"
 #include "quiver/parquet/cdc/gear_table.h"
 #include "quiver/util/bit_util.h"
@@ -460,6 +461,15 @@ class SlotCursor {
     slot += count;
   }
   int64_t slot = 0;
+  // The same position for the SIMD kernels (gather_simd.h), and back.
+  internal::SlotPosition Position() const {
+    return {ranges_->data(), ranges_->size(), range_, slot};
+  }
+  void SetPosition(const internal::SlotPosition& at) {
+    range_ = at.range;
+    slot = at.slot;
+    SetEnd();
+  }
 
   // Where the cursor is, to continue it in a later FindCuts over the next
   // range of the same call.
@@ -522,12 +532,12 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
   const int16_t max_def = levels.max_def;
   const auto slot_def = static_cast<int16_t>(max_def - (levels.leaf_nullable ? 1 : 0));
-  // At most kGatherLevels levels of at most kLevelBytes + W bytes each, and
-  // a value's W bytes stored past the end.
+  // At most kGatherLevels levels of at most kLevelBytes + W bytes each, a
+  // value's W bytes stored past the end, and the 64 bytes the SIMD kernels
+  // may store past it.
   constexpr int64_t kGatherLevels = kGatherBytes / (kLevelBytes + W);
-  scratch->Reserve(kGatherLevels * (kLevelBytes + W) + W, kGatherLevels);
+  scratch->Reserve(kGatherLevels * (kLevelBytes + W) + W + 64);
   uint8_t* const buf = scratch->bytes.get();
-  int32_t* const ends = scratch->ends.get();  // ends[k]: gathered bytes through level i + k
   // (Locals, so that the stores into buf, which may alias anything, do not
   // make the compiler reload them.)
   const uint8_t* const value_bytes = bytes.values;
@@ -546,6 +556,16 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   const int64_t k_end = std::min(n - i, kGatherLevels);
   int64_t pos = 0;
   int64_t k = 0;
+  if constexpr (kRepeated && W == 4) {
+    // Whole blocks of levels that stay below max (gather_simd.h), then the
+    // rest level by level.
+    if (last_slot >= 0 && internal::GatherSimdEnabled()) {
+      internal::SlotPosition at = walk.Position();
+      k = internal::GatherRepeated4(def + i, rep + i, k_end, max_def, slot_def, value_bytes, &at,
+                                    buf, &pos, at_max);
+      walk.SetPosition(at);
+    }
+  }
   bool max_cut = false;
   while (k < k_end) {
     const int16_t d = def[i + k];
@@ -578,7 +598,6 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     }
     pos += W & static_cast<int64_t>(take);
     if constexpr (!kEverySlot) walk.Advance(d >= slot_def);
-    ends[k] = static_cast<int32_t>(pos);
     ++k;
     if (pos >= at_max) [[unlikely]] {
       // (Until the record ends, for repeated columns.)
@@ -602,23 +621,38 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     }
     return i + k;
   }
-  // Level i + t holds the match (the first level ending after byte m).
-  const int64_t t = std::upper_bound(ends, ends + k, m,
-                                     [](int64_t b, int32_t e) { return b < int64_t{e}; }) -
-                    ends;
-  internal::RollBytes(table, buf + m + 1, ends[t] - (m + 1), limits.threshold, h);
+  // Level i + t holds the match: the first level whose bytes end after
+  // byte m (at `end`). Found by walking the levels again from the start of
+  // the stretch, in counted blocks (as the min-size skip does) and then one
+  // by one, moving the cursor (which went past that level) to just after it.
+  cursor = start;
+  int64_t t = 0;
+  int64_t end = 0;
+  constexpr int64_t kBlock = 64;
+  while (t + kBlock <= k) {
+    int present = 0, took = 0;
+    for (int64_t j = 0; j < kBlock; ++j) {
+      present += def[i + t + j] == max_def;
+      took += def[i + t + j] >= slot_def;
+    }
+    const int64_t add = kBlock * kLevelBytes + present * W;
+    if (end + add > m) break;
+    end += add;
+    if constexpr (!kEverySlot) cursor.AdvanceBy(took);
+    t += kBlock;
+  }
+  for (;; ++t) {  // (m < pos: some level t < k ends after it)
+    const int16_t d = def[i + t];
+    end += kLevelBytes + (d == max_def ? W : 0);
+    if constexpr (!kEverySlot) cursor.Advance(d >= slot_def);
+    if (end > m) break;
+  }
+  if constexpr (kEverySlot) cursor.AdvanceBy(t + 1);
+  internal::RollBytes(table, buf + m + 1, end - (m + 1), limits.threshold, h);
   s.hash = h;
-  s.size = base + ends[t];
+  s.size = base + end;
   s.matched = true;
   const int64_t level = i + t;
-  // The cursor went past the match level: walk it again from the start of
-  // the stretch to just after that level.
-  cursor = start;
-  if constexpr (kEverySlot) {
-    cursor.AdvanceBy(t + 1);
-  } else {
-    for (int64_t j = i; j <= level; ++j) cursor.Advance(def[j] >= slot_def);
-  }
   if (!kRepeated || rep[level] == 0) {
     if (Decide(limits, s) && (!kRepeated || level > 0)) cuts->push_back(level);
   }
@@ -764,14 +798,10 @@ template <bool kRepeated, typename Bytes>
 
 }  // namespace
 
-void internal::Scratch::Reserve(int64_t num_bytes, int64_t num_ends) {
+void internal::Scratch::Reserve(int64_t num_bytes) {
   if (byte_capacity < num_bytes) {
     bytes = std::make_unique<uint8_t[]>(static_cast<size_t>(num_bytes));
     byte_capacity = num_bytes;
-  }
-  if (end_capacity < num_ends) {
-    ends = std::make_unique<int32_t[]>(static_cast<size_t>(num_ends));
-    end_capacity = num_ends;
   }
 }
 

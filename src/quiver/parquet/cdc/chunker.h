@@ -51,13 +51,11 @@ struct ChunkerOptions {
 
 namespace internal {
 // Buffers a Chunker keeps between calls (chunker.cc: the bytes of levels and
-// values gathered into one run, and where each level's bytes end).
+// values gathered into one run).
 struct Scratch {
   std::unique_ptr<uint8_t[]> bytes;
   int64_t byte_capacity = 0;
-  std::unique_ptr<int32_t[]> ends;
-  int64_t end_capacity = 0;
-  void Reserve(int64_t num_bytes, int64_t num_ends);
+  void Reserve(int64_t num_bytes);
   // A call chunked in ranges: where the last range ended, and the leaf slot
   // cursor there (its range index and slot).
   int64_t next_level = 0;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "quiver/array/test_util_internal.h"
+#include "quiver/parquet/cdc/gather_simd.h"
 #include "quiver/parquet/cdc/gear_roll_internal.h"
 #include "quiver/parquet/cdc/gear_table.h"
 #include "quiver/parquet/levels/level_builder.h"
@@ -400,7 +401,24 @@ bool DeepTests() {
   return env != nullptr && std::string(env) == "1";
 }
 
-TEST(Chunker, MatchesTheReferenceOnRandomColumns) {
+// The reference tests run twice: with the AVX-512 gathering kernels
+// (gather_simd.h; where the CPU has none, this run repeats the other) and
+// with the portable loop alone.
+class ChunkerReference : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { previous_ = internal::SetGatherSimd(GetParam()); }
+  void TearDown() override { internal::SetGatherSimd(previous_); }
+
+ private:
+  bool previous_ = false;
+};
+
+INSTANTIATE_TEST_SUITE_P(Gather, ChunkerReference, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Simd" : "Portable";
+                         });
+
+TEST_P(ChunkerReference, MatchesTheReferenceOnRandomColumns) {
   const std::vector<Sizes> option_sets = {
       {64, 256, 0}, {64, 256, 1}, {64, 256, -1}, {0, 64, 0},
       {100, 1000, 0}, {1024, 4096, 0}, {4096, 16384, -2},
@@ -434,7 +452,7 @@ TEST(Chunker, MatchesTheReferenceOnRandomColumns) {
 
 // Many cuts, long runs and the default options: enough data that every kind
 // crosses several min-size windows with the real parameters.
-TEST(Chunker, MatchesTheReferenceWithDefaultOptions) {
+TEST_P(ChunkerReference, MatchesTheReferenceWithDefaultOptions) {
   const Sizes defaults{256 * 1024, 1024 * 1024, 0};
   Rng rng(7);
   struct Big {
@@ -463,7 +481,7 @@ TEST(Chunker, MatchesTheReferenceWithDefaultOptions) {
 // Long columns (long stretches between cuts, and many gathered stretches
 // for columns with levels), cut into many write calls with the state
 // carried over, with min sizes small and large.
-TEST(Chunker, MatchesTheReferenceOnLongColumns) {
+TEST_P(ChunkerReference, MatchesTheReferenceOnLongColumns) {
   Rng rng(23);
   std::vector<Column> columns;
   columns.push_back({"int64_required", Field("c", int64(), false),

@@ -1,0 +1,182 @@
+#include "quiver/parquet/cdc/gather_simd.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+
+// g++ 12 warns that the intrinsics' own "undefined" source registers may be
+// used uninitialized (they are not: the masks zero those lanes).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace quiver::parquet::cdc::internal {
+
+namespace {
+
+bool CpuHasKernels() {
+  // (libgcc's check includes the OS saving the AVX-512 state.)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("popcnt");
+}
+
+std::atomic<bool>& Enabled() {
+  static std::atomic<bool> enabled{CpuHasKernels()};
+  return enabled;
+}
+
+}  // namespace
+
+bool GatherSimdEnabled() { return Enabled().load(std::memory_order_relaxed); }
+
+bool SetGatherSimd(bool on) {
+  return Enabled().exchange(on && CpuHasKernels(), std::memory_order_relaxed);
+}
+
+// The kernels are compiled for AVX-512 (and run only where GatherSimdEnabled).
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,bmi2,popcnt")
+
+namespace {
+
+// Leaf slot ranges, walked in order (SlotPosition).
+class RangeWalk {
+ public:
+  // (With no ranges, the slots run on from at.slot: as in a last range.)
+  explicit RangeWalk(const SlotPosition& at)
+      : ranges_(at.ranges),
+        last_(at.num_ranges > 0 ? at.num_ranges - 1 : 0),
+        range_(at.range),
+        slot_(at.slot) {}
+
+  // Calls fn(first slot, number of slots) for the next `n` slots taken, one
+  // call per range reached, and moves past them.
+  template <typename Fn>
+  void Take(int64_t n, Fn&& fn) {
+    while (n > 0) {
+      const int64_t end = range_ < last_ ? ranges_[range_].second
+                                         : std::numeric_limits<int64_t>::max();
+      const int64_t here = std::min(n, end - slot_);
+      fn(slot_, here);
+      n -= here;
+      slot_ += here;
+      if (slot_ == end) {  // (an empty range is passed over)
+        ++range_;
+        slot_ = ranges_[range_].first;
+      }
+    }
+  }
+  // Slots left in the current range (unbounded in the last one).
+  int64_t Room() const {
+    return range_ < last_ ? ranges_[range_].second - slot_ : std::numeric_limits<int64_t>::max();
+  }
+  int64_t slot() const { return slot_; }
+  void Store(SlotPosition* at) const {
+    at->range = range_;
+    at->slot = slot_;
+  }
+
+ private:
+  const std::pair<int64_t, int64_t>* ranges_;
+  size_t last_;
+  size_t range_;
+  int64_t slot_;
+};
+
+}  // namespace
+
+int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
+                        int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
+                        int64_t* pos, int64_t pos_limit) {
+  // A block of 16 levels gathers at most 16 * (4 + 4) bytes.
+  constexpr int64_t kBlock = 16;
+  constexpr int64_t kMaxBytes = kBlock * 8;
+  // Levels per pass (the values a pass takes are found first, below).
+  constexpr int64_t kPass = 1024;
+  alignas(64) int32_t dense[kPass + kBlock];
+  // Level j of the block and its value, interleaved: output lane 2j is
+  // level j (lane j of the first source), lane 2j + 1 its value (lane j of
+  // the second, numbered 16 + j); for levels 0..7, then 8..15.
+  const __m512i interleave_lo =
+      _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  const __m512i interleave_hi =
+      _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+  const __m256i max_defs = _mm256_set1_epi16(max_def);
+  const __m256i slot_defs = _mm256_set1_epi16(slot_def);
+  const auto* slot_values = reinterpret_cast<const int32_t*>(values);
+  int64_t p = *pos;
+  int64_t k = 0;
+  while (k + kBlock <= count && p + kMaxBytes < pos_limit) {
+    // The blocks of this pass, and the slots they take.
+    const int64_t pass_end = k + std::min(kPass, (count - k) / kBlock * kBlock);
+    int64_t num_taken = 0;
+    for (int64_t j = k; j < pass_end; j += kBlock) {
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(def + j));
+      num_taken += _mm_popcnt_u32(_mm256_cmpge_epi16_mask(d, slot_defs));
+    }
+    // Their values, in the order the levels take them: where the current
+    // range holds them all (long ranges), the leaf's values as they are;
+    // else a copy, range by range (null lists that keep child values make
+    // ranges of a few slots), so that the blocks need no range logic.
+    const int32_t* taken_values;
+    RangeWalk walk(*at);
+    const bool copied = num_taken > walk.Room();
+    if (!copied) {
+      taken_values = slot_values + walk.slot();
+    } else {
+      int32_t* out = dense;
+      walk.Take(num_taken, [&](int64_t first, int64_t n) {
+        const int32_t* from = slot_values + first;
+        for (; n > kBlock; n -= kBlock, from += kBlock, out += kBlock) {
+          _mm512_storeu_si512(out, _mm512_loadu_si512(from));
+        }
+        const auto m = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n)));
+        _mm512_storeu_si512(out, _mm512_maskz_loadu_epi32(m, from));
+        out += n;
+      });
+      taken_values = dense;
+    }
+    int64_t t = 0;  // values taken so far in this pass
+    for (; k < pass_end && p + kMaxBytes < pos_limit; k += kBlock) {
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(def + k));
+      const __m256i r = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rep + k));
+      const __mmask16 present = _mm256_cmpeq_epi16_mask(d, max_defs);
+      const __mmask16 takes = _mm256_cmpge_epi16_mask(d, slot_defs);
+      // def | rep << 16 per level.
+      const __m512i level = _mm512_or_si512(
+          _mm512_cvtepu16_epi32(d), _mm512_slli_epi32(_mm512_cvtepu16_epi32(r), 16));
+      // The next values to the levels that take a slot.
+      const unsigned num = _mm_popcnt_u32(takes);
+      const auto m = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, num));
+      const __m512i value =
+          _mm512_maskz_expand_epi32(takes, _mm512_maskz_loadu_epi32(m, taken_values + t));
+      t += num;
+      const __m512i lo = _mm512_permutex2var_epi32(level, interleave_lo, value);
+      const __m512i hi = _mm512_permutex2var_epi32(level, interleave_hi, value);
+      // Keep every level lane, and the value lane of present levels.
+      const unsigned bits = present;
+      const auto keep_lo = static_cast<__mmask16>(0x5555u | _pdep_u32(bits & 0xFFu, 0xAAAAu));
+      const auto keep_hi = static_cast<__mmask16>(0x5555u | _pdep_u32(bits >> 8, 0xAAAAu));
+      _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi32(keep_lo, lo));
+      p += 4 * _mm_popcnt_u32(keep_lo);
+      _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi32(keep_hi, hi));
+      p += 4 * _mm_popcnt_u32(keep_hi);
+    }
+    // The slot after the last one taken (walked again if pos_limit
+    // stopped the pass before the slots copied).
+    if (!copied) {
+      walk.Take(t, [](int64_t, int64_t) {});
+    } else if (t < num_taken) {
+      walk = RangeWalk(*at);
+      walk.Take(t, [](int64_t, int64_t) {});
+    }
+    walk.Store(at);
+  }
+  *pos = p;
+  return k;
+}
+
+#pragma GCC pop_options
+
+}  // namespace quiver::parquet::cdc::internal

@@ -1,0 +1,45 @@
+// Gathering the hashed bytes of a stretch of levels with AVX-512 (chunker.cc,
+// GatherStretch): the per-level copy loop there costs ~30 instructions per
+// level; these kernels do 16 levels in ~25. Compiled for AVX-512 and chosen
+// at run time; the portable loop stays the reference (chunker_test.cc runs
+// the property tests both ways).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace quiver::parquet::cdc::internal {
+
+// True if this CPU runs the kernels below and they are not switched off.
+bool GatherSimdEnabled();
+// Switches the kernels off (false) or back on where the CPU has them (true),
+// for tests; returns the previous setting. Not thread-safe: tests only.
+bool SetGatherSimd(bool on);
+
+// Where the next leaf slot is: `slot` in ranges[range] (chunker.cc's
+// SlotCursor). Leaf slot ranges [first, second) are visited in order; taking
+// the last slot of a range moves to the first of the next; the last range
+// runs on (as do the slots when there are no ranges).
+struct SlotPosition {
+  const std::pair<int64_t, int64_t>* ranges;
+  size_t num_ranges;
+  size_t range;
+  int64_t slot;
+};
+
+// Gathers levels [0, count) of a repeated column whose present values are
+// 4 bytes wide, as the portable loop does: per level its def and rep levels
+// as two little-endian int16, then the value's 4 bytes if def == max_def.
+// Levels with def >= slot_def take the next leaf slot (*at moves on); the
+// value of a present level is values[its slot]. Appends to buf from *pos.
+//
+// Works in blocks of 16 levels and stops before a block that could bring
+// *pos to pos_limit or run past count; returns the levels gathered (a
+// multiple of 16). Reads exactly the slots taken; writes up to 64 bytes
+// past the new *pos.
+int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
+                        int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
+                        int64_t* pos, int64_t pos_limit);
+
+}  // namespace quiver::parquet::cdc::internal
