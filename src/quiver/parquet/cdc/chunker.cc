@@ -36,7 +36,8 @@
 //     logic replayed on them: ContiguousCuts for required fixed-width and
 //     binary columns, whose bytes already lie in one buffer; GatherStretch
 //     for fixed-width columns with levels, whose level and value bytes are
-//     first copied into one buffer, without a branch on presence.
+//     first copied into one buffer, without a branch on presence (lists of
+//     4-byte values: 16 levels at a time with AVX-512, gather_simd.h).
 //  6. The min-size window of fixed-width columns with levels is skipped in
 //     blocks of levels whose sizes are counted (vectorised), not summed one
 //     by one.
