@@ -557,6 +557,14 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   const int64_t k_end = std::min(n - i, kGatherLevels);
   int64_t pos = 0;
   int64_t k = 0;
+  if constexpr (!kRepeated && kEverySlot && (W == 2 || W == 4 || W == 8)) {
+    // Whole blocks of levels that stay below max (gather_simd.h), then the
+    // rest level by level (the slots follow the levels: no cursor to move).
+    if (internal::GatherSimdVbmi2Enabled()) {
+      k = internal::GatherEverySlot<W>(def + i, k_end, max_def, value_bytes + walk.slot * W, buf,
+                                       &pos, at_max);
+    }
+  }
   if constexpr (kRepeated && W == 4) {
     // Whole blocks of levels that stay below max (gather_simd.h), then the
     // rest level by level.

@@ -502,6 +502,10 @@ TEST_P(ChunkerReference, MatchesTheReferenceOnLongColumns) {
                      RandomStrings(rng, large_utf8(), 300, 0.0, 5000)});
   columns.push_back({"int64_nullable", Field("c", int64(), true),
                      RandomFixed<int64_t>(rng, int64(), 60'000, 0.25)});
+  columns.push_back({"int32_nullable", Field("c", int32(), true),
+                     RandomFixed<int32_t>(rng, int32(), 80'000, 0.25)});
+  columns.push_back({"int16_nullable", Field("c", int16(), true),
+                     RandomFixed<int16_t>(rng, int16(), 100'000, 0.4)});
   columns.push_back({"int8_nullable", Field("c", int8(), true),
                      RandomFixed<int8_t>(rng, int8(), 100'000, 0.5)});
   columns.push_back({"list_int32", Field("c", list(int32()), true),

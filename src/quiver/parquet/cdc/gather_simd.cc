@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <limits>
 
@@ -21,6 +22,8 @@ bool CpuHasKernels() {
          __builtin_cpu_supports("popcnt");
 }
 
+bool CpuHasVbmi2() { return CpuHasKernels() && __builtin_cpu_supports("avx512vbmi2"); }
+
 std::atomic<bool>& Enabled() {
   static std::atomic<bool> enabled{CpuHasKernels()};
   return enabled;
@@ -29,6 +32,11 @@ std::atomic<bool>& Enabled() {
 }  // namespace
 
 bool GatherSimdEnabled() { return Enabled().load(std::memory_order_relaxed); }
+
+bool GatherSimdVbmi2Enabled() {
+  static const bool vbmi2 = CpuHasVbmi2();
+  return vbmi2 && GatherSimdEnabled();
+}
 
 bool SetGatherSimd(bool on) {
   return Enabled().exchange(on && CpuHasKernels(), std::memory_order_relaxed);
@@ -176,6 +184,88 @@ int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, i
   *pos = p;
   return k;
 }
+
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi2,bmi2,popcnt")
+
+namespace {
+
+// The layout of a block of GatherEverySlot<W>: kLevels levels of kWords
+// 16-bit words each (the def level, then W / 2 value words), in two
+// vectors of 32 words.
+template <int W>
+struct EverySlotBlock {
+  static constexpr int kLevels = W == 8 ? 8 : 16;
+  static constexpr int kWords = 1 + W / 2;
+  static_assert(kLevels * kWords <= 64);
+  // Output word w is word index[w] of (values, def levels): value words
+  // are numbered 0..31, def levels 32 + level.
+  static constexpr std::array<uint16_t, 64> Index() {
+    std::array<uint16_t, 64> index{};
+    for (int w = 0; w < kLevels * kWords; ++w) {
+      const int level = w / kWords, part = w % kWords;
+      index[static_cast<size_t>(w)] =
+          static_cast<uint16_t>(part == 0 ? 32 + level : level * (W / 2) + part - 1);
+    }
+    return index;
+  }
+  // Bit w set for the def word of every level; bit w for the first value
+  // word of each level (multiplied by the value's words to cover them all).
+  static constexpr uint64_t Bits(int offset) {
+    uint64_t bits = 0;
+    for (int level = 0; level < kLevels; ++level) bits |= uint64_t{1} << (level * kWords + offset);
+    return bits;
+  }
+  static constexpr uint64_t kDefWords = Bits(0);
+  static constexpr uint64_t kFirstValueWords = Bits(1);
+  static constexpr uint64_t kValueRun = (uint64_t{1} << (W / 2)) - 1;
+  alignas(64) static constexpr std::array<uint16_t, 64> kIndex = Index();
+};
+
+}  // namespace
+
+template <int W>
+int64_t GatherEverySlot(const int16_t* def, int64_t count, int16_t max_def, const uint8_t* values,
+                        uint8_t* buf, int64_t* pos, int64_t pos_limit) {
+  using Block = EverySlotBlock<W>;
+  constexpr int64_t kLevels = Block::kLevels;
+  constexpr int64_t kMaxBytes = kLevels * (2 + W);
+  const __m512i index_lo = _mm512_load_si512(Block::kIndex.data());
+  const __m512i index_hi = _mm512_load_si512(Block::kIndex.data() + 32);
+  const __m512i max_defs = _mm512_set1_epi16(max_def);
+  constexpr auto kDefMask = static_cast<__mmask32>(kLevels == 8 ? 0xFF : 0xFFFF);
+  int64_t p = *pos;
+  int64_t k = 0;
+  for (; k + kLevels <= count && p + kMaxBytes < pos_limit; k += kLevels) {
+    const __m512i d = _mm512_maskz_loadu_epi16(kDefMask, def + k);
+    const __m512i v = _mm512_maskz_loadu_epi8(
+        kLevels * W == 64 ? ~__mmask64{0} : (__mmask64{1} << (kLevels * W)) - 1, values + k * W);
+    const uint64_t present = _mm512_mask_cmpeq_epi16_mask(kDefMask, d, max_defs);
+    const uint64_t keep = Block::kDefWords |
+                          _pdep_u64(present, Block::kFirstValueWords) * Block::kValueRun;
+    const __m512i lo = _mm512_permutex2var_epi16(v, index_lo, d);
+    const auto keep_lo = static_cast<__mmask32>(keep);
+    _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi16(keep_lo, lo));
+    p += 2 * _mm_popcnt_u32(keep_lo);
+    if constexpr (kLevels * Block::kWords > 32) {
+      const __m512i hi = _mm512_permutex2var_epi16(v, index_hi, d);
+      const auto keep_hi = static_cast<__mmask32>(keep >> 32);
+      _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi16(keep_hi, hi));
+      p += 2 * _mm_popcnt_u32(keep_hi);
+    }
+  }
+  *pos = p;
+  return k;
+}
+
+template int64_t GatherEverySlot<2>(const int16_t*, int64_t, int16_t, const uint8_t*, uint8_t*,
+                                    int64_t*, int64_t);
+template int64_t GatherEverySlot<4>(const int16_t*, int64_t, int16_t, const uint8_t*, uint8_t*,
+                                    int64_t*, int64_t);
+template int64_t GatherEverySlot<8>(const int16_t*, int64_t, int16_t, const uint8_t*, uint8_t*,
+                                    int64_t*, int64_t);
 
 #pragma GCC pop_options
 

@@ -11,8 +11,10 @@
 
 namespace quiver::parquet::cdc::internal {
 
-// True if this CPU runs the kernels below and they are not switched off.
+// True if this CPU runs GatherRepeated4 (AVX-512 F/BW/VL, BMI2), and
+// GatherEverySlot (also AVX-512 VBMI2), and they are not switched off.
 bool GatherSimdEnabled();
+bool GatherSimdVbmi2Enabled();
 // Switches the kernels off (false) or back on where the CPU has them (true),
 // for tests; returns the previous setting. Not thread-safe: tests only.
 bool SetGatherSimd(bool on);
@@ -41,5 +43,16 @@ struct SlotPosition {
 int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
                         int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
                         int64_t* pos, int64_t pos_limit);
+
+// Gathers levels [0, count) of a nullable, non-repeated column of W-byte
+// values (W = 2, 4 or 8) in which every level takes a leaf slot: level k's
+// def level as a little-endian int16, then values[k]'s W bytes if its def
+// level is max_def. Appends to buf from *pos, in blocks of 16 levels (8 for
+// W = 8); stops before a block that could bring *pos to pos_limit or run
+// past count; returns the levels gathered. Reads the values of exactly
+// those levels; writes up to 64 bytes past the new *pos.
+template <int W>
+int64_t GatherEverySlot(const int16_t* def, int64_t count, int16_t max_def, const uint8_t* values,
+                        uint8_t* buf, int64_t* pos, int64_t pos_limit);
 
 }  // namespace quiver::parquet::cdc::internal
