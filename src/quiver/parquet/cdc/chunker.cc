@@ -700,9 +700,19 @@ template <bool kRepeated, typename Bytes>
         // Size only: these levels are not hashed and cannot end a chunk.
         int64_t size = s.size;
         if constexpr (GatherLayout<Bytes>) {
-          // Fixed widths: whole blocks of levels by counting (vectorised).
+          // Fixed widths: whole blocks of levels by counting (vectorised;
+          // with AVX-512, gather_simd.h, then the portable loop, which
+          // stops at once at the block the kernel stopped before).
           constexpr int64_t kBlock = 64;
           constexpr int64_t W = Bytes::kWidth;
+          if (internal::GatherSimdEnabled()) {
+            int64_t took = 0;
+            const int64_t skipped =
+                internal::SkipLevels(def + i, n - i, max_def, slot_def, kLevelBytes, W,
+                                     limits.min_size - size, &size, &took);
+            cursor.AdvanceBy(took);
+            i += skipped;
+          }
           while (n - i >= kBlock) {
             int present = 0, took = 0;
             for (int64_t j = 0; j < kBlock; ++j) {

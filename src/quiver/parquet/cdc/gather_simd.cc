@@ -185,6 +185,32 @@ int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, i
   return k;
 }
 
+int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def, int16_t slot_def,
+                   int64_t level_bytes, int64_t width, int64_t room, int64_t* size,
+                   int64_t* took) {
+  constexpr int64_t kBlock = 64;
+  const __m512i max_defs = _mm512_set1_epi16(max_def);
+  const __m512i slot_defs = _mm512_set1_epi16(slot_def);
+  int64_t bytes = 0;
+  int64_t taken = 0;
+  int64_t k = 0;
+  for (; k + kBlock <= count; k += kBlock) {
+    const __m512i a = _mm512_loadu_si512(def + k);
+    const __m512i b = _mm512_loadu_si512(def + k + 32);
+    const int64_t present =
+        _mm_popcnt_u32(_mm512_cmpeq_epi16_mask(a, max_defs)) +
+        _mm_popcnt_u32(_mm512_cmpeq_epi16_mask(b, max_defs));
+    const int64_t add = kBlock * level_bytes + present * width;
+    if (bytes + add >= room) break;
+    bytes += add;
+    taken += _mm_popcnt_u32(_mm512_cmpge_epi16_mask(a, slot_defs)) +
+             _mm_popcnt_u32(_mm512_cmpge_epi16_mask(b, slot_defs));
+  }
+  *size += bytes;
+  *took += taken;
+  return k;
+}
+
 #pragma GCC pop_options
 
 #pragma GCC push_options

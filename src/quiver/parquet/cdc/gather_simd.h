@@ -44,6 +44,16 @@ int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, i
                         int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
                         int64_t* pos, int64_t pos_limit);
 
+// The min-size skip of columns with levels (chunker.cc, LevelCuts): whole
+// blocks of 64 levels of [0, count) while their bytes (level_bytes per
+// level, plus width per level whose def level is max_def) stay below
+// `room`. Adds those bytes to *size and the levels with def >= slot_def
+// (which take a leaf slot) to *took; returns the levels skipped (a
+// multiple of 64). Needs GatherSimdEnabled().
+int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def, int16_t slot_def,
+                   int64_t level_bytes, int64_t width, int64_t room, int64_t* size,
+                   int64_t* took);
+
 // Gathers levels [0, count) of a nullable, non-repeated column of W-byte
 // values (W = 2, 4 or 8) in which every level takes a leaf slot: level k's
 // def level as a little-endian int16, then values[k]'s W bytes if its def
