@@ -36,11 +36,12 @@
 //     logic replayed on them: ContiguousCuts for required fixed-width and
 //     binary columns, whose bytes already lie in one buffer; GatherStretch
 //     for fixed-width columns with levels, whose level and value bytes are
-//     first copied into one buffer, without a branch on presence (lists of
-//     4-byte values: 16 levels at a time with AVX-512, gather_simd.h).
+//     first copied into one buffer, without a branch on presence (with
+//     AVX-512, gather_simd.h: lists of 4-byte values, and nullable flat
+//     columns of 2/4/8-byte values, a block of levels at a time).
 //  6. The min-size window of fixed-width columns with levels is skipped in
-//     blocks of levels whose sizes are counted (vectorised), not summed one
-//     by one.
+//     blocks of levels whose sizes are counted (vectorised; with AVX-512,
+//     gather_simd.h's SkipLevels first), not summed one by one.
 #include "quiver/parquet/cdc/chunker.h"
 
 #include <algorithm>
@@ -495,6 +496,25 @@ class SlotCursor {
   int64_t end_ = 0;
 };
 
+// Levels counted a block at a time (vectorised by the compiler): of the
+// kCountBlock levels at def, those with a value (def == max_def) and those
+// that take a leaf slot (def >= slot_def).
+constexpr int64_t kCountBlock = 64;
+
+struct BlockCounts {
+  int64_t present;
+  int64_t took;
+};
+
+inline BlockCounts CountBlock(const int16_t* def, int16_t max_def, int16_t slot_def) {
+  int present = 0, took = 0;
+  for (int64_t j = 0; j < kCountBlock; ++j) {
+    present += def[j] == max_def;
+    took += def[j] >= slot_def;
+  }
+  return {present, took};
+}
+
 // Gathering (see LevelCuts): the bytes of a stretch of levels are copied
 // into one buffer, so that internal::FirstMatch can hash them as a
 // contiguous run. Layouts of small fixed width only (a value is one load
@@ -637,18 +657,13 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   cursor = start;
   int64_t t = 0;
   int64_t end = 0;
-  constexpr int64_t kBlock = 64;
-  while (t + kBlock <= k) {
-    int present = 0, took = 0;
-    for (int64_t j = 0; j < kBlock; ++j) {
-      present += def[i + t + j] == max_def;
-      took += def[i + t + j] >= slot_def;
-    }
-    const int64_t add = kBlock * kLevelBytes + present * W;
+  while (t + kCountBlock <= k) {
+    const auto [present, took] = CountBlock(def + i + t, max_def, slot_def);
+    const int64_t add = kCountBlock * kLevelBytes + present * W;
     if (end + add > m) break;
     end += add;
     if constexpr (!kEverySlot) cursor.AdvanceBy(took);
-    t += kBlock;
+    t += kCountBlock;
   }
   for (;; ++t) {  // (m < pos: some level t < k ends after it)
     const int16_t d = def[i + t];
@@ -703,7 +718,6 @@ template <bool kRepeated, typename Bytes>
           // Fixed widths: whole blocks of levels by counting (vectorised;
           // with AVX-512, gather_simd.h, then the portable loop, which
           // stops at once at the block the kernel stopped before).
-          constexpr int64_t kBlock = 64;
           constexpr int64_t W = Bytes::kWidth;
           if (internal::GatherSimdEnabled()) {
             int64_t took = 0;
@@ -713,17 +727,13 @@ template <bool kRepeated, typename Bytes>
             cursor.AdvanceBy(took);
             i += skipped;
           }
-          while (n - i >= kBlock) {
-            int present = 0, took = 0;
-            for (int64_t j = 0; j < kBlock; ++j) {
-              present += def[i + j] == max_def;
-              took += def[i + j] >= slot_def;
-            }
-            const int64_t add = kBlock * kLevelBytes + present * W;
+          while (n - i >= kCountBlock) {
+            const auto [present, took] = CountBlock(def + i, max_def, slot_def);
+            const int64_t add = kCountBlock * kLevelBytes + present * W;
             if (size + add >= limits.min_size) break;
             size += add;
             cursor.AdvanceBy(took);
-            i += kBlock;
+            i += kCountBlock;
           }
         }
         for (; i < n; ++i) {
