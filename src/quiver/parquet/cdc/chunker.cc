@@ -37,8 +37,8 @@
 //     binary columns, whose bytes already lie in one buffer; GatherStretch
 //     for fixed-width columns with levels, whose level and value bytes are
 //     first copied into one buffer, without a branch on presence (with
-//     AVX-512, gather_simd.h: lists of 4-byte values, and nullable flat
-//     columns of 2/4/8-byte values, a block of levels at a time).
+//     AVX-512, gather_simd.h: lists of 4- and 8-byte values, and nullable
+//     flat columns of 2/4/8-byte values, a block of levels at a time).
 //  6. The min-size window of fixed-width columns with levels is skipped in
 //     blocks of levels whose sizes are counted (vectorised; with AVX-512,
 //     gather_simd.h's SkipLevels first), not summed one by one.
@@ -585,13 +585,13 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
                                        &pos, at_max);
     }
   }
-  if constexpr (kRepeated && W == 4) {
+  if constexpr (kRepeated && (W == 4 || W == 8)) {
     // Whole blocks of levels that stay below max (gather_simd.h), then the
     // rest level by level.
     if (last_slot >= 0 && internal::GatherSimdEnabled()) {
       internal::SlotPosition at = walk.Position();
-      k = internal::GatherRepeated4(def + i, rep + i, k_end, max_def, slot_def, value_bytes, &at,
-                                    buf, &pos, at_max);
+      k = internal::GatherRepeated<W>(def + i, rep + i, k_end, max_def, slot_def, value_bytes, &at,
+                                      buf, &pos, at_max);
       walk.SetPosition(at);
     }
   }

@@ -285,6 +285,9 @@ std::vector<Column> RandomColumns(Rng& rng, int64_t n) {
   add("list_int32_all_empty", list(int32()), true,
       RandomList(rng, list(int32()), n, 0.5, 0,
                  [&](int64_t m) { return RandomFixed<int32_t>(rng, int32(), m, 0.25); }));
+  add("list_int64", list(int64()), true,
+      RandomList(rng, list(int64()), n, 0.25, 5,
+                 [&](int64_t m) { return RandomFixed<int64_t>(rng, int64(), m, 0.25); }));
   {
     auto type = list(field("item", int64(), false));
     add("list_int64_required_items", type, false,
@@ -511,6 +514,10 @@ TEST_P(ChunkerReference, MatchesTheReferenceOnLongColumns) {
   columns.push_back({"list_int32", Field("c", list(int32()), true),
                      RandomList(rng, list(int32()), 30'000, 0.25, 4, [&](int64_t m) {
                        return RandomFixed<int32_t>(rng, int32(), m, 0.25);
+                     })});
+  columns.push_back({"list_int64", Field("c", list(int64()), true),
+                     RandomList(rng, list(int64()), 20'000, 0.25, 4, [&](int64_t m) {
+                       return RandomFixed<int64_t>(rng, int64(), m, 0.25);
                      })});
   {
     auto type = struct_({field("a", int16())});

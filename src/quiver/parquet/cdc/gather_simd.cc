@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <limits>
+#include <type_traits>
 
 // g++ 12 warns that the intrinsics' own "undefined" source registers may be
 // used uninitialized (they are not: the masks zero those lanes).
@@ -94,25 +95,71 @@ class RangeWalk {
 
 }  // namespace
 
-int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
-                        int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
-                        int64_t* pos, int64_t pos_limit) {
-  // A block of 16 levels gathers at most 16 * (4 + 4) bytes.
+namespace {
+
+// The layout of a block of GatherRepeated<W>: 16 levels of kDwords dwords
+// each (def | rep << 16, then W / 4 value dwords), in kDwords vectors of 16.
+// Output vector c takes level dwords from the first source (the 16
+// levels) and value dwords from the second, whose dword 0 is value dword
+// Base(c) of the block (values of level j: dwords j * W / 4 ...).
+template <int W>
+struct RepeatedBlock {
+  static constexpr int kDwords = 1 + W / 4;
+  static constexpr int Base(int c) { return W == 4 ? 0 : 8 * c; }
+  static constexpr std::array<uint32_t, 16 * kDwords> Index() {
+    std::array<uint32_t, 16 * kDwords> index{};
+    for (int w = 0; w < 16 * kDwords; ++w) {
+      const int level = w / kDwords, part = w % kDwords;
+      index[static_cast<size_t>(w)] = static_cast<uint32_t>(
+          part == 0 ? level : 16 + level * (W / 4) + part - 1 - Base(w / 16));
+    }
+    return index;
+  }
+  static constexpr uint64_t Bits(int offset) {
+    uint64_t bits = 0;
+    for (int level = 0; level < 16; ++level) bits |= uint64_t{1} << (level * kDwords + offset);
+    return bits;
+  }
+  static constexpr uint64_t kLevelDwords = Bits(0);
+  static constexpr uint64_t kFirstValueDwords = Bits(1);
+  static constexpr uint64_t kValueRun = (uint64_t{1} << (W / 4)) - 1;
+  alignas(64) static constexpr std::array<uint32_t, 16 * kDwords> kIndex = Index();
+};
+
+// The first n (<= 64 / W) W-byte values at `from`, read with a mask.
+template <int W>
+inline __m512i LoadFirst(int64_t n, const void* from) {
+  if constexpr (W == 4) {
+    return _mm512_maskz_loadu_epi32(
+        static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n))), from);
+  } else {
+    return _mm512_maskz_loadu_epi64(
+        static_cast<__mmask8>(_bzhi_u32(0xFFu, static_cast<unsigned>(n))), from);
+  }
+}
+
+}  // namespace
+
+template <int W>
+int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
+                       int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
+                       int64_t* pos, int64_t pos_limit) {
+  static_assert(W == 4 || W == 8);
+  using Value = std::conditional_t<W == 4, int32_t, int64_t>;
+  using Block = RepeatedBlock<W>;
+  // A block of 16 levels gathers at most 16 * (4 + W) bytes.
   constexpr int64_t kBlock = 16;
-  constexpr int64_t kMaxBytes = kBlock * 8;
+  constexpr int64_t kMaxBytes = kBlock * (4 + W);
+  // Values per vector.
+  constexpr int64_t kLanes = 64 / W;
   // Levels per pass (the values a pass takes are found first, below).
   constexpr int64_t kPass = 1024;
-  alignas(64) int32_t dense[kPass + kBlock];
-  // Level j of the block and its value, interleaved: output lane 2j is
-  // level j (lane j of the first source), lane 2j + 1 its value (lane j of
-  // the second, numbered 16 + j); for levels 0..7, then 8..15.
-  const __m512i interleave_lo =
-      _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
-  const __m512i interleave_hi =
-      _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+  alignas(64) Value dense[kPass + kBlock];
+  __m512i index[Block::kDwords];
+  for (int c = 0; c < Block::kDwords; ++c) index[c] = _mm512_load_si512(Block::kIndex.data() + 16 * c);
   const __m256i max_defs = _mm256_set1_epi16(max_def);
   const __m256i slot_defs = _mm256_set1_epi16(slot_def);
-  const auto* slot_values = reinterpret_cast<const int32_t*>(values);
+  const auto* slot_values = reinterpret_cast<const Value*>(values);
   int64_t p = *pos;
   int64_t k = 0;
   while (k + kBlock <= count && p + kMaxBytes < pos_limit) {
@@ -127,20 +174,19 @@ int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, i
     // range holds them all (long ranges), the leaf's values as they are;
     // else a copy, range by range (null lists that keep child values make
     // ranges of a few slots), so that the blocks need no range logic.
-    const int32_t* taken_values;
+    const Value* taken_values;
     RangeWalk walk(*at);
     const bool copied = num_taken > walk.Room();
     if (!copied) {
       taken_values = slot_values + walk.slot();
     } else {
-      int32_t* out = dense;
+      Value* out = dense;
       walk.Take(num_taken, [&](int64_t first, int64_t n) {
-        const int32_t* from = slot_values + first;
-        for (; n > kBlock; n -= kBlock, from += kBlock, out += kBlock) {
+        const Value* from = slot_values + first;
+        for (; n > kLanes; n -= kLanes, from += kLanes, out += kLanes) {
           _mm512_storeu_si512(out, _mm512_loadu_si512(from));
         }
-        const auto m = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n)));
-        _mm512_storeu_si512(out, _mm512_maskz_loadu_epi32(m, from));
+        _mm512_storeu_si512(out, LoadFirst<W>(n, from));
         out += n;
       });
       taken_values = dense;
@@ -149,27 +195,41 @@ int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, i
     for (; k < pass_end && p + kMaxBytes < pos_limit; k += kBlock) {
       const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(def + k));
       const __m256i r = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rep + k));
-      const __mmask16 present = _mm256_cmpeq_epi16_mask(d, max_defs);
-      const __mmask16 takes = _mm256_cmpge_epi16_mask(d, slot_defs);
+      const unsigned present = _mm256_cmpeq_epi16_mask(d, max_defs);
+      const unsigned takes = _mm256_cmpge_epi16_mask(d, slot_defs);
       // def | rep << 16 per level.
       const __m512i level = _mm512_or_si512(
           _mm512_cvtepu16_epi32(d), _mm512_slli_epi32(_mm512_cvtepu16_epi32(r), 16));
-      // The next values to the levels that take a slot.
-      const unsigned num = _mm_popcnt_u32(takes);
-      const auto m = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, num));
-      const __m512i value =
-          _mm512_maskz_expand_epi32(takes, _mm512_maskz_loadu_epi32(m, taken_values + t));
-      t += num;
-      const __m512i lo = _mm512_permutex2var_epi32(level, interleave_lo, value);
-      const __m512i hi = _mm512_permutex2var_epi32(level, interleave_hi, value);
-      // Keep every level lane, and the value lane of present levels.
-      const unsigned bits = present;
-      const auto keep_lo = static_cast<__mmask16>(0x5555u | _pdep_u32(bits & 0xFFu, 0xAAAAu));
-      const auto keep_hi = static_cast<__mmask16>(0x5555u | _pdep_u32(bits >> 8, 0xAAAAu));
-      _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi32(keep_lo, lo));
-      p += 4 * _mm_popcnt_u32(keep_lo);
-      _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi32(keep_hi, hi));
-      p += 4 * _mm_popcnt_u32(keep_hi);
+      // The next values to the levels that take a slot; source c of the
+      // output vectors (RepeatedBlock).
+      __m512i source[Block::kDwords];
+      if constexpr (W == 4) {
+        const unsigned num = _mm_popcnt_u32(takes);
+        source[0] = _mm512_maskz_expand_epi32(static_cast<__mmask16>(takes),
+                                              LoadFirst<W>(num, taken_values + t));
+        source[1] = source[0];
+        t += num;
+      } else {
+        const unsigned num_lo = _mm_popcnt_u32(takes & 0xFFu);
+        const unsigned num_hi = _mm_popcnt_u32(takes >> 8);
+        const __m512i lo = _mm512_maskz_expand_epi64(static_cast<__mmask8>(takes),
+                                                     LoadFirst<W>(num_lo, taken_values + t));
+        const __m512i hi = _mm512_maskz_expand_epi64(static_cast<__mmask8>(takes >> 8),
+                                                     LoadFirst<W>(num_hi, taken_values + t + num_lo));
+        source[0] = lo;
+        source[1] = _mm512_alignr_epi32(hi, lo, 8);  // values of levels 4..11
+        source[2] = hi;
+        t += num_lo + num_hi;
+      }
+      // Keep every level dword, and the value dwords of present levels.
+      const uint64_t keep =
+          Block::kLevelDwords | _pdep_u64(present, Block::kFirstValueDwords) * Block::kValueRun;
+      for (int c = 0; c < Block::kDwords; ++c) {
+        const __m512i out = _mm512_permutex2var_epi32(level, index[c], source[c]);
+        const auto m = static_cast<__mmask16>(keep >> (16 * c));
+        _mm512_storeu_si512(buf + p, _mm512_maskz_compress_epi32(m, out));
+        p += 4 * _mm_popcnt_u32(m);
+      }
     }
     // The slot after the last one taken (walked again if pos_limit
     // stopped the pass before the slots copied).
@@ -184,6 +244,11 @@ int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, i
   *pos = p;
   return k;
 }
+
+template int64_t GatherRepeated<4>(const int16_t*, const int16_t*, int64_t, int16_t, int16_t,
+                                   const uint8_t*, SlotPosition*, uint8_t*, int64_t*, int64_t);
+template int64_t GatherRepeated<8>(const int16_t*, const int16_t*, int64_t, int16_t, int16_t,
+                                   const uint8_t*, SlotPosition*, uint8_t*, int64_t*, int64_t);
 
 int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def, int16_t slot_def,
                    int64_t level_bytes, int64_t width, int64_t room, int64_t* size,

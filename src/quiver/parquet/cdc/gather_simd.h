@@ -11,7 +11,8 @@
 
 namespace quiver::parquet::cdc::internal {
 
-// True if this CPU runs GatherRepeated4 (AVX-512 F/BW/VL, BMI2), and
+// True if this CPU runs GatherRepeated and SkipLevels (AVX-512 F/BW/VL,
+// BMI2), and
 // GatherEverySlot (also AVX-512 VBMI2), and they are not switched off.
 bool GatherSimdEnabled();
 bool GatherSimdVbmi2Enabled();
@@ -31,18 +32,20 @@ struct SlotPosition {
 };
 
 // Gathers levels [0, count) of a repeated column whose present values are
-// 4 bytes wide, as the portable loop does: per level its def and rep levels
-// as two little-endian int16, then the value's 4 bytes if def == max_def.
-// Levels with def >= slot_def take the next leaf slot (*at moves on); the
-// value of a present level is values[its slot]. Appends to buf from *pos.
+// W bytes wide (W = 4 or 8), as the portable loop does: per level its def
+// and rep levels as two little-endian int16, then the value's W bytes if
+// def == max_def. Levels with def >= slot_def take the next leaf slot (*at
+// moves on); the value of a present level is values[its slot]. Appends to
+// buf from *pos.
 //
 // Works in blocks of 16 levels and stops before a block that could bring
 // *pos to pos_limit or run past count; returns the levels gathered (a
 // multiple of 16). Reads exactly the slots taken; writes up to 64 bytes
 // past the new *pos.
-int64_t GatherRepeated4(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
-                        int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
-                        int64_t* pos, int64_t pos_limit);
+template <int W>
+int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
+                       int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
+                       int64_t* pos, int64_t pos_limit);
 
 // The min-size skip of columns with levels (chunker.cc, LevelCuts): whole
 // blocks of 64 levels of [0, count) while their bytes (level_bytes per
