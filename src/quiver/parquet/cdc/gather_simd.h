@@ -1,8 +1,10 @@
-// Gathering the hashed bytes of a stretch of levels with AVX-512 (chunker.cc,
-// GatherStretch): the per-level copy loop there costs ~30 instructions per
-// level; these kernels do 16 levels in ~25. Compiled for AVX-512 and chosen
-// at run time; the portable loop stays the reference (chunker_test.cc runs
-// the property tests both ways).
+// AVX-512 kernels of the chunker's loops for columns with levels
+// (chunker.cc): gathering the hashed bytes of a stretch of levels
+// (GatherStretch, whose portable loop costs ~30 instructions per level;
+// these take ~25 per 8-16 levels) and counting the min-size skip
+// (LevelCuts). Compiled for AVX-512 and chosen at run time; the portable
+// loops stay the reference (chunker_test.cc runs the property tests both
+// ways).
 #pragma once
 
 #include <cstddef>
@@ -12,12 +14,12 @@
 namespace quiver::parquet::cdc::internal {
 
 // True if this CPU runs GatherRepeated and SkipLevels (AVX-512 F/BW/VL,
-// BMI2), and
-// GatherEverySlot (also AVX-512 VBMI2), and they are not switched off.
+// BMI2), resp. GatherEverySlot (also AVX-512 VBMI2), and the kernels are
+// not switched off.
 bool GatherSimdEnabled();
 bool GatherSimdVbmi2Enabled();
-// Switches the kernels off (false) or back on where the CPU has them (true),
-// for tests; returns the previous setting. Not thread-safe: tests only.
+// Switches the kernels off (false) or back on where the CPU has them (true)
+// for the whole process; returns the previous setting. For tests.
 bool SetGatherSimd(bool on);
 
 // Where the next leaf slot is: `slot` in ranges[range] (chunker.cc's
