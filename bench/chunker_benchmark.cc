@@ -184,7 +184,13 @@ Input MakeString() {
   return Shred(Field("s", utf8(), false), ValueOrAbort(builder.Finish()));
 }
 
-enum class Kind { kInt64Required, kInt64Nullable, kListInt32, kListInt32NullChildren, kStringRequired };
+enum class Kind {
+  kInt64Required,
+  kInt64Nullable,
+  kListInt32,
+  kListInt32NullChildren,
+  kStringRequired,
+};
 
 const Input& GetInput(Kind kind) {
   switch (kind) {

@@ -43,6 +43,16 @@ bool SetGatherSimd(bool on) {
   return Enabled().exchange(on && CpuHasKernels(), std::memory_order_relaxed);
 }
 
+// Blocks of records of `units` units each (a unit: the word or dword a
+// kernel compresses): bit r * units + offset for every record r < records.
+// With offset 0, every record's first unit; with offset 1 (times a run of
+// ones), its value units.
+constexpr uint64_t RecordBits(int records, int units, int offset) {
+  uint64_t bits = 0;
+  for (int r = 0; r < records; ++r) bits |= uint64_t{1} << (r * units + offset);
+  return bits;
+}
+
 // The kernels are compiled for AVX-512 (and run only where GatherSimdEnabled).
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,bmi2,popcnt")
@@ -93,10 +103,6 @@ class RangeWalk {
   int64_t slot_;
 };
 
-}  // namespace
-
-namespace {
-
 // The layout of a block of GatherRepeated<W>: 16 levels of kDwords dwords
 // each (def | rep << 16, then W / 4 value dwords), in kDwords vectors of 16.
 // Output vector c takes level dwords from the first source (the 16
@@ -115,13 +121,8 @@ struct RepeatedBlock {
     }
     return index;
   }
-  static constexpr uint64_t Bits(int offset) {
-    uint64_t bits = 0;
-    for (int level = 0; level < 16; ++level) bits |= uint64_t{1} << (level * kDwords + offset);
-    return bits;
-  }
-  static constexpr uint64_t kLevelDwords = Bits(0);
-  static constexpr uint64_t kFirstValueDwords = Bits(1);
+  static constexpr uint64_t kLevelDwords = RecordBits(16, kDwords, 0);
+  static constexpr uint64_t kFirstValueDwords = RecordBits(16, kDwords, 1);
   static constexpr uint64_t kValueRun = (uint64_t{1} << (W / 4)) - 1;
   alignas(64) static constexpr std::array<uint32_t, 16 * kDwords> kIndex = Index();
 };
@@ -156,7 +157,9 @@ int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, in
   constexpr int64_t kPass = 1024;
   alignas(64) Value dense[kPass + kBlock];
   __m512i index[Block::kDwords];
-  for (int c = 0; c < Block::kDwords; ++c) index[c] = _mm512_load_si512(Block::kIndex.data() + 16 * c);
+  for (int c = 0; c < Block::kDwords; ++c) {
+    index[c] = _mm512_load_si512(Block::kIndex.data() + 16 * c);
+  }
   const __m256i max_defs = _mm256_set1_epi16(max_def);
   const __m256i slot_defs = _mm256_set1_epi16(slot_def);
   const auto* slot_values = reinterpret_cast<const Value*>(values);
@@ -214,8 +217,8 @@ int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, in
         const unsigned num_hi = _mm_popcnt_u32(takes >> 8);
         const __m512i lo = _mm512_maskz_expand_epi64(static_cast<__mmask8>(takes),
                                                      LoadFirst<W>(num_lo, taken_values + t));
-        const __m512i hi = _mm512_maskz_expand_epi64(static_cast<__mmask8>(takes >> 8),
-                                                     LoadFirst<W>(num_hi, taken_values + t + num_lo));
+        const __m512i hi = _mm512_maskz_expand_epi64(
+            static_cast<__mmask8>(takes >> 8), LoadFirst<W>(num_hi, taken_values + t + num_lo));
         source[0] = lo;
         source[1] = _mm512_alignr_epi32(hi, lo, 8);  // values of levels 4..11
         source[2] = hi;
@@ -302,15 +305,8 @@ struct EverySlotBlock {
     }
     return index;
   }
-  // Bit w set for the def word of every level; bit w for the first value
-  // word of each level (multiplied by the value's words to cover them all).
-  static constexpr uint64_t Bits(int offset) {
-    uint64_t bits = 0;
-    for (int level = 0; level < kLevels; ++level) bits |= uint64_t{1} << (level * kWords + offset);
-    return bits;
-  }
-  static constexpr uint64_t kDefWords = Bits(0);
-  static constexpr uint64_t kFirstValueWords = Bits(1);
+  static constexpr uint64_t kDefWords = RecordBits(kLevels, kWords, 0);
+  static constexpr uint64_t kFirstValueWords = RecordBits(kLevels, kWords, 1);
   static constexpr uint64_t kValueRun = (uint64_t{1} << (W / 2)) - 1;
   alignas(64) static constexpr std::array<uint16_t, 64> kIndex = Index();
 };
