@@ -30,8 +30,9 @@
 //     reached.
 //  5. Long stretches are hashed as contiguous runs of bytes by one tight
 //     loop that stops at the first match (internal::FirstMatch,
-//     gear_roll_internal.h, which says why this loop and not interleaved
-//     chains or SIMD). Only the first match of a stretch is needed (the
+//     gear_roll_internal.h; with AVX-512 VBMI and at least ~4 KiB of bytes,
+//     gear_simd.h's FirstMatchSimd: 8 lanes and the scalar chain side by
+//     side, 1.7x as fast). Only the first match of a stretch is needed (the
 //     table changes after it), so matches are found first and the per-slot
 //     logic replayed on them: ContiguousCuts for required fixed-width and
 //     binary columns, whose bytes already lie in one buffer; GatherStretch
@@ -52,6 +53,7 @@
 
 #include "quiver/parquet/cdc/gather_simd.h"
 #include "quiver/parquet/cdc/gear_roll_internal.h"
+#include "quiver/parquet/cdc/gear_simd.h"
 #include "quiver/parquet/cdc/gear_table.h"
 #include "quiver/util/bit_util.h"
 
@@ -76,6 +78,15 @@ struct Limits {
   // A hash value h matches iff h < threshold, i.e. (h & mask) == 0.
   uint64_t threshold;
 };
+
+// internal::FirstMatch with table kGearTable[run], with AVX-512 where the
+// CPU has it and the run is long enough to pay off (gear_simd.h).
+int64_t FindFirstMatch(int run, const uint8_t* p, int64_t n, uint64_t threshold, uint64_t& h) {
+  if (internal::GearSimdWorthIt(n, threshold) && internal::GearSimdEnabled()) {
+    return internal::FirstMatchSimd(run, p, n, threshold, h);
+  }
+  return internal::FirstMatch(kGearTable[run], p, n, threshold, h);
+}
 
 // --- The bytes of leaf slot i, per Arrow layout ---------------------------------
 // (docs/cdc.md, "What is fed to the hash"). Slots are logical indices: the
@@ -405,8 +416,7 @@ template <typename Bytes>
     const int64_t to = bytes.Begin(hi);
     const uint64_t* table = kGearTable[s.run];
     uint64_t h = s.hash;
-    const int64_t m =
-        from + internal::FirstMatch(table, data + from, to - from, limits.threshold, h);
+    const int64_t m = from + FindFirstMatch(s.run, data + from, to - from, limits.threshold, h);
     if (m == to) {
       // No match: a max-size cut after slot j, or the end of the call.
       s.hash = h;
@@ -638,7 +648,7 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   }
   const uint64_t* table = kGearTable[s.run];
   uint64_t h = s.hash;
-  const int64_t m = internal::FirstMatch(table, buf, pos, limits.threshold, h);
+  const int64_t m = FindFirstMatch(s.run, buf, pos, limits.threshold, h);
   if (m == pos) {
     cursor = walk;
     if constexpr (kEverySlot) cursor.AdvanceBy(k);

@@ -26,6 +26,7 @@
 #include "quiver/array/test_util_internal.h"
 #include "quiver/parquet/cdc/gather_simd.h"
 #include "quiver/parquet/cdc/gear_roll_internal.h"
+#include "quiver/parquet/cdc/gear_simd.h"
 #include "quiver/parquet/cdc/gear_table.h"
 #include "quiver/parquet/levels/level_builder.h"
 
@@ -402,6 +403,83 @@ int64_t CheckColumn(Rng& rng, const Column& column, const Sizes& sizes, const st
 bool DeepTests() {
   const char* env = std::getenv("QUIVER_DEEP_TESTS");
   return env != nullptr && std::string(env) == "1";
+}
+
+// FirstMatchSimd (gear_simd.h) against FirstMatch: the same first match and
+// the same hash after it, for every table, thresholds from a match every
+// few bytes to almost never, lengths from under a round to several rounds
+// (and not multiples of one), and bytes that are random or of a small
+// alphabet. Matches fall in the scalar segment, in every lane, in the
+// warm-up bytes of the lane after them and in the tail; the kernel's result
+// is checked whatever the threshold, not only where the chunker uses it.
+TEST(GearRoll, FirstMatchSimdAgreesWithFirstMatch) {
+  if (!internal::GearSimdEnabled()) GTEST_SKIP() << "no AVX-512 VBMI on this CPU";
+  Rng rng(17);
+  std::vector<uint8_t> bytes(6 * internal::kGearSimdRound + 100);
+  const int trials = DeepTests() ? 20'000 : 1'500;
+  int64_t matches_seen = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    const int mask_bits = static_cast<int>(Uniform(rng, 1, 20));
+    const uint64_t threshold = uint64_t{1} << (64 - mask_bits);
+    const int run = trial % kGearTables;
+    const auto n = static_cast<int64_t>(Uniform(rng, 0, static_cast<int64_t>(bytes.size())));
+    const bool alphabet = trial % 3 == 0;
+    for (int64_t i = 0; i < n; ++i) {
+      bytes[static_cast<size_t>(i)] =
+          static_cast<uint8_t>(alphabet ? 'a' + rng() % 4 : rng());
+    }
+    const uint64_t start = rng();
+    uint64_t want_h = start;
+    const int64_t want = internal::FirstMatch(kGearTable[run], bytes.data(), n, threshold, want_h);
+    uint64_t h = start;
+    EXPECT_EQ(internal::FirstMatchSimd(run, bytes.data(), n, threshold, h), want)
+        << "trial " << trial << ", " << mask_bits << " mask bits, n " << n;
+    EXPECT_EQ(h, want_h) << "trial " << trial;
+    if (HasFailure()) return;
+    matches_seen += want < n;
+  }
+  EXPECT_GT(matches_seen, trials / 4);
+}
+
+// The first match from every start offset of a buffer (and a new start
+// hash each time), so that it falls at every place of a round: the scalar
+// segment, each of the 8 lanes (their warm-up bytes included) and the tail
+// after the last whole round; each place must be seen.
+TEST(GearRoll, FirstMatchSimdFindsMatchesInEveryPartOfARound) {
+  if (!internal::GearSimdEnabled()) GTEST_SKIP() << "no AVX-512 VBMI on this CPU";
+  Rng rng(19);
+  const int64_t round = internal::kGearSimdRound;
+  const int64_t scalar = internal::kGearSimdScalarBytes;
+  const int64_t lane = (round - scalar) / 8;
+  std::vector<uint8_t> bytes(static_cast<size_t>(3 * round));
+  for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+  std::vector<int> seen(10, 0);  // scalar segment, lanes 0..7, tail
+  const int64_t step = DeepTests() ? 1 : 5;
+  for (int64_t off = 0; off < round; off += step) {
+    const int mask_bits = 11 + static_cast<int>(off % 3);  // a match every 2-8 KiB
+    const uint64_t threshold = uint64_t{1} << (64 - mask_bits);
+    const int run = static_cast<int>(off % kGearTables);
+    const int64_t n = static_cast<int64_t>(bytes.size()) - off;
+    const uint64_t start = rng();
+    uint64_t want_h = start;
+    const int64_t want =
+        internal::FirstMatch(kGearTable[run], bytes.data() + off, n, threshold, want_h);
+    uint64_t h = start;
+    EXPECT_EQ(internal::FirstMatchSimd(run, bytes.data() + off, n, threshold, h), want)
+        << "offset " << off;
+    EXPECT_EQ(h, want_h) << "offset " << off;
+    if (HasFailure()) return;
+    if (want == n) continue;
+    const int64_t whole_rounds = n / round;
+    const int64_t in_round = want % round;
+    const size_t place = want >= whole_rounds * round ? 9
+                         : in_round < scalar      ? 0
+                                                  : static_cast<size_t>(1 + (in_round - scalar) / lane);
+    ++seen[place];
+  }
+  for (size_t place = 0; place < seen.size(); ++place) {
+    EXPECT_GT(seen[place], 0) << "no first match in part " << place << " of a round";
+  }
 }
 
 // The reference tests run twice: with the AVX-512 gathering kernels
