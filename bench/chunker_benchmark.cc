@@ -18,7 +18,10 @@
 // with the default CDC options (min 256 KiB, max 1 MiB, norm 0, mask from
 // parquet::CdcMask). bytes_per_second counts every logical byte, including
 // the min-size windows the chunker skips without hashing; "chunks" is the
-// number of chunks found (cuts + 1).
+// number of chunks found (cuts + 1). Each input runs twice: with the AVX-512
+// kernels where this CPU has them (the label says which), and as
+// <input>_portable with the portable loops alone; the two must find the
+// same chunks (run.sh checks it and prints their speed ratio).
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -34,6 +37,8 @@
 #include "quiver/array/builder_primitive.h"
 #include "quiver/array/test_util_internal.h"
 #include "quiver/parquet/cdc/chunker.h"
+#include "quiver/parquet/cdc/gather_simd.h"
+#include "quiver/parquet/cdc/gear_simd.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/writer/properties.h"
 
@@ -218,11 +223,18 @@ const Input& GetInput(Kind kind) {
   }
 }
 
-void FindCuts(benchmark::State& state, Kind kind) {
+// `kernels`: with the AVX-512 kernels where this CPU has them
+// (gather_simd.h, gear_simd.h), or with the portable loops alone; run.sh
+// prints the ratio of each pair, measured in the same run.
+void FindCuts(benchmark::State& state, Kind kind, bool kernels) {
   const Input& input = GetInput(kind);
   const parquet::CdcOptions cdc;  // the defaults: 256 KiB, 1 MiB, norm 0
   const uint64_t mask = ValueOrAbort(parquet::CdcMask(cdc));
   std::vector<int64_t> cuts;
+  const bool previous = parquet::cdc::internal::SetGatherSimd(kernels);
+  state.SetLabel(parquet::cdc::internal::GatherSimdEnabled()
+                     ? (parquet::cdc::internal::GearSimdEnabled() ? "avx512+vbmi" : "avx512")
+                     : "portable");
   for (auto _ : state) {
     // A fresh state per iteration, so that every iteration does the same work.
     parquet::cdc::Chunker chunker(
@@ -231,18 +243,21 @@ void FindCuts(benchmark::State& state, Kind kind) {
     benchmark::DoNotOptimize(cuts.data());
     benchmark::ClobberMemory();
   }
+  parquet::cdc::internal::SetGatherSimd(previous);
   state.SetBytesProcessed(state.iterations() * input.logical_bytes);
   state.counters["chunks"] = static_cast<double>(cuts.size() + 1);
   state.counters["logical_MiB"] = static_cast<double>(input.logical_bytes) / (1 << 20);
 }
 
-BENCHMARK_CAPTURE(FindCuts, int64_required, Kind::kInt64Required)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FindCuts, int64_nullable, Kind::kInt64Nullable)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FindCuts, list_int32, Kind::kListInt32)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FindCuts, list_int32_null_children, Kind::kListInt32NullChildren)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FindCuts, string_required, Kind::kStringRequired)
-    ->Unit(benchmark::kMillisecond);
+#define QUIVER_CHUNKER_BENCHMARK(name, kind)                                               \
+  BENCHMARK_CAPTURE(FindCuts, name, kind, true)->Unit(benchmark::kMillisecond);          \
+  BENCHMARK_CAPTURE(FindCuts, name##_portable, kind, false)->Unit(benchmark::kMillisecond)
+
+QUIVER_CHUNKER_BENCHMARK(int64_required, Kind::kInt64Required);
+QUIVER_CHUNKER_BENCHMARK(int64_nullable, Kind::kInt64Nullable);
+QUIVER_CHUNKER_BENCHMARK(list_int32, Kind::kListInt32);
+QUIVER_CHUNKER_BENCHMARK(list_int32_null_children, Kind::kListInt32NullChildren);
+QUIVER_CHUNKER_BENCHMARK(string_required, Kind::kStringRequired);
 
 }  // namespace
 }  // namespace quiver

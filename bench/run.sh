@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs Quiver's buffer benchmarks and checks what docs/benchmarks.md (section 3
 # and "Rules of measurement") requires of them, then the chunker benchmarks
-# (section 2: MB/s of logical bytes and chunks found, per input):
+# (section 2: MB/s of logical bytes and chunks found, per input, each with
+# the AVX-512 kernels and with the portable loops alone: their speed ratio is
+# printed and their chunks must agree):
 #   - the allocator pin refuses an override: MALLOC_CONF=dirty_decay_ms:1000
 #     must make each binary exit non-zero before any benchmark runs;
 #   - 5 repetitions, randomly interleaved across benchmarks; medians reported
@@ -191,6 +193,15 @@ else:
               f"{100 * (max(values) / m - 1):+.1f}%   chunks {sorted(chunks[name])}")
         if len(chunks[name]) != 1:
             errors.append(f"{name}: the number of chunks differs between repetitions")
+    # Kernels against the portable loops, same run (chunker_benchmark.cc).
+    pairs = [(n, n + "_portable") for n in sorted(rates) if n + "_portable" in rates]
+    if pairs:
+        print("Kernels vs portable loops (ratio of the medians, same run):")
+    for kernels, portable in pairs:
+        ratio = statistics.median(rates[kernels]) / statistics.median(rates[portable])
+        print(f"  {kernels:44s} {ratio:5.2f}x")
+        if chunks[kernels] != chunks[portable]:
+            errors.append(f"{kernels}: the kernels and the portable loops find different chunks")
 
 print()
 if errors:

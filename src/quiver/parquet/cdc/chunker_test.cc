@@ -482,9 +482,10 @@ TEST(GearRoll, FirstMatchSimdFindsMatchesInEveryPartOfARound) {
   }
 }
 
-// The reference tests run twice: with the AVX-512 gathering kernels
-// (gather_simd.h; where the CPU has none, this run repeats the other) and
-// with the portable loop alone.
+// The reference tests run twice: with the AVX-512 kernels (gather_simd.h's
+// gathering, and gear_simd.h's hashing where the options give 12 mask bits
+// or more; where the CPU has none, this run repeats the other) and with the
+// portable loops alone.
 class ChunkerReference : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override { previous_ = internal::SetGatherSimd(GetParam()); }
