@@ -41,7 +41,12 @@ Planes MakePlanes() {
   return planes;
 }
 
-const Planes kPlanes = MakePlanes();
+// Made on first use (not at static initialisation, whose order across
+// files is not fixed).
+const Planes& GetPlanes() {
+  static const Planes planes = MakePlanes();
+  return planes;
+}
 
 }  // namespace
 
@@ -160,7 +165,7 @@ QUIVER_SIMD_INLINE __m512i Smallest(const __m512i v[8]) {
 
 int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n, uint64_t threshold, uint64_t& h) {
   const uint64_t* table = kGearTable[run];
-  const uint8_t(*plane)[256] = kPlanes.plane[run];
+  const uint8_t(*plane)[256] = GetPlanes().plane[run];
   const __m512i limit = _mm512_set1_epi64(static_cast<int64_t>(threshold));
   constexpr int64_t kLinesPerLoad = (kGearSimdRound + 64 * (kLoads + 1) - 1) / (64 * (kLoads + 1));
   int64_t i = 0;
