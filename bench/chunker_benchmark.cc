@@ -1,6 +1,6 @@
 // Content-defined chunker benchmarks: docs/benchmarks.md, section 2.
 //
-// Five inputs of ~64 MiB of logical bytes each (the bytes docs/cdc.md feeds
+// Six inputs of ~64 MiB of logical bytes each (the bytes docs/cdc.md feeds
 // the hash: 2-byte def/rep levels where the column has them, plus the value
 // bytes of present values), built with Quiver's builders from std::mt19937_64
 // seeded with 42:
@@ -12,7 +12,9 @@
 //                      values (as pyarrow's ListArray.from_arrays with a mask
 //                      makes them, and cdc_overhead.py's input): the leaf
 //                      slots come in short ranges;
-//   string_required    required utf8, lengths uniform 0..399, alphanumeric.
+//   string_required    required utf8, lengths uniform 0..399, alphanumeric;
+//   string_nullable    the same, nullable, 25% nulls (not one of section
+//                      2's four: strings with levels, gathered as such).
 // Levels are shredded once (ComputeLevels) outside the timed loop; an
 // iteration is one Chunker::FindCuts over the whole column from a fresh state,
 // with the default CDC options (min 256 KiB, max 1 MiB, norm 0, mask from
@@ -171,22 +173,30 @@ Input MakeListInt32(bool null_children) {
                testutil::ListArrayFromOffsets(list(int32()), offsets, std::move(child), validity));
 }
 
-Input MakeString() {
+Input MakeString(bool nullable) {
   static constexpr char kAlphabet[] =
       "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   std::mt19937_64 rng(42);
   std::uniform_int_distribution<int> length(0, 399);
   std::uniform_int_distribution<int> letter(0, sizeof(kAlphabet) - 2);
+  std::uniform_real_distribution<double> uniform01(0.0, 1.0);
   StringBuilder builder;
   std::string value;
   int64_t bytes = 0;
   while (bytes < kTargetBytes) {
+    if (nullable) {
+      bytes += 2;  // the def level
+      if (uniform01(rng) < 0.25) {
+        CheckOk(builder.AppendNull());
+        continue;
+      }
+    }
     value.resize(static_cast<size_t>(length(rng)));
     for (char& c : value) c = kAlphabet[letter(rng)];
     CheckOk(builder.Append(value));
     bytes += static_cast<int64_t>(value.size());
   }
-  return Shred(Field("s", utf8(), false), ValueOrAbort(builder.Finish()));
+  return Shred(Field("s", utf8(), nullable), ValueOrAbort(builder.Finish()));
 }
 
 enum class Kind {
@@ -195,6 +205,7 @@ enum class Kind {
   kListInt32,
   kListInt32NullChildren,
   kStringRequired,
+  kStringNullable,
 };
 
 const Input& GetInput(Kind kind) {
@@ -215,9 +226,13 @@ const Input& GetInput(Kind kind) {
       static const Input input = MakeListInt32(true);
       return input;
     }
+    case Kind::kStringNullable: {
+      static const Input input = MakeString(true);
+      return input;
+    }
     case Kind::kStringRequired:
     default: {
-      static const Input input = MakeString();
+      static const Input input = MakeString(false);
       return input;
     }
   }
@@ -258,6 +273,7 @@ QUIVER_CHUNKER_BENCHMARK(int64_nullable, Kind::kInt64Nullable);
 QUIVER_CHUNKER_BENCHMARK(list_int32, Kind::kListInt32);
 QUIVER_CHUNKER_BENCHMARK(list_int32_null_children, Kind::kListInt32NullChildren);
 QUIVER_CHUNKER_BENCHMARK(string_required, Kind::kStringRequired);
+QUIVER_CHUNKER_BENCHMARK(string_nullable, Kind::kStringNullable);
 
 }  // namespace
 }  // namespace quiver

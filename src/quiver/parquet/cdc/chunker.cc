@@ -36,8 +36,9 @@
 //     table changes after it), so matches are found first and the per-slot
 //     logic replayed on them: ContiguousCuts for required fixed-width and
 //     binary columns, whose bytes already lie in one buffer; GatherStretch
-//     for fixed-width columns with levels, whose level and value bytes are
-//     first copied into one buffer, without a branch on presence (with
+//     (and GatherBinaryStretch for strings and binary) for columns with
+//     levels, whose level and value bytes are first copied into one
+//     buffer, for fixed widths without a branch on presence (with
 //     AVX-512, gather_simd.h: lists of 4- and 8-byte values, and nullable
 //     flat columns of 2/4/8-byte values, a block of levels at a time).
 //  6. The min-size window of fixed-width columns with levels is skipped in
@@ -693,6 +694,131 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   return level + 1;
 }
 
+// Binary and string layouts with levels (nullable strings, lists of
+// strings): the same gathering, with each present value's bytes copied as
+// they are. A stretch holds about kGatherBytes; a level whose bytes would
+// not fit the buffer ends the stretch before it, or, as the stretch's first
+// level, is hashed in place on its own.
+template <typename Bytes>
+concept BinaryLayout = requires(const Bytes& b) {
+  b.offsets;
+  b.data;
+};
+
+constexpr int64_t kBinaryGatherCapacity = 2 * kGatherBytes;
+
+
+template <bool kRepeated, typename Bytes>
+int64_t GatherBinaryStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, int64_t n,
+                            SlotCursor& cursor, const Limits& limits, ChunkerState& s,
+                            std::vector<int64_t>* cuts, Scratch* scratch) {
+  static_assert(std::endian::native == std::endian::little,
+                "levels are gathered as little-endian int16");
+  constexpr int64_t kLevelBytes = kRepeated ? 4 : 2;
+  const int16_t* def = levels.def_levels.data();
+  const int16_t* rep = kRepeated ? levels.rep_levels.data() : nullptr;
+  const int16_t max_def = levels.max_def;
+  const auto slot_def = static_cast<int16_t>(max_def - (levels.leaf_nullable ? 1 : 0));
+  auto level_bytes = [&](int64_t level, int64_t slot) {
+    return kLevelBytes + (def[level] == max_def ? bytes.Length(slot) : 0);
+  };
+  const int64_t base = s.size;
+  const int64_t at_max = limits.max_size - base;  // gathered bytes that reach max
+  const uint64_t* table = kGearTable[s.run];
+
+  if (level_bytes(i, cursor.slot) > kBinaryGatherCapacity) {
+    // One long value: level i hashed in place, as the level-by-level loop
+    // would (the first match found, then the rest of the value rolled with
+    // the same table).
+    const int16_t d = def[i];
+    uint64_t h = s.hash;
+    uint64_t matches = RollLevel(table, d, limits.threshold, h);
+    if (kRepeated) matches += RollLevel(table, rep[i], limits.threshold, h);
+    const int64_t length = bytes.Length(cursor.slot);  // (present: else it would fit)
+    const uint8_t* value = bytes.data + bytes.Begin(cursor.slot);
+    const int64_t m = FindFirstMatch(s.run, value, length, limits.threshold, h);
+    if (m < length) {
+      internal::RollBytes(table, value + m + 1, length - (m + 1), limits.threshold, h);
+      matches = 1;
+    }
+    cursor.Advance(true);
+    s.hash = h;
+    s.size = base + kLevelBytes + length;
+    s.matched |= matches != 0;
+    if ((!kRepeated || rep[i] == 0) && Decide(limits, s) && (!kRepeated || i > 0)) {
+      cuts->push_back(i);
+    }
+    return i + 1;
+  }
+
+  scratch->Reserve(kBinaryGatherCapacity + 64);
+  uint8_t* const buf = scratch->bytes.get();
+  const uint8_t* const data = bytes.data;
+  const SlotCursor start = cursor;
+  SlotCursor walk = cursor;  // (a local: the stores into buf may alias anything)
+  int64_t pos = 0;
+  int64_t k = 0;
+  bool max_cut = false;
+  while (i + k < n && pos < kGatherBytes) {
+    const int16_t d = def[i + k];
+    const bool present = d == max_def;
+    const int64_t length = present ? bytes.Length(walk.slot) : 0;
+    if (pos + kLevelBytes + length > kBinaryGatherCapacity) break;  // (k > 0 here)
+    if constexpr (kRepeated) {
+      const uint32_t both = static_cast<uint16_t>(d) |
+                            (uint32_t{static_cast<uint16_t>(rep[i + k])} << 16);
+      std::memcpy(buf + pos, &both, 4);
+    } else {
+      std::memcpy(buf + pos, &d, 2);
+    }
+    pos += kLevelBytes;
+    if (length > 0) {
+      std::memcpy(buf + pos, data + bytes.Begin(walk.slot), static_cast<size_t>(length));
+      pos += length;
+    }
+    walk.Advance(d >= slot_def);
+    ++k;
+    if (pos >= at_max) [[unlikely]] {
+      // (Until the record ends, for repeated columns.)
+      if (!kRepeated || rep[i + k - 1] == 0) {
+        max_cut = true;
+        break;
+      }
+    }
+  }
+  uint64_t h = s.hash;
+  const int64_t m = FindFirstMatch(s.run, buf, pos, limits.threshold, h);
+  if (m == pos) {
+    cursor = walk;
+    s.hash = h;
+    s.size = base + pos;
+    if (max_cut) {
+      s.size = 0;
+      if (!kRepeated || i + k - 1 > 0) cuts->push_back(i + k - 1);
+    }
+    return i + k;
+  }
+  // Level i + t holds the match: the first level whose bytes end after
+  // byte m (at `end`).
+  cursor = start;
+  int64_t t = 0;
+  int64_t end = 0;
+  for (;; ++t) {  // (m < pos: some level t < k ends after it)
+    end += level_bytes(i + t, cursor.slot);
+    cursor.Advance(def[i + t] >= slot_def);
+    if (end > m) break;
+  }
+  internal::RollBytes(table, buf + m + 1, end - (m + 1), limits.threshold, h);
+  s.hash = h;
+  s.size = base + end;
+  s.matched = true;
+  const int64_t level = i + t;
+  if (!kRepeated || rep[level] == 0) {
+    if (Decide(limits, s) && (!kRepeated || level > 0)) cuts->push_back(level);
+  }
+  return level + 1;
+}
+
 // Levels [begin, n) of a call; the slot cursor starts at the call's first
 // slot (begin == 0) or where the previous range left it (scratch).
 template <bool kRepeated, typename Bytes>
@@ -791,6 +917,11 @@ template <bool kRepeated, typename Bytes>
                                                          cuts, scratch);
         continue;
       }
+    } else if constexpr (BinaryLayout<Bytes>) {
+      if (!s.matched) {
+        i = GatherBinaryStretch<kRepeated>(bytes, levels, i, n, cursor, limits, s, cuts, scratch);
+        continue;
+      }
     }
     // Hashing level by level until the next cut (for gathering layouts,
     // until the decision a pending match waits for).
@@ -822,7 +953,7 @@ template <bool kRepeated, typename Bytes>
         cut_at(i++);
         break;
       }
-      if constexpr (GatherLayout<Bytes>) {
+      if constexpr (GatherLayout<Bytes> || BinaryLayout<Bytes>) {
         ++i;
         break;
       }

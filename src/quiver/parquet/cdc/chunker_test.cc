@@ -549,6 +549,8 @@ TEST_P(ChunkerReference, MatchesTheReferenceWithDefaultOptions) {
                  RandomFixed<int32_t>(rng, int32(), 500'000, 0.0)});
   big.push_back({"string_required", Field("c", utf8(), false),
                  RandomStrings(rng, utf8(), 10'000, 0.0)});
+  big.push_back({"string_nullable", Field("c", utf8(), true),
+                 RandomStrings(rng, utf8(), 12'000, 0.25)});
   big.push_back({"list_int32", Field("c", list(int32()), true),
                  RandomList(rng, list(int32()), 250'000, 0.25, 4, [&](int64_t m) {
                    return RandomFixed<int32_t>(rng, int32(), m, 0.25);
@@ -597,6 +599,21 @@ TEST_P(ChunkerReference, MatchesTheReferenceOnLongColumns) {
   columns.push_back({"list_int64", Field("c", list(int64()), true),
                      RandomList(rng, list(int64()), 20'000, 0.25, 4, [&](int64_t m) {
                        return RandomFixed<int64_t>(rng, int64(), m, 0.25);
+                     })});
+  // Strings with levels (gathered with their value bytes), of up to 400
+  // bytes, and of up to 40,000 (some longer than a gathered stretch, which
+  // are hashed in place on their own).
+  columns.push_back({"string_nullable", Field("c", utf8(), true),
+                     RandomStrings(rng, utf8(), 4'000, 0.25)});
+  columns.push_back({"large_string_nullable_long", Field("c", large_utf8(), true),
+                     RandomStrings(rng, large_utf8(), 120, 0.3, 40'000)});
+  columns.push_back({"list_string", Field("c", list(utf8()), true),
+                     RandomList(rng, list(utf8()), 2'000, 0.25, 4, [&](int64_t m) {
+                       return RandomStrings(rng, utf8(), m, 0.25);
+                     })});
+  columns.push_back({"list_large_string_long", Field("c", list(large_utf8()), true),
+                     RandomList(rng, list(large_utf8()), 60, 0.25, 4, [&](int64_t m) {
+                       return RandomStrings(rng, large_utf8(), m, 0.25, 40'000);
                      })});
   {
     auto type = struct_({field("a", int16())});
