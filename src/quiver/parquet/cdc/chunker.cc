@@ -539,6 +539,38 @@ concept GatherLayout = requires { Bytes::kWidth; };
 // next to the expected gap between matches at the default options (32 KiB).
 constexpr int64_t kGatherBytes = 8 * 1024;
 
+// The end of a gathered stretch with no match in it: its bytes join the
+// chunk, and where it reached max a cut follows its last level.
+template <bool kRepeated>
+int64_t EndStretch(uint64_t h, int64_t size, bool max_cut, int64_t last_level, ChunkerState& s,
+                   std::vector<int64_t>* cuts) {
+  s.hash = h;
+  s.size = size;
+  if (max_cut) {
+    s.size = 0;
+    if (!kRepeated || last_level > 0) cuts->push_back(last_level);
+  }
+  return last_level + 1;
+}
+
+// A match at byte m of a gathered stretch, in `level`, whose bytes end at
+// byte `end`: the rest of them rolled with the same table, then the
+// decision at that level if it is a record start (else the match waits for
+// the level-by-level loop). Returns the next level.
+template <bool kRepeated>
+int64_t ReplayMatch(const uint8_t* buf, int64_t m, int64_t end, int64_t base, int64_t level,
+                    const int16_t* rep, const Limits& limits, uint64_t h, ChunkerState& s,
+                    std::vector<int64_t>* cuts) {
+  internal::RollBytes(kGearTable[s.run], buf + m + 1, end - (m + 1), limits.threshold, h);
+  s.hash = h;
+  s.size = base + end;
+  s.matched = true;
+  if (!kRepeated || rep[level] == 0) {
+    if (Decide(limits, s) && (!kRepeated || level > 0)) cuts->push_back(level);
+  }
+  return level + 1;
+}
+
 // From level i (hashed whole, size >= min, no match pending): gathers the
 // bytes of levels i.. until kGatherLevels levels (at most kGatherBytes) are
 // gathered, the call ends, or
@@ -647,19 +679,12 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
       }
     }
   }
-  const uint64_t* table = kGearTable[s.run];
   uint64_t h = s.hash;
   const int64_t m = FindFirstMatch(s.run, buf, pos, limits.threshold, h);
   if (m == pos) {
     cursor = walk;
     if constexpr (kEverySlot) cursor.AdvanceBy(k);
-    s.hash = h;
-    s.size = base + pos;
-    if (max_cut) {
-      s.size = 0;
-      if (!kRepeated || i + k - 1 > 0) cuts->push_back(i + k - 1);
-    }
-    return i + k;
+    return EndStretch<kRepeated>(h, base + pos, max_cut, i + k - 1, s, cuts);
   }
   // Level i + t holds the match: the first level whose bytes end after
   // byte m (at `end`). Found by walking the levels again from the start of
@@ -683,15 +708,7 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     if (end > m) break;
   }
   if constexpr (kEverySlot) cursor.AdvanceBy(t + 1);
-  internal::RollBytes(table, buf + m + 1, end - (m + 1), limits.threshold, h);
-  s.hash = h;
-  s.size = base + end;
-  s.matched = true;
-  const int64_t level = i + t;
-  if (!kRepeated || rep[level] == 0) {
-    if (Decide(limits, s) && (!kRepeated || level > 0)) cuts->push_back(level);
-  }
-  return level + 1;
+  return ReplayMatch<kRepeated>(buf, m, end, base, i + t, rep, limits, h, s, cuts);
 }
 
 // Binary and string layouts with levels (nullable strings, lists of
@@ -790,13 +807,7 @@ int64_t GatherBinaryStretch(const Bytes& bytes, const LeafLevels& levels, int64_
   const int64_t m = FindFirstMatch(s.run, buf, pos, limits.threshold, h);
   if (m == pos) {
     cursor = walk;
-    s.hash = h;
-    s.size = base + pos;
-    if (max_cut) {
-      s.size = 0;
-      if (!kRepeated || i + k - 1 > 0) cuts->push_back(i + k - 1);
-    }
-    return i + k;
+    return EndStretch<kRepeated>(h, base + pos, max_cut, i + k - 1, s, cuts);
   }
   // Level i + t holds the match: the first level whose bytes end after
   // byte m (at `end`).
@@ -808,15 +819,7 @@ int64_t GatherBinaryStretch(const Bytes& bytes, const LeafLevels& levels, int64_
     cursor.Advance(def[i + t] >= slot_def);
     if (end > m) break;
   }
-  internal::RollBytes(table, buf + m + 1, end - (m + 1), limits.threshold, h);
-  s.hash = h;
-  s.size = base + end;
-  s.matched = true;
-  const int64_t level = i + t;
-  if (!kRepeated || rep[level] == 0) {
-    if (Decide(limits, s) && (!kRepeated || level > 0)) cuts->push_back(level);
-  }
-  return level + 1;
+  return ReplayMatch<kRepeated>(buf, m, end, base, i + t, rep, limits, h, s, cuts);
 }
 
 // Levels [begin, n) of a call; the slot cursor starts at the call's first
