@@ -89,6 +89,18 @@ int64_t FindFirstMatch(int run, const uint8_t* p, int64_t n, uint64_t threshold,
   return internal::FirstMatch(kGearTable[run], p, n, threshold, h);
 }
 
+// Rolls n bytes into h with table kGearTable[run] (the rest of a slot or
+// level after its match, where further matches do not count): long runs
+// (a long value) by the first-match loop with a threshold no hash is below,
+// which can use the vector kernel; short ones by the plain loop.
+inline void RollOn(int run, const uint8_t* p, int64_t n, uint64_t& h) {
+  if (n >= internal::kGearSimdRound) {
+    FindFirstMatch(run, p, n, /*threshold=*/0, h);
+  } else {
+    RollBytes(kGearTable[run], p, n, /*threshold=*/0, h);
+  }
+}
+
 // --- The bytes of leaf slot i, per Arrow layout ---------------------------------
 // (docs/cdc.md, "What is fed to the hash"). Slots are logical indices: the
 // array's offset is applied once, in the pointers. Each layout provides
@@ -415,7 +427,6 @@ template <typename Bytes>
     const int64_t hi = j < end ? j + 1 : end;  // slots k..hi-1
     const int64_t from = bytes.Begin(k);
     const int64_t to = bytes.Begin(hi);
-    const uint64_t* table = kGearTable[s.run];
     uint64_t h = s.hash;
     const int64_t m = from + FindFirstMatch(s.run, data + from, to - from, limits.threshold, h);
     if (m == to) {
@@ -434,7 +445,7 @@ template <typename Bytes>
     // decide after it.
     const int64_t t = bytes.SlotAt(m, k, hi);
     const int64_t t_end = bytes.Begin(t + 1);
-    internal::RollBytes(table, data + m + 1, t_end - (m + 1), limits.threshold, h);
+    RollOn(s.run, data + m + 1, t_end - (m + 1), h);
     s.hash = h;
     s.size += t_end - from;
     s.matched = true;
@@ -561,7 +572,7 @@ template <bool kRepeated>
 int64_t ReplayMatch(const uint8_t* buf, int64_t m, int64_t end, int64_t base, int64_t level,
                     const int16_t* rep, const Limits& limits, uint64_t h, ChunkerState& s,
                     std::vector<int64_t>* cuts) {
-  internal::RollBytes(kGearTable[s.run], buf + m + 1, end - (m + 1), limits.threshold, h);
+  RollOn(s.run, buf + m + 1, end - (m + 1), h);
   s.hash = h;
   s.size = base + end;
   s.matched = true;
@@ -750,12 +761,12 @@ int64_t GatherBinaryStretch(const Bytes& bytes, const LeafLevels& levels, int64_
     const int16_t d = def[i];
     uint64_t h = s.hash;
     uint64_t matches = RollLevel(table, d, limits.threshold, h);
-    if (kRepeated) matches += RollLevel(table, rep[i], limits.threshold, h);
+    if constexpr (kRepeated) matches += RollLevel(table, rep[i], limits.threshold, h);
     const int64_t length = bytes.Length(cursor.slot);  // (present: else it would fit)
     const uint8_t* value = bytes.data + bytes.Begin(cursor.slot);
     const int64_t m = FindFirstMatch(s.run, value, length, limits.threshold, h);
     if (m < length) {
-      internal::RollBytes(table, value + m + 1, length - (m + 1), limits.threshold, h);
+      RollOn(s.run, value + m + 1, length - (m + 1), h);
       matches = 1;
     }
     cursor.Advance(true);

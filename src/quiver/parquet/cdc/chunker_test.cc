@@ -420,7 +420,12 @@ TEST(GearRoll, FirstMatchSimdAgreesWithFirstMatch) {
   int64_t matches_seen = 0;
   for (int trial = 0; trial < trials; ++trial) {
     const int mask_bits = static_cast<int>(Uniform(rng, 1, 20));
-    const uint64_t threshold = uint64_t{1} << (64 - mask_bits);
+    // Mostly the chunker's thresholds (a power of two); also any other
+    // value, and 0 (no match: the chunker rolls the rest of a value so).
+    uint64_t threshold = uint64_t{1} << (64 - mask_bits);
+    if (trial % 7 == 1) threshold = rng() >> (mask_bits - 1);
+    if (trial % 50 == 3) threshold = 0;
+    if (trial % 50 == 4) threshold = ~uint64_t{0};
     const int run = trial % kGearTables;
     const auto n = static_cast<int64_t>(Uniform(rng, 0, static_cast<int64_t>(bytes.size())));
     const bool alphabet = trial % 3 == 0;
@@ -428,12 +433,15 @@ TEST(GearRoll, FirstMatchSimdAgreesWithFirstMatch) {
       bytes[static_cast<size_t>(i)] =
           static_cast<uint8_t>(alphabet ? 'a' + rng() % 4 : rng());
     }
+    // The kernel reads a copy of exactly n bytes (so that ASan sees any
+    // read past them).
+    const std::vector<uint8_t> exact(bytes.begin(), bytes.begin() + n);
     const uint64_t start = rng();
     uint64_t want_h = start;
     const int64_t want = internal::FirstMatch(kGearTable[run], bytes.data(), n, threshold, want_h);
     uint64_t h = start;
-    EXPECT_EQ(internal::FirstMatchSimd(run, bytes.data(), n, threshold, h), want)
-        << "trial " << trial << ", " << mask_bits << " mask bits, n " << n;
+    EXPECT_EQ(internal::FirstMatchSimd(run, exact.data(), n, threshold, h), want)
+        << "trial " << trial << ", threshold " << threshold << ", n " << n;
     EXPECT_EQ(h, want_h) << "trial " << trial;
     if (HasFailure()) return;
     matches_seen += want < n;

@@ -17,7 +17,9 @@ namespace quiver::parquet::cdc::internal {
 namespace {
 
 bool CpuHasKernels() {
-  // (libgcc's check includes the OS saving the AVX-512 state.)
+  // (libgcc's check includes the OS saving the AVX-512 state; the init is
+  // in case this runs before libgcc's own constructor.)
+  __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2") &&
          __builtin_cpu_supports("popcnt");

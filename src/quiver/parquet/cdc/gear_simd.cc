@@ -6,10 +6,6 @@
 #include "quiver/parquet/cdc/gear_roll_internal.h"
 #include "quiver/parquet/cdc/gear_table.h"
 
-// g++ 12 warns that the intrinsics' own "undefined" source registers may be
-// used uninitialized (they are not: every lane is written).
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-
 namespace quiver::parquet::cdc::internal {
 
 namespace {
@@ -51,12 +47,19 @@ const Planes& GetPlanes() {
 }  // namespace
 
 bool GearSimdEnabled() {
-  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") != 0;
+  static const bool vbmi = [] {
+    __builtin_cpu_init();  // (in case this runs before libgcc's own constructor)
+    return __builtin_cpu_supports("avx512vbmi") != 0;
+  }();
   return vbmi && GatherSimdEnabled();
 }
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vbmi")
+// g++ 12 warns that the intrinsics' own "undefined" source registers may be
+// used uninitialized (they are not: every lane is written).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace {
 
@@ -180,17 +183,22 @@ int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n, uint64_t threshold,
     __mmask8 matched = 0;
     alignas(64) uint64_t match_h[8];
     int match_block[8] = {};
+    // The next round is prefetched where all of it lies in p[0..n) (so that
+    // the addresses stay within the buffer).
+    const bool prefetch = n - i >= kGearSimdRound + 64 * kLinesPerLoad * (kLoads + 1);
     // Load -1 is the warm-up: the 64 bytes before each segment.
     for (int load = -1; load < kLoads; ++load) {
       __m512i in[8];
       __m512i words[8];
 #pragma GCC unroll 16
       for (int j = 0; j < 8; ++j) in[j] = _mm512_loadu_si512(lanes + j * kLane + 64 * load);
+      if (prefetch) {
 #pragma GCC unroll 16
-      for (int q = 0; q < kLinesPerLoad; ++q) {
-        _mm_prefetch(reinterpret_cast<const char*>(
-                         base + kGearSimdRound + 64 * (kLinesPerLoad * (load + 1) + q)),
-                     _MM_HINT_T0);
+        for (int q = 0; q < kLinesPerLoad; ++q) {
+          _mm_prefetch(reinterpret_cast<const char*>(
+                           base + kGearSimdRound + 64 * (kLinesPerLoad * (load + 1) + q)),
+                       _MM_HINT_T0);
+        }
       }
       TransposeWords(in, words);
 #pragma GCC unroll 1
@@ -236,6 +244,7 @@ int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n, uint64_t threshold,
   return i + FirstMatch(table, p + i, n - i, threshold, h);
 }
 
+#pragma GCC diagnostic pop
 #pragma GCC pop_options
 
 }  // namespace quiver::parquet::cdc::internal

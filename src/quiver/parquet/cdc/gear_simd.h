@@ -38,7 +38,7 @@ bool GearSimdEnabled();
 
 // Whether FirstMatchSimd pays off for n bytes at this threshold: at least a
 // round, and matches expected no more often than every 4 KiB (12 mask bits
-// or more; measured: 1.2x FirstMatch's speed at 12 bits, 0.9x at 11).
+// or more; measured: 1.25x FirstMatch's speed at 12 bits, 0.95x at 11).
 inline bool GearSimdWorthIt(int64_t n, uint64_t threshold) {
   return n >= kGearSimdRound && threshold <= (uint64_t{1} << 52);
 }
@@ -47,7 +47,7 @@ inline bool GearSimdWorthIt(int64_t n, uint64_t threshold) {
 // same h: the index of the first byte of p[0..n) after which the hash
 // (rolled from h) is below threshold, or n; h becomes the hash after that
 // byte (after all n if none). Needs GearSimdEnabled(). Reads p[0..n) only
-// (and prefetches up to a round past it).
+// (and prefetches only within them).
 int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n, uint64_t threshold, uint64_t& h);
 
 }  // namespace quiver::parquet::cdc::internal
