@@ -550,6 +550,29 @@ concept GatherLayout = requires { Bytes::kWidth; };
 // next to the expected gap between matches at the default options (32 KiB).
 constexpr int64_t kGatherBytes = 8 * 1024;
 
+// Gathering a level: its def (and rep) level as little-endian int16, at
+// buf; returns the bytes stored.
+template <bool kRepeated>
+inline int64_t StoreLevels(uint8_t* buf, int16_t def, const int16_t* rep, int64_t level) {
+  if constexpr (kRepeated) {
+    // Both levels in one store.
+    const uint32_t both = static_cast<uint16_t>(def) |
+                          (uint32_t{static_cast<uint16_t>(rep[level])} << 16);
+    std::memcpy(buf, &both, 4);
+    return 4;
+  } else {
+    std::memcpy(buf, &def, 2);
+    return 2;
+  }
+}
+
+// Whether a stretch whose gathered bytes have reached `at_max` ends at
+// `level`, its last one so far (for repeated columns, only a record start).
+template <bool kRepeated>
+inline bool EndsAtMax(int64_t pos, int64_t at_max, const int16_t* rep, int64_t level) {
+  return pos >= at_max && (!kRepeated || rep[level] == 0);
+}
+
 // The end of a gathered stretch with no match in it: its bytes join the
 // chunk, and where it reached max a cut follows its last level.
 template <bool kRepeated>
@@ -652,15 +675,7 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   bool max_cut = false;
   while (k < k_end) {
     const int16_t d = def[i + k];
-    if constexpr (kRepeated) {
-      // Both levels in one store.
-      const uint32_t both = static_cast<uint16_t>(d) |
-                            (uint32_t{static_cast<uint16_t>(rep[i + k])} << 16);
-      std::memcpy(buf + pos, &both, 4);
-    } else {
-      std::memcpy(buf + pos, &d, 2);
-    }
-    pos += kLevelBytes;
+    pos += StoreLevels<kRepeated>(buf + pos, d, rep, i + k);
     const bool present = d == max_def;
     // The value's bytes, stored whether or not it is present (an absent
     // one's are overwritten by the next level), from a valid address, with
@@ -682,12 +697,9 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     pos += W & static_cast<int64_t>(take);
     if constexpr (!kEverySlot) walk.Advance(d >= slot_def);
     ++k;
-    if (pos >= at_max) [[unlikely]] {
-      // (Until the record ends, for repeated columns.)
-      if (!kRepeated || rep[i + k - 1] == 0) {
-        max_cut = true;
-        break;
-      }
+    if (EndsAtMax<kRepeated>(pos, at_max, rep, i + k - 1)) [[unlikely]] {
+      max_cut = true;
+      break;
     }
   }
   uint64_t h = s.hash;
@@ -792,26 +804,16 @@ int64_t GatherBinaryStretch(const Bytes& bytes, const LeafLevels& levels, int64_
     const bool present = d == max_def;
     const int64_t length = present ? bytes.Length(walk.slot) : 0;
     if (pos + kLevelBytes + length > kBinaryGatherCapacity) break;  // (k > 0 here)
-    if constexpr (kRepeated) {
-      const uint32_t both = static_cast<uint16_t>(d) |
-                            (uint32_t{static_cast<uint16_t>(rep[i + k])} << 16);
-      std::memcpy(buf + pos, &both, 4);
-    } else {
-      std::memcpy(buf + pos, &d, 2);
-    }
-    pos += kLevelBytes;
+    pos += StoreLevels<kRepeated>(buf + pos, d, rep, i + k);
     if (length > 0) {
       std::memcpy(buf + pos, data + bytes.Begin(walk.slot), static_cast<size_t>(length));
       pos += length;
     }
     walk.Advance(d >= slot_def);
     ++k;
-    if (pos >= at_max) [[unlikely]] {
-      // (Until the record ends, for repeated columns.)
-      if (!kRepeated || rep[i + k - 1] == 0) {
-        max_cut = true;
-        break;
-      }
+    if (EndsAtMax<kRepeated>(pos, at_max, rep, i + k - 1)) [[unlikely]] {
+      max_cut = true;
+      break;
     }
   }
   uint64_t h = s.hash;
