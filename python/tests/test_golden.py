@@ -1,0 +1,356 @@
+"""Golden outputs: what a refactoring must leave unchanged, byte for byte.
+
+1. The writer's files. Every table of the writer matrix (bench/writer_bench.py
+   generators, docs/benchmarks.md section 1, at GOLDEN_ROWS rows) is written
+   by Quiver under a range of option sets; the SHA-256 of each file must equal
+   the one recorded in golden/writer_hashes.json.
+2. `quiver inspect` (text and --json) and `quiver dedup` (text, --json,
+   --by-column, --bytes-only): stdout, stderr and exit code on every file of
+   testdata/parquet-testing, the files of testdata/quiver, hand-made hostile
+   footers, files that are not Parquet, and seeded corruptions of the
+   testdata/quiver files; each must equal its file under golden/cli/.
+
+QUIVER_UPDATE_GOLDEN=1 rewrites the expected values instead of comparing (do
+that only for a change that is meant to change the output, and say so in the
+commit).
+"""
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "golden"
+TESTDATA = REPO / "testdata"
+CLI = Path(os.environ.get("QUIVER_CLI", str(REPO / "build" / "release" / "quiver")))
+UPDATE = os.environ.get("QUIVER_UPDATE_GOLDEN") == "1"
+
+GOLDEN_ROWS = 10_000
+
+# ---------------------------------------------------------------------------
+# 1. Writer output hashes
+
+sys.path.insert(0, str(REPO / "bench"))
+import writer_bench as wb  # noqa: E402  (the writer matrix's data generators)
+
+import pyarrow as pa  # noqa: E402
+
+import quiver  # noqa: E402
+
+
+def _leaf_encodings(table):
+    """column_encoding for every leaf that has a non-PLAIN choice."""
+    out = {}
+    for path, t in wb.leaf_paths(table.schema):
+        if pa.types.is_dictionary(t):
+            t = t.value_type
+        if pa.types.is_integer(t) or pa.types.is_date(t):
+            out[path] = "DELTA_BINARY_PACKED"
+        elif pa.types.is_string(t) or pa.types.is_large_string(t):
+            out[path] = "DELTA_LENGTH_BYTE_ARRAY"
+        elif pa.types.is_fixed_size_binary(t):
+            out[path] = "DELTA_BYTE_ARRAY"
+        elif pa.types.is_floating(t):
+            out[path] = "BYTE_STREAM_SPLIT"
+        elif pa.types.is_boolean(t):
+            out[path] = "RLE"
+    return out
+
+
+def option_sets(table):
+    """name -> write_parquet options (the benchmark variants, Quiver's own
+    defaults, and sets that make many pages, row groups and encodings)."""
+    sets = {v: wb.variant_options(v, table) for v in wb.VARIANTS}
+    sets["quiver_defaults"] = {}
+    sets["small_pages"] = dict(
+        data_page_size=2048, max_rows_per_page=700, write_batch_size=97, row_group_size=4000,
+        write_page_index=True, write_page_checksum=True, dictionary_pagesize_limit=4096)
+    sets["small_pages_v2_zstd"] = dict(sets["small_pages"], data_page_version="2.0",
+                                       compression="zstd", compression_level=3)
+    for codec in ("gzip", "brotli", "lz4", "snappy"):
+        sets[codec] = dict(compression=codec, data_page_size=8192, row_group_size=6000)
+    sets["no_dictionary_bss"] = dict(use_dictionary=False, use_byte_stream_split=True,
+                                     compression="none", max_rows_per_page=3000)
+    sets["delta_encodings"] = dict(use_dictionary=False, column_encoding=_leaf_encodings(table),
+                                   data_page_version="2.0", data_page_size=4096)
+    sets["cdc_small"] = dict(
+        use_content_defined_chunking={"min_chunk_size": 1024, "max_chunk_size": 8192,
+                                      "norm_level": 1},
+        compression="zstd", data_page_version="2.0", row_group_size=7000)
+    sets["no_stats_no_schema"] = dict(write_statistics=False, store_schema=False,
+                                      write_page_index=False, compression="none")
+    return sets
+
+
+def _hash_file(table, options, path):
+    try:
+        quiver.write_parquet(table, str(path), **options)
+    except Exception as e:  # noqa: BLE001 - the error is part of the golden value
+        return f"error: {type(e).__name__}: {e}"
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _load_json(path):
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+@pytest.mark.parametrize("group", wb.GROUPS)
+def test_writer_output_hashes(group, tmp_path):
+    table = wb.build_group(group, GOLDEN_ROWS)
+    got = {name: _hash_file(table, opts, tmp_path / "out.parquet")
+           for name, opts in option_sets(table).items()}
+    golden_path = GOLDEN / "writer_hashes.json"
+    golden = _load_json(golden_path)
+    if UPDATE:
+        golden[group] = got
+        golden_path.parent.mkdir(parents=True, exist_ok=True)
+        golden_path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+        return
+    assert group in golden, f"no golden hashes for {group}: run with QUIVER_UPDATE_GOLDEN=1"
+    changed = {k: (golden[group].get(k), v) for k, v in got.items() if golden[group].get(k) != v}
+    assert not changed, f"{group}: the writer's output changed for {sorted(changed)}: {changed}"
+
+
+# ---------------------------------------------------------------------------
+# 2. CLI outputs
+
+cli_required = pytest.mark.skipif(
+    not (CLI.is_file() and os.access(CLI, os.X_OK)),
+    reason=f"the quiver CLI is not built at {CLI} (run `make release` or set QUIVER_CLI)")
+
+# A tiny Thrift compact-protocol encoder for hand-made footers.
+I32, I64, BINARY, LIST, STRUCT = 5, 6, 8, 9, 12
+
+
+def _varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def _tstruct(*fields):
+    out, last = bytearray(), 0
+    for fid, ftype, value in fields:
+        out.append(((fid - last) << 4) | ftype)
+        last = fid
+        out += _tvalue(ftype, value)
+    return bytes(out + b"\0")
+
+
+def _tvalue(ftype, value):
+    if ftype in (I32, I64):
+        return _varint(((value << 1) ^ (value >> 63)) & (2**64 - 1))
+    if ftype == BINARY:
+        value = value.encode() if isinstance(value, str) else value
+        return _varint(len(value)) + value
+    if ftype == STRUCT:
+        return value
+    elem, items = value
+    head = (bytes([(len(items) << 4) | elem]) if len(items) < 15
+            else bytes([0xF0 | elem]) + _varint(len(items)))
+    return head + b"".join(_tvalue(elem, x) for x in items)
+
+
+def _parquet(body, metadata):
+    return b"PAR1" + body + metadata + len(metadata).to_bytes(4, "little") + b"PAR1"
+
+
+def _chunk(offset, length, num_values=0, dict_offset=None):
+    fields = [(1, I32, 1), (2, LIST, (I32, [0])), (3, LIST, (BINARY, ["x"])), (4, I32, 0),
+              (5, I64, num_values), (6, I64, length), (7, I64, length), (9, I64, offset)]
+    if dict_offset is not None:
+        fields.append((11, I64, dict_offset))
+    return _tstruct((2, I64, offset), (3, STRUCT, _tstruct(*fields)))
+
+
+def hostile_files():
+    """Hand-made footers: offsets, lengths and schemas a reader must refuse."""
+    page = _tstruct((1, I32, 0), (2, I32, 0), (3, I32, 0),
+                    (5, STRUCT, _tstruct((1, I32, 0), (2, I32, 0), (3, I32, 0), (4, I32, 0))))
+    body = page * 300
+    schema = (2, LIST, (STRUCT, [_tstruct((4, BINARY, "schema"), (5, I32, 1)),
+                                 _tstruct((1, I32, 1), (3, I32, 0), (4, BINARY, "x"))]))
+
+    def file_with(chunks, rows=0):
+        rg = _tstruct((1, LIST, (STRUCT, chunks)), (2, I64, len(body)), (3, I64, rows))
+        return _parquet(body, _tstruct((1, I32, 2), schema, (3, I64, rows),
+                                       (4, LIST, (STRUCT, [rg]))))
+
+    files = {
+        "hostile_ok": file_with([_chunk(4, len(body))]),
+        "hostile_dict_offset_zero": file_with([_chunk(4, len(body), dict_offset=0)]),
+        "hostile_dict_offset_after": file_with([_chunk(4, len(body), dict_offset=40)]),
+        "hostile_past_end": file_with([_chunk(4, 1 << 40)]),
+        "hostile_negative": file_with([_chunk(4, -5)]),
+        "hostile_in_footer": file_with([_chunk(len(body) + 10, 20)]),
+        "hostile_before_magic": file_with([_chunk(0, 10)]),
+        "hostile_mid_page": file_with([_chunk(5, len(body) - 1)]),
+        "hostile_values_mismatch": file_with([_chunk(4, len(body), num_values=7)]),
+    }
+    rg = _tstruct((1, LIST, (STRUCT, [_chunk(4, len(body))])), (2, I64, len(body)), (3, I64, 0))
+    files["hostile_overlap"] = _parquet(body, _tstruct((1, I32, 2), schema, (3, I64, 0),
+                                                       (4, LIST, (STRUCT, [rg] * 40))))
+    chain = [_tstruct((4, BINARY, "schema"), (5, I32, 1))]
+    chain += [_tstruct((3, I32, 1), (4, BINARY, "g"), (5, I32, 1)) for _ in range(300)]
+    chain += [_tstruct((1, I32, 1), (3, I32, 1), (4, BINARY, "leaf"))]
+    files["hostile_deep_schema"] = _parquet(b"", _tstruct((1, I32, 2), (2, LIST, (STRUCT, chain)),
+                                                          (3, I64, 0), (4, LIST, (STRUCT, []))))
+    bad_children = [_tstruct((4, BINARY, "schema"), (5, I32, 3)),
+                    _tstruct((1, I32, 1), (3, I32, 0), (4, BINARY, "x"))]
+    files["hostile_missing_children"] = _parquet(
+        b"", _tstruct((1, I32, 2), (2, LIST, (STRUCT, bad_children)), (3, I64, 0),
+                      (4, LIST, (STRUCT, []))))
+    files["not_empty"] = b""
+    files["not_short"] = b"PAR1PAR1"
+    files["not_text"] = b"hello world, certainly not a parquet file"
+    files["not_tail_magic"] = b"PAR1" + b"\0" * 50
+    files["not_head_magic"] = b"XXXX" + b"\0" * 50 + b"\x10\0\0\0PAR1"
+    files["not_huge_footer_len"] = b"PAR1" + b"\0" * 50 + b"\xff\xff\xff\x7fPAR1"
+    files["not_garbage_footer"] = b"PAR1" + bytes(range(200)) + b"\xc8\0\0\0PAR1"
+    files["not_encrypted_magic"] = b"PAR1" + b"\0" * 50 + b"\x10\0\0\0PARE"
+    return files
+
+
+def _mutate(data, rng):
+    data = bytearray(data)
+    kind = rng.randrange(6)
+    n = len(data)
+    if kind == 0:
+        return bytes(data[: rng.randrange(n)])
+    if kind == 1:
+        a = rng.randrange(n)
+        b = min(n, a + rng.randrange(1, 64))
+        return bytes(data[:a] + data[b:])
+    if kind == 2:
+        data[n - 8: n - 4] = rng.randrange(2**32).to_bytes(4, "little")
+        return bytes(data)
+    footer_len = int.from_bytes(data[n - 8: n - 4], "little")
+    footer_start = max(0, n - 8 - footer_len)
+    for _ in range(rng.randrange(1, 9)):
+        pos = rng.randrange(footer_start, n - 8) if kind in (3, 4) else rng.randrange(n)
+        if kind == 4:
+            data[pos] = rng.choice([0x00, 0xFF, 0x7F, 0x80, 0x19, 0x1C, 0x29])
+        else:
+            data[pos] ^= 1 << rng.randrange(8)
+    return bytes(data)
+
+
+QUIVER_FILES = ["typed.parquet", "pyarrow_v2.parquet", "edit_a.parquet", "edit_b.parquet",
+                "edit_a_plain.parquet", "edit_b_plain.parquet"]
+MUTANTS = 60
+
+
+def inspect_corpus():
+    """name -> bytes of every file `quiver inspect` is checked on."""
+    corpus = {}
+    pt = TESTDATA / "parquet-testing"
+    for p in sorted(pt.rglob("*")):
+        if p.is_file() and p.suffix in (".parquet", ".encrypted", ".bin"):
+            corpus["pt_" + str(p.relative_to(pt)).replace("/", "_")] = p.read_bytes()
+    for name in QUIVER_FILES:
+        corpus["q_" + name] = (TESTDATA / "quiver" / name).read_bytes()
+    corpus.update(hostile_files())
+    rng = random.Random(20261201)
+    bases = [(TESTDATA / "quiver" / n).read_bytes() for n in ("typed.parquet", "pyarrow_v2.parquet")]
+    for i in range(MUTANTS):
+        corpus[f"mutant_{i:03d}"] = _mutate(bases[i % 2], rng)
+    return corpus
+
+
+_CORPUS = None
+
+
+def corpus():
+    global _CORPUS
+    if _CORPUS is None:
+        _CORPUS = inspect_corpus()
+    return _CORPUS
+
+
+def _run_cli(args, cwd):
+    r = subprocess.run([str(CLI), *args], capture_output=True, timeout=120, cwd=cwd)
+    return (f"$ quiver {' '.join(args)}\nexit: {r.returncode}\n--- stdout\n"
+            + r.stdout.decode("utf-8", "backslashreplace")
+            + "--- stderr\n" + r.stderr.decode("utf-8", "backslashreplace"))
+
+
+# Outputs longer than this are kept as their SHA-256 with their first and
+# last lines (a 20 MB page listing does not belong in the repository; the
+# lines kept show where a difference starts, and an old build regenerates
+# the rest).
+MAX_GOLDEN_BYTES = 64 * 1024
+
+
+def _golden_form(text):
+    if len(text.encode()) <= MAX_GOLDEN_BYTES:
+        return text
+    lines = text.splitlines(True)
+    return (f"(output of {len(text.encode())} bytes, {len(lines)} lines; "
+            f"sha256 {hashlib.sha256(text.encode()).hexdigest()}; first 150 and last 50 lines:)\n"
+            + "".join(lines[:150]) + "...\n" + "".join(lines[-50:]))
+
+
+def _check_golden(name, text):
+    path = GOLDEN / "cli" / name
+    text = _golden_form(text)
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return
+    assert path.exists(), f"no golden output {path}: run with QUIVER_UPDATE_GOLDEN=1"
+    expected = path.read_text()
+    if expected != text:
+        import difflib
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
+                                            "expected", "got", n=2))
+        pytest.fail(f"{name} changed:\n{diff[:6000]}")
+
+
+INSPECT_CASES = sorted(inspect_corpus().keys()) if TESTDATA.exists() else []
+
+
+@cli_required
+@pytest.mark.parametrize("case", INSPECT_CASES)
+def test_inspect_golden(case, tmp_path):
+    (tmp_path / case).write_bytes(corpus()[case])
+    text = _run_cli(["inspect", case], tmp_path) + _run_cli(["inspect", "--json", case], tmp_path)
+    if case.startswith("q_"):
+        text += _run_cli(["inspect", "--no-pages", case], tmp_path)
+        text += _run_cli(["inspect", "--max-pages", "3", "--json", case], tmp_path)
+    _check_golden(f"inspect/{case}.txt", text)
+
+
+DEDUP_CASES = {
+    "edit_cdc": ["edit_a.parquet", "edit_b.parquet"],
+    "edit_plain": ["edit_a_plain.parquet", "edit_b_plain.parquet"],
+    "three": ["edit_a.parquet", "edit_a_plain.parquet", "edit_b.parquet"],
+    "typed_vs_pyarrow": ["typed.parquet", "pyarrow_v2.parquet"],
+    "self": ["typed.parquet", "typed.parquet"],
+    "pt_alltypes": ["pt_alltypes_plain.parquet", "pt_alltypes_plain.snappy.parquet",
+                    "pt_alltypes_dictionary.parquet"],
+    "pt_tiny_pages": ["pt_alltypes_tiny_pages.parquet", "pt_alltypes_tiny_pages_plain.parquet"],
+    "not_parquet": ["typed.parquet", "not_text"],
+    "corrupt": ["typed.parquet", "mutant_000"],
+}
+
+
+@cli_required
+@pytest.mark.parametrize("case", sorted(DEDUP_CASES))
+def test_dedup_golden(case, tmp_path):
+    files = DEDUP_CASES[case]
+    for name in files:
+        key = name if not name.endswith(".parquet") or name.startswith("pt_") else "q_" + name
+        (tmp_path / name).write_bytes(corpus()[key])
+    text = ""
+    for extra in ([], ["--json"], ["--by-column"], ["--bytes-only"]):
+        text += _run_cli(["dedup", *files, *extra], tmp_path)
+    _check_golden(f"dedup/{case}.txt", text)
