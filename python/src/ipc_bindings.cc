@@ -7,7 +7,8 @@
 #include <string>
 
 #include "common.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/file.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/ipc/reader.h"
 #include "quiver/ipc/writer.h"
 
@@ -40,7 +41,7 @@ void BindIpc(nb::module_& m) {
         {
           nb::gil_scoped_release release;
           st = [&]() -> Status {
-            QUIVER_ASSIGN_OR_RAISE(auto sink, ipc::FileOutputStream::Open(path));
+            QUIVER_ASSIGN_OR_RAISE(auto sink, io::FileOutputStream::Open(path));
             QUIVER_ASSIGN_OR_RAISE(auto writer, stream ? ipc::MakeStreamWriter(sink.get(), table->schema(), options)
                                                        : ipc::MakeFileWriter(sink.get(), table->schema(), options));
             QUIVER_RETURN_NOT_OK(writer->WriteTable(*table));
@@ -58,7 +59,7 @@ void BindIpc(nb::module_& m) {
       [](const std::string& path) {
         Result<TablePtr> result = [&]() -> Result<TablePtr> {
           nb::gil_scoped_release release;
-          QUIVER_ASSIGN_OR_RAISE(auto buffer, ipc::ReadFileToBuffer(path));
+          QUIVER_ASSIGN_OR_RAISE(auto buffer, io::ReadFileToBuffer(path));
           if (buffer->size() >= 6 && std::memcmp(buffer->data(), "ARROW1", 6) == 0) {
             QUIVER_ASSIGN_OR_RAISE(auto reader, ipc::RecordBatchFileReader::Open(buffer));
             return reader->ReadTable();

@@ -8,9 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "quiver/io/memory.h"
 #include "quiver/c_data/abi.h"
 #include "quiver/c_data/bridge.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/parquet/writer/file_writer.h"
 
 namespace nb = nanobind;
@@ -239,7 +240,7 @@ SchemaPtr SchemaFromPy(nb::handle schema) {
 
 struct PyParquetWriter {
   std::unique_ptr<parquet::FileWriter> writer;
-  std::unique_ptr<ipc::BufferOutputStream> memory;  // when writing to a file object
+  std::unique_ptr<io::BufferOutputStream> memory;  // when writing to a file object
   nb::object file_object;
 
   void EnsureOpen() {
@@ -305,7 +306,7 @@ std::unique_ptr<PyParquetWriter> OpenWriter(nb::handle where, SchemaPtr schema, 
   WriterOptions options = ParseWriterOptions(kwargs);
   auto w = std::make_unique<PyParquetWriter>();
   if (nb::hasattr(where, "write") && !IsStr(where)) {
-    w->memory = std::make_unique<ipc::BufferOutputStream>();
+    w->memory = std::make_unique<io::BufferOutputStream>();
     w->file_object = nb::borrow(where);
     w->writer = Unwrap(parquet::FileWriter::Open(w->memory.get(), std::move(schema), std::move(options)));
     return w;

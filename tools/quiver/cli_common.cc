@@ -9,7 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "quiver/ipc/io.h"
+#include "quiver/io/file.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/memory/mutable_buffer.h"
 
 namespace quiver::cli {
@@ -42,7 +43,7 @@ std::string ErrorMessage(const Status& status) {
 
 Result<std::shared_ptr<Buffer>> LoadInput(const std::string& path) {
   if (path == "-") {
-    auto stream = ipc::FileInputStream::FromDescriptor(STDIN_FILENO, /*owns_fd=*/false);
+    auto stream = io::FileInputStream::FromDescriptor(STDIN_FILENO, /*owns_fd=*/false);
     MutableBuffer out;
     while (true) {
       QUIVER_ASSIGN_OR_RAISE(auto chunk, stream->Read(int64_t{1} << 20));
@@ -54,10 +55,10 @@ Result<std::shared_ptr<Buffer>> LoadInput(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return Status::IOError("'", path, "' is a directory");
-    if (S_ISREG(st.st_mode)) return ipc::MemoryMapFile(path);
+    if (S_ISREG(st.st_mode)) return io::MemoryMapFile(path);
   }
   // Pipes, devices, or a missing file (whose error the reader reports).
-  return ipc::ReadFileToBuffer(path);
+  return io::ReadFileToBuffer(path);
 }
 
 namespace {

@@ -24,7 +24,8 @@
 
 #include "cli_common.h"
 #include "convert_options.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/file.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/ipc/reader.h"
 #include "quiver/parquet/writer/file_writer.h"
 
@@ -110,9 +111,9 @@ int RunConvert(const ConvertArgs& args) {
 
   // From here on Ctrl-C must not kill us before the writer cleans up.
   InstallInterruptHandlers();
-  std::unique_ptr<ipc::FileOutputStream> stdout_sink;
+  std::unique_ptr<io::FileOutputStream> stdout_sink;
   if (args.output == "-") {
-    stdout_sink = ipc::FileOutputStream::FromDescriptor(STDOUT_FILENO, /*owns_fd=*/false);
+    stdout_sink = io::FileOutputStream::FromDescriptor(STDOUT_FILENO, /*owns_fd=*/false);
   }
   auto opened = stdout_sink
                     ? parquet::FileWriter::Open(stdout_sink.get(), (*source)->schema(), *options)

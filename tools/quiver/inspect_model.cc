@@ -8,30 +8,22 @@
 
 #include "cli_common.h"
 #include "inspect_values.h"
+#include "quiver/io/memory.h"
+#include "quiver/parquet/metadata/column_chunk.h"
+#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/page_index.h"
 
 namespace quiver::cli {
 
 namespace {
 
 namespace format = parquet::format;
-using parquet::thrift::DeserializeThrift;
 
-constexpr char kMagic[] = "PAR1";
-constexpr char kEncryptedMagic[] = "PARE";
-constexpr int64_t kMagicSize = 4;
+using parquet::kParquetMagicSize;
+using parquet::RangeWithin;
 // Deeper schemas are reported as a problem and not shown: every node's path
 // repeats its ancestors', so a hostile chain would cost depth^2 memory.
 constexpr size_t kMaxSchemaDepth = 100;
-
-// [offset, offset + length) within [lo, hi), without overflow.
-bool RangeWithin(int64_t offset, int64_t length, int64_t lo, int64_t hi) {
-  return offset >= lo && length >= 0 && offset <= hi && length <= hi - offset;
-}
-
-uint32_t LoadLE32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
 
 uint32_t Crc32(const uint8_t* data, int64_t size) {
   uLong crc = crc32(0L, Z_NULL, 0);
@@ -48,7 +40,8 @@ uint32_t Crc32(const uint8_t* data, int64_t size) {
 class Inspector {
  public:
   Inspector(const Buffer& data, const InspectOptions& options, InspectedFile* out)
-      : data_(data.data()), options_(options), out_(out) {}
+      : data_(data.data()), file_(Buffer::Wrap(data.data(), data.size())), options_(options),
+        out_(out) {}
 
   Status Run(int64_t size) {
     QUIVER_RETURN_NOT_OK(ReadFooter(size));
@@ -71,41 +64,14 @@ class Inspector {
  private:
   Status ReadFooter(int64_t size) {
     out_->file_size = size;
-    if (size < 2 * kMagicSize + 4) {
-      return Status::Invalid("not a Parquet file: ", size,
-                             " bytes is too small (a Parquet file has at least 12)");
-    }
-    const uint8_t* tail = data_ + size - kMagicSize;
-    if (std::memcmp(tail, kEncryptedMagic, 4) == 0) {
-      return Status::NotImplemented(
-          "the file has an encrypted footer (magic PARE); encrypted files are not supported");
-    }
-    if (std::memcmp(tail, kMagic, 4) != 0) {
-      return Status::Invalid("not a Parquet file: it does not end with the magic PAR1 (found ",
-                             std::string_view(reinterpret_cast<const char*>(tail), 4), ")");
-    }
-    if (std::memcmp(data_, kMagic, 4) != 0) {
-      return Status::Invalid("not a Parquet file: it does not start with the magic PAR1 (found ",
-                             std::string_view(reinterpret_cast<const char*>(data_), 4), ")");
-    }
-    const int64_t footer_length = LoadLE32(data_ + size - kMagicSize - 4);
-    const int64_t footer_offset = size - kMagicSize - 4 - footer_length;
-    if (footer_offset < kMagicSize) {
-      return Status::Invalid("corrupt footer length ", footer_length, ": the file has only ",
-                             size - 2 * kMagicSize - 4, " bytes before it");
-    }
-    out_->footer_offset = footer_offset;
-    out_->footer_length = footer_length;
-    int64_t consumed = 0;
-    auto metadata = DeserializeThrift<format::FileMetaData>(data_ + footer_offset, footer_length,
-                                                            &consumed, options_.limits);
-    if (!metadata.ok()) {
-      return metadata.status().WithContext("cannot decode the footer (FileMetaData, ",
-                                           footer_length, " bytes at offset ", footer_offset,
-                                           "): ");
-    }
-    out_->metadata = std::move(*metadata);
-    data_end_ = footer_offset;
+    parquet::FooterOptions footer_options;
+    footer_options.limits = options_.limits;
+    QUIVER_ASSIGN_OR_RAISE(parquet::ParquetFooter footer,
+                           parquet::ReadFooter(file_, footer_options));
+    out_->footer_offset = footer.footer_offset;
+    out_->footer_length = footer.footer_length;
+    out_->metadata = std::move(footer.metadata);
+    data_end_ = footer.footer_offset;
     return Status::OK();
   }
 
@@ -238,7 +204,7 @@ class Inspector {
     if (options_.read_page_index) ReadPageIndex(chunk, record);
     if (m.bloom_filter_offset.has_value()) {
       const int64_t length = m.bloom_filter_length.value_or(0);
-      if (!RangeWithin(*m.bloom_filter_offset, length, kMagicSize, data_end_)) {
+      if (!RangeWithin(*m.bloom_filter_offset, length, kParquetMagicSize, data_end_)) {
         Problem(record, fmt::format("bloom filter [{}, +{}) lies outside the data region [4, {})",
                                     *m.bloom_filter_offset, length, data_end_));
       }
@@ -246,71 +212,49 @@ class Inspector {
   }
 
   void WalkPages(const format::ColumnMetaData& m, ChunkRecord* record) {
-    int64_t start = m.data_page_offset;
-    // Some writers store dictionary_page_offset = 0 for "none".
-    if (m.dictionary_page_offset.has_value() && *m.dictionary_page_offset > 0 &&
-        *m.dictionary_page_offset < start) {
-      start = *m.dictionary_page_offset;
-    }
-    const int64_t length = m.total_compressed_size;
-    if (!RangeWithin(start, length, kMagicSize, data_end_)) {
-      Problem(record, fmt::format("column chunk [{}, +{}) lies outside the data region [4, {})",
-                                  start, length, data_end_));
+    auto range = parquet::ColumnChunkRange(m, data_end_);
+    if (!range.ok()) {
+      Problem(record, range.status().message());
       return;
     }
-    if (length > data_end_ - walked_bytes_) {
+    if (range->length > data_end_ - walked_bytes_) {
       Problem(record, "the column chunks overlap (together they are longer than the file); "
                       "pages not inspected");
       return;
     }
-    walked_bytes_ += length;
+    walked_bytes_ += range->length;
     record->pages_walked = true;
-    const int64_t end = start + length;
-    int64_t pos = start;
+    parquet::PageHeaderIterator pages(data_ + range->offset, range->length, range->offset,
+                                      options_.limits);
+    parquet::PageInfo info;
     int64_t data_values = 0;
-    int64_t index = 0;
-    while (pos < end) {
+    while (true) {
+      auto next = pages.Next(&info);
+      if (!next.ok()) {
+        Problem(record, next.status().message());
+        return;
+      }
+      if (!*next) break;
       PageRecord page;
-      page.offset = pos;
-      int64_t consumed = 0;
-      auto header = DeserializeThrift<format::PageHeader>(data_ + pos, end - pos, &consumed,
-                                                          options_.limits);
-      if (!header.ok()) {
-        Problem(record, fmt::format("page {} at offset {}: cannot decode the page header: {}",
-                                    index, pos, header.status().message()));
-        return;
-      }
-      page.header = std::move(*header);
-      page.header_size = consumed;
+      page.offset = info.offset;
+      page.header_size = info.header_size;
+      page.header = std::move(info.header);
       const auto& h = page.header;
-      const int64_t body = pos + consumed;
-      if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0) {
-        Problem(record, fmt::format("page {} at offset {}: negative page size ({} compressed, {} "
-                                    "uncompressed)",
-                                    index, pos, h.compressed_page_size, h.uncompressed_page_size));
-        return;
-      }
-      if (h.compressed_page_size > end - body) {
-        Problem(record, fmt::format("page {} at offset {}: its {} bytes run past the end of the "
-                                    "column chunk (offset {})",
-                                    index, pos, h.compressed_page_size, end));
-        return;
-      }
       if (h.crc.has_value() && options_.verify_checksums) {
-        page.crc_ok = Crc32(data_ + body, h.compressed_page_size) == static_cast<uint32_t>(*h.crc);
+        page.crc_ok = Crc32(data_ + info.body_offset(), h.compressed_page_size) ==
+                      static_cast<uint32_t>(*h.crc);
         if (!*page.crc_ok) {
-          Problem(record, fmt::format("page {} at offset {}: CRC-32 mismatch", index, pos));
+          Problem(record, fmt::format("page {} at offset {}: CRC-32 mismatch", info.index,
+                                      info.offset));
         }
       }
-      CheckPageHeader(h, index, pos, m, record, &data_values);
+      CheckPageHeader(h, info.index, info.offset, m, record, &data_values);
       if (static_cast<int64_t>(page_records_) < options_.max_pages) {
         record->pages.push_back(std::move(page));
         ++page_records_;
       } else {
         ++record->pages_not_kept;
       }
-      pos = body + h.compressed_page_size;
-      ++index;
     }
     if (data_values != m.num_values) {
       Problem(record, fmt::format("the data pages hold {} values; the column metadata says {}",
@@ -369,32 +313,21 @@ class Inspector {
     Problem(record, where() + fmt::format("unknown page type {}", static_cast<int32_t>(h.type)));
   }
 
+  // The struct, or nullopt after recording why it could not be read.
   template <typename T>
-  std::optional<T> ReadIndexStruct(std::optional<int64_t> offset, std::optional<int32_t> length,
-                                   std::string_view what, ChunkRecord* record) {
-    if (!offset.has_value() && !length.has_value()) return std::nullopt;
-    if (!offset.has_value() || !length.has_value()) {
-      Problem(record, fmt::format("{}: offset and length must both be set", what));
+  std::optional<T> Recorded(Result<std::optional<T>> read, ChunkRecord* record) {
+    if (!read.ok()) {
+      Problem(record, read.status().message());
       return std::nullopt;
     }
-    if (!RangeWithin(*offset, *length, kMagicSize, data_end_)) {
-      Problem(record, fmt::format("{} [{}, +{}) lies outside the data region [4, {})", what,
-                                  *offset, *length, data_end_));
-      return std::nullopt;
-    }
-    auto value = DeserializeThrift<T>(data_ + *offset, *length, nullptr, options_.limits);
-    if (!value.ok()) {
-      Problem(record, fmt::format("{} at offset {}: {}", what, *offset, value.status().message()));
-      return std::nullopt;
-    }
-    return std::move(*value);
+    return std::move(*read);
   }
 
   void ReadPageIndex(const format::ColumnChunk& chunk, ChunkRecord* record) {
-    record->column_index = ReadIndexStruct<format::ColumnIndex>(
-        chunk.column_index_offset, chunk.column_index_length, "column index", record);
-    record->offset_index = ReadIndexStruct<format::OffsetIndex>(
-        chunk.offset_index_offset, chunk.offset_index_length, "offset index", record);
+    record->column_index =
+        Recorded(parquet::ReadColumnIndex(file_, chunk, data_end_, options_.limits), record);
+    record->offset_index =
+        Recorded(parquet::ReadOffsetIndex(file_, chunk, data_end_, options_.limits), record);
     if (record->column_index.has_value()) {
       const auto& ci = *record->column_index;
       const size_t n = ci.null_pages.size();
@@ -437,6 +370,7 @@ class Inspector {
   }
 
   const uint8_t* data_;
+  io::BufferReader file_;  // the same bytes, for the metadata layer
   const InspectOptions& options_;
   InspectedFile* out_;
   int64_t data_end_ = 0;      // the footer's offset

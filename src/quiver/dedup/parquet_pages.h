@@ -7,7 +7,7 @@
 //
 // The input is untrusted: the magic, the footer length, every chunk range
 // and every page are bounds-checked against the file, and a malformed file
-// yields Invalid("parquet pages: <what> (row group R, column C, offset O)"),
+// yields Invalid("parquet pages: row group R, column C: <what, with offsets>"),
 // never a crash or a read outside the buffer.
 #pragma once
 

@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "quiver/io/memory.h"
 #include "quiver/array/record_batch.h"
 #include "quiver/array/test_util_internal.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/parquet/writer/file_writer.h"
 
 namespace quiver::dedup::testing {
@@ -79,7 +80,7 @@ inline TablePtr MakeTable(int64_t begin, int64_t end, uint64_t seed) {
 }
 
 inline std::string WriteParquet(const Table& table, const parquet::WriterOptions& options) {
-  ipc::BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = parquet::FileWriter::Open(&sink, table.schema(), options);
   writer.status().Abort("open writer");
   (*writer)->WriteTable(table).Abort("write table");

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "quiver/io/file.h"
+#include "quiver/io/memory.h"
 #include "quiver/ipc/message_internal.h"
 #include "quiver/ipc/metadata_internal.h"
 #include "quiver/ipc/reader.h"
@@ -443,7 +445,7 @@ TEST(IpcMalformed, FileMayNotReplaceDictionaries) {
   std::vector<uint8_t> file = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
   std::vector<fb::Block> dictionaries;
   std::vector<fb::Block> batches;
-  BufferReader reader(stream);
+  io::BufferReader reader(stream);
   while (true) {
     const int64_t offset = *reader.Tell();
     auto message = internal::ReadMessage(&reader, 64, DefaultMemoryPool());
@@ -588,7 +590,7 @@ TEST(IpcMalformed, StreamLengthsBeyondTheInputDoNotAllocate) {
   ASSERT_EQ(::write(fd, bytes, sizeof(bytes)), 16);
   ::close(fd);
   CappedMemoryPool pool(DefaultMemoryPool(), 1 << 20);
-  auto source = FileInputStream::Open(path_template, &pool);
+  auto source = io::FileInputStream::Open(path_template, &pool);
   ASSERT_TRUE(source.ok());
   IpcReadOptions options;
   options.pool = &pool;

@@ -59,7 +59,7 @@ Result<MessagePrefix> DecodeMessagePrefix(const uint8_t* data, int64_t available
   return prefix;
 }
 
-Result<std::unique_ptr<Message>> ReadMessage(InputStream* stream, int max_nesting,
+Result<std::unique_ptr<Message>> ReadMessage(io::InputStream* stream, int max_nesting,
                                              MemoryPool* pool) {
   QUIVER_ASSIGN_OR_RAISE(auto head, stream->Read(4));
   if (head->size() == 0) return nullptr;  // clean end between messages

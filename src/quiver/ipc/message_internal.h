@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/ipc/metadata_internal.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/util/result.h"
@@ -53,7 +53,7 @@ Result<MessagePrefix> DecodeMessagePrefix(const uint8_t* data, int64_t available
 
 // Reads the next message; nullptr at the end of the stream (an end-of-stream
 // marker, or the input ending cleanly between messages).
-Result<std::unique_ptr<Message>> ReadMessage(InputStream* stream, int max_nesting,
+Result<std::unique_ptr<Message>> ReadMessage(io::InputStream* stream, int max_nesting,
                                              MemoryPool* pool);
 
 // Reads the message of a file Block: `metadata_length` bytes of prefix and

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "quiver/io/file.h"
+#include "quiver/io/memory.h"
 #include "quiver/ipc/message_internal.h"
 #include "quiver/ipc/metadata_internal.h"
 #include "quiver/ipc/reader.h"
@@ -201,7 +203,7 @@ TEST(IpcRoundTrip, IncompressibleBuffersAreStoredRawWithMinusOne) {
   ASSERT_NE(buffer, nullptr);
   // The values buffer is the second buffer of the record batch body: find
   // it and check its prefix.
-  auto reader = BufferReader(buffer);
+  auto reader = io::BufferReader(buffer);
   auto schema_message = internal::ReadMessage(&reader, 64, DefaultMemoryPool());
   ASSERT_TRUE(schema_message.ok());
   auto message = internal::ReadMessage(&reader, 64, DefaultMemoryPool());
@@ -308,7 +310,7 @@ TEST(IpcRoundTrip, Alignment64) {
   auto buffer = WriteStream({batch}, options);
   ASSERT_NE(buffer, nullptr);
   EXPECT_EQ(buffer->size() % 8, 0);
-  BufferReader reader(buffer);
+  io::BufferReader reader(buffer);
   int record_batches = 0;
   while (true) {
     auto position = reader.Tell();
@@ -333,7 +335,7 @@ TEST(IpcRoundTrip, Alignment64) {
   ExpectBatchesEqual(*batch, *(*from_file)[0]);
 
   options.alignment = 12;
-  BufferOutputStream sink;
+  io::BufferOutputStream sink;
   EXPECT_FALSE(MakeStreamWriter(&sink, batch->schema(), options).ok());
 }
 
@@ -345,7 +347,7 @@ TEST(IpcRoundTrip, EmptyBatchesAndEmptyStreams) {
   ASSERT_EQ(got->size(), 2u);
   ExpectBatchesEqual(*empty, *(*got)[1]);
   // No batches at all.
-  BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = MakeStreamWriter(&sink, empty->schema());
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->Close().ok());
@@ -356,7 +358,7 @@ TEST(IpcRoundTrip, EmptyBatchesAndEmptyStreams) {
   auto none = ReadStream(*stream);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_TRUE(none->empty());
-  BufferOutputStream file_sink;
+  io::BufferOutputStream file_sink;
   auto file_writer = MakeFileWriter(&file_sink, empty->schema());
   ASSERT_TRUE(file_writer.ok());
   ASSERT_TRUE((*file_writer)->Close().ok());
@@ -398,7 +400,7 @@ TEST(IpcRoundTrip, RejectsBatchesOfAnotherSchema) {
   auto other = *RecordBatch::Make(schema({field("x", int32())}), 1,
                                   std::vector<ArrayDataPtr>{testutil::ArrayFromVector(
                                       int32(), std::vector<int32_t>{1})});
-  BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = MakeStreamWriter(&sink, batch->schema());
   ASSERT_TRUE(writer.ok());
   Status st = (*writer)->WriteRecordBatch(*other);
@@ -435,7 +437,7 @@ TEST(IpcDictionaries, DeltaDictionariesInStreamsAndFiles) {
   options.emit_dictionary_deltas = true;
   for (bool file : {false, true}) {
     SCOPED_TRACE(file ? "file" : "stream");
-    BufferOutputStream sink;
+    io::BufferOutputStream sink;
     auto writer = file ? MakeFileWriter(&sink, b1->schema(), options)
                        : MakeStreamWriter(&sink, b1->schema(), options);
     ASSERT_TRUE(writer.ok());
@@ -470,7 +472,7 @@ TEST(IpcDictionaries, ReplacementInStreamsNotInFiles) {
   auto b1 = DictBatch({"a", "b"}, {0, 1});
   auto b2 = DictBatch({"x", "y", "z"}, {2, 0});
   auto b3 = DictBatch({"x", "y", "z"}, {1});  // equal to b2's: not resent
-  BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = MakeStreamWriter(&sink, b1->schema());
   ASSERT_TRUE(writer.ok());
   for (const auto& b : {b1, b2, b3}) ASSERT_TRUE((*writer)->WriteRecordBatch(*b).ok());
@@ -492,7 +494,7 @@ TEST(IpcDictionaries, ReplacementInStreamsNotInFiles) {
 
   // Without deltas a growing dictionary is a replacement too.
   auto grown = DictBatch({"a", "b", "c"}, {2});
-  BufferOutputStream file_sink;
+  io::BufferOutputStream file_sink;
   auto file_writer = MakeFileWriter(&file_sink, b1->schema());
   ASSERT_TRUE(file_writer.ok());
   ASSERT_TRUE((*file_writer)->WriteRecordBatch(*b1).ok());
@@ -578,7 +580,7 @@ TEST(IpcRoundTrip, FilesOnDisk) {
   const std::string path = path_template;
   auto batch = AllTypesBatch(17);
   {
-    auto sink = FileOutputStream::Open(path);
+    auto sink = io::FileOutputStream::Open(path);
     ASSERT_TRUE(sink.ok()) << sink.status();
     auto writer =
         MakeFileWriter(sink->get(), batch->schema(), WithCompression(Compression::kLz4Frame));
@@ -588,7 +590,7 @@ TEST(IpcRoundTrip, FilesOnDisk) {
     ASSERT_TRUE((*sink)->Close().ok());
   }
   for (bool mapped : {false, true}) {
-    auto buffer = mapped ? MemoryMapFile(path) : ReadFileToBuffer(path);
+    auto buffer = mapped ? io::MemoryMapFile(path) : io::ReadFileToBuffer(path);
     ASSERT_TRUE(buffer.ok()) << buffer.status();
     auto got = ReadFile(*buffer);
     ASSERT_TRUE(got.ok()) << got.status();
@@ -596,14 +598,14 @@ TEST(IpcRoundTrip, FilesOnDisk) {
   }
   // A stream through a FileInputStream.
   {
-    auto sink = FileOutputStream::Open(path);
+    auto sink = io::FileOutputStream::Open(path);
     ASSERT_TRUE(sink.ok());
     auto writer = MakeStreamWriter(sink->get(), batch->schema());
     ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
     ASSERT_TRUE((*writer)->WriteRecordBatch(*batch->Slice(3, 4)).ok());
     ASSERT_TRUE((*writer)->Close().ok());
     ASSERT_TRUE((*sink)->Close().ok());
-    auto source = FileInputStream::Open(path);
+    auto source = io::FileInputStream::Open(path);
     ASSERT_TRUE(source.ok());
     auto reader = RecordBatchStreamReader::Open(source->get());
     ASSERT_TRUE(reader.ok()) << reader.status();
@@ -611,8 +613,8 @@ TEST(IpcRoundTrip, FilesOnDisk) {
     ASSERT_TRUE(table.ok()) << table.status();
     EXPECT_EQ((*table)->num_rows(), 21);
   }
-  EXPECT_FALSE(ReadFileToBuffer(path + ".missing").ok());
-  EXPECT_FALSE(FileOutputStream::Open("/nonexistent-dir/x").ok());
+  EXPECT_FALSE(io::ReadFileToBuffer(path + ".missing").ok());
+  EXPECT_FALSE(io::FileOutputStream::Open("/nonexistent-dir/x").ok());
   std::remove(path.c_str());
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "quiver/array/array.h"
+#include "quiver/io/memory.h"
 #include "quiver/ipc/compression_internal.h"
 #include "quiver/ipc/dictionary_internal.h"
 #include "quiver/ipc/message_internal.h"
@@ -418,7 +419,7 @@ Status UnexpectedMessage(fb::MessageHeader type, const char* where) {
 
 class RecordBatchStreamReader::Impl {
  public:
-  Impl(InputStream* stream, std::unique_ptr<InputStream> owned, const IpcReadOptions& options)
+  Impl(io::InputStream* stream, std::unique_ptr<io::InputStream> owned, const IpcReadOptions& options)
       : stream_(stream), owned_(std::move(owned)), core_(options) {}
 
   Status Open() {
@@ -462,8 +463,8 @@ class RecordBatchStreamReader::Impl {
     return message;
   }
 
-  InputStream* stream_;
-  std::unique_ptr<InputStream> owned_;
+  io::InputStream* stream_;
+  std::unique_ptr<io::InputStream> owned_;
   ReaderCore core_;
   bool finished_ = false;
 };
@@ -473,7 +474,7 @@ RecordBatchStreamReader::RecordBatchStreamReader(std::unique_ptr<Impl> impl)
 RecordBatchStreamReader::~RecordBatchStreamReader() = default;
 
 Result<std::shared_ptr<RecordBatchStreamReader>> RecordBatchStreamReader::Open(
-    InputStream* stream, const IpcReadOptions& options) {
+    io::InputStream* stream, const IpcReadOptions& options) {
   if (stream == nullptr) return Status::Invalid("no input stream");
   auto impl = std::make_unique<Impl>(stream, nullptr, options);
   QUIVER_RETURN_NOT_OK(impl->Open());
@@ -483,8 +484,8 @@ Result<std::shared_ptr<RecordBatchStreamReader>> RecordBatchStreamReader::Open(
 Result<std::shared_ptr<RecordBatchStreamReader>> RecordBatchStreamReader::Open(
     std::shared_ptr<Buffer> buffer, const IpcReadOptions& options) {
   if (buffer == nullptr) return Status::Invalid("no input buffer");
-  auto reader = std::make_unique<BufferReader>(std::move(buffer));
-  InputStream* stream = reader.get();
+  auto reader = std::make_unique<io::BufferReader>(std::move(buffer));
+  io::InputStream* stream = reader.get();
   auto impl = std::make_unique<Impl>(stream, std::move(reader), options);
   QUIVER_RETURN_NOT_OK(impl->Open());
   return std::shared_ptr<RecordBatchStreamReader>(new RecordBatchStreamReader(std::move(impl)));

@@ -21,7 +21,7 @@
 
 #include "quiver/array/record_batch.h"
 #include "quiver/array/type.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/util/result.h"
@@ -58,7 +58,7 @@ class RecordBatchStreamReader final : public RecordBatchReader {
   // Reads the schema message at once; batches on Next(). The stream must
   // outlive the reader.
   static Result<std::shared_ptr<RecordBatchStreamReader>> Open(
-      InputStream* stream, const IpcReadOptions& options = {});
+      io::InputStream* stream, const IpcReadOptions& options = {});
   // Reads from a buffer (zero-copy).
   static Result<std::shared_ptr<RecordBatchStreamReader>> Open(
       std::shared_ptr<Buffer> buffer, const IpcReadOptions& options = {});

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "quiver/io/memory.h"
 #include "quiver/array/array.h"
 #include "quiver/array/record_batch.h"
 #include "quiver/array/test_util_internal.h"
@@ -190,7 +191,7 @@ inline void ExpectBatchesEqual(const RecordBatch& expected, const RecordBatch& a
 
 inline std::shared_ptr<Buffer> WriteStream(const std::vector<RecordBatchPtr>& batches,
                                            const IpcWriteOptions& options = {}) {
-  BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = MakeStreamWriter(&sink, batches.at(0)->schema(), options);
   EXPECT_TRUE(writer.ok()) << writer.status();
   if (!writer.ok()) return nullptr;
@@ -207,7 +208,7 @@ inline std::shared_ptr<Buffer> WriteStream(const std::vector<RecordBatchPtr>& ba
 
 inline std::shared_ptr<Buffer> WriteFile(const std::vector<RecordBatchPtr>& batches,
                                          const IpcWriteOptions& options = {}) {
-  BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = MakeFileWriter(&sink, batches.at(0)->schema(), options);
   EXPECT_TRUE(writer.ok()) << writer.status();
   if (!writer.ok()) return nullptr;

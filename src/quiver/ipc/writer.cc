@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "quiver/array/array.h"
+#include "quiver/io/memory.h"
 #include "quiver/ipc/compression_internal.h"
 #include "quiver/ipc/dictionary_internal.h"
 #include "quiver/ipc/metadata_internal.h"
@@ -336,7 +337,7 @@ Result<Payload> MakeDictionaryPayload(int64_t id, const ArrayDataPtr& dictionary
 
 class IpcWriter final : public RecordBatchWriter {
  public:
-  IpcWriter(OutputStream* sink, SchemaPtr schema, IpcWriteOptions options, bool file_format)
+  IpcWriter(io::OutputStream* sink, SchemaPtr schema, IpcWriteOptions options, bool file_format)
       : sink_(sink), schema_(std::move(schema)), options_(std::move(options)),
         file_format_(file_format) {}
 
@@ -497,7 +498,7 @@ class IpcWriter final : public RecordBatchWriter {
     return Status::OK();
   }
 
-  OutputStream* sink_;
+  io::OutputStream* sink_;
   SchemaPtr schema_;
   IpcWriteOptions options_;
   bool file_format_;
@@ -510,7 +511,7 @@ class IpcWriter final : public RecordBatchWriter {
   WriteStats stats_;
 };
 
-Result<std::shared_ptr<RecordBatchWriter>> MakeWriter(OutputStream* sink, SchemaPtr schema,
+Result<std::shared_ptr<RecordBatchWriter>> MakeWriter(io::OutputStream* sink, SchemaPtr schema,
                                                       const IpcWriteOptions& options, bool file) {
   auto writer = std::make_shared<IpcWriter>(sink, std::move(schema), options, file);
   QUIVER_RETURN_NOT_OK(writer->Start());
@@ -519,7 +520,7 @@ Result<std::shared_ptr<RecordBatchWriter>> MakeWriter(OutputStream* sink, Schema
 
 Result<std::shared_ptr<Buffer>> SerializeTable(const Table& table, const IpcWriteOptions& options,
                                                bool file) {
-  BufferOutputStream sink(options.pool ? options.pool : DefaultMemoryPool());
+  io::BufferOutputStream sink(options.pool ? options.pool : DefaultMemoryPool());
   QUIVER_ASSIGN_OR_RAISE(auto writer, MakeWriter(&sink, table.schema(), options, file));
   QUIVER_RETURN_NOT_OK(writer->WriteTable(table));
   QUIVER_RETURN_NOT_OK(writer->Close());
@@ -534,12 +535,12 @@ Status RecordBatchWriter::WriteTable(const Table& table) {
   return Status::OK();
 }
 
-Result<std::shared_ptr<RecordBatchWriter>> MakeStreamWriter(OutputStream* sink, SchemaPtr schema,
+Result<std::shared_ptr<RecordBatchWriter>> MakeStreamWriter(io::OutputStream* sink, SchemaPtr schema,
                                                             const IpcWriteOptions& options) {
   return MakeWriter(sink, std::move(schema), options, false);
 }
 
-Result<std::shared_ptr<RecordBatchWriter>> MakeFileWriter(OutputStream* sink, SchemaPtr schema,
+Result<std::shared_ptr<RecordBatchWriter>> MakeFileWriter(io::OutputStream* sink, SchemaPtr schema,
                                                           const IpcWriteOptions& options) {
   return MakeWriter(sink, std::move(schema), options, true);
 }

@@ -23,7 +23,7 @@
 #include "quiver/array/record_batch.h"
 #include "quiver/array/type.h"
 #include "quiver/ipc/compression.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/util/result.h"
 
@@ -77,8 +77,8 @@ class RecordBatchWriter {
 
 // Writes the schema right away, then batches as they come.
 Result<std::shared_ptr<RecordBatchWriter>> MakeStreamWriter(
-    OutputStream* sink, SchemaPtr schema, const IpcWriteOptions& options = {});
-Result<std::shared_ptr<RecordBatchWriter>> MakeFileWriter(OutputStream* sink, SchemaPtr schema,
+    io::OutputStream* sink, SchemaPtr schema, const IpcWriteOptions& options = {});
+Result<std::shared_ptr<RecordBatchWriter>> MakeFileWriter(io::OutputStream* sink, SchemaPtr schema,
                                                           const IpcWriteOptions& options = {});
 
 // Conveniences: a whole table as an IPC stream / file in memory.

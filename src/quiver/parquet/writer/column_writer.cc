@@ -72,7 +72,7 @@ format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
 
 class ColumnChunkWriter::Impl {
  public:
-  Impl(const ColumnDescriptor& column, const ColumnChunkOptions& options, ipc::OutputStream* sink)
+  Impl(const ColumnDescriptor& column, const ColumnChunkOptions& options, io::OutputStream* sink)
       : column_(column),
         options_(options),
         sink_(sink),
@@ -531,7 +531,7 @@ class ColumnChunkWriter::Impl {
   // bytes written.
   Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
                             const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
-                            ipc::OutputStream* stream = nullptr) {
+                            io::OutputStream* stream = nullptr) {
     bool compress = true;
     if (header->data_page_header_v2.has_value()) {
       compress = codec_ != nullptr;
@@ -756,7 +756,7 @@ class ColumnChunkWriter::Impl {
   int64_t range_pos_ = 0;
 
   // The chunk so far.
-  ipc::OutputStream* sink_ = nullptr;
+  io::OutputStream* sink_ = nullptr;
   bool streaming_ = false;
   int64_t chunk_start_ = -1;
   int64_t sink_written_ = 0;
@@ -784,7 +784,7 @@ ColumnChunkWriter::ColumnChunkWriter(std::unique_ptr<Impl> impl) : impl_(std::mo
 ColumnChunkWriter::~ColumnChunkWriter() = default;
 
 Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(
-    const ColumnDescriptor& column, const ColumnChunkOptions& options, ipc::OutputStream* sink) {
+    const ColumnDescriptor& column, const ColumnChunkOptions& options, io::OutputStream* sink) {
   auto impl = std::make_unique<Impl>(column, options, sink);
   QUIVER_RETURN_NOT_OK(impl->Init());
   return std::unique_ptr<ColumnChunkWriter>(new ColumnChunkWriter(std::move(impl)));

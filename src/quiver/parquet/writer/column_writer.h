@@ -18,7 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/parquet/cdc/chunker.h"
 #include "quiver/parquet/compression/codec.h"
@@ -76,7 +76,7 @@ class ColumnChunkWriter {
   // memory; nothing else may write to the sink until Finish().
   static Result<std::unique_ptr<ColumnChunkWriter>> Make(const ColumnDescriptor& column,
                                                          const ColumnChunkOptions& options,
-                                                         ipc::OutputStream* sink = nullptr);
+                                                         io::OutputStream* sink = nullptr);
 
   // One write call: the levels and leaf values of a slice of rows.
   Status Write(const LeafLevels& levels);

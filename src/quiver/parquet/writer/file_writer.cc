@@ -1,13 +1,8 @@
 #include "quiver/parquet/writer/file_writer.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <vector>
 
+#include "quiver/io/atomic_file.h"
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/schema/arrow_to_parquet.h"
@@ -44,18 +39,6 @@ namespace {
 
 constexpr char kMagic[4] = {'P', 'A', 'R', '1'};
 
-std::string DirName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 }  // namespace
 
 class FileWriter::Impl {
@@ -65,36 +48,12 @@ class FileWriter::Impl {
   ~Impl() { Abort(); }
 
   Status OpenPath(const std::string& path) {
-    struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-      if (S_ISDIR(st.st_mode)) return Status::IOError("'", path, "' is a directory");
-      // A device, FIFO or socket (/dev/stdout, a named pipe): written in
-      // place; a temporary file and a rename would replace it.
-      int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd < 0) return Status::IOError("cannot open '", path, "': ", std::strerror(errno));
-      fd_ = fd;
-      owned_sink_ = ipc::FileOutputStream::FromDescriptor(fd, /*owns_fd=*/false);
-      sink_ = owned_sink_.get();
-      return Init();
-    }
-    final_path_ = path;
-    std::string templ = DirName(path) + "/." + BaseName(path) + ".quiver-XXXXXX";
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    int fd = mkstemp(buf.data());
-    if (fd < 0) {
-      return Status::IOError("cannot create a temporary file next to '", path, "': ",
-                             std::strerror(errno));
-    }
-    temp_path_ = buf.data();
-    fd_ = fd;
-    ::fchmod(fd, 0644 & ~CurrentUmask());
-    owned_sink_ = ipc::FileOutputStream::FromDescriptor(fd, /*owns_fd=*/false);
+    QUIVER_ASSIGN_OR_RAISE(owned_sink_, io::AtomicFileOutputStream::Open(path));
     sink_ = owned_sink_.get();
     return Init();
   }
 
-  Status OpenStream(ipc::OutputStream* sink) {
+  Status OpenStream(io::OutputStream* sink) {
     sink_ = sink;
     return Init();
   }
@@ -157,7 +116,7 @@ class FileWriter::Impl {
         const int last = first_leaf_[static_cast<size_t>(i) + 1];
         // A field with one leaf streams its pages; the leaves of a nested
         // field are written side by side, so they are buffered.
-        ipc::OutputStream* stream_to = last - first == 1 ? sink_ : nullptr;
+        io::OutputStream* stream_to = last - first == 1 ? sink_ : nullptr;
         for (int leaf = first; leaf < last; ++leaf) {
           auto w = ColumnChunkWriter::Make(parquet_schema_.columns[static_cast<size_t>(leaf)],
                                            chunk_options_[static_cast<size_t>(leaf)], stream_to);
@@ -265,14 +224,7 @@ class FileWriter::Impl {
   void Abort() {
     if (closed_) return;
     closed_ = true;
-    if (fd_ >= 0) {
-      ::close(fd_);
-      fd_ = -1;
-    }
-    if (!temp_path_.empty()) {
-      ::unlink(temp_path_.c_str());
-      temp_path_.clear();
-    }
+    if (owned_sink_ != nullptr) owned_sink_->Abort();
   }
 
   const SchemaPtr& schema() const { return schema_; }
@@ -281,12 +233,6 @@ class FileWriter::Impl {
   const format::FileMetaData& metadata() const { return metadata_; }
 
  private:
-  static mode_t CurrentUmask() {
-    mode_t m = ::umask(0);
-    ::umask(m);
-    return m;
-  }
-
   Status Init() {
     QUIVER_RETURN_NOT_OK(options_.Validate());
     QUIVER_ASSIGN_OR_RAISE(parquet_schema_, ArrowToParquetSchema(*schema_));
@@ -521,23 +467,8 @@ class FileWriter::Impl {
     const uint32_t len = static_cast<uint32_t>(footer.size());
     QUIVER_RETURN_NOT_OK(sink_->Write(&len, 4));
     QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
-    if (owned_sink_ != nullptr && temp_path_.empty()) {
-      QUIVER_RETURN_NOT_OK(owned_sink_->Close());
-      ::close(fd_);
-      fd_ = -1;
-    } else if (owned_sink_ != nullptr) {
-      QUIVER_RETURN_NOT_OK(owned_sink_->Close());
-      if (::fsync(fd_) != 0) {
-        return Status::IOError("fsync of '", temp_path_, "' failed: ", std::strerror(errno));
-      }
-      ::close(fd_);
-      fd_ = -1;
-      if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-        return Status::IOError("cannot rename '", temp_path_, "' to '", final_path_, "': ",
-                               std::strerror(errno));
-      }
-      temp_path_.clear();
-    }
+    // A file at a path appears only now (fsync + rename; see io/atomic_file.h).
+    if (owned_sink_ != nullptr) QUIVER_RETURN_NOT_OK(owned_sink_->Close());
     return Status::OK();
   }
 
@@ -553,11 +484,8 @@ class FileWriter::Impl {
   format::FileMetaData metadata_;
   int64_t rows_in_group_ = 0;
 
-  ipc::OutputStream* sink_ = nullptr;
-  std::unique_ptr<ipc::FileOutputStream> owned_sink_;
-  std::string final_path_;
-  std::string temp_path_;
-  int fd_ = -1;
+  io::OutputStream* sink_ = nullptr;
+  std::unique_ptr<io::AtomicFileOutputStream> owned_sink_;  // when writing to a path
   bool closed_ = false;
   Status failure_;
 };
@@ -572,7 +500,7 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(const std::string& path, Sc
   return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
 }
 
-Result<std::unique_ptr<FileWriter>> FileWriter::Open(ipc::OutputStream* sink, SchemaPtr schema,
+Result<std::unique_ptr<FileWriter>> FileWriter::Open(io::OutputStream* sink, SchemaPtr schema,
                                                      WriterOptions options) {
   auto impl = std::make_unique<Impl>(std::move(schema), std::move(options));
   QUIVER_RETURN_NOT_OK(impl->OpenStream(sink));

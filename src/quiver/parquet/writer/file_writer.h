@@ -19,7 +19,7 @@
 #include <string>
 
 #include "quiver/array/record_batch.h"
-#include "quiver/ipc/io.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/parquet/thrift/parquet_types.h"
 #include "quiver/parquet/writer/properties.h"
 #include "quiver/util/result.h"
@@ -33,7 +33,7 @@ class FileWriter {
   static Result<std::unique_ptr<FileWriter>> Open(const std::string& path, SchemaPtr schema,
                                                   WriterOptions options = {});
   // The caller keeps `sink` alive and open; Close() does not close it.
-  static Result<std::unique_ptr<FileWriter>> Open(ipc::OutputStream* sink, SchemaPtr schema,
+  static Result<std::unique_ptr<FileWriter>> Open(io::OutputStream* sink, SchemaPtr schema,
                                                   WriterOptions options = {});
 
   // Appends rows to the current row group (starting new ones as needed).

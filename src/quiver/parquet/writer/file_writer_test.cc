@@ -1,3 +1,4 @@
+#include "quiver/io/memory.h"
 #include "quiver/parquet/writer/file_writer.h"
 
 #include <dirent.h>
@@ -170,7 +171,7 @@ TEST(FileWriter, RowGroupsBoundedByRows) {
   auto batch = SmallBatch();
   WriterOptions options;
   options.row_group_size = 2;
-  ipc::BufferOutputStream sink;
+  io::BufferOutputStream sink;
   auto writer = FileWriter::Open(&sink, batch->schema(), options);
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
@@ -196,7 +197,7 @@ std::vector<std::tuple<format::PageType, format::Encoding, int32_t>> EncodingSta
 
 // Writes `calls` (DictionaryArrays of strings) as one column, one row group.
 Result<std::unique_ptr<FileWriter>> WriteDictionaryCalls(const std::vector<ArrayDataPtr>& calls,
-                                                         ipc::BufferOutputStream* sink) {
+                                                         io::BufferOutputStream* sink) {
   auto schema = quiver::schema({field("d", calls[0]->type)});
   WriterOptions options;
   options.write_batch_size = 2;
@@ -218,7 +219,7 @@ TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
   // As is: the whole dictionary (4 entries, one unused) is the dictionary
   // page; the same dictionary again (another array, equal values) continues.
   {
-    ipc::BufferOutputStream sink;
+    io::BufferOutputStream sink;
     auto writer = WriteDictionaryCalls(
         {DictionaryArrayFromIndices(type, {2, 0, 1, 0, 2}, dict, {true, true, false, true, true}),
          DictionaryArrayFromIndices(type, {1, 1}, StringArrayFromVector({"c", "a", "b", "unused"}))},
@@ -240,7 +241,7 @@ TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
   }
   // A different dictionary in a later call: PLAIN from that call on.
   {
-    ipc::BufferOutputStream sink;
+    io::BufferOutputStream sink;
     auto writer = WriteDictionaryCalls(
         {DictionaryArrayFromIndices(type, {2, 0, 1}, dict),
          DictionaryArrayFromIndices(type, {0, 1, 1, 0}, StringArrayFromVector({"x", "y"}))},
@@ -254,7 +255,7 @@ TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
   // Duplicate dictionary values: PLAIN from the start, after a dictionary
   // page that no data page uses (as Arrow C++ writes it).
   {
-    ipc::BufferOutputStream sink;
+    io::BufferOutputStream sink;
     auto writer = WriteDictionaryCalls(
         {DictionaryArrayFromIndices(type, {0, 1, 2, 3, 2}, StringArrayFromVector({"a", "b", "a", "c"}))},
         &sink);
@@ -264,7 +265,7 @@ TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
   }
   // Invalid UTF-8 in an unused entry: refused (every entry is written).
   {
-    ipc::BufferOutputStream sink;
+    io::BufferOutputStream sink;
     auto writer = WriteDictionaryCalls(
         {DictionaryArrayFromIndices(type, {0}, StringArrayFromVector({"a", std::string("\xff", 1)}))},
         &sink);

@@ -1,6 +1,5 @@
-// Provisional byte streams for IPC (see io.h): POSIX read/write with EINTR
-// retries, and zero-copy reads from a Buffer.
-#include "quiver/ipc/io.h"
+// POSIX files (see file.h): read/write/pread with EINTR retries, mmap.
+#include "quiver/io/file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -10,9 +9,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <limits>
 
-namespace quiver::ipc {
+#include "quiver/memory/mutable_buffer.h"
+
+namespace quiver::io {
 
 namespace {
 
@@ -23,26 +23,37 @@ Status ErrnoStatus(const char* what, const std::string& path, int err) {
 // Largest single read/write request (Linux caps one call at ~2 GiB anyway).
 constexpr int64_t kMaxIoChunk = int64_t{1} << 30;
 
+Result<int> OpenForReading(const std::string& path) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  return fd;
+}
+
+// The size of the regular file open at `fd`; IOError (and `fd` closed)
+// for a directory or anything else without a size.
+Result<int64_t> RegularFileSize(int fd, const std::string& path) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return ErrnoStatus("cannot stat", path, err);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError("'", path, "' is a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError("cannot read '", path,
+                           "' by ranges: not a regular file (a pipe or a device)");
+  }
+  return static_cast<int64_t>(st.st_size);
+}
+
 }  // namespace
-
-// --- BufferOutputStream ------------------------------------------------------
-
-Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
-  if (closed_) return Status::IOError("write to a closed BufferOutputStream");
-  if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
-  return buffer_.ExtendFromSlice(data, nbytes);
-}
-
-Status BufferOutputStream::Close() {
-  closed_ = true;
-  return Status::OK();
-}
-
-Result<std::shared_ptr<Buffer>> BufferOutputStream::Finish() {
-  if (closed_) return Status::IOError("BufferOutputStream already finished or closed");
-  closed_ = true;
-  return buffer_.Freeze();
-}
 
 // --- FileOutputStream --------------------------------------------------------
 
@@ -55,9 +66,10 @@ Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::stri
   return std::unique_ptr<FileOutputStream>(new FileOutputStream(fd, true, path));
 }
 
-std::unique_ptr<FileOutputStream> FileOutputStream::FromDescriptor(int fd, bool owns_fd) {
-  return std::unique_ptr<FileOutputStream>(
-      new FileOutputStream(fd, owns_fd, "fd " + std::to_string(fd)));
+std::unique_ptr<FileOutputStream> FileOutputStream::FromDescriptor(int fd, bool owns_fd,
+                                                                   std::string name) {
+  if (name.empty()) name = "fd " + std::to_string(fd);
+  return std::unique_ptr<FileOutputStream>(new FileOutputStream(fd, owns_fd, std::move(name)));
 }
 
 FileOutputStream::~FileOutputStream() {
@@ -90,50 +102,11 @@ Status FileOutputStream::Close() {
   return Status::OK();
 }
 
-// --- BufferReader ------------------------------------------------------------
-
-Result<std::shared_ptr<Buffer>> BufferReader::ReadAt(int64_t offset, int64_t nbytes) const {
-  if (closed_) return Status::IOError("read from a closed BufferReader");
-  if (offset < 0 || nbytes < 0) {
-    return Status::Invalid("invalid read range: offset ", offset, ", length ", nbytes);
-  }
-  if (offset > buffer_->size()) {
-    return Status::IOError("read at offset ", offset, " past the end of a ", buffer_->size(),
-                           "-byte buffer");
-  }
-  int64_t n = std::min(nbytes, buffer_->size() - offset);
-  return SliceBuffer(buffer_, offset, n);
-}
-
-Result<std::shared_ptr<Buffer>> BufferReader::Read(int64_t nbytes) {
-  QUIVER_ASSIGN_OR_RAISE(auto out, ReadAt(position_, nbytes));
-  position_ += out->size();
-  return out;
-}
-
-Status BufferReader::Seek(int64_t position) {
-  if (closed_) return Status::IOError("seek in a closed BufferReader");
-  if (position < 0 || position > buffer_->size()) {
-    return Status::IOError("seek to ", position, " outside a ", buffer_->size(), "-byte buffer");
-  }
-  position_ = position;
-  return Status::OK();
-}
-
-Status BufferReader::Close() {
-  closed_ = true;
-  return Status::OK();
-}
-
 // --- FileInputStream ---------------------------------------------------------
 
 Result<std::unique_ptr<FileInputStream>> FileInputStream::Open(const std::string& path,
                                                                MemoryPool* pool) {
-  int fd;
-  do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  QUIVER_ASSIGN_OR_RAISE(int fd, OpenForReading(path));
   return std::unique_ptr<FileInputStream>(new FileInputStream(fd, true, pool, path));
 }
 
@@ -180,6 +153,53 @@ Status FileInputStream::Close() {
   return Status::OK();
 }
 
+// --- ReadableFile ------------------------------------------------------------
+
+Result<std::unique_ptr<ReadableFile>> ReadableFile::Open(const std::string& path,
+                                                         MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RAISE(int fd, OpenForReading(path));
+  QUIVER_ASSIGN_OR_RAISE(int64_t size, RegularFileSize(fd, path));
+  return std::unique_ptr<ReadableFile>(new ReadableFile(fd, size, pool, path));
+}
+
+ReadableFile::~ReadableFile() { ::close(fd_); }
+
+Result<std::shared_ptr<Buffer>> ReadableFile::ReadAt(int64_t offset, int64_t length) const {
+  QUIVER_RETURN_NOT_OK(CheckReadRange(offset, length));
+  MutableBuffer out(pool_);
+  QUIVER_RETURN_NOT_OK(out.Reserve(length));
+  out.UnsafeSetSize(length);  // filled by pread below (no zeroing first)
+  int64_t done = 0;
+  while (done < length) {
+    const ssize_t n = ::pread(fd_, out.data() + done,
+                              static_cast<size_t>(std::min(length - done, kMaxIoChunk)),
+                              static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("cannot read", path_, errno);
+    }
+    if (n == 0) {
+      return Status::IOError("'", path_, "' changed size while open: ", length,
+                             " bytes at offset ", offset, " were in its ", size_,
+                             " bytes, and only ", done, " of them could be read");
+    }
+    done += n;
+  }
+  return out.Freeze();
+}
+
+// --- MemoryMappedFile --------------------------------------------------------
+
+Result<std::unique_ptr<MemoryMappedFile>> MemoryMappedFile::Open(const std::string& path) {
+  QUIVER_ASSIGN_OR_RAISE(auto mapping, MemoryMapFile(path));
+  return std::unique_ptr<MemoryMappedFile>(new MemoryMappedFile(std::move(mapping), path));
+}
+
+Result<std::shared_ptr<Buffer>> MemoryMappedFile::ReadAt(int64_t offset, int64_t length) const {
+  QUIVER_RETURN_NOT_OK(CheckReadRange(offset, length));
+  return SliceBuffer(mapping_, offset, length);
+}
+
 // --- Whole files -------------------------------------------------------------
 
 Result<std::shared_ptr<Buffer>> ReadFileToBuffer(const std::string& path, MemoryPool* pool) {
@@ -213,11 +233,7 @@ struct Mapping {
 }  // namespace
 
 Result<std::shared_ptr<Buffer>> MemoryMapFile(const std::string& path) {
-  int fd;
-  do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  QUIVER_ASSIGN_OR_RAISE(int fd, OpenForReading(path));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     int err = errno;
@@ -242,4 +258,4 @@ Result<std::shared_ptr<Buffer>> MemoryMapFile(const std::string& path) {
   return Buffer::WrapWithOwner(address, st.st_size, std::move(mapping));
 }
 
-}  // namespace quiver::ipc
+}  // namespace quiver::io

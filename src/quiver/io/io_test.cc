@@ -1,0 +1,352 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "quiver/io/atomic_file.h"
+#include "quiver/io/file.h"
+#include "quiver/io/memory.h"
+
+namespace quiver::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "quiver-io-test-XXXXXX").string();
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    path_ = ::mkdtemp(buf.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+  std::vector<std::string> Names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string Bytes(int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s.push_back(static_cast<char>('a' + i % 26));
+  return s;
+}
+
+void WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string AsString(const Buffer& b) {
+  return std::string(reinterpret_cast<const char*>(b.data()), static_cast<size_t>(b.size()));
+}
+
+// Every RandomAccessFile must refuse the same ranges with the same errors.
+void CheckRanges(const RandomAccessFile& file, const std::string& content) {
+  const int64_t size = static_cast<int64_t>(content.size());
+  ASSERT_EQ(file.Size(), size);
+  for (int64_t offset : {int64_t{0}, int64_t{1}, size / 2, size - 1, size}) {
+    for (int64_t length : {int64_t{0}, int64_t{1}, int64_t{7}, size - offset}) {
+      if (offset < 0 || length < 0) continue;
+      auto r = file.ReadAt(offset, length);
+      if (offset + length <= size) {
+        ASSERT_TRUE(r.ok()) << r.status() << " at " << offset << "+" << length;
+        EXPECT_EQ(AsString(**r), content.substr(offset, length));
+      } else {
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.status().code(), StatusCode::kIOError);
+        EXPECT_NE(r.status().message().find("past the end"), std::string::npos) << r.status();
+      }
+    }
+  }
+  // Past the end by one byte, far past, and offsets beyond the size.
+  for (auto [offset, length] : std::vector<std::pair<int64_t, int64_t>>{
+           {size - 1, 2}, {0, size + 1}, {size + 1, 0}, {size, 1}, {1, INT64_MAX},
+           {INT64_MAX, 1}, {INT64_MAX, INT64_MAX}}) {
+    auto r = file.ReadAt(offset, length);
+    ASSERT_FALSE(r.ok()) << offset << "+" << length;
+    EXPECT_EQ(r.status().code(), StatusCode::kIOError) << r.status();
+    EXPECT_NE(r.status().message().find(file.name()), std::string::npos) << r.status();
+  }
+  for (auto [offset, length] :
+       std::vector<std::pair<int64_t, int64_t>>{{-1, 1}, {0, -1}, {INT64_MIN, 0}}) {
+    auto r = file.ReadAt(offset, length);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalid) << r.status();
+  }
+}
+
+TEST(BufferReader, ReadsRangesExactlyAndStreamsShortAtTheEnd) {
+  const std::string content = Bytes(100);
+  BufferReader reader(Buffer::FromString(content), "mem");
+  CheckRanges(reader, content);
+  EXPECT_EQ(reader.name(), "mem");
+  // Sequential reads are short only at the end; ranges do not move them.
+  ASSERT_EQ(AsString(**reader.Read(60)), content.substr(0, 60));
+  ASSERT_EQ(AsString(**reader.ReadAt(90, 10)), content.substr(90));
+  ASSERT_EQ(AsString(**reader.Read(60)), content.substr(60));
+  ASSERT_EQ((*reader.Read(60))->size(), 0);
+  ASSERT_TRUE(reader.Seek(10).ok());
+  ASSERT_EQ(AsString(**reader.Read(5)), content.substr(10, 5));
+  EXPECT_FALSE(reader.Seek(101).ok());
+  EXPECT_FALSE(reader.Read(-1).ok());
+  // Zero-copy: a slice of the buffer.
+  auto slice = *reader.ReadAt(3, 4);
+  EXPECT_EQ(slice->data(), reader.buffer()->data() + 3);
+  ASSERT_TRUE(reader.Close().ok());
+  EXPECT_FALSE(reader.ReadAt(0, 1).ok());
+}
+
+TEST(BufferOutputStream, CollectsWrites) {
+  BufferOutputStream out;
+  ASSERT_TRUE(out.Write("abc", 3).ok());
+  ASSERT_TRUE(out.Write(*Buffer::FromString("de")).ok());
+  EXPECT_EQ(*out.Tell(), 5);
+  EXPECT_FALSE(out.Write("x", -1).ok());
+  auto buffer = out.Finish();
+  ASSERT_TRUE(buffer.ok());
+  EXPECT_EQ(AsString(**buffer), "abcde");
+  EXPECT_FALSE(out.Write("x", 1).ok());
+  EXPECT_FALSE(out.Finish().ok());
+}
+
+TEST(ReadableFile, ReadsRanges) {
+  TempDir dir;
+  const std::string content = Bytes(5000);
+  WriteFile(dir / "f", content);
+  auto file = ReadableFile::Open(dir / "f");
+  ASSERT_TRUE(file.ok()) << file.status();
+  CheckRanges(**file, content);
+  EXPECT_EQ((*file)->name(), dir / "f");
+}
+
+TEST(ReadableFile, ConcurrentReads) {
+  TempDir dir;
+  const std::string content = Bytes(1 << 16);
+  WriteFile(dir / "f", content);
+  auto file = ReadableFile::Open(dir / "f");
+  ASSERT_TRUE(file.ok());
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        const int64_t offset = (t * 977 + i * 131) % 60000;
+        auto r = (*file)->ReadAt(offset, 4096);
+        if (!r.ok() || AsString(**r) != content.substr(offset, 4096)) ++mismatches[t];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
+}
+
+TEST(ReadableFile, FileThatChangedSize) {
+  TempDir dir;
+  const std::string content = Bytes(1000);
+  WriteFile(dir / "f", content);
+  auto file = ReadableFile::Open(dir / "f");
+  ASSERT_TRUE(file.ok());
+  // Truncated after opening: the size stays the one seen at Open, and a
+  // range the file no longer holds is an error, not a short buffer.
+  ASSERT_EQ(::truncate((dir / "f").c_str(), 600), 0);
+  EXPECT_EQ((*file)->Size(), 1000);
+  ASSERT_TRUE((*file)->ReadAt(0, 600).ok());
+  auto r = (*file)->ReadAt(500, 200);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kIOError);
+  EXPECT_NE(r.status().message().find("changed size"), std::string::npos) << r.status();
+  r = (*file)->ReadAt(800, 10);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("changed size"), std::string::npos) << r.status();
+  // Grown: bytes past the size seen at Open are out of range.
+  WriteFile(dir / "f", Bytes(2000));
+  EXPECT_TRUE((*file)->ReadAt(900, 100).ok());
+  r = (*file)->ReadAt(1000, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("past the end"), std::string::npos);
+}
+
+TEST(ReadableFile, RefusesWhatHasNoSize) {
+  TempDir dir;
+  auto missing = ReadableFile::Open(dir / "missing");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kIOError);
+  EXPECT_NE(missing.status().message().find("missing"), std::string::npos);
+  fs::create_directory(dir / "d");
+  auto d = ReadableFile::Open(dir / "d");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("is a directory"), std::string::npos) << d.status();
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  // Opening a FIFO for reading blocks until a writer comes: open one first.
+  int wfd = ::open((dir / "fifo").c_str(), O_RDWR);
+  ASSERT_GE(wfd, 0);
+  auto fifo = ReadableFile::Open(dir / "fifo");
+  ::close(wfd);
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_NE(fifo.status().message().find("not a regular file"), std::string::npos);
+}
+
+TEST(ReadableFile, EmptyFile) {
+  TempDir dir;
+  WriteFile(dir / "empty", "");
+  auto file = ReadableFile::Open(dir / "empty");
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ((*file)->Size(), 0);
+  EXPECT_EQ((**(*file)->ReadAt(0, 0)).size(), 0);
+  EXPECT_FALSE((*file)->ReadAt(0, 1).ok());
+}
+
+TEST(MemoryMappedFile, ReadsZeroCopyRanges) {
+  TempDir dir;
+  const std::string content = Bytes(3000);
+  WriteFile(dir / "f", content);
+  auto file = MemoryMappedFile::Open(dir / "f");
+  ASSERT_TRUE(file.ok()) << file.status();
+  CheckRanges(**file, content);
+  auto slice = *(*file)->ReadAt(100, 10);
+  EXPECT_EQ(slice->data(), (*file)->buffer()->data() + 100);
+  // The slice keeps the mapping alive.
+  file->reset();
+  EXPECT_EQ(AsString(*slice), content.substr(100, 10));
+  WriteFile(dir / "empty", "");
+  auto empty = MemoryMappedFile::Open(dir / "empty");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ((*empty)->Size(), 0);
+  EXPECT_FALSE(MemoryMappedFile::Open(dir / "missing").ok());
+}
+
+TEST(FileStreams, WriteThenReadBack) {
+  TempDir dir;
+  const std::string content = Bytes(300000);
+  {
+    auto out = FileOutputStream::Open(dir / "f");
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE((*out)->Write(content.data(), 1000).ok());
+    ASSERT_TRUE((*out)->Write(content.data() + 1000, content.size() - 1000).ok());
+    EXPECT_EQ(*(*out)->Tell(), static_cast<int64_t>(content.size()));
+    ASSERT_TRUE((*out)->Close().ok());
+    ASSERT_TRUE((*out)->Close().ok());
+    EXPECT_FALSE((*out)->Write("x", 1).ok());
+  }
+  auto in = FileInputStream::Open(dir / "f");
+  ASSERT_TRUE(in.ok());
+  auto first = (*in)->Read(100);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(AsString(**first), content.substr(0, 100));
+  // A read longer than what remains is short, then empty at the end.
+  auto rest = (*in)->Read(int64_t{1} << 40);
+  ASSERT_TRUE(rest.ok());
+  EXPECT_EQ(AsString(**rest), content.substr(100));
+  EXPECT_EQ((**(*in)->Read(10)).size(), 0);
+  EXPECT_EQ(AsString(**ReadFileToBuffer(dir / "f")), content);
+  EXPECT_EQ(AsString(**MemoryMapFile(dir / "f")), content);
+  EXPECT_FALSE(ReadFileToBuffer(dir / "missing").ok());
+  EXPECT_FALSE(FileOutputStream::Open(dir / "no-such-dir/x").ok());
+}
+
+TEST(AtomicFileOutputStream, AppearsOnlyWhenClosed) {
+  TempDir dir;
+  WriteFile(dir / "out", "old contents");
+  auto out = AtomicFileOutputStream::Open(dir / "out");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FALSE((*out)->in_place());
+  ASSERT_TRUE((*out)->Write("new", 3).ok());
+  // While writing: the old file is untouched, the temporary file is beside it.
+  EXPECT_EQ(ReadAll(dir / "out"), "old contents");
+  auto names = dir.Names();
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].rfind(".out.quiver-", 0), 0u) << names[0];
+  ASSERT_TRUE((*out)->Close().ok());
+  EXPECT_EQ(ReadAll(dir / "out"), "new");
+  EXPECT_EQ(dir.Names(), std::vector<std::string>{"out"});
+  // Mode 0644 less the umask.
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "out").c_str(), &st), 0);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(st.st_mode & 0777, 0644 & ~mask);
+}
+
+TEST(AtomicFileOutputStream, AbortAndDestructorLeaveNothing) {
+  TempDir dir;
+  {
+    auto out = AtomicFileOutputStream::Open(dir / "a");
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE((*out)->Write("x", 1).ok());
+    (*out)->Abort();
+    EXPECT_TRUE((*out)->closed());
+    EXPECT_TRUE((*out)->Close().ok());  // nothing left to commit
+  }
+  {
+    auto out = AtomicFileOutputStream::Open(dir / "b");
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE((*out)->Write("x", 1).ok());
+  }  // destroyed without Close()
+  EXPECT_TRUE(dir.Names().empty());
+  WriteFile(dir / "keep", "kept");
+  {
+    auto out = AtomicFileOutputStream::Open(dir / "keep");
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE((*out)->Write("lost", 4).ok());
+  }
+  EXPECT_EQ(ReadAll(dir / "keep"), "kept");
+  EXPECT_EQ(dir.Names(), std::vector<std::string>{"keep"});
+}
+
+TEST(AtomicFileOutputStream, RefusesDirectoriesAndMissingFolders) {
+  TempDir dir;
+  fs::create_directory(dir / "d");
+  auto d = AtomicFileOutputStream::Open(dir / "d");
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().code(), StatusCode::kIOError);
+  EXPECT_NE(d.status().message().find("is a directory"), std::string::npos) << d.status();
+  auto missing = AtomicFileOutputStream::Open(dir / "no-such-dir/x");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("temporary file"), std::string::npos);
+}
+
+TEST(AtomicFileOutputStream, WritesFifosInPlace) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  // Hold the read end open so that opening for writing does not block.
+  int rfd = ::open((dir / "fifo").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(rfd, 0);
+  auto out = AtomicFileOutputStream::Open(dir / "fifo");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_TRUE((*out)->in_place());
+  ASSERT_TRUE((*out)->Write("hello", 5).ok());
+  ASSERT_TRUE((*out)->Close().ok());
+  char buf[16] = {};
+  EXPECT_EQ(::read(rfd, buf, sizeof(buf)), 5);
+  EXPECT_EQ(std::string(buf, 5), "hello");
+  ::close(rfd);
+  // Still a FIFO, and nothing else in the folder.
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(dir.Names(), std::vector<std::string>{"fifo"});
+}
+
+}  // namespace
+}  // namespace quiver::io

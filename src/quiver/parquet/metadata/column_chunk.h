@@ -1,0 +1,79 @@
+// Where a column chunk's pages are, and walking their headers
+// (apache/parquet-format README "Column chunks", parquet.thrift
+// ColumnMetaData and PageHeader).
+//
+// Every offset quirk of real writers lives here, once:
+//   - a chunk starts at its dictionary page when it has one, else at
+//     data_page_offset; dictionary_page_offset is taken only when it is
+//     positive and before data_page_offset, as Arrow C++ does: some writers
+//     store 0 for "none" (parquet-testing dict-page-offset-zero.parquet) and
+//     some omit it while their first page is a dictionary page, which
+//     data_page_offset then points at;
+//   - the chunk spans total_compressed_size bytes (page headers included),
+//     which must lie in the data region between the leading magic and the
+//     footer.
+// A page walk reads header after header from the chunk's start: a header
+// that does not decode, a negative size, or a page that runs past the
+// chunk's end stops it with an Invalid naming the page's index and file
+// offset. Decoding runs under the Thrift limits.
+#pragma once
+
+#include <cstdint>
+
+#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+struct ByteRange {
+  int64_t offset = 0;
+  int64_t length = 0;
+  int64_t end() const { return offset + length; }
+};
+
+// [offset, offset + length) within [lo, hi), without overflow.
+bool RangeWithin(int64_t offset, int64_t length, int64_t lo, int64_t hi);
+
+// The first page's offset (see above), not checked.
+int64_t ColumnChunkStart(const format::ColumnMetaData& metadata);
+
+// The chunk's bytes; Invalid unless they lie in [kParquetMagicSize, data_end)
+// ("column chunk [start, +length) lies outside the data region [4, end)").
+Result<ByteRange> ColumnChunkRange(const format::ColumnMetaData& metadata, int64_t data_end);
+
+// One page as stored.
+struct PageInfo {
+  int64_t index = 0;        // in its chunk, from 0
+  int64_t offset = 0;       // file offset of the header
+  int64_t header_size = 0;  // Thrift header bytes
+  format::PageHeader header;
+  int64_t body_offset() const { return offset + header_size; }
+  int64_t size() const { return header_size + header.compressed_page_size; }
+};
+
+// Walks the page headers of one column chunk held in memory: `data` holds
+// the chunk's `size` bytes, which start at file offset `file_offset`.
+class PageHeaderIterator {
+ public:
+  PageHeaderIterator(const uint8_t* data, int64_t size, int64_t file_offset,
+                     const thrift::ThriftLimits& limits = {})
+      : data_(data), size_(size), file_offset_(file_offset), limits_(limits) {}
+
+  // The next page's header into *page: true, or false at the chunk's end;
+  // Invalid on a bad header (and every later call returns the same error).
+  Result<bool> Next(PageInfo* page);
+  // Bytes of the chunk walked so far (the end of the last page returned).
+  int64_t position() const { return pos_; }
+
+ private:
+  const uint8_t* data_;
+  int64_t size_;
+  int64_t file_offset_;
+  thrift::ThriftLimits limits_;
+  int64_t pos_ = 0;
+  int64_t index_ = 0;
+  Status failed_;
+};
+
+}  // namespace quiver::parquet

@@ -1,0 +1,99 @@
+#include "quiver/parquet/metadata/footer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/bit_util.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+constexpr char kMagic[] = "PAR1";
+constexpr char kEncryptedMagic[] = "PARE";
+
+Status TooSmall(int64_t file_size) {
+  return Status::Invalid("not a Parquet file: ", file_size,
+                         " bytes is too small (a Parquet file has at least 12)");
+}
+
+std::string_view Found(const uint8_t* p) {
+  return std::string_view(reinterpret_cast<const char*>(p), kParquetMagicSize);
+}
+
+}  // namespace
+
+Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int64_t file_size,
+                                    const uint8_t* head) {
+  if (file_size < kMinParquetFileSize) return TooSmall(file_size);
+  if (tail_size < 8 || tail_size > file_size) {
+    return Status::Invalid("footer tail of ", tail_size, " bytes for a file of ", file_size,
+                           " bytes");
+  }
+  const uint8_t* magic = tail + tail_size - kParquetMagicSize;
+  if (std::memcmp(magic, kEncryptedMagic, kParquetMagicSize) == 0) {
+    return Status::NotImplemented(
+        "the file has an encrypted footer (magic PARE); encrypted files are not supported");
+  }
+  if (std::memcmp(magic, kMagic, kParquetMagicSize) != 0) {
+    return Status::Invalid("not a Parquet file: it does not end with the magic PAR1 (found ",
+                           Found(magic), ")");
+  }
+  if (head != nullptr && std::memcmp(head, kMagic, kParquetMagicSize) != 0) {
+    return Status::Invalid("not a Parquet file: it does not start with the magic PAR1 (found ",
+                           Found(head), ")");
+  }
+  const int64_t footer_length =
+      bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(magic - 4));
+  const int64_t footer_offset = file_size - kParquetMagicSize - 4 - footer_length;
+  if (footer_offset < kParquetMagicSize) {
+    return Status::Invalid("corrupt footer length ", footer_length, ": the file has only ",
+                           file_size - 2 * kParquetMagicSize - 4, " bytes before it");
+  }
+  return FooterLocation{footer_offset, footer_length};
+}
+
+Result<ParquetFooter> ReadFooter(const io::RandomAccessFile& file, const FooterOptions& options) {
+  const int64_t size = file.Size();
+  if (size < kMinParquetFileSize) return TooSmall(size);
+  const int64_t tail_size = std::clamp<int64_t>(options.tail_size, 8, size);
+  const int64_t tail_start = size - tail_size;
+  QUIVER_ASSIGN_OR_RAISE(auto tail, file.ReadAt(tail_start, tail_size));
+  std::shared_ptr<Buffer> head = tail;  // when the tail is the whole file
+  if (tail_start > 0) {
+    QUIVER_ASSIGN_OR_RAISE(head, file.ReadAt(0, kParquetMagicSize));
+  }
+  QUIVER_ASSIGN_OR_RAISE(FooterLocation where,
+                         LocateFooter(tail->data(), tail_size, size, head->data()));
+  // The footer bytes: inside the tail, or the missing bytes read before it.
+  const uint8_t* footer = nullptr;
+  MutableBuffer joined;
+  if (where.footer_offset >= tail_start) {
+    footer = tail->data() + (where.footer_offset - tail_start);
+  } else {
+    const int64_t missing = tail_start - where.footer_offset;
+    QUIVER_ASSIGN_OR_RAISE(auto before, file.ReadAt(where.footer_offset, missing));
+    QUIVER_RETURN_NOT_OK(joined.Reserve(where.footer_length));
+    joined.UnsafeExtendFromSlice(before->data(), missing);
+    joined.UnsafeExtendFromSlice(tail->data(), where.footer_length - missing);
+    footer = joined.data();
+  }
+  ParquetFooter out;
+  out.file_size = size;
+  out.footer_offset = where.footer_offset;
+  out.footer_length = where.footer_length;
+  int64_t consumed = 0;
+  auto metadata = thrift::DeserializeThrift<format::FileMetaData>(footer, where.footer_length,
+                                                                  &consumed, options.limits);
+  if (!metadata.ok()) {
+    return metadata.status().WithContext("cannot decode the footer (FileMetaData, ",
+                                         where.footer_length, " bytes at offset ",
+                                         where.footer_offset, "): ");
+  }
+  out.metadata = std::move(*metadata);
+  return out;
+}
+
+}  // namespace quiver::parquet
