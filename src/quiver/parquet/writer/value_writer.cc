@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "quiver/array/memo_table_internal.h"
+#include "quiver/array/memo_table.h"
 #include "quiver/array/validate.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/byte_stream_split.h"
