@@ -1,7 +1,5 @@
 #include "quiver/parquet/writer/column_writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -13,6 +11,7 @@
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/value_writer.h"
+#include "quiver/util/crc32.h"
 
 namespace quiver::parquet {
 
@@ -550,10 +549,8 @@ class ColumnChunkWriter::Impl {
     header->uncompressed_page_size = static_cast<int32_t>(uncompressed);
     header->compressed_page_size = static_cast<int32_t>(compressed);
     if (options_.page_checksum) {
-      uLong crc = crc32(0L, Z_NULL, 0);
-      if (prefix_len > 0) crc = crc32(crc, prefix, static_cast<uInt>(prefix_len));
-      crc = crc32(crc, stored.first, static_cast<uInt>(stored.second));
-      header->crc = static_cast<int32_t>(static_cast<uint32_t>(crc));
+      const uint32_t crc = Crc32Update(Crc32(prefix, prefix_len), stored.first, stored.second);
+      header->crc = static_cast<int32_t>(crc);
     }
     const int64_t start = out->size();
     QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
