@@ -1,13 +1,12 @@
 #include "inspect_model.h"
 
-#include <zlib.h>
-
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "cli_common.h"
 #include "inspect_values.h"
+#include "quiver/util/crc32.h"
 
 namespace quiver::cli {
 
@@ -31,18 +30,6 @@ bool RangeWithin(int64_t offset, int64_t length, int64_t lo, int64_t hi) {
 uint32_t LoadLE32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
          static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-
-uint32_t Crc32(const uint8_t* data, int64_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib takes uInt lengths; pages are at most INT32_MAX bytes, but be exact.
-  while (size > 0) {
-    const uInt n = static_cast<uInt>(std::min<int64_t>(size, int64_t{1} << 30));
-    crc = crc32(crc, data, n);
-    data += n;
-    size -= n;
-  }
-  return static_cast<uint32_t>(crc);
 }
 
 class Inspector {
