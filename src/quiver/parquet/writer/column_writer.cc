@@ -91,8 +91,9 @@ class ColumnChunkWriter::Impl {
     QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, vo));
     dictionary_enabled_ = values_->dictionary_active();
     streaming_ = sink_ != nullptr && !dictionary_enabled_;
-    if (options_.codec != CompressionCodec::UNCOMPRESSED) {
-      QUIVER_ASSIGN_OR_RAISE(codec_, Codec::Create(options_.codec, options_.compression_level));
+    if (options_.codec != compression::CompressionCodec::UNCOMPRESSED) {
+      QUIVER_ASSIGN_OR_RAISE(codec_,
+                             compression::Codec::Create(options_.codec, options_.compression_level));
     }
     chunk_stats_ = ColumnStatistics::Make(column_.stats_kind, column_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
@@ -723,7 +724,7 @@ class ColumnChunkWriter::Impl {
   const ColumnDescriptor& column_;
   ColumnChunkOptions options_;
   std::unique_ptr<ValueWriter> values_;
-  std::unique_ptr<Codec> codec_;
+  std::unique_ptr<compression::Codec> codec_;
   std::unique_ptr<ColumnStatistics> chunk_stats_;
   std::unique_ptr<cdc::Chunker> chunker_;
   std::vector<int64_t> cuts_;
