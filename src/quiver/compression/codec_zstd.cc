@@ -18,16 +18,6 @@ class ZstdCodec final : public Codec {
     return ZstdCompressor::MaxCompressedLength(input_len);
   }
 
-  Result<int64_t> Compress(const uint8_t* in, int64_t in_len, uint8_t* out,
-                           int64_t out_capacity) override {
-    QUIVER_RETURN_NOT_OK(CheckCompressSizes(codec(), in_len, out_capacity));
-    Result<int64_t> written = compressor_.Compress(in, in_len, out, out_capacity, level());
-    if (!written.ok() && written.status().IsCapacityError()) {
-      return OutputTooSmall(codec(), in_len, out_capacity, MaxCompressedLength(in_len));
-    }
-    return written;
-  }
-
   Result<int64_t> Decompress(const uint8_t* in, int64_t in_len, uint8_t* out,
                              int64_t out_len) override {
     QUIVER_RETURN_NOT_OK(CheckDecompressSizes(codec(), in_len, out_len));
@@ -46,6 +36,15 @@ class ZstdCodec final : public Codec {
     }
     if (*produced != out_len) return DecompressedSizeMismatch(codec(), *produced, out_len);
     return out_len;
+  }
+
+  Result<int64_t> Compress(const uint8_t* in, int64_t in_len, uint8_t* out,
+                           int64_t out_capacity) override {
+    QUIVER_RETURN_NOT_OK(CheckCompressSizes(codec(), in_len, out_capacity));
+    Result<int64_t> written = compressor_.Compress(in, in_len, out, out_capacity, level());
+    // The context reports a full output buffer as CapacityError.
+    if (written.ok() || !written.status().IsCapacityError()) return written;
+    return OutputTooSmall(codec(), in_len, out_capacity, MaxCompressedLength(in_len));
   }
 
  private:
