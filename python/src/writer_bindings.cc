@@ -75,9 +75,9 @@ void BoolOrColumns(nb::handle h, const std::string& name, parquet::PerColumn<boo
   }
 }
 
-parquet::CompressionCodec Codec(nb::handle h, const std::string& name) {
-  if (h.is_none()) return parquet::CompressionCodec::UNCOMPRESSED;
-  auto c = parquet::ParseCompression(Str(h, name));
+compression::CompressionCodec Codec(nb::handle h, const std::string& name) {
+  if (h.is_none()) return compression::CompressionCodec::UNCOMPRESSED;
+  auto c = compression::ParseCompression(Str(h, name));
   if (!c.ok()) Raise(c.status());
   return *c;
 }
@@ -115,7 +115,7 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
     const std::string key = nb::cast<std::string>(key_h);
     if (key == "compression") {
       if (nb::isinstance<nb::dict>(value)) {
-        o.compression.default_value = parquet::CompressionCodec::UNCOMPRESSED;
+        o.compression.default_value = compression::CompressionCodec::UNCOMPRESSED;
         for (auto [c, v] : nb::borrow<nb::dict>(value)) o.compression.by_column[Str(c, key)] = Codec(v, key);
       } else {
         o.compression.default_value = Codec(value, key);

@@ -11,6 +11,7 @@
 #include "quiver/memory/buffer.h"
 #include "quiver/util/result.h"
 #include "quiver/util/status.h"
+#include "quiver/util/utf8.h"  // IsValidUtf8
 
 namespace CLI {
 class App;
@@ -56,7 +57,6 @@ int InterruptSignal();
 std::string EscapeBytes(std::string_view bytes);
 // Lowercase hex.
 std::string HexBytes(std::string_view bytes);
-bool IsValidUtf8(std::string_view bytes);
 
 // "12.1 KiB" for 12345.
 std::string HumanBytes(int64_t bytes);

@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "quiver/parquet/compression/codec.h"
+#include "quiver/compression/codec.h"
 
 namespace quiver::cli {
 
@@ -69,7 +69,7 @@ Status ApplyCompression(const WriterFlags& flags, WriterOptions* options) {
   for (const auto& text : flags.compression) {
     Assignment a = SplitAssignment(text);
     QUIVER_RETURN_NOT_OK(CheckColumn(a, text, "--compression"));
-    auto codec = parquet::ParseCompression(a.value);
+    auto codec = compression::ParseCompression(a.value);
     if (!codec.ok()) return codec.status().WithContext("--compression: ");
     if (a.has_column) {
       options->compression.by_column[a.column] = *codec;

@@ -1,7 +1,5 @@
 #include "inspect_model.h"
 
-#include <zlib.h>
-
 #include <cstring>
 
 #include <fmt/format.h>
@@ -12,6 +10,7 @@
 #include "quiver/parquet/metadata/column_chunk.h"
 #include "quiver/parquet/metadata/footer.h"
 #include "quiver/parquet/metadata/page_index.h"
+#include "quiver/util/crc32.h"
 
 namespace quiver::cli {
 
@@ -25,16 +24,6 @@ using parquet::RangeWithin;
 // repeats its ancestors', so a hostile chain would cost depth^2 memory.
 constexpr size_t kMaxSchemaDepth = 100;
 
-uint32_t Crc32(const uint8_t* data, int64_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib takes uInt lengths; pages are at most INT32_MAX bytes, but be exact.
-  while (size > 0) {
-    const uInt n = static_cast<uInt>(std::min<int64_t>(size, int64_t{1} << 30));
-    crc = crc32(crc, data, n);
-    data += n;
-    size -= n;
-  }
-  return static_cast<uint32_t>(crc);
 }
 
 class Inspector {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "quiver/util/bit_util.h"
+
 namespace quiver::cli {
 
 namespace {
@@ -17,13 +19,6 @@ std::string Name(E value) {
   std::string_view name = format::EnumName(value);
   if (!name.empty()) return std::string(name);
   return fmt::format("UNKNOWN({})", static_cast<int64_t>(value));
-}
-
-template <typename T>
-T LoadLE(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));  // x86-64 / aarch64 little-endian hosts
-  return v;
 }
 
 double HalfToDouble(uint16_t h) {
@@ -189,7 +184,7 @@ DecodedValue DecodeValue(std::string_view raw, const ValueContext& ctx) {
       return v;
     case format::Type::kInt32: {
       if (raw.size() != 4) return bytes(true);
-      const int32_t x = LoadLE<int32_t>(raw.data());
+      const int32_t x = bit_util::LoadLittleEndian<int32_t>(raw.data());
       if (auto scale = DecimalScale(e)) {
         v.kind = DecodedValue::Kind::kDecimal;
         v.s = DecimalText(x, *scale);
@@ -204,7 +199,7 @@ DecodedValue DecodeValue(std::string_view raw, const ValueContext& ctx) {
     }
     case format::Type::kInt64: {
       if (raw.size() != 8) return bytes(true);
-      const int64_t x = LoadLE<int64_t>(raw.data());
+      const int64_t x = bit_util::LoadLittleEndian<int64_t>(raw.data());
       if (auto scale = DecimalScale(e)) {
         v.kind = DecodedValue::Kind::kDecimal;
         v.s = DecimalText(x, *scale);
@@ -220,12 +215,12 @@ DecodedValue DecodeValue(std::string_view raw, const ValueContext& ctx) {
     case format::Type::kFloat:
       if (raw.size() != 4) return bytes(true);
       v.kind = DecodedValue::Kind::kDouble;
-      v.d = LoadLE<float>(raw.data());
+      v.d = bit_util::LoadLittleEndian<float>(raw.data());
       return v;
     case format::Type::kDouble:
       if (raw.size() != 8) return bytes(true);
       v.kind = DecodedValue::Kind::kDouble;
-      v.d = LoadLE<double>(raw.data());
+      v.d = bit_util::LoadLittleEndian<double>(raw.data());
       return v;
     case format::Type::kInt96:
       return bytes(raw.size() != 12);

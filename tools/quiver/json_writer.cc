@@ -1,43 +1,13 @@
 #include "json_writer.h"
 
-#include <cassert>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "quiver/util/dcheck.h"
+#include "quiver/util/utf8.h"
+
 namespace quiver::cli {
-
-namespace {
-
-// Length of the well-formed UTF-8 sequence at s[0..n), or 0 if the bytes
-// there do not start one (Unicode Table 3-7).
-size_t Utf8SequenceLength(const unsigned char* s, size_t n) {
-  const unsigned char c = s[0];
-  if (c < 0x80) return 1;
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (n < len) return 0;
-  if (s[1] < lo || s[1] > hi) return 0;
-  for (size_t i = 2; i < len; ++i) {
-    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-  }
-  return len;
-}
-
-}  // namespace
 
 void JsonWriter::AppendQuoted(std::string_view text, std::string* out) {
   out->push_back('"');
@@ -47,7 +17,8 @@ void JsonWriter::AppendQuoted(std::string_view text, std::string* out) {
   while (i < n) {
     const unsigned char c = s[i];
     if (c >= 0x80) {
-      size_t len = Utf8SequenceLength(s + i, n - i);
+      const size_t len =
+          static_cast<size_t>(Utf8SequenceLength(s + i, static_cast<int64_t>(n - i)));
       if (len == 0) {
         out->append("\xEF\xBF\xBD");  // U+FFFD for one ill-formed byte
         ++i;
@@ -88,14 +59,14 @@ void JsonWriter::BeforeValue() {
     return;
   }
   if (stack_.empty()) return;
-  assert(stack_.back().bracket == '[');
+  QUIVER_DCHECK(stack_.back().bracket == '[');
   if (!stack_.back().empty) out_->push_back(',');
   stack_.back().empty = false;
   Newline();
 }
 
 void JsonWriter::Key(std::string_view key) {
-  assert(!stack_.empty() && stack_.back().bracket == '{' && !after_key_);
+  QUIVER_DCHECK(!stack_.empty() && stack_.back().bracket == '{' && !after_key_);
   if (!stack_.back().empty) out_->push_back(',');
   stack_.back().empty = false;
   Newline();
@@ -111,7 +82,7 @@ void JsonWriter::Open(char bracket) {
 }
 
 void JsonWriter::Close(char bracket) {
-  assert(!stack_.empty() && stack_.back().bracket == (bracket == '}' ? '{' : '['));
+  QUIVER_DCHECK(!stack_.empty() && stack_.back().bracket == (bracket == '}' ? '{' : '['));
   const bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) Newline();

@@ -1,7 +1,7 @@
 // DictionaryBuilder: builds dictionary<indices, values> arrays by
 // deduplicating values on the fly.
 //
-// Each appended value is looked up in a memo table (memo_table_internal.h);
+// Each appended value is looked up in a memo table (memo_table.h);
 // a new value gets the next index. The slot stores the index; Finish()
 // produces ArrayData of the dictionary type (buffers: validity, indices)
 // whose `dictionary` is the distinct values in first-seen order. As in Arrow
@@ -27,7 +27,7 @@
 #include <variant>
 
 #include "quiver/array/builder.h"
-#include "quiver/array/memo_table_internal.h"
+#include "quiver/array/memo_table.h"
 
 namespace quiver {
 

@@ -1,5 +1,5 @@
 // Tests of DictionaryBuilder (builder_dict.h) and the memo tables
-// (memo_table_internal.h).
+// (memo_table.h).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +15,7 @@
 #include "quiver/array/builder_nested.h"
 #include "quiver/array/builder_primitive.h"
 #include "quiver/array/builder_test_util_internal.h"
-#include "quiver/array/memo_table_internal.h"
+#include "quiver/array/memo_table.h"
 
 namespace quiver {
 namespace {

@@ -2,7 +2,6 @@
 #include "quiver/array/builder_primitive.h"
 
 #include <algorithm>
-#include <cassert>
 
 #include "quiver/util/bitmap.h"
 
@@ -63,7 +62,7 @@ template <typename T>
 NumericBuilder<T>::NumericBuilder(TypePtr type, MemoryPool* pool)
     : ArrayBuilder(std::move(type), pool), values_(pool) {
   // The logical type's storage must be T (float16: uint16_t).
-  assert(type_->bit_width() == static_cast<int>(8 * sizeof(T)));
+  QUIVER_DCHECK_EQ(type_->bit_width(), static_cast<int>(8 * sizeof(T)));
 }
 
 template <typename T>

@@ -1,6 +1,6 @@
 // Open-addressing memo tables hashed with XXH3. Design notes:
 // memo_table.h.
-#include "quiver/array/memo_table_internal.h"
+#include "quiver/array/memo_table.h"
 
 #include "quiver/memory/zero_size_area.h"
 

@@ -478,6 +478,13 @@ bool IsListLike(Type id) {
          id == Type::kMap;
 }
 bool IsNested(Type id) { return IsListLike(id) || id == Type::kStruct; }
+int64_t FixedWidthBytes(const DataType& type) {
+  if (type.id() == Type::kFixedSizeBinary) {
+    return TypeAs<FixedSizeBinaryType>(type).fixed_byte_width();
+  }
+  const int bits = type.bit_width();
+  return bits > 0 && bits % 8 == 0 ? bits / 8 : -1;
+}
 bool IsFixedWidth(Type id) {
   switch (id) {
     case Type::kNull:

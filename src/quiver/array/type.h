@@ -361,6 +361,9 @@ bool IsListLike(Type id);    // list, large_list, fixed_size_list, map
 bool IsNested(Type id);      // list-like, struct, map
 // One values buffer of fixed width (bool included; decimals, fsb, temporal).
 bool IsFixedWidth(Type id);
+// Bytes per value of a fixed-width type other than bool (fixed_size_binary
+// of width 0 included), or -1.
+int64_t FixedWidthBytes(const DataType& type);
 
 // A checked downcast for parametric types: `TypeAs<TemporalType>(*t)`.
 template <typename T>

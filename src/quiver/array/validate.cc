@@ -15,7 +15,6 @@
 // C or IPC need not be aligned for their value type.
 #include "quiver/array/validate.h"
 
-#include <bit>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -23,74 +22,9 @@
 #include "quiver/array/array.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/utf8.h"
 
 namespace quiver {
-
-// --- UTF-8 --------------------------------------------------------------------
-
-namespace {
-
-constexpr uint64_t kHighBits = 0x8080808080808080ULL;
-
-inline uint64_t LoadWord(const uint8_t* p) {
-  return bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(p));
-}
-
-inline bool IsContinuation(uint8_t b) { return (b & 0xC0) == 0x80; }
-
-}  // namespace
-
-int64_t FindInvalidUtf8(const uint8_t* data, int64_t size) {
-  int64_t i = 0;
-  while (i < size) {
-    // ASCII fast path: 16 bytes, then 8 bytes at a time; in a word with a
-    // non-ASCII byte, skip the ASCII bytes before it (little-endian order).
-    while (size - i >= 16) {
-      if (((LoadWord(data + i) | LoadWord(data + i + 8)) & kHighBits) != 0) break;
-      i += 16;
-    }
-    if (size - i >= 8) {
-      const uint64_t high = LoadWord(data + i) & kHighBits;
-      if (high == 0) {
-        i += 8;
-        continue;
-      }
-      i += std::countr_zero(high) >> 3;
-    } else {
-      while (i < size && data[i] < 0x80) ++i;
-      if (i == size) break;
-    }
-    // data[i] >= 0x80: a multi-byte sequence must start here (Unicode
-    // table 3-7). C0, C1 would be overlong 2-byte forms; E0 80..9F overlong
-    // 3-byte forms; ED A0..BF surrogates; F0 80..8F overlong 4-byte forms;
-    // F4 90..BF and F5..FF code points above U+10FFFF.
-    const uint8_t lead = data[i];
-    const int64_t left = size - i;
-    if (lead < 0xC2) return i;
-    if (lead < 0xE0) {
-      if (left < 2 || !IsContinuation(data[i + 1])) return i;
-      i += 2;
-    } else if (lead < 0xF0) {
-      if (left < 3) return i;
-      const uint8_t lo = lead == 0xE0 ? 0xA0 : 0x80;
-      const uint8_t hi = lead == 0xED ? 0x9F : 0xBF;
-      if (data[i + 1] < lo || data[i + 1] > hi || !IsContinuation(data[i + 2])) return i;
-      i += 3;
-    } else if (lead < 0xF5) {
-      if (left < 4) return i;
-      const uint8_t lo = lead == 0xF0 ? 0x90 : 0x80;
-      const uint8_t hi = lead == 0xF4 ? 0x8F : 0xBF;
-      if (data[i + 1] < lo || data[i + 1] > hi || !IsContinuation(data[i + 2]) ||
-          !IsContinuation(data[i + 3])) {
-        return i;
-      }
-      i += 4;
-    } else {
-      return i;
-    }
-  }
-  return -1;
-}
 
 // --- Arrays -------------------------------------------------------------------
 
@@ -640,7 +574,7 @@ class ArrayValidator {
       bool ok = FindInvalidUtf8(bytes + begin, end - begin) < 0;
       for (int64_t slot = start + 1; ok && slot < start + n; ++slot) {
         const int64_t at = offset_at(slot);
-        ok = at >= end || !IsContinuation(bytes[at]);
+        ok = at >= end || !IsUtf8Continuation(bytes[at]);
       }
       if (ok) return Status::OK();
       for (int64_t slot = start; slot < start + n; ++slot) {

@@ -25,17 +25,15 @@
 // "<type> array: what, where"; nested levels prefix their path, e.g.
 // "child 0 (field 'a'): dictionary: int32 array: ...".
 //
-// UTF-8 (Unicode 15, section 3.9, table 3-7 "Well-Formed UTF-8 Byte
-// Sequences"): an ASCII fast path 16 and 8 bytes at a time, then the table's
-// byte ranges, which reject overlong forms, surrogates (U+D800..U+DFFF),
-// code points above U+10FFFF and truncated sequences.
+// UTF-8 is checked by quiver/util/utf8.h (included here for the callers
+// of FindInvalidUtf8 / IsValidUtf8, which lived here before).
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 
 #include "quiver/array/array_data.h"
 #include "quiver/util/status.h"
+#include "quiver/util/utf8.h"
 
 namespace quiver {
 
@@ -43,16 +41,5 @@ namespace quiver {
 Status ValidateArray(const ArrayData& data);
 // Structural checks plus every value, O(length).
 Status ValidateArrayFull(const ArrayData& data);
-
-// Index of the first byte of the first ill-formed (or truncated) UTF-8
-// sequence in [data, data + size), or -1 if the bytes are well-formed.
-int64_t FindInvalidUtf8(const uint8_t* data, int64_t size);
-
-inline bool IsValidUtf8(const uint8_t* data, int64_t size) {
-  return FindInvalidUtf8(data, size) < 0;
-}
-inline bool IsValidUtf8(std::string_view s) {
-  return IsValidUtf8(reinterpret_cast<const uint8_t*>(s.data()), static_cast<int64_t>(s.size()));
-}
 
 }  // namespace quiver

@@ -42,7 +42,7 @@ parquet::WriterOptions CdcOptions(bool dictionary) {
   parquet::WriterOptions options;
   options.content_defined_chunking = parquet::CdcOptions{16 * 1024, 64 * 1024, 0};
   options.use_dictionary.default_value = dictionary;
-  options.compression.default_value = parquet::CompressionCodec::ZSTD;
+  options.compression.default_value = compression::CompressionCodec::ZSTD;
   return options;
 }
 
@@ -248,7 +248,7 @@ TEST(Dedup, InsertingRowsInTheMiddleKeepsMostCdcPages) {
   };
   parquet::WriterOptions plain;
   plain.use_dictionary.default_value = false;
-  plain.compression.default_value = parquet::CompressionCodec::ZSTD;
+  plain.compression.default_value = compression::CompressionCodec::ZSTD;
   const DedupReport without = ratio(plain);
   const DedupReport with = ratio(CdcOptions(false));
   // Without CDC: the pages before the insertion point (a little under half).

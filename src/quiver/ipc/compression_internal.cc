@@ -1,8 +1,6 @@
-// LZ4 frame and Zstandard for IPC body buffers (see compression_internal.h).
+// IPC body-buffer framing (see compression_internal.h) over the shared LZ4
+// frame and zstd contexts of compression/contexts_internal.h.
 #include "quiver/ipc/compression_internal.h"
-
-#include <lz4frame.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "quiver/compression/contexts_internal.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
 
@@ -40,64 +39,12 @@ namespace {
 
 constexpr int64_t kPrefixSize = 8;
 
-// One step of a streaming decoder: consumes input, produces output.
-struct DecodeStep {
-  size_t consumed = 0;
-  size_t produced = 0;
-  bool frame_done = false;  // the current frame is fully decoded and flushed
-};
-
-class Lz4Decoder {
- public:
-  Lz4Decoder() {
-    if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx_, LZ4F_VERSION))) ctx_ = nullptr;
-  }
-  ~Lz4Decoder() {
-    if (ctx_ != nullptr) LZ4F_freeDecompressionContext(ctx_);
-  }
-  Status Init() const {
-    return ctx_ == nullptr ? Status::OutOfMemory("cannot create an LZ4 decompression context")
-                           : Status::OK();
-  }
-  Result<DecodeStep> Step(const uint8_t* in, size_t in_size, uint8_t* out, size_t out_size) {
-    DecodeStep step;
-    size_t dst = out_size;
-    size_t src = in_size;
-    size_t ret = LZ4F_decompress(ctx_, out, &dst, in, &src, nullptr);
-    if (LZ4F_isError(ret)) {
-      return Status::Invalid("corrupt LZ4 frame: ", LZ4F_getErrorName(ret));
-    }
-    step.consumed = src;
-    step.produced = dst;
-    step.frame_done = ret == 0;
-    return step;
-  }
-
- private:
-  LZ4F_dctx* ctx_ = nullptr;
-};
-
-class ZstdDecoder {
- public:
-  ZstdDecoder() : ctx_(ZSTD_createDCtx()) {}
-  ~ZstdDecoder() { ZSTD_freeDCtx(ctx_); }
-  Status Init() const {
-    return ctx_ == nullptr ? Status::OutOfMemory("cannot create a zstd decompression context")
-                           : Status::OK();
-  }
-  Result<DecodeStep> Step(const uint8_t* in, size_t in_size, uint8_t* out, size_t out_size) {
-    ZSTD_inBuffer input{in, in_size, 0};
-    ZSTD_outBuffer output{out, out_size, 0};
-    size_t ret = ZSTD_decompressStream(ctx_, &output, &input);
-    if (ZSTD_isError(ret)) {
-      return Status::Invalid("corrupt zstd frame: ", ZSTD_getErrorName(ret));
-    }
-    return DecodeStep{input.pos, output.pos, ret == 0};
-  }
-
- private:
-  ZSTD_DCtx* ctx_;
-};
+using compression::internal::CompressLz4Frame;
+using compression::internal::Lz4FrameDecompressor;
+using compression::internal::MaxLz4FrameLength;
+using compression::internal::StreamStep;
+using compression::internal::ZstdCompressor;
+using compression::internal::ZstdDecompressor;
 
 // Drives `decoder` over the whole input into a buffer that grows with the
 // output (never beyond declared + 1 bytes of content, so that overlong data
@@ -105,7 +52,6 @@ class ZstdDecoder {
 template <typename Decoder>
 Result<std::shared_ptr<Buffer>> DecodeAll(Decoder& decoder, const uint8_t* in, int64_t in_size,
                                           int64_t declared, MemoryPool* pool) {
-  QUIVER_RETURN_NOT_OK(decoder.Init());
   const int64_t limit = declared + 1;
   MutableBuffer out(pool);
   QUIVER_RETURN_NOT_OK(
@@ -117,8 +63,8 @@ Result<std::shared_ptr<Buffer>> DecodeAll(Decoder& decoder, const uint8_t* in, i
                                                                         out.size()))));
     }
     const int64_t room = std::min(out.capacity(), limit) - out.size();
-    QUIVER_ASSIGN_OR_RAISE(DecodeStep step,
-                           decoder.Step(in + in_pos, static_cast<size_t>(in_size - in_pos),
+    QUIVER_ASSIGN_OR_RAISE(StreamStep step,
+                           decoder.DecompressStep(in + in_pos, static_cast<size_t>(in_size - in_pos),
                                         out.data() + out.size(), static_cast<size_t>(room)));
     in_pos += static_cast<int64_t>(step.consumed);
     out.UnsafeSetSize(out.size() + static_cast<int64_t>(step.produced));
@@ -169,29 +115,18 @@ Result<std::shared_ptr<Buffer>> CompressBodyBuffer(Compression codec, int level,
     case Compression::kNone:
       break;
     case Compression::kLz4Frame: {
-      LZ4F_preferences_t prefs;
-      std::memset(&prefs, 0, sizeof(prefs));
-      prefs.compressionLevel = level;
-      prefs.frameInfo.contentSize = static_cast<unsigned long long>(size);
-      size_t bound = LZ4F_compressFrameBound(static_cast<size_t>(size), &prefs);
-      QUIVER_RETURN_NOT_OK(out.Reserve(kPrefixSize + static_cast<int64_t>(bound)));
-      size_t n = LZ4F_compressFrame(out.data() + kPrefixSize, bound, data,
-                                    static_cast<size_t>(size), &prefs);
-      if (LZ4F_isError(n)) {
-        return Status::IOError("LZ4 frame compression failed: ", LZ4F_getErrorName(n));
-      }
-      compressed = static_cast<int64_t>(n);
+      const int64_t bound = MaxLz4FrameLength(size, level);
+      QUIVER_RETURN_NOT_OK(out.Reserve(kPrefixSize + bound));
+      QUIVER_ASSIGN_OR_RAISE(compressed, CompressLz4Frame(data, size, out.data() + kPrefixSize,
+                                                          bound, level));
       break;
     }
     case Compression::kZstd: {
-      size_t bound = ZSTD_compressBound(static_cast<size_t>(size));
-      QUIVER_RETURN_NOT_OK(out.Reserve(kPrefixSize + static_cast<int64_t>(bound)));
-      size_t n = ZSTD_compress(out.data() + kPrefixSize, bound, data, static_cast<size_t>(size),
-                               level);
-      if (ZSTD_isError(n)) {
-        return Status::IOError("zstd compression failed: ", ZSTD_getErrorName(n));
-      }
-      compressed = static_cast<int64_t>(n);
+      const int64_t bound = ZstdCompressor::MaxCompressedLength(size);
+      QUIVER_RETURN_NOT_OK(out.Reserve(kPrefixSize + bound));
+      ZstdCompressor compressor;
+      QUIVER_ASSIGN_OR_RAISE(compressed, compressor.Compress(data, size, out.data() + kPrefixSize,
+                                                             bound, level));
       break;
     }
   }
@@ -216,8 +151,7 @@ Result<std::shared_ptr<Buffer>> DecompressBodyBuffer(Compression codec,
     return Status::Invalid("compressed buffer of ", framed->size(),
                            " bytes is shorter than its 8-byte length prefix");
   }
-  const int64_t declared =
-      bit_util::FromLittleEndian(bit_util::SafeLoad<int64_t>(framed->data()));
+  const int64_t declared = bit_util::LoadLittleEndian<int64_t>(framed->data());
   const int64_t payload = framed->size() - kPrefixSize;
   if (declared == -1) return SliceBuffer(framed, kPrefixSize, payload);
   if (declared < 0) {
@@ -238,11 +172,11 @@ Result<std::shared_ptr<Buffer>> DecompressBodyBuffer(Compression codec,
     case Compression::kNone:
       return Status::Invalid("compressed buffer in a message without compression");
     case Compression::kLz4Frame: {
-      Lz4Decoder decoder;
+      Lz4FrameDecompressor decoder;
       return DecodeAll(decoder, in, payload, declared, pool);
     }
     case Compression::kZstd: {
-      ZstdDecoder decoder;
+      ZstdDecompressor decoder;
       return DecodeAll(decoder, in, payload, declared, pool);
     }
   }

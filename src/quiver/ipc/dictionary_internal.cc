@@ -2,7 +2,7 @@
 // dictionary_internal.h).
 #include "quiver/ipc/dictionary_internal.h"
 
-#include "quiver/ipc/concatenate_internal.h"
+#include "quiver/array/concatenate.h"
 
 namespace quiver::ipc::internal {
 

@@ -15,6 +15,7 @@
 #include "quiver/ipc/schema.h"
 #include "quiver/ipc/test_util_internal.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/util/base64.h"
 
 namespace quiver::ipc {
 namespace {
@@ -55,28 +56,10 @@ constexpr const char* kTextStream =
     "MnYzdjR2NQAAAAD/////AAAAAA==";
 
 std::shared_ptr<Buffer> DecodeBase64(const std::string& text) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::vector<uint8_t> out;
-  uint32_t bits = 0;
-  int nbits = 0;
-  for (char c : text) {
-    int v = value(c);
-    if (v < 0) continue;  // padding
-    bits = (bits << 6) | static_cast<uint32_t>(v);
-    nbits += 6;
-    if (nbits >= 8) {
-      nbits -= 8;
-      out.push_back(static_cast<uint8_t>(bits >> nbits));
-    }
-  }
-  return Buffer::FromVector(std::move(out));
+  auto bytes = Base64Decode(text);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  if (!bytes.ok()) return Buffer::Empty();
+  return Buffer::FromVector(std::vector<uint8_t>(bytes->begin(), bytes->end()));
 }
 
 RecordBatchPtr ReadOnlyBatch(const char* base64) {

@@ -40,15 +40,8 @@ inline constexpr int kDefaultMaxNestingDepth = 64;
 // Largest flatbuffer accepted (flatbuffers' own limit is 2 GiB).
 inline constexpr int64_t kMaxFlatbufferSize = (int64_t{1} << 31) - 1;
 
-// Bytes per value of a fixed-width type other than bool (fixed_size_binary
-// of width 0 included), or -1.
-inline int64_t FixedWidthBytes(const DataType& type) {
-  if (type.id() == Type::kFixedSizeBinary) {
-    return TypeAs<FixedSizeBinaryType>(type).fixed_byte_width();
-  }
-  const int bits = type.bit_width();
-  return bits > 0 && bits % 8 == 0 ? bits / 8 : -1;
-}
+// Bytes per value of a fixed-width type (array/type.h).
+using ::quiver::FixedWidthBytes;
 
 // --- Verification ---------------------------------------------------------
 

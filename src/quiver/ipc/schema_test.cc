@@ -185,8 +185,7 @@ TEST(SchemaMessage, FramingBytes) {
     EXPECT_EQ(b.data()[3], 0xFF);
     // Little-endian metadata length covering the rest exactly, total a
     // multiple of 8.
-    const int64_t length = int64_t{b.data()[4]} | int64_t{b.data()[5]} << 8 |
-                           int64_t{b.data()[6]} << 16 | int64_t{b.data()[7]} << 24;
+    const int64_t length = bit_util::LoadLittleEndian<uint32_t>(b.data() + 4);
     EXPECT_EQ(8 + length, b.size());
     EXPECT_EQ(b.size() % 8, 0);
     // The padding after the flatbuffer is zeros, and at most 7 bytes.

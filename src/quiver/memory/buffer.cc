@@ -1,6 +1,5 @@
 #include "quiver/memory/buffer.h"
 
-#include <cassert>
 
 namespace quiver {
 
@@ -110,7 +109,8 @@ Result<std::shared_ptr<Buffer>> Buffer::Copy(const void* data, int64_t size, Mem
 
 std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
                                     int64_t length) {
-  assert(offset >= 0 && length >= 0 && offset + length <= parent->size());
+  QUIVER_DCHECK(offset >= 0 && length >= 0 && offset <= parent->size() - length,
+                "slice [", offset, ", +", length, ") of a buffer of ", parent->size());
   return std::make_shared<Buffer>(parent, offset, length);
 }
 

@@ -110,15 +110,21 @@ class MutableBuffer {
   // Appends without checking capacity: only after Reserve().
   template <typename T>
   void UnsafeAppend(const T& value) noexcept {
+    QUIVER_DCHECK_LE(static_cast<int64_t>(sizeof(T)), capacity_ - size_);
     std::memcpy(data_ + size_, &value, sizeof(T));
     size_ += static_cast<int64_t>(sizeof(T));
   }
   void UnsafeExtendFromSlice(const void* bytes, int64_t length) noexcept {
+    QUIVER_DCHECK(length >= 0 && length <= capacity_ - size_, "appending ", length,
+                  " bytes to ", size_, " of ", capacity_);
     if (length > 0) std::memcpy(data_ + size_, bytes, static_cast<size_t>(length));
     size_ += length;
   }
   // Sets size() without touching the bytes (they must have been written).
-  void UnsafeSetSize(int64_t size) noexcept { size_ = size; }
+  void UnsafeSetSize(int64_t size) noexcept {
+    QUIVER_DCHECK(size >= 0 && size <= capacity_, "size ", size, " beyond capacity ", capacity_);
+    size_ = size;
+  }
 
   // Releases capacity beyond RoundUp64(size()); an empty buffer frees its
   // allocation and returns to the zero-size area.

@@ -154,4 +154,55 @@ inline void SafeStore(void* ptr, T value) {
   std::memcpy(ptr, &value, sizeof(T));
 }
 
+// ---------------------------------------------------------------------------
+// Fixed-width values stored in a given byte order (file formats: Parquet
+// lengths and doubles, IPC prefixes, Hadoop LZ4 frames), at any alignment.
+// T is an integer or a floating-point type; the load is one memcpy and, on a
+// machine of the other byte order, one byte swap.
+
+namespace detail {
+template <typename T>
+using UnsignedOfSize = std::conditional_t<
+    sizeof(T) == 1, uint8_t,
+    std::conditional_t<sizeof(T) == 2, uint16_t,
+                       std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+
+template <typename T, std::endian kOrder>
+inline T LoadOrdered(const void* ptr) {
+  static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8, "needs an integer or a float");
+  using U = UnsignedOfSize<T>;
+  U bits = SafeLoad<U>(ptr);
+  if constexpr (std::endian::native != kOrder) bits = ByteSwap(bits);
+  return std::bit_cast<T>(bits);
+}
+
+template <typename T, std::endian kOrder>
+inline void StoreOrdered(void* ptr, T value) {
+  static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8, "needs an integer or a float");
+  using U = UnsignedOfSize<T>;
+  U bits = std::bit_cast<U>(value);
+  if constexpr (std::endian::native != kOrder) bits = ByteSwap(bits);
+  SafeStore(ptr, bits);
+}
+}  // namespace detail
+
+// The T stored little-endian at `ptr`.
+template <typename T>
+inline T LoadLittleEndian(const void* ptr) {
+  return detail::LoadOrdered<T, std::endian::little>(ptr);
+}
+// The T stored big-endian at `ptr`.
+template <typename T>
+inline T LoadBigEndian(const void* ptr) {
+  return detail::LoadOrdered<T, std::endian::big>(ptr);
+}
+// Stores `value` little-endian at `ptr`.
+template <typename T>
+inline void StoreLittleEndian(void* ptr, T value) {
+  detail::StoreOrdered<T, std::endian::little>(ptr, value);
+}
+
+inline uint32_t LoadLE32(const void* ptr) { return LoadLittleEndian<uint32_t>(ptr); }
+inline uint64_t LoadLE64(const void* ptr) { return LoadLittleEndian<uint64_t>(ptr); }
+
 }  // namespace quiver::bit_util

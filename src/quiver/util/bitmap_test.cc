@@ -231,6 +231,37 @@ TEST(BitUtil, Endianness) {
   EXPECT_EQ(bit_util::ToLittleEndian(bit_util::FromLittleEndian(uint64_t{42})), uint64_t{42});
 }
 
+TEST(BitUtil, LoadAndStoreInAByteOrder) {
+  const uint8_t bytes[] = {0xEE, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+  // Unaligned on purpose (bytes + 1).
+  EXPECT_EQ(bit_util::LoadLE32(bytes + 1), 0x04030201u);
+  EXPECT_EQ(bit_util::LoadLE64(bytes + 1), 0x0807060504030201ull);
+  EXPECT_EQ(bit_util::LoadLittleEndian<uint16_t>(bytes), 0x01EE);
+  EXPECT_EQ(bit_util::LoadLittleEndian<int32_t>(bytes), int32_t{0x030201EE});
+  EXPECT_EQ(bit_util::LoadLittleEndian<uint8_t>(bytes), 0xEE);
+  EXPECT_EQ(bit_util::LoadBigEndian<uint32_t>(bytes + 1), 0x01020304u);
+  EXPECT_EQ(bit_util::LoadBigEndian<uint16_t>(bytes), 0xEE01);
+  const uint8_t minus_two[] = {0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  EXPECT_EQ(bit_util::LoadLittleEndian<int64_t>(minus_two), -2);
+
+  // IEEE 754 doubles and floats travel as their bit patterns.
+  const uint8_t one_point_five[] = {0, 0, 0, 0, 0, 0, 0xF8, 0x3F};  // 0x3FF8000000000000
+  EXPECT_EQ(bit_util::LoadLittleEndian<double>(one_point_five), 1.5);
+  const uint8_t minus_quarter[] = {0x00, 0x00, 0x80, 0xBE};  // 0xBE800000
+  EXPECT_EQ(bit_util::LoadLittleEndian<float>(minus_quarter), -0.25f);
+
+  uint8_t out[10] = {};
+  bit_util::StoreLittleEndian(out + 1, uint32_t{0xA1B2C3D4u});
+  EXPECT_EQ(out[0], 0x00);
+  EXPECT_EQ(out[1], 0xD4);
+  EXPECT_EQ(out[4], 0xA1);
+  EXPECT_EQ(out[5], 0x00);
+  bit_util::StoreLittleEndian(out + 1, 1.5);
+  EXPECT_EQ(std::memcmp(out + 1, one_point_five, 8), 0);
+  EXPECT_EQ(out[9], 0x00);
+  EXPECT_EQ(bit_util::LoadLittleEndian<double>(out + 1), 1.5);
+}
+
 // ===========================================================================
 // Test bitmaps
 

@@ -2,7 +2,6 @@
 // [[nodiscard]] so an ignored error is a compiler warning.
 #pragma once
 
-#include <cassert>
 #include <type_traits>
 #include <utility>
 #include <variant>

@@ -1,6 +1,7 @@
 // Status: the one error type of Quiver. OK is a null pointer (free to copy and
 // test); an error owns a code and a message. Bad input (user data, corrupt
-// files) is reported with a Status; internal invariants use QUIVER_DCHECK.
+// files) is reported with a Status; internal invariants use QUIVER_DCHECK
+// (util/dcheck.h, included here: on in debug builds, compiled out in release).
 // Modelled on Arrow C++'s arrow/status.h.
 #pragma once
 
@@ -9,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "quiver/util/dcheck.h"
 
 namespace quiver {
 

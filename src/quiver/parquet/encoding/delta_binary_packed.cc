@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "quiver/parquet/encoding/bit_packing_internal.h"
-#include "quiver/parquet/encoding/varint_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/varint.h"
 
 namespace quiver::parquet {
 
@@ -100,9 +100,9 @@ Status DeltaBinaryPackedEncoder<T>::FlushBlock() {
     widths[m] = static_cast<uint8_t>(bit_util::NumRequiredBits(bits));
     data_bytes += kMiniblockSize / 8 * widths[m];
   }
-  QUIVER_RETURN_NOT_OK(blocks_.Reserve(internal::kMaxUleb128Bytes + kMiniblocks + data_bytes));
+  QUIVER_RETURN_NOT_OK(blocks_.Reserve(kMaxUleb128Bytes + kMiniblocks + data_bytes));
   uint8_t* p = blocks_.data() + blocks_.size();
-  p += internal::PutUleb128(internal::ZigZagEncode(min_delta), p);
+  p += PutUleb128(ZigZagEncode(min_delta), p);
   std::memcpy(p, widths, kMiniblocks);
   p += kMiniblocks;
   for (int m = 0; m < used; ++m) {
@@ -119,12 +119,12 @@ Status DeltaBinaryPackedEncoder<T>::FlushBlock() {
 template <typename T>
 Result<int64_t> DeltaBinaryPackedEncoder<T>::Flush(MutableBuffer* out) {
   if (num_deltas_ > 0) QUIVER_RETURN_NOT_OK(FlushBlock());
-  uint8_t header[4 * internal::kMaxUleb128Bytes];
+  uint8_t header[4 * kMaxUleb128Bytes];
   uint8_t* p = header;
-  p += internal::PutUleb128(kBlockSize, p);
-  p += internal::PutUleb128(kMiniblocks, p);
-  p += internal::PutUleb128(static_cast<uint64_t>(total_), p);
-  p += internal::PutUleb128(internal::ZigZagEncode(static_cast<T>(first_)), p);
+  p += PutUleb128(kBlockSize, p);
+  p += PutUleb128(kMiniblocks, p);
+  p += PutUleb128(static_cast<uint64_t>(total_), p);
+  p += PutUleb128(ZigZagEncode(static_cast<T>(first_)), p);
   const int64_t header_size = p - header;
   QUIVER_RETURN_NOT_OK(out->Reserve(header_size + blocks_.size()));
   out->UnsafeExtendFromSlice(header, header_size);
@@ -152,8 +152,8 @@ Status DeltaBinaryPackedDecoder<T>::Init(const uint8_t* data, int64_t size) {
   const uint8_t* p = data_;
   const uint8_t* end = data_ + size_;
   uint64_t block_size, miniblocks, total, first;
-  if (!internal::GetUleb128(&p, end, &block_size) || !internal::GetUleb128(&p, end, &miniblocks) ||
-      !internal::GetUleb128(&p, end, &total) || !internal::GetUleb128(&p, end, &first)) {
+  if (!GetUleb128(&p, end, &block_size) || !GetUleb128(&p, end, &miniblocks) ||
+      !GetUleb128(&p, end, &total) || !GetUleb128(&p, end, &first)) {
     return Corrupt("truncated or malformed header");
   }
   pos_ = p - data_;
@@ -176,7 +176,7 @@ Status DeltaBinaryPackedDecoder<T>::Init(const uint8_t* data, int64_t size) {
                            size_ - pos_, " bytes can hold at most ",
                            max_blocks * block_size_ + 1);
   }
-  const int64_t first_value = internal::ZigZagDecode(first);
+  const int64_t first_value = ZigZagDecode(first);
   if (first_value < std::numeric_limits<T>::min() || first_value > std::numeric_limits<T>::max()) {
     return Status::Invalid("DELTA_BINARY_PACKED data: first value ", first_value,
                            " is out of range for ", sizeof(T) == 4 ? "INT32" : "INT64");
@@ -194,13 +194,13 @@ template <typename T>
 Status DeltaBinaryPackedDecoder<T>::ReadBlockHeader() {
   const uint8_t* p = data_ + pos_;
   uint64_t min_delta;
-  if (!internal::GetUleb128(&p, data_ + size_, &min_delta)) {
+  if (!GetUleb128(&p, data_ + size_, &min_delta)) {
     return Corrupt("truncated or malformed block header (min delta)");
   }
   pos_ = p - data_;
   if (size_ - pos_ < miniblocks_) return Corrupt("truncated block header (bit widths)");
   // Wraps for an out-of-range INT32 min delta: the sums are modular anyway.
-  min_delta_ = static_cast<U>(internal::ZigZagDecode(min_delta));
+  min_delta_ = static_cast<U>(ZigZagDecode(min_delta));
   std::memcpy(widths_.data(), data_ + pos_, static_cast<size_t>(miniblocks_));
   pos_ += miniblocks_;
   miniblock_ = 0;

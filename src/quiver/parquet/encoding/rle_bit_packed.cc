@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "quiver/parquet/encoding/bit_packing_internal.h"
-#include "quiver/parquet/encoding/varint_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/varint.h"
 
 namespace quiver::parquet {
 
@@ -119,9 +119,9 @@ Status RleBitPackedEncoder::FlushRepeatedRun() {
   int64_t remaining = repeat_count_;
   while (remaining > 0) {
     const int64_t run = std::min(remaining, kMaxRunLength);
-    QUIVER_RETURN_NOT_OK(out_->Reserve(internal::kMaxUleb128Bytes + value_bytes));
+    QUIVER_RETURN_NOT_OK(out_->Reserve(kMaxUleb128Bytes + value_bytes));
     uint8_t* p = out_->data() + out_->size();
-    p += internal::PutUleb128(static_cast<uint64_t>(run) << 1, p);
+    p += PutUleb128(static_cast<uint64_t>(run) << 1, p);
     for (int b = 0; b < value_bytes; ++b) *p++ = static_cast<uint8_t>(current_value_ >> (8 * b));
     out_->UnsafeSetSize(p - out_->data());
     remaining -= run;
@@ -227,7 +227,7 @@ bool RleBitPackedDecoder::NextRun() {
   if (pos_ >= end_ || !status_.ok()) return false;
   const int64_t header_offset = pos_ - begin_;
   uint64_t header;
-  if (!internal::GetUleb128(&pos_, end_, &header) || (header >> 1) > uint64_t{kMaxRunLength}) {
+  if (!GetUleb128(&pos_, end_, &header) || (header >> 1) > uint64_t{kMaxRunLength}) {
     Fail(Status::Invalid("RLE/bit-packed data: invalid run header at byte ", header_offset));
     return false;
   }

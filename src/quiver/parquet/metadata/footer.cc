@@ -46,7 +46,7 @@ Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int6
                            Found(head), ")");
   }
   const int64_t footer_length =
-      bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(magic - 4));
+      bit_util::LoadLE32(magic - 4);
   const int64_t footer_offset = file_size - kParquetMagicSize - 4 - footer_length;
   if (footer_offset < kParquetMagicSize) {
     return Status::Invalid("corrupt footer length ", footer_length, ": the file has only ",

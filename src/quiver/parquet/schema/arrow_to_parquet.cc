@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "quiver/array/validate.h"
+#include "quiver/util/utf8.h"
 
 namespace quiver::parquet {
 

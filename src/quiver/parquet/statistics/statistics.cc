@@ -8,6 +8,7 @@
 
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/utf8.h"
 
 namespace quiver::parquet {
 
@@ -460,10 +461,9 @@ class CountOnlyStatistics final : public ColumnStatistics {
 };
 
 // UTF-8 helpers for truncation.
-bool IsContinuation(uint8_t b) { return (b & 0xC0) == 0x80; }
 
 size_t Utf8Boundary(std::string_view v, size_t cut) {
-  while (cut > 0 && cut < v.size() && IsContinuation(static_cast<uint8_t>(v[cut]))) --cut;
+  while (cut > 0 && cut < v.size() && IsUtf8Continuation(static_cast<uint8_t>(v[cut]))) --cut;
   return cut;
 }
 
@@ -500,7 +500,7 @@ bool DecodeUtf8(std::string_view s, size_t i, uint32_t* cp, size_t* len) {
   uint32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
   for (size_t k = 1; k < n; ++k) {
     uint8_t x = static_cast<uint8_t>(s[i + k]);
-    if (!IsContinuation(x)) return false;
+    if (!IsUtf8Continuation(x)) return false;
     c = (c << 6) | (x & 0x3F);
   }
   *cp = c;

@@ -5,13 +5,11 @@
 #include <cstring>
 #include <limits>
 
+#include "quiver/util/bit_util.h"
+
 namespace quiver::parquet::thrift {
 
 namespace {
-
-constexpr int64_t ZigZagDecode(uint64_t value) {
-  return static_cast<int64_t>((value >> 1) ^ (~(value & 1) + 1));
-}
 
 // Fewest bytes one element of this type takes on the wire: what a list
 // header's size is checked against.
@@ -104,7 +102,7 @@ bool CompactWriter::WriteFieldBegin(CompactType type, int16_t id) {
   if (delta > 0 && delta <= 15) {
     return WriteByte(static_cast<uint8_t>((delta << 4) | static_cast<uint8_t>(type)));
   }
-  return WriteByte(static_cast<uint8_t>(type)) && WriteVarint(ZigZag(id));
+  return WriteByte(static_cast<uint8_t>(type)) && WriteVarint(ZigZagEncode(id));
 }
 
 bool CompactWriter::WriteListBegin(CompactType element_type, int64_t size) {
@@ -135,10 +133,8 @@ bool CompactWriter::WriteMapBegin(CompactType key_type, CompactType value_type, 
 }
 
 bool CompactWriter::WriteDouble(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
   uint8_t bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(bits >> (8 * i));
+  bit_util::StoreLittleEndian(bytes, value);
   return Append(bytes, 8);
 }
 
@@ -325,21 +321,18 @@ bool CompactReader::ReadMapBegin(CompactType* key_type, CompactType* value_type,
 }
 
 bool CompactReader::ReadVarintSlow(uint64_t* out) {
-  uint64_t result = 0;
-  for (int i = 0; i < 10; ++i) {
-    if (QUIVER_PREDICT_FALSE(pos_ >= size_)) {
-      return Fail("unexpected end of input inside a varint");
-    }
-    const uint8_t byte = data_[pos_++];
-    // The 10th byte holds only bit 63 and cannot continue.
-    if (i == 9 && byte > 1) return Fail("varint overflows 64 bits");
-    result |= static_cast<uint64_t>(byte & 0x7F) << (7 * i);
-    if ((byte & 0x80) == 0) {
-      *out = result;
-      return true;
-    }
+  const int n = DecodeUleb128(data_ + pos_, data_ + size_, out);
+  if (QUIVER_PREDICT_TRUE(n > 0)) {
+    pos_ += n;
+    return true;
   }
-  return Fail("varint longer than 10 bytes");  // not reached
+  if (n == kUleb128Truncated) {
+    pos_ = size_;
+    return Fail("unexpected end of input inside a varint");
+  }
+  // The 10th byte holds only bit 63 and cannot continue.
+  pos_ += kMaxUleb128Bytes;
+  return Fail("varint overflows 64 bits");
 }
 
 bool CompactReader::ReadBool(bool* out) {
@@ -386,10 +379,8 @@ bool CompactReader::ReadDouble(double* out) {
   if (QUIVER_PREDICT_FALSE(remaining() < 8)) {
     return Fail("unexpected end of input reading a double");
   }
-  uint64_t bits = 0;
-  for (int i = 0; i < 8; ++i) bits |= static_cast<uint64_t>(data_[pos_ + i]) << (8 * i);
+  *out = bit_util::LoadLittleEndian<double>(data_ + pos_);
   pos_ += 8;
-  std::memcpy(out, &bits, sizeof(bits));
   return true;
 }
 

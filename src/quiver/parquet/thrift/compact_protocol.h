@@ -43,6 +43,7 @@
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/result.h"
 #include "quiver/util/status.h"
+#include "quiver/util/varint.h"
 
 namespace quiver::parquet::thrift {
 
@@ -130,9 +131,9 @@ class CompactWriter {
   // Apache Thrift libraries and parquet-rs write them).
   [[nodiscard]] bool WriteBool(bool value) { return WriteByte(value ? 1 : 2); }
   [[nodiscard]] bool WriteI8(int8_t value) { return WriteByte(static_cast<uint8_t>(value)); }
-  [[nodiscard]] bool WriteI16(int16_t value) { return WriteVarint(ZigZag(value)); }
-  [[nodiscard]] bool WriteI32(int32_t value) { return WriteVarint(ZigZag(value)); }
-  [[nodiscard]] bool WriteI64(int64_t value) { return WriteVarint(ZigZag(value)); }
+  [[nodiscard]] bool WriteI16(int16_t value) { return WriteVarint(ZigZagEncode(value)); }
+  [[nodiscard]] bool WriteI32(int32_t value) { return WriteVarint(ZigZagEncode(value)); }
+  [[nodiscard]] bool WriteI64(int64_t value) { return WriteVarint(ZigZagEncode(value)); }
   [[nodiscard]] bool WriteDouble(double value);
   [[nodiscard]] bool WriteBinary(std::string_view value) {
     return WriteBinary(reinterpret_cast<const uint8_t*>(value.data()),
@@ -142,24 +143,22 @@ class CompactWriter {
 
   // Raw pieces, also for tests that need hand-made (even invalid) messages.
   [[nodiscard]] bool WriteVarint(uint64_t value) {
-    uint8_t bytes[10];
-    int n = 0;
-    while (value >= 0x80) {
-      bytes[n++] = static_cast<uint8_t>(value) | 0x80;
-      value >>= 7;
+    if (buffer_ != nullptr &&
+        QUIVER_PREDICT_TRUE(buffer_->capacity() - buffer_->size() >= kMaxUleb128Bytes)) {
+      // Straight into the buffer: no copy of a variable number of bytes.
+      const int n = PutUleb128(value, buffer_->data() + buffer_->size());
+      buffer_->UnsafeSetSize(buffer_->size() + n);
+      bytes_written_ += n;
+      return true;
     }
-    bytes[n++] = static_cast<uint8_t>(value);
-    return Append(bytes, n);
+    uint8_t bytes[kMaxUleb128Bytes];
+    return Append(bytes, PutUleb128(value, bytes));
   }
   [[nodiscard]] bool WriteByte(uint8_t byte) { return Append(&byte, 1); }
   [[nodiscard]] bool WriteRaw(const uint8_t* bytes, int64_t size) { return Append(bytes, size); }
 
   // Bytes appended by this writer so far.
   int64_t bytes_written() const { return bytes_written_; }
-
-  static constexpr uint64_t ZigZag(int64_t value) {
-    return (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63);
-  }
 
  private:
   bool Append(const uint8_t* bytes, int64_t size) {
@@ -232,7 +231,7 @@ class CompactReader {
   [[nodiscard]] bool ReadI64(int64_t* out) {
     uint64_t raw;
     if (!ReadVarint(&raw)) return false;
-    *out = static_cast<int64_t>((raw >> 1) ^ (~(raw & 1) + 1));
+    *out = ZigZagDecode(raw);
     return true;
   }
   [[nodiscard]] bool ReadDouble(double* out);
@@ -245,6 +244,8 @@ class CompactReader {
   }
   // A view into the input, without copying.
   [[nodiscard]] bool ReadBinaryView(std::string_view* out);
+  // One-byte varints (most field values, lengths and sizes) are decoded
+  // inline; longer ones by DecodeUleb128 (util/varint.h).
   [[nodiscard]] bool ReadVarint(uint64_t* out) {
     if (QUIVER_PREDICT_TRUE(pos_ < size_ && data_[pos_] < 0x80)) {
       *out = data_[pos_++];

@@ -1,7 +1,5 @@
 #include "quiver/parquet/writer/column_writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -13,6 +11,7 @@
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/value_writer.h"
+#include "quiver/util/crc32.h"
 
 namespace quiver::parquet {
 
@@ -92,8 +91,9 @@ class ColumnChunkWriter::Impl {
     QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, vo));
     dictionary_enabled_ = values_->dictionary_active();
     streaming_ = sink_ != nullptr && !dictionary_enabled_;
-    if (options_.codec != CompressionCodec::UNCOMPRESSED) {
-      QUIVER_ASSIGN_OR_RAISE(codec_, Codec::Create(options_.codec, options_.compression_level));
+    if (options_.codec != compression::CompressionCodec::UNCOMPRESSED) {
+      QUIVER_ASSIGN_OR_RAISE(codec_,
+                             compression::Codec::Create(options_.codec, options_.compression_level));
     }
     chunk_stats_ = ColumnStatistics::Make(column_.stats_kind, column_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
@@ -550,10 +550,8 @@ class ColumnChunkWriter::Impl {
     header->uncompressed_page_size = static_cast<int32_t>(uncompressed);
     header->compressed_page_size = static_cast<int32_t>(compressed);
     if (options_.page_checksum) {
-      uLong crc = crc32(0L, Z_NULL, 0);
-      if (prefix_len > 0) crc = crc32(crc, prefix, static_cast<uInt>(prefix_len));
-      crc = crc32(crc, stored.first, static_cast<uInt>(stored.second));
-      header->crc = static_cast<int32_t>(static_cast<uint32_t>(crc));
+      const uint32_t crc = Crc32Update(Crc32(prefix, prefix_len), stored.first, stored.second);
+      header->crc = static_cast<int32_t>(crc);
     }
     const int64_t start = out->size();
     QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
@@ -726,7 +724,7 @@ class ColumnChunkWriter::Impl {
   const ColumnDescriptor& column_;
   ColumnChunkOptions options_;
   std::unique_ptr<ValueWriter> values_;
-  std::unique_ptr<Codec> codec_;
+  std::unique_ptr<compression::Codec> codec_;
   std::unique_ptr<ColumnStatistics> chunk_stats_;
   std::unique_ptr<cdc::Chunker> chunker_;
   std::vector<int64_t> cuts_;

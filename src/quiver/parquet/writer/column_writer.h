@@ -21,7 +21,7 @@
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/parquet/cdc/chunker.h"
-#include "quiver/parquet/compression/codec.h"
+#include "quiver/compression/codec.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/parquet/thrift/parquet_types.h"
@@ -36,8 +36,8 @@ struct ColumnChunkOptions {
   int64_t max_rows_per_page = 20000;
   int64_t write_batch_size = 1024;
   int64_t dictionary_pagesize_limit = 1 << 20;
-  CompressionCodec codec = CompressionCodec::SNAPPY;
-  int compression_level = Codec::kDefaultLevel;
+  compression::CompressionCodec codec = compression::CompressionCodec::SNAPPY;
+  int compression_level = compression::Codec::kDefaultLevel;
   bool dictionary = true;
   // Encoding of non-dictionary pages (nullopt: PLAIN; RLE for v2 booleans).
   std::optional<format::Encoding> encoding;

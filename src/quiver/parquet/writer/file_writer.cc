@@ -8,32 +8,9 @@
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/column_writer.h"
+#include "quiver/util/base64.h"
 
 namespace quiver::parquet {
-
-std::string Base64Encode(const uint8_t* data, int64_t size) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve(static_cast<size_t>((size + 2) / 3 * 4));
-  int64_t i = 0;
-  for (; i + 3 <= size; i += 3) {
-    uint32_t v = (uint32_t{data[i]} << 16) | (uint32_t{data[i + 1]} << 8) | data[i + 2];
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(kAlphabet[(v >> 6) & 63]);
-    out.push_back(kAlphabet[v & 63]);
-  }
-  if (i < size) {
-    uint32_t v = uint32_t{data[i]} << 16;
-    if (i + 1 < size) v |= uint32_t{data[i + 1]} << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(i + 1 < size ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
 
 namespace {
 

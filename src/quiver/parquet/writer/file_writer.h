@@ -63,7 +63,4 @@ class FileWriter {
 // Convenience: writes `table` to `path`.
 Status WriteTable(const Table& table, const std::string& path, const WriterOptions& options = {});
 
-// Standard base64 (RFC 4648, with padding), as ARROW:schema uses.
-std::string Base64Encode(const uint8_t* data, int64_t size);
-
 }  // namespace quiver::parquet

@@ -61,19 +61,6 @@ RecordBatchPtr SmallBatch(bool with_null_in_required = false) {
   return std::make_shared<RecordBatch>(schema, 3, std::vector<ArrayDataPtr>{a, s});
 }
 
-TEST(Base64, Rfc4648Vectors) {
-  auto enc = [](std::string s) {
-    return Base64Encode(reinterpret_cast<const uint8_t*>(s.data()), static_cast<int64_t>(s.size()));
-  };
-  EXPECT_EQ(enc(""), "");
-  EXPECT_EQ(enc("f"), "Zg==");
-  EXPECT_EQ(enc("fo"), "Zm8=");
-  EXPECT_EQ(enc("foo"), "Zm9v");
-  EXPECT_EQ(enc("foob"), "Zm9vYg==");
-  EXPECT_EQ(enc("fooba"), "Zm9vYmE=");
-  EXPECT_EQ(enc("foobar"), "Zm9vYmFy");
-}
-
 TEST(FileWriter, WritesThroughATemporaryFileAndRenames) {
   TempDir dir;
   const std::string path = dir.path() + "/out.parquet";

@@ -82,8 +82,9 @@ Status WriterOptions::Validate() const {
   QUIVER_RETURN_NOT_OK(positive(write_batch_size, "write_batch_size"));
   QUIVER_RETURN_NOT_OK(positive(row_group_size, "row_group_size"));
   if (row_group_bytes.has_value()) QUIVER_RETURN_NOT_OK(positive(*row_group_bytes, "row_group_bytes"));
-  auto check_codec = [&](CompressionCodec codec, int level, const std::string& where) -> Status {
-    auto made = Codec::Create(codec, level);
+  auto check_codec = [&](compression::CompressionCodec codec, int level,
+                         const std::string& where) -> Status {
+    auto made = compression::Codec::Create(codec, level);
     if (!made.ok()) return made.status().WithContext(where);
     return Status::OK();
   };

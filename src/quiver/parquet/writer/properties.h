@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "quiver/memory/memory_pool.h"
-#include "quiver/parquet/compression/codec.h"
+#include "quiver/compression/codec.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
@@ -71,8 +71,9 @@ struct PerColumn {
 };
 
 struct WriterOptions {
-  PerColumn<CompressionCodec> compression{CompressionCodec::SNAPPY, {}};
-  PerColumn<int> compression_level{Codec::kDefaultLevel, {}};
+  PerColumn<compression::CompressionCodec> compression{compression::CompressionCodec::SNAPPY,
+                                                       {}};
+  PerColumn<int> compression_level{compression::Codec::kDefaultLevel, {}};
   PerColumn<bool> use_dictionary{true, {}};
   int64_t dictionary_pagesize_limit = 1 << 20;
   DataPageVersion data_page_version = DataPageVersion::kV1;

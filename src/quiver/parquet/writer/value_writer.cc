@@ -7,8 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "quiver/array/memo_table_internal.h"
-#include "quiver/array/validate.h"
+#include "quiver/array/memo_table.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/byte_stream_split.h"
 #include "quiver/parquet/encoding/delta_binary_packed.h"
@@ -17,6 +16,7 @@
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/utf8.h"
 
 namespace quiver::parquet {
 
@@ -595,7 +595,7 @@ class BytesValueWriter final : public ValueWriter {
     bool ok = FindInvalidUtf8(bytes + begin, stop - begin) < 0;
     for (int64_t i = s + 1; ok && i < e; ++i) {
       const int64_t at = o[i];
-      ok = at >= stop || (bytes[at] & 0xC0) != 0x80;
+      ok = at >= stop || !IsUtf8Continuation(bytes[at]);
     }
     if (ok) return Status::OK();
     for (int64_t i = s; i < e; ++i) {

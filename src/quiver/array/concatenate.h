@@ -1,9 +1,7 @@
-// Concatenation of arrays of one type into a single new array, as the IPC
-// reader needs it to apply delta dictionaries (Arrow columnar format,
-// "Dictionary Messages": a delta's values are appended to the dictionary).
-//
-// PROVISIONAL: this belongs in array/ as a general Concatenate; it lives
-// here until array/ has one.
+// Concatenation of arrays of one type into a single new array (as Arrow
+// C++'s arrow::Concatenate). The IPC reader uses it to apply delta
+// dictionaries (Arrow columnar format, "Dictionary Messages": a delta's
+// values are appended to the dictionary).
 #pragma once
 
 #include <vector>
@@ -12,7 +10,7 @@
 #include "quiver/memory/memory_pool.h"
 #include "quiver/util/result.h"
 
-namespace quiver::ipc::internal {
+namespace quiver {
 
 // The arrays (each possibly sliced) one after the other. Offsets are
 // re-based, validity bitmaps merged; view data buffers and unchanged
@@ -21,4 +19,4 @@ namespace quiver::ipc::internal {
 Result<ArrayDataPtr> Concatenate(const std::vector<ArrayDataPtr>& arrays,
                                  MemoryPool* pool = DefaultMemoryPool());
 
-}  // namespace quiver::ipc::internal
+}  // namespace quiver

@@ -4,9 +4,9 @@
 // corrupt input can never write past the output.
 #include <snappy-c.h>
 
-#include "quiver/parquet/compression/codec_internal.h"
+#include "quiver/compression/codec_internal.h"
 
-namespace quiver::parquet::internal {
+namespace quiver::compression::internal {
 
 namespace {
 
@@ -62,4 +62,4 @@ class SnappyCodec final : public Codec {
 
 std::unique_ptr<Codec> MakeSnappyCodec() { return std::make_unique<SnappyCodec>(); }
 
-}  // namespace quiver::parquet::internal
+}  // namespace quiver::compression::internal

@@ -1,15 +1,16 @@
-// Tests for the provisional array concatenation used by delta dictionaries.
-#include "quiver/ipc/concatenate_internal.h"
+// Tests for Concatenate (concatenate.h), on a column of every type.
+#include "quiver/array/concatenate.h"
 
 #include <gtest/gtest.h>
 
-#include "quiver/ipc/test_util_internal.h"
+#include "quiver/array/array.h"
+#include "quiver/array/test_util_internal.h"
 
-namespace quiver::ipc::internal {
+namespace quiver {
 namespace {
 
 TEST(Concatenate, PiecesOfEveryTypeGiveTheWhole) {
-  for (const auto& col : testing::AllTypeColumns(21)) {
+  for (const auto& col : testutil::AllTypeColumns(21)) {
     SCOPED_TRACE(col.name);
     const auto& data = col.data;
     // Uneven pieces, some starting at bit offsets that are not multiples of 8.
@@ -58,8 +59,8 @@ TEST(Concatenate, RejectsMismatches) {
 TEST(Concatenate, ComparisonSeesDifferences) {
   // The round-trip tests rely on Array::Equals: make sure it is not vacuous
   // on these columns (shifted data must compare unequal).
-  auto a = testing::AllTypeColumns(21);
-  auto b = testing::AllTypeColumns(6);
+  auto a = testutil::AllTypeColumns(21);
+  auto b = testutil::AllTypeColumns(6);
   int different = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     auto shifted = MakeArray(a[i].data->Slice(1, 5));
@@ -70,4 +71,4 @@ TEST(Concatenate, ComparisonSeesDifferences) {
 }
 
 }  // namespace
-}  // namespace quiver::ipc::internal
+}  // namespace quiver

@@ -7,9 +7,9 @@
 #include <brotli/decode.h>
 #include <brotli/encode.h>
 
-#include "quiver/parquet/compression/codec_internal.h"
+#include "quiver/compression/codec_internal.h"
 
-namespace quiver::parquet::internal {
+namespace quiver::compression::internal {
 
 namespace {
 
@@ -79,4 +79,4 @@ class BrotliCodec final : public Codec {
 
 std::unique_ptr<Codec> MakeBrotliCodec(int level) { return std::make_unique<BrotliCodec>(level); }
 
-}  // namespace quiver::parquet::internal
+}  // namespace quiver::compression::internal

@@ -6,10 +6,10 @@
 #include <limits>
 #include <memory>
 
-#include "quiver/parquet/compression/codec.h"
+#include "quiver/compression/codec.h"
 #include "quiver/util/status.h"
 
-namespace quiver::parquet::internal {
+namespace quiver::compression::internal {
 
 // Parquet page sizes are i32, and zlib/lz4/brotli take 32-bit lengths.
 inline constexpr int64_t kMaxCodecBufferSize = std::numeric_limits<int32_t>::max();
@@ -47,4 +47,4 @@ std::unique_ptr<Codec> MakeZstdCodec(int level);
 std::unique_ptr<Codec> MakeLz4RawCodec(int level);
 std::unique_ptr<Codec> MakeLz4HadoopCodec();
 
-}  // namespace quiver::parquet::internal
+}  // namespace quiver::compression::internal

@@ -1,16 +1,15 @@
-// Array concatenation for delta dictionaries (see concatenate_internal.h).
-#include "quiver/ipc/concatenate_internal.h"
+// Array concatenation (see concatenate.h).
+#include "quiver/array/concatenate.h"
 
 #include <cstring>
 #include <limits>
 
 #include "quiver/array/array.h"
-#include "quiver/ipc/metadata_internal.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 
-namespace quiver::ipc::internal {
+namespace quiver {
 
 namespace {
 
@@ -290,4 +289,4 @@ Result<ArrayDataPtr> Concatenate(const std::vector<ArrayDataPtr>& arrays, Memory
   return Concatenator(arrays, pool).Run();
 }
 
-}  // namespace quiver::ipc::internal
+}  // namespace quiver

@@ -1,7 +1,7 @@
 // Codec names, option parsing, level validation and the factory; the
 // per-library codecs live in codec_<library>.cc. Levels and defaults follow
 // Arrow C++ (cpp/src/arrow/util/compression.cc, compression_internal.h).
-#include "quiver/parquet/compression/codec.h"
+#include "quiver/compression/codec.h"
 
 #include <zstd.h>
 
@@ -9,9 +9,9 @@
 #include <cstring>
 #include <string>
 
-#include "quiver/parquet/compression/codec_internal.h"
+#include "quiver/compression/codec_internal.h"
 
-namespace quiver::parquet {
+namespace quiver::compression {
 
 namespace {
 
@@ -212,4 +212,4 @@ Result<std::unique_ptr<Codec>> Codec::Create(CompressionCodec codec, int level) 
   return Status::UnknownError("unreachable codec ", static_cast<int32_t>(codec));
 }
 
-}  // namespace quiver::parquet
+}  // namespace quiver::compression

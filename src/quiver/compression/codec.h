@@ -1,4 +1,7 @@
-// Codec: one-shot compression of whole Parquet pages.
+// Codec: one-shot compression of whole Parquet pages (module
+// quiver_compression, which owns every compression library binding of
+// Quiver; IPC body buffers use the same zstd / LZ4 contexts, see
+// contexts_internal.h).
 //
 // A Parquet page is compressed as one unit; the page header records both
 // sizes, so decompression always knows the exact output size. Codec values
@@ -41,7 +44,7 @@
 
 #include "quiver/util/result.h"
 
-namespace quiver::parquet {
+namespace quiver::compression {
 
 enum class CompressionCodec : int32_t {
   UNCOMPRESSED = 0,
@@ -115,4 +118,4 @@ class Codec {
   int level_;
 };
 
-}  // namespace quiver::parquet
+}  // namespace quiver::compression

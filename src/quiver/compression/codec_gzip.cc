@@ -10,9 +10,9 @@
 
 #include <cstring>
 
-#include "quiver/parquet/compression/codec_internal.h"
+#include "quiver/compression/codec_internal.h"
 
-namespace quiver::parquet::internal {
+namespace quiver::compression::internal {
 
 namespace {
 
@@ -130,4 +130,4 @@ class GzipCodec final : public Codec {
 
 std::unique_ptr<Codec> MakeGzipCodec(int level) { return std::make_unique<GzipCodec>(level); }
 
-}  // namespace quiver::parquet::internal
+}  // namespace quiver::compression::internal

@@ -1,4 +1,4 @@
-#include "quiver/parquet/compression/codec.h"
+#include "quiver/compression/codec.h"
 
 #include <brotli/decode.h>
 #include <brotli/encode.h>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace quiver::parquet {
+namespace quiver::compression {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -549,4 +549,4 @@ TEST(CodecTest, NegativeAndHugeSizesAreInvalid) {
 }
 
 }  // namespace
-}  // namespace quiver::parquet
+}  // namespace quiver::compression

@@ -11,15 +11,14 @@
 
 #include <memory>
 
-#include "quiver/parquet/compression/codec_internal.h"
+#include "quiver/compression/codec_internal.h"
+#include "quiver/util/bit_util.h"
 
-namespace quiver::parquet::internal {
+namespace quiver::compression::internal {
 
 namespace {
 
-int64_t LoadBigEndian32(const uint8_t* p) {
-  return (int64_t{p[0]} << 24) | (int64_t{p[1]} << 16) | (int64_t{p[2]} << 8) | int64_t{p[3]};
-}
+int64_t LoadBigEndian32(const uint8_t* p) { return bit_util::LoadBigEndian<uint32_t>(p); }
 
 // Decompresses one bare LZ4 block into exactly out_len bytes; returns the
 // number of bytes produced, or -1 if the block is corrupt or does not fit.
@@ -147,4 +146,4 @@ class Lz4HadoopCodec final : public Codec {
 std::unique_ptr<Codec> MakeLz4RawCodec(int level) { return std::make_unique<Lz4RawCodec>(level); }
 std::unique_ptr<Codec> MakeLz4HadoopCodec() { return std::make_unique<Lz4HadoopCodec>(); }
 
-}  // namespace quiver::parquet::internal
+}  // namespace quiver::compression::internal

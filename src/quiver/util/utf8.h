@@ -1,0 +1,58 @@
+// UTF-8 validation: the one validator of Quiver (array validation, the
+// Parquet writer's string columns and schema names, the CLI's text output).
+//
+// Well-formed means Unicode 15, section 3.9, table 3-7 "Well-Formed UTF-8
+// Byte Sequences": the table's byte ranges reject overlong forms, surrogates
+// (U+D800..U+DFFF), code points above U+10FFFF and truncated sequences.
+// FindInvalidUtf8 runs an ASCII fast path 16 and 8 bytes at a time and
+// checks each non-ASCII sequence with Utf8SequenceLength.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace quiver {
+
+// Whether `byte` is a continuation byte (10xxxxxx), i.e. not the start of a
+// character.
+constexpr bool IsUtf8Continuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
+
+// Length (1..4) of the well-formed UTF-8 sequence that starts at s[0], of
+// the `size` >= 1 bytes at `s`; 0 if no well-formed sequence starts there.
+inline int Utf8SequenceLength(const uint8_t* s, int64_t size) {
+  // Table 3-7: C0, C1 would be overlong 2-byte forms; E0 80..9F overlong
+  // 3-byte forms; ED A0..BF surrogates; F0 80..8F overlong 4-byte forms;
+  // F4 90..BF and F5..FF code points above U+10FFFF.
+  const uint8_t lead = s[0];
+  if (lead < 0x80) return 1;
+  if (lead < 0xC2) return 0;
+  if (lead < 0xE0) return size >= 2 && IsUtf8Continuation(s[1]) ? 2 : 0;
+  if (lead < 0xF0) {
+    if (size < 3) return 0;
+    const uint8_t lo = lead == 0xE0 ? 0xA0 : 0x80;
+    const uint8_t hi = lead == 0xED ? 0x9F : 0xBF;
+    return s[1] >= lo && s[1] <= hi && IsUtf8Continuation(s[2]) ? 3 : 0;
+  }
+  if (lead < 0xF5) {
+    if (size < 4) return 0;
+    const uint8_t lo = lead == 0xF0 ? 0x90 : 0x80;
+    const uint8_t hi = lead == 0xF4 ? 0x8F : 0xBF;
+    return s[1] >= lo && s[1] <= hi && IsUtf8Continuation(s[2]) && IsUtf8Continuation(s[3])
+               ? 4
+               : 0;
+  }
+  return 0;
+}
+
+// Index of the first byte of the first ill-formed (or truncated) UTF-8
+// sequence in [data, data + size), or -1 if the bytes are well-formed.
+int64_t FindInvalidUtf8(const uint8_t* data, int64_t size);
+
+inline bool IsValidUtf8(const uint8_t* data, int64_t size) {
+  return FindInvalidUtf8(data, size) < 0;
+}
+inline bool IsValidUtf8(std::string_view s) {
+  return IsValidUtf8(reinterpret_cast<const uint8_t*>(s.data()), static_cast<int64_t>(s.size()));
+}
+
+}  // namespace quiver
