@@ -20,6 +20,12 @@
 //   INT32 UNKNOWN (always null); dictionary: its value type.
 // Legacy converted types are set alongside where one exists, as Arrow C++
 // does. Intervals have no faithful Parquet type: NotImplemented.
+//
+// The one walk over the Arrow fields gives the SchemaElements, the writer's
+// Arrow facts per leaf (ArrowLeaf) and the tree of Arrow fields that level
+// shredding follows (ArrowTree); the levels and the Parquet facts of every
+// leaf then come from the SchemaDescriptor built from those elements, the
+// same description a reader builds from a file's footer.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,8 @@
 #include <vector>
 
 #include "quiver/array/type.h"
+#include "quiver/parquet/schema/level_info.h"
+#include "quiver/parquet/schema/schema_descriptor.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/parquet_types.h"
 #include "quiver/util/result.h"
@@ -58,25 +66,53 @@ enum class ValueKind : uint8_t {
   kDecimalToFlba,   // little-endian two's complement -> big-endian, type_length bytes
 };
 
-struct ColumnDescriptor {
-  std::string path;                     // dotted
-  std::vector<std::string> path_parts;  // path_in_schema
+// The writer's Arrow facts about one leaf column. Its Parquet facts (path,
+// physical type, type length, levels) are the ColumnDescriptor of the same
+// index in ParquetSchema::descriptor.
+struct ArrowLeaf {
   int top_level_field = 0;
-  format::Type physical_type = format::Type::kInt32;
-  int32_t type_length = 0;  // FLBA only
-  int16_t max_def = 0;
-  int16_t max_rep = 0;
   ValueKind value_kind = ValueKind::kInt32;
   int32_t arrow_byte_width = 0;  // source value width (decimals, fsb)
   bool dictionary = false;       // the Arrow leaf is dictionary-encoded
   StatsKind stats_kind = StatsKind::kInt32;
-  bool is_string = false;        // STRING logical type
+  bool is_string = false;        // string values (STRING logical type): UTF-8 is checked
   TypePtr arrow_type;            // the leaf's Arrow type (dictionary: the dictionary type)
 };
 
+// What an Arrow field is to shredding.
+enum class ArrowNodeKind : uint8_t { kStruct, kList, kLargeList, kFixedSizeList, kMap, kLeaf };
+
+// One Arrow field of the schema, with the levels of the Parquet node that
+// stores it. Lists (of every kind) and maps are stored as an annotated group
+// (`element`, whose levels these are) around a repeated group; the child
+// of a list is its element field, the child of a map is its entries struct
+// (non-nullable, stored as the repeated key_value group: `element` is that
+// group) whose children are the key and the value.
+struct ArrowNode {
+  ArrowNodeKind kind = ArrowNodeKind::kLeaf;
+  bool nullable = false;
+  std::string name;  // the Arrow field's name (errors name it)
+  TypePtr type;      // the Arrow field's type
+  int32_t element = 0;  // the Parquet node (index into the schema elements)
+  LevelInfo levels;     // that node's levels, as the SchemaDescriptor has them
+  // Children: nodes [first_child, first_child + num_children).
+  int32_t first_child = 0;
+  int32_t num_children = 0;
+  int32_t column = -1;  // leaves: the Parquet leaf column
+};
+
+// The Arrow schema's fields as a tree: nodes [0, number of top-level fields)
+// are the top-level fields, in order.
+struct ArrowTree {
+  std::vector<ArrowNode> nodes;
+};
+
+// An Arrow schema mapped to Parquet, in one walk of its fields.
 struct ParquetSchema {
   std::vector<format::SchemaElement> elements;  // depth-first, root first
-  std::vector<ColumnDescriptor> columns;        // leaves in order
+  SchemaDescriptor descriptor;                  // of `elements`: paths, types, levels
+  std::vector<ArrowLeaf> leaves;                // the Arrow side of descriptor.columns()
+  ArrowTree arrow;                              // what level shredding follows
 };
 
 Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema);
