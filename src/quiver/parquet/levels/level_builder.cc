@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 

@@ -26,7 +26,7 @@
 
 #include "quiver/array/array_data.h"
 #include "quiver/array/type.h"
-#include "quiver/parquet/schema/arrow_to_parquet.h"
+#include "quiver/parquet/schema/arrow_tree.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "quiver/array/type.h"
-#include "quiver/parquet/schema/level_info.h"
+#include "quiver/parquet/schema/arrow_tree.h"
 #include "quiver/parquet/schema/schema_descriptor.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/parquet_types.h"
@@ -77,34 +77,6 @@ struct ArrowLeaf {
   StatsKind stats_kind = StatsKind::kInt32;
   bool is_string = false;        // string values (STRING logical type): UTF-8 is checked
   TypePtr arrow_type;            // the leaf's Arrow type (dictionary: the dictionary type)
-};
-
-// What an Arrow field is to shredding.
-enum class ArrowNodeKind : uint8_t { kStruct, kList, kLargeList, kFixedSizeList, kMap, kLeaf };
-
-// One Arrow field of the schema, with the levels of the Parquet node that
-// stores it. Lists (of every kind) and maps are stored as an annotated group
-// (`element`, whose levels these are) around a repeated group; the child
-// of a list is its element field, the child of a map is its entries struct
-// (non-nullable, stored as the repeated key_value group: `element` is that
-// group) whose children are the key and the value.
-struct ArrowNode {
-  ArrowNodeKind kind = ArrowNodeKind::kLeaf;
-  bool nullable = false;
-  std::string name;  // the Arrow field's name (errors name it)
-  TypePtr type;      // the Arrow field's type
-  int32_t element = 0;  // the Parquet node (index into the schema elements)
-  LevelInfo levels;     // that node's levels, as the SchemaDescriptor has them
-  // Children: nodes [first_child, first_child + num_children).
-  int32_t first_child = 0;
-  int32_t num_children = 0;
-  int32_t column = -1;  // leaves: the Parquet leaf column
-};
-
-// The Arrow schema's fields as a tree: nodes [0, number of top-level fields)
-// are the top-level fields, in order.
-struct ArrowTree {
-  std::vector<ArrowNode> nodes;
 };
 
 // An Arrow schema mapped to Parquet, in one walk of its fields.
