@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 
@@ -10,15 +11,11 @@ namespace quiver::parquet {
 
 namespace {
 
-enum class StepKind { kStruct, kList, kLargeList, kFixedSizeList, kLeaf };
-
-// One node on the path from the column's root to a leaf.
+// One node on the path from the column's root to a leaf: the Arrow field
+// (its kind, nullability and levels) and its array.
 struct Step {
-  StepKind kind;
+  const ArrowNode* node;
   const ArrayData* data;
-  bool nullable;
-  int16_t rep_level;  // lists: this list's repetition level
-  std::string name;
 };
 
 class LeafShredder {
@@ -26,7 +23,7 @@ class LeafShredder {
   LeafShredder(std::vector<Step> path, LeafLevels* out) : path_(std::move(path)), out_(out) {}
 
   Status Run(int64_t length) {
-    return Visit(0, 0, length, 0, 0, 0);
+    return Visit(0, 0, length, 0, 0);
   }
 
  private:
@@ -81,28 +78,34 @@ class LeafShredder {
     return end;
   }
 
-  Status NullInRequired(const Step& step, int64_t slot) {
-    return Status::Invalid("field '", step.name, "' is not nullable but has a null at slot ",
+  Status NullInRequired(const ArrowNode& node, int64_t slot) {
+    return Status::Invalid("field '", node.name, "' is not nullable but has a null at slot ",
                            slot);
   }
 
-  Status Visit(size_t depth, int64_t start, int64_t end, int16_t def, int16_t first_rep,
-               int16_t rest_rep) {
+  // Emits the levels of slots [start, end) of path_[depth]'s array; the
+  // first slot's repetition level is first_rep, the others' rest_rep.
+  // Each node's levels are its LevelInfo (from the SchemaDescriptor): a
+  // present node is at def_level, a null one at def_level - 1.
+  Status Visit(size_t depth, int64_t start, int64_t end, int16_t first_rep, int16_t rest_rep) {
     if (start >= end) return Status::OK();
-    const Step& step = path_[depth];
-    const ArrayData& d = *step.data;
+    const ArrowNode& node = *path_[depth].node;
+    const ArrayData& d = *path_[depth].data;
     const uint8_t* valid = d.type->id() == Type::kNull ? nullptr : d.validity();
     const bool all_null = d.type->id() == Type::kNull;
-    switch (step.kind) {
-      case StepKind::kLeaf: {
-        const int16_t present = static_cast<int16_t>(def + (step.nullable ? 1 : 0));
+    // The definition level of a null slot (the parent's): a non-nullable
+    // node adds no level.
+    const int16_t present = node.levels.def_level;
+    const auto def = static_cast<int16_t>(present - (node.nullable ? 1 : 0));
+    switch (node.kind) {
+      case ArrowNodeKind::kLeaf: {
         int64_t n = end - start;
         if (end > d.length) {
-          return Status::Invalid("field '", step.name, "': child range [", start, ", ", end,
+          return Status::Invalid("field '", node.name, "': child range [", start, ", ", end,
                                  ") is beyond the leaf array's length ", d.length);
         }
         if (all_null) {
-          if (!step.nullable && n > 0) return NullInRequired(step, start);
+          if (!node.nullable && n > 0) return NullInRequired(node, start);
           EmitRun(n, def, first_rep, rest_rep);
           AddRange(start, end, 0);
           return Status::OK();
@@ -110,8 +113,8 @@ class LeafShredder {
         int64_t values = n;
         if (valid != nullptr) {
           values = bitmap::CountSetBits(valid, d.offset + start, n);
-          if (values != n && !step.nullable) {
-            return NullInRequired(step, FirstNull(valid, d.offset, start, end));
+          if (values != n && !node.nullable) {
+            return NullInRequired(node, FirstNull(valid, d.offset, start, end));
           }
         }
         if (values == n || values == 0) {
@@ -127,14 +130,13 @@ class LeafShredder {
         AddRange(start, end, values);
         return Status::OK();
       }
-      case StepKind::kStruct: {
+      case ArrowNodeKind::kStruct: {
         if (end > d.length) {
-          return Status::Invalid("field '", step.name, "': slot range [", start, ", ", end,
+          return Status::Invalid("field '", node.name, "': slot range [", start, ", ", end,
                                  ") is beyond the struct array's length ", d.length);
         }
-        const int16_t child_def = static_cast<int16_t>(def + (step.nullable ? 1 : 0));
         if (valid == nullptr) {
-          return Visit(depth + 1, d.offset + start, d.offset + end, child_def, first_rep, rest_rep);
+          return Visit(depth + 1, d.offset + start, d.offset + end, first_rep, rest_rep);
         }
         // Runs of valid slots descend; the null slots between them are
         // emitted as runs at this level.
@@ -144,41 +146,47 @@ class LeafShredder {
           if (!st.ok()) return;
           const int64_t run = start + pos;
           if (run > cursor) {
-            if (!step.nullable) {
-              st = NullInRequired(step, cursor);
+            if (!node.nullable) {
+              st = NullInRequired(node, cursor);
               return;
             }
             EmitRun(run - cursor, def, cursor == start ? first_rep : rest_rep, rest_rep);
           }
-          st = Visit(depth + 1, d.offset + run, d.offset + run + len, child_def,
+          st = Visit(depth + 1, d.offset + run, d.offset + run + len,
                      run == start ? first_rep : rest_rep, rest_rep);
           cursor = run + len;
         });
         QUIVER_RETURN_NOT_OK(st);
         if (cursor < end) {
-          if (!step.nullable) return NullInRequired(step, cursor);
+          if (!node.nullable) return NullInRequired(node, cursor);
           EmitRun(end - cursor, def, cursor == start ? first_rep : rest_rep, rest_rep);
         }
         return Status::OK();
       }
-      case StepKind::kList:
-      case StepKind::kLargeList:
-      case StepKind::kFixedSizeList: {
+      case ArrowNodeKind::kList:
+      case ArrowNodeKind::kMap:
+      case ArrowNodeKind::kLargeList:
+      case ArrowNodeKind::kFixedSizeList: {
         if (end > d.length) {
-          return Status::Invalid("field '", step.name, "': slot range [", start, ", ", end,
+          return Status::Invalid("field '", node.name, "': slot range [", start, ", ", end,
                                  ") is beyond the list array's length ", d.length);
         }
-        const int16_t empty_def = static_cast<int16_t>(def + (step.nullable ? 1 : 0));
-        const int16_t elem_def = static_cast<int16_t>(empty_def + 1);
-        const int32_t* off32 = step.kind == StepKind::kList ? d.GetValues<int32_t>(1) : nullptr;
-        const int64_t* off64 = step.kind == StepKind::kLargeList ? d.GetValues<int64_t>(1) : nullptr;
-        const int64_t fixed = step.kind == StepKind::kFixedSizeList
+        // An empty list is present at the list's level; its elements'
+        // repetition level is the repeated group's, which the element (or
+        // a map's entries) has.
+        const int16_t empty_def = present;
+        const int16_t elem_rep = path_[depth + 1].node->levels.rep_level;
+        const bool offsets32 = node.kind == ArrowNodeKind::kList || node.kind == ArrowNodeKind::kMap;
+        const int32_t* off32 = offsets32 ? d.GetValues<int32_t>(1) : nullptr;
+        const int64_t* off64 =
+            node.kind == ArrowNodeKind::kLargeList ? d.GetValues<int64_t>(1) : nullptr;
+        const int64_t fixed = node.kind == ArrowNodeKind::kFixedSizeList
                                   ? TypeAs<ListType>(*d.type).list_size()
                                   : 0;
         for (int64_t i = start; i < end; ++i) {
           int16_t rep = i == start ? first_rep : rest_rep;
           if (valid != nullptr && !bit_util::GetBit(valid, d.offset + i)) {
-            if (!step.nullable) return NullInRequired(step, i);
+            if (!node.nullable) return NullInRequired(node, i);
             Emit(def, rep);
             continue;
           }
@@ -194,13 +202,13 @@ class LeafShredder {
             ce = cs + fixed;
           }
           if (ce < cs) {
-            return Status::Invalid("field '", step.name, "': list offsets decrease at slot ", i);
+            return Status::Invalid("field '", node.name, "': list offsets decrease at slot ", i);
           }
           if (cs == ce) {
             Emit(empty_def, rep);
             continue;
           }
-          QUIVER_RETURN_NOT_OK(Visit(depth + 1, cs, ce, elem_def, rep, step.rep_level));
+          QUIVER_RETURN_NOT_OK(Visit(depth + 1, cs, ce, rep, elem_rep));
         }
         return Status::OK();
       }
@@ -221,78 +229,60 @@ class LeafShredder {
   LeafLevels* out_;
 };
 
-// Depth-first enumeration of leaf paths, computing max levels on the way.
+// Depth-first enumeration of the leaves' paths through the Arrow tree and
+// the arrays, checking that the arrays have the tree's types and shapes.
+// The levels are the tree's (the SchemaDescriptor's), not derived here.
 class PathCollector {
  public:
-  Status Collect(const Field& field, const ArrayData* data, std::vector<Step>* path,
-                 int16_t max_def, int16_t max_rep, std::vector<LeafLevels>* leaves,
-                 std::vector<std::vector<Step>>* paths, int depth) {
-    if (depth > 128) return Status::Invalid("field '", field.name(), "' is nested too deeply");
-    const DataType& type = *field.type();
-    const bool nullable = field.nullable();
-    const int16_t def_here = static_cast<int16_t>(max_def + (nullable ? 1 : 0));
+  explicit PathCollector(const ArrowTree& tree) : tree_(tree) {}
+
+  Status Collect(int32_t at, const ArrayData* data, std::vector<Step>* path,
+                 std::vector<LeafLevels>* leaves, std::vector<std::vector<Step>>* paths) {
+    const ArrowNode& node = tree_.nodes[static_cast<size_t>(at)];
+    const DataType& type = *node.type;
     if (data->type->id() != type.id()) {
-      return Status::TypeError("field '", field.name(), "' has type ", type.ToString(),
+      return Status::TypeError("field '", node.name, "' has type ", type.ToString(),
                                " but its array has type ", data->type->ToString());
     }
-    switch (type.id()) {
-      case Type::kStruct: {
-        if (data->children.size() != static_cast<size_t>(type.num_fields())) {
-          return Status::Invalid("struct field '", field.name(), "' has ", data->children.size(),
+    switch (node.kind) {
+      case ArrowNodeKind::kStruct:
+        if (data->children.size() != static_cast<size_t>(node.num_children)) {
+          return Status::Invalid("struct field '", node.name, "' has ", data->children.size(),
                                  " child arrays for ", type.num_fields(), " fields");
         }
-        if (type.num_fields() == 0) {
-          return Status::NotImplemented("struct field '", field.name(),
-                                        "' has no children: Parquet cannot store an empty group");
-        }
-        path->push_back({StepKind::kStruct, data, nullable, 0, field.name()});
-        for (int i = 0; i < type.num_fields(); ++i) {
-          QUIVER_RETURN_NOT_OK(Collect(*type.field(i), data->children[static_cast<size_t>(i)].get(), path,
-                                       def_here, max_rep, leaves, paths, depth + 1));
-        }
-        path->pop_back();
-        return Status::OK();
-      }
-      case Type::kList:
-      case Type::kLargeList:
-      case Type::kFixedSizeList:
-      case Type::kMap: {
+        break;
+      case ArrowNodeKind::kList:
+      case ArrowNodeKind::kLargeList:
+      case ArrowNodeKind::kFixedSizeList:
+      case ArrowNodeKind::kMap:
         if (data->children.size() != 1) {
-          return Status::Invalid("list field '", field.name(), "' needs one child array");
+          return Status::Invalid("list field '", node.name, "' needs one child array");
         }
-        StepKind kind = type.id() == Type::kLargeList       ? StepKind::kLargeList
-                        : type.id() == Type::kFixedSizeList ? StepKind::kFixedSizeList
-                                                            : StepKind::kList;
-        const int16_t rep = static_cast<int16_t>(max_rep + 1);
-        path->push_back({kind, data, nullable, rep, field.name()});
-        const int16_t child_def = static_cast<int16_t>(def_here + 1);
-        const ArrayData* child = data->children[0].get();
-        if (type.id() == Type::kMap) {
-          // The entries struct is the repeated group itself: required, no level of its own.
-          const Field& entries = *type.field(0);
-          Field required_entries(entries.name(), entries.type(), false);
-          QUIVER_RETURN_NOT_OK(
-              Collect(required_entries, child, path, child_def, rep, leaves, paths, depth + 1));
-        } else {
-          QUIVER_RETURN_NOT_OK(
-              Collect(*type.field(0), child, path, child_def, rep, leaves, paths, depth + 1));
-        }
-        path->pop_back();
-        return Status::OK();
-      }
-      default: {
-        path->push_back({StepKind::kLeaf, data, nullable, 0, field.name()});
+        break;
+      case ArrowNodeKind::kLeaf: {
+        path->push_back({&node, data});
         LeafLevels leaf;
-        leaf.max_def = def_here;
-        leaf.max_rep = max_rep;
-        leaf.leaf_nullable = nullable;
+        leaf.max_def = node.levels.def_level;
+        leaf.max_rep = node.levels.rep_level;
+        leaf.leaf_nullable = node.nullable;
         leaves->push_back(std::move(leaf));
         paths->push_back(*path);
         path->pop_back();
         return Status::OK();
       }
     }
+    path->push_back({&node, data});
+    for (int32_t i = 0; i < node.num_children; ++i) {
+      QUIVER_RETURN_NOT_OK(Collect(node.first_child + i,
+                                   data->children[static_cast<size_t>(i)].get(), path, leaves,
+                                   paths));
+    }
+    path->pop_back();
+    return Status::OK();
   }
+
+ private:
+  const ArrowTree& tree_;
 };
 
 }  // namespace
@@ -313,12 +303,12 @@ int CountLeaves(const DataType& type) {
   }
 }
 
-Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column) {
+Result<std::vector<LeafLevels>> ComputeLevels(const ArrowTree& tree, int field,
+                                              const ArrayDataPtr& column) {
   std::vector<LeafLevels> leaves;
   std::vector<std::vector<Step>> paths;
   std::vector<Step> path;
-  QUIVER_RETURN_NOT_OK(
-      PathCollector().Collect(field, column.get(), &path, 0, 0, &leaves, &paths, 0));
+  QUIVER_RETURN_NOT_OK(PathCollector(tree).Collect(field, column.get(), &path, &leaves, &paths));
   for (size_t i = 0; i < leaves.size(); ++i) {
     LeafLevels& leaf = leaves[i];
     leaf.leaf = nullptr;
@@ -329,12 +319,21 @@ Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDat
     Status st = LeafShredder(paths[i], &leaf).Run(column->length);
     if (!st.ok()) {
       // A nested field's error names the inner field: say which column it is in.
-      return paths[i].size() > 1 ? st.WithContext("column '", field.name(), "': ") : st;
+      return paths[i].size() > 1
+                 ? st.WithContext("column '", tree.nodes[static_cast<size_t>(field)].name, "': ")
+                 : st;
     }
     // Find the shared_ptr of the leaf data by walking the path's parents.
     leaf.leaf = std::shared_ptr<ArrayData>(column, const_cast<ArrayData*>(leaf_data));
   }
   return leaves;
+}
+
+Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column) {
+  QUIVER_ASSIGN_OR_RAISE(
+      ParquetSchema schema,
+      ArrowToParquetSchema(Schema({std::make_shared<const Field>(field)})));
+  return ComputeLevels(schema.arrow, 0, column);
 }
 
 }  // namespace quiver::parquet

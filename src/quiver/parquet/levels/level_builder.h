@@ -8,11 +8,12 @@
 //     are present at each level slot;
 //   - rep_levels: at which repeated ancestor a new value starts (0 = new row);
 //   - the leaf slot ranges whose valid slots are the values to encode.
-// The Parquet schema shape is the one schema mapping writes: a nullable node
-// adds one definition level; a list/large_list/fixed_size_list/map adds a
-// repeated group (one definition and one repetition level); map entries are
-// the repeated group itself; dictionary arrays are leaves (their indices'
-// validity says which slots are null).
+// The Parquet schema shape is the one schema mapping writes (a list /
+// large_list / fixed_size_list / map adds a repeated group, map entries are
+// the repeated group itself; dictionary arrays are leaves, their indices'
+// validity saying which slots are null), and the levels of every node are
+// not derived here: shredding follows the ArrowTree of ArrowToParquetSchema,
+// whose nodes carry the LevelInfo of their Parquet node (level_info.h).
 //
 // Null list/struct slots never descend into children, so a null list slot
 // that owns a non-empty child range writes one level and no values, and a
@@ -25,6 +26,7 @@
 
 #include "quiver/array/array_data.h"
 #include "quiver/array/type.h"
+#include "quiver/parquet/schema/arrow_tree.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
@@ -48,9 +50,16 @@ struct LeafLevels {
   int64_t num_values = 0;
 };
 
-// Shreds `column` (an array of `field`'s type, any offset) into one
-// LeafLevels per Parquet leaf. Invalid if a non-nullable field has a null in
-// a reachable slot, or if the data is structurally inconsistent.
+// Shreds `column` (an array of top-level field `field` of the schema that
+// `tree` maps, any offset) into one LeafLevels per Parquet leaf of that
+// field. TypeError if an array's type is not its field's; Invalid if a
+// non-nullable field has a null in a reachable slot, or if the data is
+// structurally inconsistent.
+Result<std::vector<LeafLevels>> ComputeLevels(const ArrowTree& tree, int field,
+                                              const ArrayDataPtr& column);
+
+// The same for `field` alone: maps it (ArrowToParquetSchema of a schema of
+// that one field, whose errors it returns) and shreds `column`.
 Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column);
 
 // Number of Parquet leaves an Arrow type maps to.

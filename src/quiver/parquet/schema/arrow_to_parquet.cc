@@ -55,39 +55,53 @@ std::string HexName(const std::string& name) {
   return out;
 }
 
+// The one walk over the Arrow fields (recursive: an Arrow schema is built in
+// memory, and the depth is capped). Fills the elements, the leaves' Arrow
+// facts and the Arrow tree; the levels are filled in afterwards from the
+// SchemaDescriptor of the elements.
 class Mapper {
  public:
   explicit Mapper(ParquetSchema* out) : out_(out) {}
 
-  Status Node(const Field& field, int16_t def, int16_t rep, std::vector<std::string> path,
+  // Maps `field` (stored under `parquet_name`, with nullability `nullable`)
+  // into Arrow tree node `at`, which the caller has allocated.
+  Status Node(const Field& field, const std::string& parquet_name, bool nullable, int32_t at,
               int top, int depth) {
-    if (depth > 64) return Status::Invalid("field '", field.name(), "' is nested too deeply");
-    if (FindInvalidUtf8(reinterpret_cast<const uint8_t*>(field.name().data()),
-                        static_cast<int64_t>(field.name().size())) >= 0) {
+    if (depth > 64) return Status::Invalid("field '", parquet_name, "' is nested too deeply");
+    if (FindInvalidUtf8(reinterpret_cast<const uint8_t*>(parquet_name.data()),
+                        static_cast<int64_t>(parquet_name.size())) >= 0) {
       // Parquet schema names are Thrift strings (UTF-8): readers reject others.
-      return Status::Invalid("a field name is not valid UTF-8 (", HexName(field.name()),
+      return Status::Invalid("a field name is not valid UTF-8 (", HexName(parquet_name),
                              "); Parquet column names must be UTF-8");
     }
     const DataType& type = *field.type();
-    const bool nullable = field.nullable();
-    const int16_t def_here = static_cast<int16_t>(def + (nullable ? 1 : 0));
-    path.push_back(field.name());
+    path_.push_back(parquet_name);
     SchemaElement e;
-    e.name = field.name();
+    e.name = parquet_name;
     e.repetition_type = nullable ? FieldRepetitionType::kOptional : FieldRepetitionType::kRequired;
+    {
+      ArrowNode& node = Tree(at);
+      node.nullable = nullable;
+      node.name = field.name();
+      node.type = field.type();
+      node.element = static_cast<int32_t>(out_->elements.size());
+    }
 
     switch (type.id()) {
       case Type::kStruct: {
         if (type.num_fields() == 0) {
-          return Status::NotImplemented("struct field '", field.name(),
+          return Status::NotImplemented("struct field '", parquet_name,
                                         "' has no children: Parquet cannot store an empty group");
         }
         e.num_children = type.num_fields();
         out_->elements.push_back(std::move(e));
-        for (const auto& child : type.fields()) {
-          QUIVER_RETURN_NOT_OK(Node(*child, def_here, rep, path, top, depth + 1));
+        const int32_t first = Children(at, ArrowNodeKind::kStruct, type.num_fields());
+        for (int i = 0; i < type.num_fields(); ++i) {
+          const Field& child = *type.field(i);
+          QUIVER_RETURN_NOT_OK(
+              Node(child, child.name(), child.nullable(), first + i, top, depth + 1));
         }
-        return Status::OK();
+        break;
       }
       case Type::kList:
       case Type::kLargeList:
@@ -101,10 +115,15 @@ class Mapper {
         repeated.repetition_type = FieldRepetitionType::kRepeated;
         repeated.num_children = 1;
         out_->elements.push_back(std::move(repeated));
-        path.push_back("list");
-        Field element("element", type.field(0)->type(), type.field(0)->nullable());
-        return Node(element, static_cast<int16_t>(def_here + 1), static_cast<int16_t>(rep + 1),
-                    path, top, depth + 1);
+        path_.push_back("list");
+        const ArrowNodeKind kind = type.id() == Type::kList        ? ArrowNodeKind::kList
+                                   : type.id() == Type::kLargeList ? ArrowNodeKind::kLargeList
+                                                                   : ArrowNodeKind::kFixedSizeList;
+        const int32_t child = Children(at, kind, 1);
+        const Field& element = *type.field(0);
+        QUIVER_RETURN_NOT_OK(Node(element, "element", element.nullable(), child, top, depth + 1));
+        path_.pop_back();
+        break;
       }
       case Type::kMap: {
         const auto& m = TypeAs<MapType>(type);
@@ -116,52 +135,79 @@ class Mapper {
         kv.name = "key_value";
         kv.repetition_type = FieldRepetitionType::kRepeated;
         kv.num_children = 2;
+        const int32_t kv_element = static_cast<int32_t>(out_->elements.size());
         out_->elements.push_back(std::move(kv));
-        path.push_back("key_value");
-        const int16_t kv_def = static_cast<int16_t>(def_here + 1);
-        const int16_t kv_rep = static_cast<int16_t>(rep + 1);
-        Field key("key", m.key_type(), false);
-        Field value("value", m.item_type(), m.item_field()->nullable());
-        QUIVER_RETURN_NOT_OK(Node(key, kv_def, kv_rep, path, top, depth + 1));
-        return Node(value, kv_def, kv_rep, path, top, depth + 1);
+        path_.push_back("key_value");
+        // The entries struct is the repeated group itself: never null.
+        const int32_t entries = Children(at, ArrowNodeKind::kMap, 1);
+        {
+          const Field& entries_field = *type.field(0);
+          ArrowNode& node = Tree(entries);
+          node.name = entries_field.name();
+          node.type = entries_field.type();
+          node.element = kv_element;
+        }
+        const int32_t first = Children(entries, ArrowNodeKind::kStruct, 2);
+        QUIVER_RETURN_NOT_OK(Node(*m.key_field(), "key", false, first, top, depth + 1));
+        QUIVER_RETURN_NOT_OK(Node(*m.item_field(), "value", m.item_field()->nullable(), first + 1,
+                                  top, depth + 1));
+        path_.pop_back();
+        break;
       }
       default:
+        QUIVER_RETURN_NOT_OK(LeafNode(field, at, top, &e));
         break;
     }
-
-    ColumnDescriptor c;
-    c.path_parts = path;
-    for (size_t i = 0; i < path.size(); ++i) c.path += (i ? "." : "") + path[i];
-    c.top_level_field = top;
-    c.max_def = def_here;
-    c.max_rep = rep;
-    c.arrow_type = field.type();
-    const DataType* value_type = &type;
-    if (type.id() == Type::kDictionary) {
-      c.dictionary = true;
-      value_type = TypeAs<DictionaryType>(type).value_type().get();
-      if (value_type->id() == Type::kDictionary || IsNested(value_type->id())) {
-        return Status::NotImplemented("field '", field.name(), "': dictionary of ",
-                                      value_type->ToString(), " cannot be written to Parquet");
-      }
-    }
-    QUIVER_RETURN_NOT_OK(Leaf(c.path, *value_type, &e, &c));  // errors name the dotted path
-    out_->elements.push_back(std::move(e));
-    out_->columns.push_back(std::move(c));
+    path_.pop_back();
     return Status::OK();
   }
 
  private:
-  static void Physical(SchemaElement* e, ColumnDescriptor* c, format::Type t, ValueKind k,
+  ArrowNode& Tree(int32_t i) { return out_->arrow.nodes[static_cast<size_t>(i)]; }
+
+  // Makes node `at` a `kind` node with `n` new children; returns the first.
+  int32_t Children(int32_t at, ArrowNodeKind kind, int n) {
+    const auto first = static_cast<int32_t>(out_->arrow.nodes.size());
+    out_->arrow.nodes.resize(out_->arrow.nodes.size() + static_cast<size_t>(n));
+    ArrowNode& node = Tree(at);
+    node.kind = kind;
+    node.first_child = first;
+    node.num_children = n;
+    return first;
+  }
+
+  Status LeafNode(const Field& field, int32_t at, int top, SchemaElement* e) {
+    std::string path;
+    for (size_t i = 0; i < path_.size(); ++i) path += (i ? "." : "") + path_[i];
+    ArrowLeaf c;
+    c.top_level_field = top;
+    c.arrow_type = field.type();
+    const DataType* value_type = field.type().get();
+    if (value_type->id() == Type::kDictionary) {
+      c.dictionary = true;
+      value_type = TypeAs<DictionaryType>(*value_type).value_type().get();
+      if (value_type->id() == Type::kDictionary || IsNested(value_type->id())) {
+        return Status::NotImplemented("field '", path_.back(), "': dictionary of ",
+                                      value_type->ToString(), " cannot be written to Parquet");
+      }
+    }
+    QUIVER_RETURN_NOT_OK(Leaf(path, *value_type, e, &c));  // errors name the dotted path
+    out_->elements.push_back(std::move(*e));
+    ArrowNode& node = Tree(at);
+    node.kind = ArrowNodeKind::kLeaf;
+    node.column = static_cast<int32_t>(out_->leaves.size());
+    out_->leaves.push_back(std::move(c));
+    return Status::OK();
+  }
+
+  static void Physical(SchemaElement* e, ArrowLeaf* c, format::Type t, ValueKind k,
                        StatsKind s) {
     e->type = t;
-    c->physical_type = t;
     c->value_kind = k;
     c->stats_kind = s;
   }
 
-  Status Leaf(const std::string& name, const DataType& type, SchemaElement* e,
-              ColumnDescriptor* c) {
+  Status Leaf(const std::string& name, const DataType& type, SchemaElement* e, ArrowLeaf* c) {
     using format::Type;
     switch (type.id()) {
       case quiver::Type::kNull:
@@ -201,7 +247,7 @@ class Mapper {
       }
       case quiver::Type::kHalfFloat:
         Physical(e, c, Type::kFixedLenByteArray, ValueKind::kFloat16, StatsKind::kFloat16);
-        e->type_length = c->type_length = 2;
+        e->type_length = 2;
         e->logical_type.emplace().float16.emplace();
         return Status::OK();
       case quiver::Type::kFloat:
@@ -234,7 +280,7 @@ class Mapper {
         } else {
           Physical(e, c, Type::kFixedLenByteArray, ValueKind::kDecimalToFlba,
                    StatsKind::kSignedBytes);
-          e->type_length = c->type_length = DecimalFlbaLength(d.precision());
+          e->type_length = DecimalFlbaLength(d.precision());
         }
         e->converted_type = ConvertedType::kDecimal;
         e->precision = d.precision();
@@ -310,9 +356,14 @@ class Mapper {
         return Status::OK();
       }
       case quiver::Type::kFixedSizeBinary:
+        if (TypeAs<FixedSizeBinaryType>(type).fixed_byte_width() <= 0) {
+          // pyarrow refuses it too ("Invalid FIXED_LEN_BYTE_ARRAY length: 0").
+          return Status::NotImplemented("field '", name, "': ", type.ToString(),
+                                        " has no Parquet equivalent (FIXED_LEN_BYTE_ARRAY needs a "
+                                        "positive length)");
+        }
         Physical(e, c, Type::kFixedLenByteArray, ValueKind::kFixedSizeBinary, StatsKind::kBytes);
-        e->type_length = c->type_length = TypeAs<FixedSizeBinaryType>(type).fixed_byte_width();
-        c->arrow_byte_width = c->type_length;
+        e->type_length = c->arrow_byte_width = TypeAs<FixedSizeBinaryType>(type).fixed_byte_width();
         return Status::OK();
       default:
         return Status::NotImplemented("field '", name, "': Arrow type ", type.ToString(),
@@ -321,6 +372,7 @@ class Mapper {
   }
 
   ParquetSchema* out_;
+  std::vector<std::string> path_;  // Parquet names from the top-level field down
 };
 
 }  // namespace
@@ -338,9 +390,20 @@ Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema) {
   root.name = "schema";
   root.num_children = schema.num_fields();
   out.elements.push_back(std::move(root));
+  out.arrow.nodes.resize(static_cast<size_t>(schema.num_fields()));
   Mapper mapper(&out);
   for (int i = 0; i < schema.num_fields(); ++i) {
-    QUIVER_RETURN_NOT_OK(mapper.Node(*schema.field(i), 0, 0, {}, i, 0));
+    const Field& field = *schema.field(i);
+    QUIVER_RETURN_NOT_OK(mapper.Node(field, field.name(), field.nullable(), i, i, 0));
+  }
+  // The levels (and every leaf's Parquet facts) are the descriptor's.
+  QUIVER_ASSIGN_OR_RAISE(out.descriptor, SchemaDescriptor::Make(out.elements));
+  if (out.descriptor.num_columns() != static_cast<int>(out.leaves.size())) {
+    return Status::UnknownError("internal error: ", out.leaves.size(), " Arrow leaves but ",
+                                out.descriptor.num_columns(), " Parquet leaves");
+  }
+  for (ArrowNode& node : out.arrow.nodes) {
+    node.levels = out.descriptor.node(node.element).levels;
   }
   return out;
 }

@@ -20,6 +20,12 @@
 //   INT32 UNKNOWN (always null); dictionary: its value type.
 // Legacy converted types are set alongside where one exists, as Arrow C++
 // does. Intervals have no faithful Parquet type: NotImplemented.
+//
+// The one walk over the Arrow fields gives the SchemaElements, the writer's
+// Arrow facts per leaf (ArrowLeaf) and the tree of Arrow fields that level
+// shredding follows (ArrowTree); the levels and the Parquet facts of every
+// leaf then come from the SchemaDescriptor built from those elements, the
+// same description a reader builds from a file's footer.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,8 @@
 #include <vector>
 
 #include "quiver/array/type.h"
+#include "quiver/parquet/schema/arrow_tree.h"
+#include "quiver/parquet/schema/schema_descriptor.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/parquet_types.h"
 #include "quiver/util/result.h"
@@ -58,25 +66,25 @@ enum class ValueKind : uint8_t {
   kDecimalToFlba,   // little-endian two's complement -> big-endian, type_length bytes
 };
 
-struct ColumnDescriptor {
-  std::string path;                     // dotted
-  std::vector<std::string> path_parts;  // path_in_schema
+// The writer's Arrow facts about one leaf column. Its Parquet facts (path,
+// physical type, type length, levels) are the ColumnDescriptor of the same
+// index in ParquetSchema::descriptor.
+struct ArrowLeaf {
   int top_level_field = 0;
-  format::Type physical_type = format::Type::kInt32;
-  int32_t type_length = 0;  // FLBA only
-  int16_t max_def = 0;
-  int16_t max_rep = 0;
   ValueKind value_kind = ValueKind::kInt32;
   int32_t arrow_byte_width = 0;  // source value width (decimals, fsb)
   bool dictionary = false;       // the Arrow leaf is dictionary-encoded
   StatsKind stats_kind = StatsKind::kInt32;
-  bool is_string = false;        // STRING logical type
+  bool is_string = false;        // string values (STRING logical type): UTF-8 is checked
   TypePtr arrow_type;            // the leaf's Arrow type (dictionary: the dictionary type)
 };
 
+// An Arrow schema mapped to Parquet, in one walk of its fields.
 struct ParquetSchema {
   std::vector<format::SchemaElement> elements;  // depth-first, root first
-  std::vector<ColumnDescriptor> columns;        // leaves in order
+  SchemaDescriptor descriptor;                  // of `elements`: paths, types, levels
+  std::vector<ArrowLeaf> leaves;                // the Arrow side of descriptor.columns()
+  ArrowTree arrow;                              // what level shredding follows
 };
 
 Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema);

@@ -71,8 +71,10 @@ format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
 
 class ColumnChunkWriter::Impl {
  public:
-  Impl(const ColumnDescriptor& column, const ColumnChunkOptions& options, io::OutputStream* sink)
+  Impl(const ColumnDescriptor& column, const ArrowLeaf& leaf, const ColumnChunkOptions& options,
+       io::OutputStream* sink)
       : column_(column),
+        leaf_(leaf),
         options_(options),
         sink_(sink),
         pages_(options.pool),
@@ -88,14 +90,14 @@ class ColumnChunkWriter::Impl {
     vo.statistics = options_.statistics;
     vo.validate_utf8 = options_.validate_utf8;
     vo.pool = options_.pool;
-    QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, vo));
+    QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, leaf_, vo));
     dictionary_enabled_ = values_->dictionary_active();
     streaming_ = sink_ != nullptr && !dictionary_enabled_;
     if (options_.codec != compression::CompressionCodec::UNCOMPRESSED) {
       QUIVER_ASSIGN_OR_RAISE(codec_,
                              compression::Codec::Create(options_.codec, options_.compression_level));
     }
-    chunk_stats_ = ColumnStatistics::Make(column_.stats_kind, column_.is_string, column_.type_length);
+    chunk_stats_ = ColumnStatistics::Make(leaf_.stats_kind, leaf_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
     if (options_.bloom_filter.has_value()) {
       QUIVER_ASSIGN_OR_RAISE(auto filter, BloomFilter::Make(options_.bloom_filter->ndv,
@@ -349,7 +351,7 @@ class ColumnChunkWriter::Impl {
     if (options_.statistics) {
       EncodedStatistics s = chunk_stats_->Encode(options_.statistics_truncate_length);
       s.null_count = chunk_nulls_;
-      md.statistics = ToThrift(s, column_.stats_kind);
+      md.statistics = ToThrift(s, leaf_.stats_kind);
     }
     format::SizeStatistics size_stats;
     if (column_.physical_type == format::Type::kByteArray) {
@@ -361,7 +363,7 @@ class ColumnChunkWriter::Impl {
 
     out.offset_index = std::move(offset_index_);
     if (column_index_.has_value() && !column_index_discarded_) {
-      switch (ComputeBoundaryOrder(column_.stats_kind, column_index_->min_values,
+      switch (ComputeBoundaryOrder(leaf_.stats_kind, column_index_->min_values,
                                    column_index_->max_values, column_index_->null_pages)) {
         case BoundaryOrder::kAscending:
           column_index_->boundary_order = format::BoundaryOrder::kAscending;
@@ -702,7 +704,7 @@ class ColumnChunkWriter::Impl {
   // index and the chunk statistics, and page bytes stay identical to
   // pyarrow's (pages written by either library dedup against each other).
   format::Statistics PageStatistics(const EncodedStatistics& s) const {
-    format::Statistics t = ToThrift(s, column_.stats_kind);
+    format::Statistics t = ToThrift(s, leaf_.stats_kind);
     t.nan_count.reset();
     return t;
   }
@@ -721,7 +723,8 @@ class ColumnChunkWriter::Impl {
     encoding_stats_.push_back(s);
   }
 
-  const ColumnDescriptor& column_;
+  const ColumnDescriptor& column_;  // Parquet facts
+  const ArrowLeaf& leaf_;           // Arrow facts
   ColumnChunkOptions options_;
   std::unique_ptr<ValueWriter> values_;
   std::unique_ptr<compression::Codec> codec_;
@@ -782,8 +785,9 @@ ColumnChunkWriter::ColumnChunkWriter(std::unique_ptr<Impl> impl) : impl_(std::mo
 ColumnChunkWriter::~ColumnChunkWriter() = default;
 
 Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(
-    const ColumnDescriptor& column, const ColumnChunkOptions& options, io::OutputStream* sink) {
-  auto impl = std::make_unique<Impl>(column, options, sink);
+    const ColumnDescriptor& column, const ArrowLeaf& leaf, const ColumnChunkOptions& options,
+    io::OutputStream* sink) {
+  auto impl = std::make_unique<Impl>(column, leaf, options, sink);
   QUIVER_RETURN_NOT_OK(impl->Init());
   return std::unique_ptr<ColumnChunkWriter>(new ColumnChunkWriter(std::move(impl)));
 }

@@ -74,7 +74,10 @@ class ColumnChunkWriter {
   // without a dictionary; after the dictionary page once dictionary
   // encoding falls back or at Finish()), so no column chunk is held in
   // memory; nothing else may write to the sink until Finish().
+  // `column` (the Parquet leaf) and `leaf` (its Arrow side) must outlive
+  // the writer.
   static Result<std::unique_ptr<ColumnChunkWriter>> Make(const ColumnDescriptor& column,
+                                                         const ArrowLeaf& leaf,
                                                          const ColumnChunkOptions& options,
                                                          io::OutputStream* sink = nullptr);
 

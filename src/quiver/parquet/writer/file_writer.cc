@@ -95,7 +95,8 @@ class FileWriter::Impl {
         // field are written side by side, so they are buffered.
         io::OutputStream* stream_to = last - first == 1 ? sink_ : nullptr;
         for (int leaf = first; leaf < last; ++leaf) {
-          auto w = ColumnChunkWriter::Make(parquet_schema_.columns[static_cast<size_t>(leaf)],
+          auto w = ColumnChunkWriter::Make(parquet_schema_.descriptor.column(leaf),
+                                           parquet_schema_.leaves[static_cast<size_t>(leaf)],
                                            chunk_options_[static_cast<size_t>(leaf)], stream_to);
           if (!w.ok()) return Fail(w.status());
           leaf_writers.push_back(std::move(w).ValueOrDie());
@@ -217,12 +218,14 @@ class FileWriter::Impl {
     metadata_.schema = parquet_schema_.elements;
     metadata_.created_by = options_.created_by;
     auto& orders = metadata_.column_orders.emplace();
-    for (size_t i = 0; i < parquet_schema_.columns.size(); ++i) {
+    for (int i = 0; i < parquet_schema_.descriptor.num_columns(); ++i) {
       format::ColumnOrder o;
       o.type_order.emplace();
       orders.push_back(o);
     }
-    for (const auto& leaf : parquet_schema_.columns) {
+    for (int i = 0; i < parquet_schema_.descriptor.num_columns(); ++i) {
+      const ColumnDescriptor& leaf = parquet_schema_.descriptor.column(i);
+      const ArrowLeaf& arrow = parquet_schema_.leaves[static_cast<size_t>(i)];
       ColumnChunkOptions co;
       co.page_version = options_.data_page_version;
       co.data_page_size = options_.data_page_size;
@@ -232,10 +235,10 @@ class FileWriter::Impl {
       co.codec = options_.compression.Get(leaf.path);
       co.compression_level = options_.compression_level.Get(leaf.path);
       co.dictionary = options_.use_dictionary.Get(leaf.path);
-      QUIVER_ASSIGN_OR_RAISE(co.encoding, ResolveEncoding(leaf, co.dictionary));
+      QUIVER_ASSIGN_OR_RAISE(co.encoding, ResolveEncoding(leaf, arrow, co.dictionary));
       co.bloom_filter = options_.bloom_filter.Get(leaf.path);
       if (co.bloom_filter.has_value() &&
-          (leaf.physical_type == format::Type::kBoolean || leaf.value_kind == ValueKind::kNull)) {
+          (leaf.physical_type == format::Type::kBoolean || arrow.value_kind == ValueKind::kNull)) {
         if (options_.bloom_filter.by_column.count(leaf.path) > 0) {
           return Status::Invalid("bloom_filter_options: column '", leaf.path, "' of physical type ",
                                  format::EnumName(leaf.physical_type), " cannot have a bloom filter");
@@ -262,6 +265,7 @@ class FileWriter::Impl {
   // The non-dictionary encoding of a leaf: column_encoding (exact path or
   // an ancestor), else BYTE_STREAM_SPLIT where use_byte_stream_split asks.
   Result<std::optional<format::Encoding>> ResolveEncoding(const ColumnDescriptor& leaf,
+                                                          const ArrowLeaf& arrow,
                                                           bool dictionary) const {
     using format::Encoding;
     using format::Type;
@@ -306,7 +310,7 @@ class FileWriter::Impl {
     if (options_.use_byte_stream_split.Get(leaf.path)) {
       const bool explicit_column = !options_.use_byte_stream_split.by_column.empty();
       const bool floating = t == Type::kFloat || t == Type::kDouble ||
-                            leaf.value_kind == ValueKind::kFloat16;
+                            arrow.value_kind == ValueKind::kFloat16;
       const bool supported = floating || t == Type::kInt32 || t == Type::kInt64 ||
                              t == Type::kFixedLenByteArray;
       if (floating || (explicit_column && supported)) {
@@ -322,13 +326,15 @@ class FileWriter::Impl {
 
   Status ResetWriters() {
     writers_.clear();
-    for (size_t i = 0; i < parquet_schema_.columns.size(); ++i) {
-      QUIVER_ASSIGN_OR_RAISE(auto w, ColumnChunkWriter::Make(parquet_schema_.columns[i], chunk_options_[i]));
+    for (int i = 0; i < parquet_schema_.descriptor.num_columns(); ++i) {
+      QUIVER_ASSIGN_OR_RAISE(auto w, ColumnChunkWriter::Make(parquet_schema_.descriptor.column(i),
+                                                             parquet_schema_.leaves[static_cast<size_t>(i)],
+                                                             chunk_options_[static_cast<size_t>(i)]));
       writers_.push_back(std::move(w));
     }
     // Leaf index range of each top-level field.
     first_leaf_.assign(static_cast<size_t>(schema_->num_fields()) + 1, 0);
-    for (const auto& c : parquet_schema_.columns) ++first_leaf_[static_cast<size_t>(c.top_level_field) + 1];
+    for (const auto& c : parquet_schema_.leaves) ++first_leaf_[static_cast<size_t>(c.top_level_field) + 1];
     for (size_t i = 1; i < first_leaf_.size(); ++i) first_leaf_[i] += first_leaf_[i - 1];
     return Status::OK();
   }
@@ -341,8 +347,7 @@ class FileWriter::Impl {
   // (that field's leaves, in order) or to the row group's writers.
   Status WriteFieldSlice(int field_index, const ArrayDataPtr& data,
                          std::vector<std::unique_ptr<ColumnChunkWriter>>* leaf_writers) {
-    const Field& field = *schema_->field(field_index);
-    auto leaves = ComputeLevels(field, data);
+    auto leaves = ComputeLevels(parquet_schema_.arrow, field_index, data);
     if (!leaves.ok()) return Fail(leaves.status());
     size_t k = 0;
     int leaf = first_leaf_[static_cast<size_t>(field_index)];

@@ -121,8 +121,9 @@ using MemoKey = std::conditional_t<std::is_same_v<PhysT, float>, uint32_t,
 template <typename PhysT>
 class FixedValueWriter final : public ValueWriter {
  public:
-  FixedValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
-      : ValueWriter(column, options), memo_(options.pool), values_(options.pool) {
+  FixedValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
+                   const ValueWriterOptions& options)
+      : ValueWriter(column, arrow, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
     if (options.encoding == Encoding::kByteStreamSplit) {
       bss_ = std::make_unique<ByteStreamSplitEncoder>(static_cast<int>(sizeof(PhysT)), options.pool);
@@ -136,8 +137,8 @@ class FixedValueWriter final : public ValueWriter {
 
   Status Append(int64_t start, int64_t end) override {
     scratch_.clear();
-    const ValueKind kind = column_.value_kind;
-    if (!column_.dictionary) {
+    const ValueKind kind = arrow_.value_kind;
+    if (!arrow_.dictionary) {
       const ArrayData& d = *leaf_;
       if (kind == ValueKind::kInt32 || kind == ValueKind::kInt64 || kind == ValueKind::kFloat ||
           kind == ValueKind::kDouble) {
@@ -301,8 +302,9 @@ class FixedValueWriter final : public ValueWriter {
 
 class BooleanValueWriter final : public ValueWriter {
  public:
-  BooleanValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
-      : ValueWriter(column, options), bits_(options.pool) {}
+  BooleanValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
+                     const ValueWriterOptions& options)
+      : ValueWriter(column, arrow, options), bits_(options.pool) {}
 
   // The page is kept as a bitmap (PLAIN's layout): valid runs are copied a
   // word at a time, and the statistics only need to know whether a false
@@ -379,15 +381,16 @@ class BooleanValueWriter final : public ValueWriter {
 
 class BytesValueWriter final : public ValueWriter {
  public:
-  BytesValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
-      : ValueWriter(column, options), memo_(options.pool), values_(options.pool) {
+  BytesValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
+                   const ValueWriterOptions& options)
+      : ValueWriter(column, arrow, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
     fixed_ = column.physical_type == format::Type::kFixedLenByteArray;
-    check_utf8_ = column.is_string && options.validate_utf8;
+    check_utf8_ = arrow.is_string && options.validate_utf8;
     // Byte-array min/max depend only on the set of values, so repeated
     // values may skip them; FLOAT16 statistics also count NaNs.
     stats_by_value_ =
-        column.stats_kind == StatsKind::kBytes || column.stats_kind == StatsKind::kSignedBytes;
+        arrow.stats_kind == StatsKind::kBytes || arrow.stats_kind == StatsKind::kSignedBytes;
     if (options.encoding == Encoding::kDeltaLengthByteArray) {
       delta_length_ = std::make_unique<DeltaLengthByteArrayEncoder>(options.pool);
     } else if (options.encoding == Encoding::kDeltaByteArray) {
@@ -401,8 +404,8 @@ class BytesValueWriter final : public ValueWriter {
     scratch_.clear();
     arena_.clear();
     const ArrayData& d = *leaf_;
-    if (column_.dictionary) return AppendDictionaryLeaf(start, end);
-    switch (column_.value_kind) {
+    if (arrow_.dictionary) return AppendDictionaryLeaf(start, end);
+    switch (arrow_.value_kind) {
       case ValueKind::kBinary:
         QUIVER_RETURN_NOT_OK(GatherOffsets<int32_t>(d, start, end));
         return Consume(/*check_utf8=*/false);
@@ -412,7 +415,7 @@ class BytesValueWriter final : public ValueWriter {
       default:
         break;
     }
-    if (column_.value_kind == ValueKind::kDecimalToFlba) {
+    if (arrow_.value_kind == ValueKind::kDecimalToFlba) {
       arena_.reserve(static_cast<size_t>((end - start) * column_.type_length));
     }
     Status st;
@@ -488,8 +491,8 @@ class BytesValueWriter final : public ValueWriter {
   // hashed value by value instead, as other dictionary leaves are.
   Result<bool> BeginLeaf() override {
     direct_ = false;
-    if (!column_.dictionary || !use_dict_ ||
-        (column_.value_kind != ValueKind::kBinary && column_.value_kind != ValueKind::kLargeBinary)) {
+    if (!arrow_.dictionary || !use_dict_ ||
+        (arrow_.value_kind != ValueKind::kBinary && arrow_.value_kind != ValueKind::kLargeBinary)) {
       return false;
     }
     const ArrayDataPtr& dict = leaf_->dictionary;
@@ -615,7 +618,7 @@ class BytesValueWriter final : public ValueWriter {
   // The physical value of slot i of `d`; `arena` holds converted bytes
   // (decimals) and must not reallocate while views into it are alive.
   Status ValueAt(const ArrayData& d, int64_t i, std::vector<char>* arena, std::string_view* out) {
-    switch (column_.value_kind) {
+    switch (arrow_.value_kind) {
       case ValueKind::kBinary: {
         const int32_t* o = d.GetValues<int32_t>(1);
         *out = {reinterpret_cast<const char*>(d.buffers[2]->data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
@@ -682,7 +685,7 @@ class BytesValueWriter final : public ValueWriter {
     if (entries_.empty()) {
       entries_.assign(static_cast<size_t>(dict.length), std::string_view());
       entry_ready_.assign(static_cast<size_t>(dict.length), 0);
-      if (column_.value_kind == ValueKind::kDecimalToFlba) {
+      if (arrow_.value_kind == ValueKind::kDecimalToFlba) {
         entry_arena_.reserve(static_cast<size_t>(dict.length * column_.type_length));
       }
     }
@@ -874,8 +877,9 @@ class BytesValueWriter final : public ValueWriter {
 
 class NullValueWriter final : public ValueWriter {
  public:
-  NullValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
-      : ValueWriter(column, options) {}
+  NullValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
+                  const ValueWriterOptions& options)
+      : ValueWriter(column, arrow, options) {}
   Status Append(int64_t, int64_t) override { return Status::OK(); }
   int64_t EstimatedPageSize() const override { return 0; }
   Result<Encoding> FlushPage(MutableBuffer*) override {
@@ -887,31 +891,32 @@ class NullValueWriter final : public ValueWriter {
 }  // namespace
 
 Result<std::unique_ptr<ValueWriter>> ValueWriter::Make(const ColumnDescriptor& column,
+                                                       const ArrowLeaf& arrow,
                                                        const ValueWriterOptions& options) {
   std::unique_ptr<ValueWriter> w;
   ValueWriterOptions o = options;
-  if (column.value_kind == ValueKind::kNull || column.value_kind == ValueKind::kBool) {
+  if (arrow.value_kind == ValueKind::kNull || arrow.value_kind == ValueKind::kBool) {
     o.dictionary = false;  // as Arrow C++: booleans and null columns never use a dictionary
   }
-  if (column.value_kind == ValueKind::kNull) {
-    w = std::make_unique<NullValueWriter>(column, o);
+  if (arrow.value_kind == ValueKind::kNull) {
+    w = std::make_unique<NullValueWriter>(column, arrow, o);
   } else {
     switch (column.physical_type) {
-      case format::Type::kBoolean: w = std::make_unique<BooleanValueWriter>(column, o); break;
-      case format::Type::kInt32: w = std::make_unique<FixedValueWriter<int32_t>>(column, o); break;
-      case format::Type::kInt64: w = std::make_unique<FixedValueWriter<int64_t>>(column, o); break;
-      case format::Type::kFloat: w = std::make_unique<FixedValueWriter<float>>(column, o); break;
-      case format::Type::kDouble: w = std::make_unique<FixedValueWriter<double>>(column, o); break;
+      case format::Type::kBoolean: w = std::make_unique<BooleanValueWriter>(column, arrow, o); break;
+      case format::Type::kInt32: w = std::make_unique<FixedValueWriter<int32_t>>(column, arrow, o); break;
+      case format::Type::kInt64: w = std::make_unique<FixedValueWriter<int64_t>>(column, arrow, o); break;
+      case format::Type::kFloat: w = std::make_unique<FixedValueWriter<float>>(column, arrow, o); break;
+      case format::Type::kDouble: w = std::make_unique<FixedValueWriter<double>>(column, arrow, o); break;
       case format::Type::kByteArray:
       case format::Type::kFixedLenByteArray:
-        w = std::make_unique<BytesValueWriter>(column, o);
+        w = std::make_unique<BytesValueWriter>(column, arrow, o);
         break;
       default:
         return Status::NotImplemented("column '", column.path, "': physical type ",
                                       format::EnumName(column.physical_type), " is not written");
     }
   }
-  w->page_stats_ = ColumnStatistics::Make(column.stats_kind, column.is_string, column.type_length);
+  w->page_stats_ = ColumnStatistics::Make(arrow.stats_kind, arrow.is_string, column.type_length);
   return w;
 }
 

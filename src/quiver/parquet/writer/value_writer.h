@@ -37,6 +37,7 @@ class ValueWriter {
   virtual ~ValueWriter() = default;
 
   static Result<std::unique_ptr<ValueWriter>> Make(const ColumnDescriptor& column,
+                                                   const ArrowLeaf& arrow,
                                                    const ValueWriterOptions& options);
 
   // The leaf array of the current write call (kept alive by the caller).
@@ -82,8 +83,9 @@ class ValueWriter {
   int64_t page_byte_array_bytes() const { return page_byte_array_bytes_; }
 
  protected:
-  ValueWriter(const ColumnDescriptor& column, const ValueWriterOptions& options)
-      : column_(column), options_(options) {}
+  ValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
+              const ValueWriterOptions& options)
+      : column_(column), arrow_(arrow), options_(options) {}
   virtual void OnNewLeaf() {}
   void ResetPage() {
     page_num_values_ = 0;
@@ -91,7 +93,8 @@ class ValueWriter {
     page_stats_->Reset();
   }
 
-  const ColumnDescriptor& column_;
+  const ColumnDescriptor& column_;  // Parquet facts
+  const ArrowLeaf& arrow_;          // Arrow facts
   ValueWriterOptions options_;
   const ArrayData* leaf_ = nullptr;
   int64_t page_num_values_ = 0;
