@@ -13,6 +13,18 @@ namespace quiver::parquet {
 // ---------------------------------------------------------------------------
 // Decoder
 
+Status Decoder::SetData(int64_t num_values, const uint8_t* data, int64_t size) {
+  values_left_ = 0;
+  if (num_values < 0 || size < 0) {
+    return Status::Invalid(EnumName(encoding_), " ", EnumName(type_), " page: ", num_values,
+                           " values in ", size, " bytes");
+  }
+  if (num_values == 0) return Status::OK();
+  QUIVER_RETURN_NOT_OK(StartPage(num_values, data, size));
+  values_left_ = num_values;
+  return Status::OK();
+}
+
 Status Decoder::SetDictionary(int64_t, const uint8_t*, int64_t) {
   return Status::Invalid(EnumName(encoding_), " data of ", EnumName(type_),
                          " has no dictionary");
@@ -168,22 +180,33 @@ Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
 
 namespace {
 
-bool AllowsByteStreamSplit(format::Type type) {
-  switch (type) {
-    case format::Type::kInt32:
-    case format::Type::kInt64:
-    case format::Type::kFloat:
-    case format::Type::kDouble:
-    case format::Type::kFixedLenByteArray:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr uint32_t Bit(format::Type type) { return 1u << static_cast<int>(type); }
 
-Status NotForType(format::Type type, format::Encoding encoding) {
-  return Status::Invalid("encoding ", EnumName(encoding), " cannot encode ", EnumName(type),
-                         " values");
+// The physical types each value encoding serves (Encodings.md), one bit a
+// type.
+uint32_t TypesOf(format::Encoding encoding) {
+  using format::Type;
+  constexpr uint32_t kAll = (1u << 8) - 1;
+  switch (encoding) {
+    case format::Encoding::kPlain:
+      return kAll;
+    case format::Encoding::kPlainDictionary:
+    case format::Encoding::kRleDictionary:
+      return kAll & ~Bit(Type::kBoolean);
+    case format::Encoding::kRle:
+      return Bit(Type::kBoolean);
+    case format::Encoding::kDeltaBinaryPacked:
+      return Bit(Type::kInt32) | Bit(Type::kInt64);
+    case format::Encoding::kDeltaLengthByteArray:
+      return Bit(Type::kByteArray);
+    case format::Encoding::kDeltaByteArray:
+      return Bit(Type::kByteArray) | Bit(Type::kFixedLenByteArray);
+    case format::Encoding::kByteStreamSplit:
+      return Bit(Type::kInt32) | Bit(Type::kInt64) | Bit(Type::kFloat) | Bit(Type::kDouble) |
+             Bit(Type::kFixedLenByteArray);
+    default:  // BIT_PACKED (levels only) and unknown values
+      return 0;
+  }
 }
 
 }  // namespace
@@ -193,53 +216,33 @@ Result<std::unique_ptr<Decoder>> MakeDecoder(format::Type type, format::Encoding
   if (EnumName(type).empty()) {
     return Status::Invalid("unknown physical type ", static_cast<int>(type));
   }
+  if (EnumName(encoding).empty()) {
+    return Status::Invalid("unknown encoding ", static_cast<int>(encoding));
+  }
   if (type == format::Type::kFixedLenByteArray && type_length <= 0) {
     return Status::Invalid("FIXED_LEN_BYTE_ARRAY values need a positive type_length, not ",
                            type_length);
   }
-  const bool is_int = type == format::Type::kInt32 || type == format::Type::kInt64;
-  const bool is_binary =
-      type == format::Type::kByteArray || type == format::Type::kFixedLenByteArray;
-  std::unique_ptr<Decoder> decoder;
+  const bool dictionary = encoding == format::Encoding::kPlainDictionary ||
+                          encoding == format::Encoding::kRleDictionary;
+  if (dictionary && type == format::Type::kBoolean) {
+    return Status::NotImplemented("dictionary-encoded BOOLEAN values");
+  }
+  if ((TypesOf(encoding) & Bit(type)) == 0) {
+    return Status::Invalid("encoding ", EnumName(encoding), " cannot encode ", EnumName(type),
+                           " values");
+  }
+  if (dictionary) return internal::MakeDictionaryDecoder(type, encoding, type_length);
   switch (encoding) {
     case format::Encoding::kPlain:
-      decoder = internal::MakePlainDecoder(type, type_length);
-      break;
-    case format::Encoding::kPlainDictionary:
-    case format::Encoding::kRleDictionary:
-      if (type == format::Type::kBoolean) {
-        return Status::NotImplemented("dictionary-encoded BOOLEAN values");
-      }
-      decoder = internal::MakeDictionaryDecoder(type, encoding, type_length);
-      break;
+      return internal::MakePlainDecoder(type, type_length);
     case format::Encoding::kRle:
-      if (type != format::Type::kBoolean) return NotForType(type, encoding);
-      decoder = internal::MakeRleBooleanDecoder();
-      break;
-    case format::Encoding::kDeltaBinaryPacked:
-      if (!is_int) return NotForType(type, encoding);
-      decoder = internal::MakeDeltaDecoder(type, encoding, type_length);
-      break;
-    case format::Encoding::kDeltaLengthByteArray:
-      if (type != format::Type::kByteArray) return NotForType(type, encoding);
-      decoder = internal::MakeDeltaDecoder(type, encoding, type_length);
-      break;
-    case format::Encoding::kDeltaByteArray:
-      if (!is_binary) return NotForType(type, encoding);
-      decoder = internal::MakeDeltaDecoder(type, encoding, type_length);
-      break;
+      return internal::MakeRleBooleanDecoder();
     case format::Encoding::kByteStreamSplit:
-      if (!AllowsByteStreamSplit(type)) return NotForType(type, encoding);
-      decoder = internal::MakeByteStreamSplitDecoder(type, type_length);
-      break;
-    case format::Encoding::kBitPacked:
-      return Status::Invalid("encoding BIT_PACKED is for levels only, not ", EnumName(type),
-                             " values");
+      return internal::MakeByteStreamSplitDecoder(type, type_length);
     default:
-      return Status::Invalid("unknown encoding ", static_cast<int>(encoding));
+      return internal::MakeDeltaDecoder(type, encoding, type_length);
   }
-  if (decoder == nullptr) return NotForType(type, encoding);
-  return decoder;
 }
 
 }  // namespace quiver::parquet

@@ -63,7 +63,8 @@ class Decoder {
   // Starts a page: `num_values` values encoded in data[0, size). Invalid if
   // the bytes cannot hold them (where that can be known before decoding) or
   // their header is malformed; the decoder is then empty (values_left() 0).
-  virtual Status SetData(int64_t num_values, const uint8_t* data, int64_t size) = 0;
+  // A page of 0 values may have no bytes at all.
+  Status SetData(int64_t num_values, const uint8_t* data, int64_t size);
 
   // Values of the current page not yet decoded or skipped.
   int64_t values_left() const { return values_left_; }
@@ -83,6 +84,10 @@ class Decoder {
 
  protected:
   Decoder(format::Type type, format::Encoding encoding) : type_(type), encoding_(encoding) {}
+
+  // SetData() for num_values > 0 and size >= 0: reads the page's headers
+  // and checks the count against what they (or the size) say is there.
+  virtual Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) = 0;
 
   // Invalid unless 0 <= n <= values_left().
   Status CheckWanted(int64_t n) const;
@@ -114,34 +119,21 @@ class BooleanDecoder : public Decoder {
   using Decoder::Decoder;
 };
 
+// The physical type of the C++ type T holds.
 template <typename T>
-struct DecoderTypeTraits;
-template <>
-struct DecoderTypeTraits<int32_t> {
-  static constexpr format::Type kType = format::Type::kInt32;
-};
-template <>
-struct DecoderTypeTraits<int64_t> {
-  static constexpr format::Type kType = format::Type::kInt64;
-};
-template <>
-struct DecoderTypeTraits<Int96> {
-  static constexpr format::Type kType = format::Type::kInt96;
-};
-template <>
-struct DecoderTypeTraits<float> {
-  static constexpr format::Type kType = format::Type::kFloat;
-};
-template <>
-struct DecoderTypeTraits<double> {
-  static constexpr format::Type kType = format::Type::kDouble;
-};
+constexpr format::Type PhysicalTypeOf() {
+  if constexpr (std::is_same_v<T, int32_t>) return format::Type::kInt32;
+  if constexpr (std::is_same_v<T, int64_t>) return format::Type::kInt64;
+  if constexpr (std::is_same_v<T, Int96>) return format::Type::kInt96;
+  if constexpr (std::is_same_v<T, float>) return format::Type::kFloat;
+  if constexpr (std::is_same_v<T, double>) return format::Type::kDouble;
+}
 
 // INT32, INT64, INT96, FLOAT and DOUBLE.
 template <typename T>
 class TypedDecoder : public Decoder {
  public:
-  static constexpr format::Type kType = DecoderTypeTraits<T>::kType;
+  static constexpr format::Type kType = PhysicalTypeOf<T>();
 
   // The next n values.
   virtual Status Decode(int64_t n, T* out) = 0;
@@ -158,17 +150,12 @@ class TypedDecoder : public Decoder {
   using Decoder::Decoder;
 };
 
+// Instantiated in decoder.cc for these five.
 using Int32Decoder = TypedDecoder<int32_t>;
 using Int64Decoder = TypedDecoder<int64_t>;
 using Int96Decoder = TypedDecoder<Int96>;
 using FloatDecoder = TypedDecoder<float>;
 using DoubleDecoder = TypedDecoder<double>;
-
-extern template class TypedDecoder<int32_t>;
-extern template class TypedDecoder<int64_t>;
-extern template class TypedDecoder<Int96>;
-extern template class TypedDecoder<float>;
-extern template class TypedDecoder<double>;
 
 class ByteArrayDecoder : public Decoder {
  public:

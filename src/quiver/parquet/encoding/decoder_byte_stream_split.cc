@@ -9,7 +9,7 @@
 namespace quiver::parquet::internal {
 namespace {
 
-// SetData(), Decode() and Skip() over the typed interface Base; `Value` is
+// StartPage(), Decode() and Skip() over the typed interface Base; `Value` is
 // what Base::Decode writes (T, or uint8_t for FLBA).
 template <typename Base, typename Value>
 class SplitDecoder final : public Base {
@@ -18,18 +18,12 @@ class SplitDecoder final : public Base {
   SplitDecoder(int byte_width, Args&&... args)
       : Base(std::forward<Args>(args)...), byte_width_(byte_width) {}
 
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    this->values_left_ = 0;
-    if (num_values < 0) return this->TooFew(num_values, 0, "its bytes");
-    if (num_values == 0) return Status::OK();  // an empty page may have no bytes
+  Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
     QUIVER_RETURN_NOT_OK(decoder_.Init(data, size, byte_width_)
                              .WithContext("BYTE_STREAM_SPLIT ", EnumName(this->physical_type()),
                                           " page: "));
-    if (decoder_.total_values() < num_values) {
-      return this->TooFew(num_values, decoder_.total_values(), "its bytes");
-    }
-    this->values_left_ = num_values;
-    return Status::OK();
+    if (decoder_.total_values() >= num_values) return Status::OK();
+    return this->TooFew(num_values, decoder_.total_values(), "its bytes");
   }
 
   Status Decode(int64_t n, Value* out) override {

@@ -1,7 +1,7 @@
 // DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY)
 // and DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY) behind the decoder
 // interface (decoder.h), over delta_*.h's decoders, which check every width
-// and length against the page. SetData() parses the stream's header, whose
+// and length against the page. StartPage() parses the stream's header, whose
 // value count must cover the page header's; a stream that ends before it is
 // Invalid when the decoding reaches its end.
 #include <algorithm>
@@ -16,26 +16,19 @@
 namespace quiver::parquet::internal {
 namespace {
 
-// SetData() and the checked batch, shared by the delta decoders over the
+// StartPage() and the checked batch, shared by the delta decoders over the
 // typed interface Base and the delta_*.h decoder Inner.
 template <typename Base, typename Inner>
 class DeltaDecoderBase : public Base {
  public:
-  template <typename... Args>
-  explicit DeltaDecoderBase(Args&&... args) : Base(std::forward<Args>(args)...) {}
+  using Base::Base;
 
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    this->values_left_ = 0;
-    if (num_values < 0) return this->TooFew(num_values, 0, "its bytes");
-    if (num_values == 0) return Status::OK();  // an empty page may have no bytes
+  Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
     QUIVER_RETURN_NOT_OK(inner_.Init(data, size).WithContext(EnumName(this->encoding()), " ",
                                                              EnumName(this->physical_type()),
                                                              " page: "));
-    if (inner_.total_values() < num_values) {
-      return this->TooFew(num_values, inner_.total_values(), "the encoding's headers");
-    }
-    this->values_left_ = num_values;
-    return Status::OK();
+    if (inner_.total_values() >= num_values) return Status::OK();
+    return this->TooFew(num_values, inner_.total_values(), "the encoding's headers");
   }
 
  protected:

@@ -22,25 +22,20 @@ namespace {
 template <typename Base>
 class DictionaryDecoderBase : public Base {
  public:
-  template <typename... Args>
-  explicit DictionaryDecoderBase(Args&&... args) : Base(std::forward<Args>(args)...) {}
+  using Base::Base;
 
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    this->values_left_ = 0;
+  Status StartPage(int64_t, const uint8_t* data, int64_t size) override {
     position_ = 0;
     indices_ = RleBitPackedDecoder();
     if (!has_dictionary_) {
       return Status::Invalid(EnumName(this->encoding()), " ", EnumName(this->physical_type()),
                              " page: no dictionary page came before it");
     }
-    if (num_values < 0) return this->TooFew(num_values, 0, "its bytes");
-    if (num_values == 0) return Status::OK();  // an empty page may have no bytes
     auto indices = MakeDictionaryIndexDecoder(data, size);
     if (!indices.ok()) {
       return indices.status().WithContext(EnumName(this->encoding()), " page: ");
     }
     indices_ = *std::move(indices);
-    this->values_left_ = num_values;
     return Status::OK();
   }
 

@@ -1,8 +1,8 @@
 // PLAIN behind the decoder interface (decoder.h), over plain.h's decoders.
 // Fixed widths and booleans: the page size gives how many values the page
-// holds, so SetData() refuses a count the bytes cannot hold and Decode()
+// holds, so StartPage() refuses a count the bytes cannot hold and Decode()
 // copies without further checks per value. BYTE_ARRAY values carry their
-// lengths: SetData() checks only the 4 bytes each value costs at least, and
+// lengths: StartPage() checks only the 4 bytes each value costs at least, and
 // plain.h checks each length as it reads it.
 #include "quiver/parquet/encoding/decoder_internal.h"
 
@@ -11,138 +11,106 @@ namespace {
 
 constexpr format::Encoding kPlain = format::Encoding::kPlain;
 
-template <typename T>
-class PlainDecoder final : public TypedDecoder<T> {
+// The count check and the batch every PLAIN decoder shares, over the typed
+// interface Base and plain.h's decoder Inner.
+template <typename Base, typename Inner>
+class PlainDecoderBase : public Base {
  public:
-  PlainDecoder() : TypedDecoder<T>(TypedDecoder<T>::kType, kPlain) {}
-
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    decoder_ = PlainFixedWidthDecoder(data, size, static_cast<int>(sizeof(T)));
-    this->values_left_ = 0;
-    if (num_values < 0 || num_values > decoder_.values_left()) {
-      return this->TooFew(num_values, decoder_.values_left(), "its bytes");
+  Status Skip(int64_t n) override {
+    if constexpr (requires(Inner inner) { inner.Skip(n); }) {
+      return Take(n, [&] { return inner_.Skip(n); });
+    } else {
+      return Base::Skip(n);
     }
-    this->values_left_ = num_values;
-    return Status::OK();
   }
+
+ protected:
+  using Base::Base;
+
+  // After inner_ is set to the page, which holds `available` values at most.
+  Status Check(int64_t num_values, int64_t available, const char* what) const {
+    if (num_values <= available) return Status::OK();
+    return this->TooFew(num_values, available, what);
+  }
+
+  // n values by decode(), a call of inner_.
+  template <typename Decode>
+  Status Take(int64_t n, Decode&& decode) {
+    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
+    Status st = decode();
+    this->values_left_ = st.ok() ? this->values_left_ - n : 0;
+    return st;
+  }
+
+  Inner inner_;
+};
+
+template <typename T>
+class PlainDecoder final : public PlainDecoderBase<TypedDecoder<T>, PlainFixedWidthDecoder> {
+ public:
+  PlainDecoder()
+      : PlainDecoderBase<TypedDecoder<T>, PlainFixedWidthDecoder>(TypedDecoder<T>::kType,
+                                                                   kPlain) {}
 
   Status Decode(int64_t n, T* out) override {
-    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Decode(n, out));
-    this->values_left_ -= n;
-    return Status::OK();
-  }
-
-  Status Skip(int64_t n) override {
-    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Skip(n));
-    this->values_left_ -= n;
-    return Status::OK();
+    return this->Take(n, [&] { return this->inner_.Decode(n, out); });
   }
 
  private:
-  PlainFixedWidthDecoder decoder_;
+  Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
+    this->inner_ = PlainFixedWidthDecoder(data, size, static_cast<int>(sizeof(T)));
+    return this->Check(num_values, this->inner_.values_left(), "its bytes");
+  }
 };
 
-class PlainFlbaDecoder final : public FixedLenByteArrayDecoder {
+class PlainFlbaDecoder final
+    : public PlainDecoderBase<FixedLenByteArrayDecoder, PlainFixedWidthDecoder> {
  public:
-  explicit PlainFlbaDecoder(int type_length) : FixedLenByteArrayDecoder(kPlain, type_length) {}
-
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    decoder_ = PlainFixedWidthDecoder(data, size, type_length());
-    values_left_ = 0;
-    if (num_values < 0 || num_values > decoder_.values_left()) {
-      return TooFew(num_values, decoder_.values_left(), "its bytes");
-    }
-    values_left_ = num_values;
-    return Status::OK();
-  }
+  explicit PlainFlbaDecoder(int type_length) : PlainDecoderBase(kPlain, type_length) {}
 
   Status Decode(int64_t n, uint8_t* out) override {
-    QUIVER_RETURN_NOT_OK(CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Decode(n, out));
-    values_left_ -= n;
-    return Status::OK();
-  }
-
-  Status Skip(int64_t n) override {
-    QUIVER_RETURN_NOT_OK(CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Skip(n));
-    values_left_ -= n;
-    return Status::OK();
+    return Take(n, [&] { return inner_.Decode(n, out); });
   }
 
  private:
-  PlainFixedWidthDecoder decoder_;
+  Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
+    inner_ = PlainFixedWidthDecoder(data, size, type_length());
+    return Check(num_values, inner_.values_left(), "its bytes");
+  }
 };
 
-class PlainBoolDecoder final : public BooleanDecoder {
+class PlainBoolDecoder final : public PlainDecoderBase<BooleanDecoder, PlainBooleanDecoder> {
  public:
-  PlainBoolDecoder() : BooleanDecoder(kType, kPlain) {}
-
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    decoder_ = PlainBooleanDecoder(data, size);
-    values_left_ = 0;
-    if (num_values < 0 || num_values > decoder_.bits_left()) {
-      return TooFew(num_values, decoder_.bits_left(), "its bits");
-    }
-    values_left_ = num_values;
-    return Status::OK();
-  }
+  PlainBoolDecoder() : PlainDecoderBase(kType, kPlain) {}
 
   Status Decode(int64_t n, uint8_t* out_bits, int64_t out_offset) override {
-    QUIVER_RETURN_NOT_OK(CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Decode(n, out_bits, out_offset));
-    values_left_ -= n;
-    return Status::OK();
+    return Take(n, [&] { return inner_.Decode(n, out_bits, out_offset); });
   }
-
   Status Decode(int64_t n, bool* out) override {
-    QUIVER_RETURN_NOT_OK(CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Decode(n, out));
-    values_left_ -= n;
-    return Status::OK();
-  }
-
-  Status Skip(int64_t n) override {
-    QUIVER_RETURN_NOT_OK(CheckWanted(n));
-    QUIVER_RETURN_NOT_OK(decoder_.Skip(n));
-    values_left_ -= n;
-    return Status::OK();
+    return Take(n, [&] { return inner_.Decode(n, out); });
   }
 
  private:
-  PlainBooleanDecoder decoder_;
+  Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
+    inner_ = PlainBooleanDecoder(data, size);
+    return Check(num_values, inner_.bits_left(), "its bits");
+  }
 };
 
-class PlainBinaryDecoder final : public ByteArrayDecoder {
+class PlainBinaryDecoder final
+    : public PlainDecoderBase<ByteArrayDecoder, PlainByteArrayDecoder> {
  public:
-  PlainBinaryDecoder() : ByteArrayDecoder(kType, kPlain) {}
-
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    decoder_ = PlainByteArrayDecoder(data, size);
-    values_left_ = 0;
-    const int64_t most = size < 0 ? 0 : size / 4;  // a 4-byte length each
-    if (num_values < 0 || num_values > most) {
-      return TooFew(num_values, most, "its bytes (4 bytes a length)");
-    }
-    values_left_ = num_values;
-    return Status::OK();
-  }
+  PlainBinaryDecoder() : PlainDecoderBase(kType, kPlain) {}
 
   Status Decode(int64_t n, std::string_view* out) override {
-    QUIVER_RETURN_NOT_OK(CheckWanted(n));
-    Status st = decoder_.Decode(n, out);
-    if (!st.ok()) {
-      values_left_ = 0;
-      return st;
-    }
-    values_left_ -= n;
-    return Status::OK();
+    return Take(n, [&] { return inner_.Decode(n, out); });
   }
 
  private:
-  PlainByteArrayDecoder decoder_;
+  Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
+    inner_ = PlainByteArrayDecoder(data, size);
+    return Check(num_values, size / 4, "its bytes (4 bytes a length)");
+  }
 };
 
 }  // namespace

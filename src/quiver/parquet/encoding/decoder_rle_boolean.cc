@@ -17,15 +17,12 @@ class RleBoolDecoder final : public BooleanDecoder {
  public:
   RleBoolDecoder() : BooleanDecoder(kType, format::Encoding::kRle) {}
 
-  Status SetData(int64_t num_values, const uint8_t* data, int64_t size) override {
-    values_left_ = 0;
+  // Runs may stand for any count: checked as the values are decoded.
+  Status StartPage(int64_t, const uint8_t* data, int64_t size) override {
     decoder_ = RleBitPackedDecoder();
-    if (num_values < 0) return TooFew(num_values, 0, "its bytes");
-    if (num_values == 0) return Status::OK();  // an empty page may have no bytes
     auto length = RleBitPackedDecoder::ReadLengthPrefix(data, size);
     if (!length.ok()) return length.status().WithContext("RLE BOOLEAN page: ");
     decoder_ = RleBitPackedDecoder(data + RleBitPackedEncoder::kLengthPrefixSize, *length, 1);
-    values_left_ = num_values;
     return Status::OK();
   }
 

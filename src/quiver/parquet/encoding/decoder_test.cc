@@ -676,7 +676,7 @@ void CheckEveryDeltaWidth() {
       values.emplace_back(reinterpret_cast<const char*>(&v), sizeof(T));
       x += (i % 2 == 0) ? low : static_cast<U>(low + span);
     }
-    Page page = Encode(DecoderTypeTraits<T>::kType, Encoding::kDeltaBinaryPacked, -1, values);
+    Page page = Encode(PhysicalTypeOf<T>(), Encoding::kDeltaBinaryPacked, -1, values);
     // The first miniblock's width byte follows 4 header varints and the
     // block's min delta.
     size_t pos = 0;
@@ -737,23 +737,18 @@ TEST(DecoderTest, FactoryRefusesPairsTheFormatDoesNotAllow) {
     Type type;
     Encoding encoding;
   };
+  // Types by encoding, as Encodings.md allows them: not these.
+  using E = Encoding;
+  using T = Type;
   for (const Bad& bad : std::vector<Bad>{
-           {Type::kDouble, Encoding::kDeltaBinaryPacked},
-           {Type::kFloat, Encoding::kDeltaBinaryPacked},
-           {Type::kInt96, Encoding::kDeltaBinaryPacked},
-           {Type::kByteArray, Encoding::kByteStreamSplit},
-           {Type::kBoolean, Encoding::kByteStreamSplit},
-           {Type::kInt96, Encoding::kByteStreamSplit},
-           {Type::kInt32, Encoding::kRle},
-           {Type::kByteArray, Encoding::kRle},
-           {Type::kInt64, Encoding::kDeltaLengthByteArray},
-           {Type::kFixedLenByteArray, Encoding::kDeltaLengthByteArray},
-           {Type::kInt32, Encoding::kDeltaByteArray},
-           {Type::kBoolean, Encoding::kDeltaBinaryPacked},
-           {Type::kInt32, Encoding::kBitPacked},
-           {Type::kInt32, static_cast<Encoding>(1)},
-           {Type::kInt32, static_cast<Encoding>(42)},
-           {static_cast<Type>(9), Encoding::kPlain},
+           {T::kDouble, E::kDeltaBinaryPacked}, {T::kFloat, E::kDeltaBinaryPacked},
+           {T::kInt96, E::kDeltaBinaryPacked}, {T::kBoolean, E::kDeltaBinaryPacked},
+           {T::kByteArray, E::kByteStreamSplit}, {T::kBoolean, E::kByteStreamSplit},
+           {T::kInt96, E::kByteStreamSplit}, {T::kInt32, E::kRle}, {T::kByteArray, E::kRle},
+           {T::kInt64, E::kDeltaLengthByteArray}, {T::kFixedLenByteArray, E::kDeltaLengthByteArray},
+           {T::kInt32, E::kDeltaByteArray}, {T::kInt32, E::kBitPacked},
+           {T::kInt32, static_cast<E>(1)}, {T::kInt32, static_cast<E>(42)},
+           {static_cast<T>(9), E::kPlain},
        }) {
     auto decoder = MakeDecoder(bad.type, bad.encoding, 4);
     ASSERT_TRUE(decoder.status().IsInvalid())
