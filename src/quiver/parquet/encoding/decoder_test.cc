@@ -570,11 +570,13 @@ TEST(DecoderTest, HugeValueCountsAllocateNothing) {
   }
 }
 
-// A dictionary of 5 values and indices 0..7 at bit width 3.
+// A dictionary of 5 values and 40 indices 0..7 at bit width 3 (7 in the
+// first 16 of a batch of 40, then among the last 10).
 TEST(DecoderTest, DictionaryIndexOutOfRange) {
-  const std::vector<int32_t> indices = {0, 1, 2, 3, 4, 4, 3, 7, 0, 1};
+  std::vector<int32_t> indices = {0, 1, 2, 3, 4, 4, 3, 7, 0, 1};
+  indices.resize(40, 2);
   MutableBuffer page;
-  ASSERT_OK(EncodeDictionaryIndices(indices.data(), 10, 3, &page).status());
+  ASSERT_OK(EncodeDictionaryIndices(indices.data(), 40, 3, &page).status());
   for (Type type : {Type::kInt32, Type::kDouble, Type::kInt96, Type::kByteArray,
                     Type::kFixedLenByteArray}) {
     SCOPED_TRACE(EnumName(type));
@@ -585,11 +587,11 @@ TEST(DecoderTest, DictionaryIndexOutOfRange) {
     ASSERT_OK(decoder.status());
     ASSERT_OK((*decoder)->SetDictionary(5, dictionary_page.data(), dictionary_page.size()));
     for (int path = 0; path < 3; ++path) {
-      ASSERT_OK((*decoder)->SetData(10, page.data(), page.size()));
+      ASSERT_OK((*decoder)->SetData(40, page.data(), page.size()));
       Values got;
       Status st;
       if (path == 0) {
-        st = Read(**decoder, 10, 0, &got);
+        st = Read(**decoder, 40, 0, &got);
       } else if (path == 1) {
         std::vector<int32_t> out(10);
         st = (*decoder)->DecodeIndices(10, out.data());
