@@ -117,4 +117,10 @@ int64_t ByteStreamSplitDecoder::GetBatch(void* out, int64_t n) {
   return n;
 }
 
+int64_t ByteStreamSplitDecoder::Skip(int64_t n) {
+  n = std::clamp<int64_t>(n, 0, values_left());
+  position_ += n;
+  return n;
+}
+
 }  // namespace quiver::parquet

@@ -57,6 +57,8 @@ class ByteStreamSplitDecoder {
 
   // Decodes min(n, values_left()) values of byte_width bytes into `out`.
   int64_t GetBatch(void* out, int64_t n);
+  // Moves past min(n, values_left()) values; returns how many.
+  int64_t Skip(int64_t n);
 
   int64_t total_values() const { return num_values_; }
   int64_t values_left() const { return num_values_ - position_; }

@@ -159,6 +159,12 @@ Status PlainFixedWidthDecoder::Decode(int64_t n, void* out) {
   return Status::OK();
 }
 
+Status PlainFixedWidthDecoder::Skip(int64_t n) {
+  if (n < 0 || n > values_left()) return NotEnough(n);
+  pos_ += n * byte_width_;
+  return Status::OK();
+}
+
 Status PlainFixedWidthDecoder::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
                                             int64_t validity_offset, void* out) {
   if (validity == nullptr) return Decode(num_slots, out);
@@ -197,6 +203,15 @@ Status PlainBooleanDecoder::Decode(int64_t n, bool* out) {
                            " but only ", bits_left(), " bits remain");
   }
   for (int64_t i = 0; i < n; ++i) out[i] = bit_util::GetBit(data_, pos_ + i);
+  pos_ += n;
+  return Status::OK();
+}
+
+Status PlainBooleanDecoder::Skip(int64_t n) {
+  if (n < 0 || n > bits_left()) {
+    return Status::Invalid("PLAIN BOOLEAN data: ", n, " values to skip at bit ", pos_,
+                           " but only ", bits_left(), " bits remain");
+  }
   pos_ += n;
   return Status::OK();
 }

@@ -109,6 +109,8 @@ class PlainFixedWidthDecoder {
   // zeroed.
   Status DecodeSpaced(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
                       void* out);
+  // Moves past the next n values; Invalid if fewer remain.
+  Status Skip(int64_t n);
 
   int64_t values_left() const { return byte_width_ > 0 ? (size_ - pos_) / byte_width_ : 0; }
   int64_t bytes_consumed() const { return pos_; }
@@ -133,6 +135,8 @@ class PlainBooleanDecoder {
   Status Decode(int64_t n, uint8_t* out_bits, int64_t out_offset);
   // Same, as one byte (0 or 1) per value.
   Status Decode(int64_t n, bool* out);
+  // Moves past the next n values; Invalid if fewer bits remain.
+  Status Skip(int64_t n);
 
   int64_t bits_left() const { return num_bits_ - pos_; }
 

@@ -1,0 +1,248 @@
+#include "quiver/parquet/encoding/decoder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "quiver/parquet/encoding/decoder_internal.h"
+#include "quiver/util/bitmap.h"
+
+namespace quiver::parquet {
+
+// ---------------------------------------------------------------------------
+// Decoder
+
+Status Decoder::SetData(int64_t num_values, const uint8_t* data, int64_t size) {
+  values_left_ = 0;
+  if (num_values < 0 || size < 0) {
+    return Status::Invalid(EnumName(encoding_), " ", EnumName(type_), " page: ", num_values,
+                           " values in ", size, " bytes");
+  }
+  if (num_values == 0) return Status::OK();
+  QUIVER_RETURN_NOT_OK(StartPage(num_values, data, size));
+  values_left_ = num_values;
+  return Status::OK();
+}
+
+Status Decoder::SetDictionary(int64_t, const uint8_t*, int64_t) {
+  return Status::Invalid(EnumName(encoding_), " data of ", EnumName(type_),
+                         " has no dictionary");
+}
+
+Status Decoder::DecodeIndices(int64_t, int32_t*) {
+  return Status::Invalid(EnumName(encoding_), " data of ", EnumName(type_),
+                         " has no dictionary indices");
+}
+
+Status Decoder::CheckWanted(int64_t n) const {
+  if (QUIVER_PREDICT_TRUE(n >= 0 && n <= values_left_)) return Status::OK();
+  return Status::Invalid(EnumName(encoding_), " ", EnumName(type_), " page: ", n,
+                         " values wanted but only ", values_left_, " are left");
+}
+
+Status Decoder::EndedEarly(int64_t n, int64_t decoded) const {
+  return Status::Invalid(EnumName(encoding_), " ", EnumName(type_), " page: the data ends after ",
+                         decoded, " of ", n, " values wanted (", values_left_,
+                         " values were left by the page header's count)");
+}
+
+Status Decoder::TooFew(int64_t num_values, int64_t available, const char* where) const {
+  return Status::Invalid(EnumName(encoding_), " ", EnumName(type_), " page: the header says ",
+                         num_values, " values but ", where, " hold only ", available);
+}
+
+// ---------------------------------------------------------------------------
+// Skips and spaced decodes through bounded scratch memory
+
+Status BooleanDecoder::Skip(int64_t n) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  bool scratch[kScratchValues];
+  for (int64_t done = 0; done < n;) {
+    const int64_t m = std::min(n - done, kScratchValues);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch));
+    done += m;
+  }
+  return Status::OK();
+}
+
+template <typename T>
+Status TypedDecoder<T>::Skip(int64_t n) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  std::vector<T> scratch(static_cast<size_t>(std::min(n, kScratchValues)));
+  for (int64_t done = 0; done < n;) {
+    const int64_t m = std::min(n - done, kScratchValues);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    done += m;
+  }
+  return Status::OK();
+}
+
+template <typename T>
+Status TypedDecoder<T>::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
+                                     int64_t validity_offset, T* out) {
+  if (validity == nullptr) return Decode(num_slots, out);
+  if (num_slots < 0) return CheckWanted(num_slots);
+  int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
+  QUIVER_RETURN_NOT_OK(Decode(valid, out));
+  // Spread from the end, so that no value is overwritten before it moves;
+  // the slots before the first null are already in place.
+  for (int64_t i = num_slots - 1; i >= valid; --i) {
+    if (bit_util::GetBit(validity, validity_offset + i)) {
+      out[i] = out[--valid];
+    } else {
+      out[i] = T{};
+    }
+  }
+  return Status::OK();
+}
+
+template class TypedDecoder<int32_t>;
+template class TypedDecoder<int64_t>;
+template class TypedDecoder<Int96>;
+template class TypedDecoder<float>;
+template class TypedDecoder<double>;
+
+Status FixedLenByteArrayDecoder::Skip(int64_t n) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  // At most kScratchValues values and 64 KiB, whatever type_length says.
+  const int64_t chunk = std::min({n, kScratchValues, std::max<int64_t>(1, 65536 / type_length_)});
+  std::vector<uint8_t> scratch(static_cast<size_t>(chunk * type_length_));
+  for (int64_t done = 0; done < n;) {
+    const int64_t m = std::min(n - done, chunk);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    done += m;
+  }
+  return Status::OK();
+}
+
+Status ByteArrayDecoder::Skip(int64_t n) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  std::vector<std::string_view> scratch(static_cast<size_t>(std::min(n, kScratchValues)));
+  for (int64_t done = 0; done < n;) {
+    const int64_t m = std::min(n - done, kScratchValues);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    done += m;
+  }
+  return Status::OK();
+}
+
+Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
+                                     int64_t validity_offset, MutableBuffer* offsets,
+                                     MutableBuffer* data) {
+  if (num_slots < 0) return CheckWanted(num_slots);
+  const int64_t valid =
+      validity == nullptr ? num_slots : bitmap::CountSetBits(validity, validity_offset, num_slots);
+  QUIVER_RETURN_NOT_OK(CheckWanted(valid));
+  constexpr int64_t kMaxOffset = std::numeric_limits<int32_t>::max();
+  if (offsets->empty()) QUIVER_RETURN_NOT_OK(offsets->Append(int32_t{0}));
+  QUIVER_RETURN_NOT_OK(offsets->Reserve(num_slots * int64_t{sizeof(int32_t)}));
+  const auto end_offset = [&] { return static_cast<int32_t>(data->size()); };
+
+  std::vector<std::string_view>& views = views_;
+  views.resize(static_cast<size_t>(std::min(valid, kScratchValues)));
+  // Appends the next `count` values of the page.
+  auto append_values = [&](int64_t count) -> Status {
+    for (int64_t done = 0; done < count;) {
+      const int64_t m = std::min(count - done, kScratchValues);
+      QUIVER_RETURN_NOT_OK(Decode(m, views.data()));
+      int64_t bytes = 0;
+      for (int64_t i = 0; i < m; ++i) bytes += static_cast<int64_t>(views[i].size());
+      if (bytes > kMaxOffset - data->size()) {
+        return Status::CapacityError("BYTE_ARRAY values: more than 2^31-1 bytes for one array");
+      }
+      QUIVER_RETURN_NOT_OK(data->Reserve(bytes));
+      for (int64_t i = 0; i < m; ++i) {
+        data->UnsafeExtendFromSlice(views[i].data(), static_cast<int64_t>(views[i].size()));
+        offsets->UnsafeAppend(end_offset());
+      }
+      done += m;
+    }
+    return Status::OK();
+  };
+  if (validity == nullptr) return append_values(num_slots);
+
+  Status status;
+  int64_t next = 0;  // first slot not yet appended
+  bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
+    if (!status.ok()) return;
+    for (; next < pos; ++next) offsets->UnsafeAppend(end_offset());
+    status = append_values(len);
+    next = pos + len;
+  });
+  QUIVER_RETURN_NOT_OK(status);
+  for (; next < num_slots; ++next) offsets->UnsafeAppend(end_offset());
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// The factory
+
+namespace {
+
+constexpr uint32_t Bit(format::Type type) { return 1u << static_cast<int>(type); }
+
+// The physical types each value encoding serves (Encodings.md), one bit a
+// type.
+uint32_t TypesOf(format::Encoding encoding) {
+  using format::Type;
+  constexpr uint32_t kAll = (1u << 8) - 1;
+  switch (encoding) {
+    case format::Encoding::kPlain:
+      return kAll;
+    case format::Encoding::kPlainDictionary:
+    case format::Encoding::kRleDictionary:
+      return kAll & ~Bit(Type::kBoolean);
+    case format::Encoding::kRle:
+      return Bit(Type::kBoolean);
+    case format::Encoding::kDeltaBinaryPacked:
+      return Bit(Type::kInt32) | Bit(Type::kInt64);
+    case format::Encoding::kDeltaLengthByteArray:
+      return Bit(Type::kByteArray);
+    case format::Encoding::kDeltaByteArray:
+      return Bit(Type::kByteArray) | Bit(Type::kFixedLenByteArray);
+    case format::Encoding::kByteStreamSplit:
+      return Bit(Type::kInt32) | Bit(Type::kInt64) | Bit(Type::kFloat) | Bit(Type::kDouble) |
+             Bit(Type::kFixedLenByteArray);
+    default:  // BIT_PACKED (levels only) and unknown values
+      return 0;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Decoder>> MakeDecoder(format::Type type, format::Encoding encoding,
+                                             int type_length) {
+  if (EnumName(type).empty()) {
+    return Status::Invalid("unknown physical type ", static_cast<int>(type));
+  }
+  if (EnumName(encoding).empty()) {
+    return Status::Invalid("unknown encoding ", static_cast<int>(encoding));
+  }
+  if (type == format::Type::kFixedLenByteArray && type_length <= 0) {
+    return Status::Invalid("FIXED_LEN_BYTE_ARRAY values need a positive type_length, not ",
+                           type_length);
+  }
+  const bool dictionary = encoding == format::Encoding::kPlainDictionary ||
+                          encoding == format::Encoding::kRleDictionary;
+  if (dictionary && type == format::Type::kBoolean) {
+    return Status::NotImplemented("dictionary-encoded BOOLEAN values");
+  }
+  if ((TypesOf(encoding) & Bit(type)) == 0) {
+    return Status::Invalid("encoding ", EnumName(encoding), " cannot encode ", EnumName(type),
+                           " values");
+  }
+  if (dictionary) return internal::MakeDictionaryDecoder(type, encoding, type_length);
+  switch (encoding) {
+    case format::Encoding::kPlain:
+      return internal::MakePlainDecoder(type, type_length);
+    case format::Encoding::kRle:
+      return internal::MakeRleBooleanDecoder();
+    case format::Encoding::kByteStreamSplit:
+      return internal::MakeByteStreamSplitDecoder(type, type_length);
+    default:
+      return internal::MakeDeltaDecoder(type, encoding, type_length);
+  }
+}
+
+}  // namespace quiver::parquet

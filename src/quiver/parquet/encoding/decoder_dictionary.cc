@@ -1,0 +1,243 @@
+// PLAIN_DICTIONARY and RLE_DICTIONARY behind the decoder interface
+// (decoder.h): Encodings.md, "Dictionary Encoding". The dictionary page's
+// values are PLAIN (decoded once by plain.h's decoders and copied into the
+// decoder); each data page is a bit-width byte and the indices as an
+// RLE/bit-packed hybrid (dictionary_indices.h). Indices are unpacked
+// kScratchValues at a time, checked against the dictionary size in one pass
+// (a max, then a search for the culprit only if it is out of range), then
+// mapped in a loop without checks.
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "quiver/parquet/encoding/decoder_internal.h"
+#include "quiver/parquet/encoding/dictionary_indices.h"
+
+namespace quiver::parquet::internal {
+namespace {
+
+// The largest of indices[0, m): 16 lanes at a time, a loop of constant
+// trip count that GCC vectorises at -O2 (whose cost model leaves loops of
+// unknown count, needing an epilogue, scalar), then the rest.
+uint32_t MaxIndex(const uint32_t* indices, int64_t m) {
+  uint32_t lanes[16] = {};
+  int64_t j = 0;
+  for (; j + 16 <= m; j += 16) {
+    for (int k = 0; k < 16; ++k) lanes[k] = std::max(lanes[k], indices[j + k]);
+  }
+  for (; j < m; ++j) lanes[0] = std::max(lanes[0], indices[j]);
+  uint32_t max = 0;
+  for (uint32_t lane : lanes) max = std::max(max, lane);
+  return max;
+}
+
+// The index handling every dictionary decoder shares, over the typed
+// interface Base.
+template <typename Base>
+class DictionaryDecoderBase : public Base {
+ public:
+  using Base::Base;
+
+  Status StartPage(int64_t, const uint8_t* data, int64_t size) override {
+    position_ = 0;
+    indices_ = RleBitPackedDecoder();
+    if (!has_dictionary_) {
+      return Status::Invalid(EnumName(this->encoding()), " ", EnumName(this->physical_type()),
+                             " page: no dictionary page came before it");
+    }
+    auto indices = MakeDictionaryIndexDecoder(data, size);
+    if (!indices.ok()) {
+      return indices.status().WithContext(EnumName(this->encoding()), " page: ");
+    }
+    indices_ = *std::move(indices);
+    return Status::OK();
+  }
+
+  Status DecodeIndices(int64_t n, int32_t* out) override {
+    return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
+      for (int64_t j = 0; j < m; ++j) out[done + j] = static_cast<int32_t>(idx[j]);
+    });
+  }
+
+ protected:
+  // Before SetDictionary() decodes the new dictionary.
+  void StartDictionary() { has_dictionary_ = false; }
+  // After it, with its size.
+  void EndDictionary(int64_t size) {
+    dictionary_size_ = size;
+    has_dictionary_ = true;
+  }
+
+  // Calls map(indices, m, done) for each batch of m <= kScratchValues
+  // checked indices, done being the values of the n mapped before.
+  template <typename Map>
+  Status ForEachBatch(int64_t n, Map&& map) {
+    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
+    for (int64_t done = 0; done < n;) {
+      const int64_t m = std::min(n - done, Decoder::kScratchValues);
+      const int64_t got = indices_.GetBatch(scratch_, m);
+      if (got != m) return Fail(n, done + got);
+      if (QUIVER_PREDICT_FALSE(MaxIndex(scratch_, m) >= dictionary_size_)) return OutOfRange();
+      map(static_cast<const uint32_t*>(scratch_), m, done);
+      position_ += m;
+      done += m;
+    }
+    this->values_left_ -= n;
+    return Status::OK();
+  }
+
+ private:
+  Status Fail(int64_t n, int64_t got) {
+    Status st = indices_.status().ok()
+                    ? this->EndedEarly(n, got)
+                    : indices_.status().WithContext(EnumName(this->encoding()), " indices: ");
+    this->values_left_ = 0;
+    return st;
+  }
+
+  Status OutOfRange() {
+    int64_t j = 0;
+    while (scratch_[j] < dictionary_size_) ++j;
+    this->values_left_ = 0;
+    return Status::Invalid(EnumName(this->encoding()), " ", EnumName(this->physical_type()),
+                           " page: index ", scratch_[j], " of value ", position_ + j,
+                           " is out of range for a dictionary of ", dictionary_size_,
+                           " values");
+  }
+
+  RleBitPackedDecoder indices_;
+  bool has_dictionary_ = false;
+  int64_t dictionary_size_ = 0;
+  int64_t position_ = 0;  // values of the page mapped so far
+  uint32_t scratch_[Decoder::kScratchValues];
+};
+
+Status BadDictionary(int64_t num_values, int64_t available, format::Type type) {
+  return Status::Invalid("dictionary page of ", EnumName(type), ": the header says ", num_values,
+                         " values but its bytes hold only ", available);
+}
+
+template <typename T>
+class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
+ public:
+  explicit DictDecoder(format::Encoding encoding)
+      : DictionaryDecoderBase<TypedDecoder<T>>(TypedDecoder<T>::kType, encoding) {}
+
+  Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
+    this->StartDictionary();
+    PlainFixedWidthDecoder plain(data, size, static_cast<int>(sizeof(T)));
+    if (num_values < 0 || num_values > plain.values_left()) {
+      return BadDictionary(num_values, plain.values_left(), this->physical_type());
+    }
+    dictionary_.resize(static_cast<size_t>(num_values));
+    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data()));
+    this->EndDictionary(num_values);
+    return Status::OK();
+  }
+
+  Status Decode(int64_t n, T* out) override {
+    const T* dictionary = dictionary_.data();
+    return this->ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
+      T* dest = out + done;
+      for (int64_t j = 0; j < m; ++j) dest[j] = dictionary[idx[j]];
+    });
+  }
+
+ private:
+  std::vector<T> dictionary_;
+};
+
+class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDecoder> {
+ public:
+  DictFlbaDecoder(format::Encoding encoding, int type_length)
+      : DictionaryDecoderBase<FixedLenByteArrayDecoder>(encoding, type_length) {}
+
+  Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
+    StartDictionary();
+    PlainFixedWidthDecoder plain(data, size, type_length());
+    if (num_values < 0 || num_values > plain.values_left()) {
+      return BadDictionary(num_values, plain.values_left(), physical_type());
+    }
+    dictionary_.resize(static_cast<size_t>(num_values * type_length()));
+    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data()));
+    EndDictionary(num_values);
+    return Status::OK();
+  }
+
+  Status Decode(int64_t n, uint8_t* out) override {
+    const auto width = static_cast<size_t>(type_length());
+    const uint8_t* dictionary = dictionary_.data();
+    return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
+      uint8_t* dest = out + static_cast<size_t>(done) * width;
+      for (int64_t j = 0; j < m; ++j) {
+        std::memcpy(dest + static_cast<size_t>(j) * width, dictionary + idx[j] * width, width);
+      }
+    });
+  }
+
+ private:
+  std::vector<uint8_t> dictionary_;
+};
+
+class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
+ public:
+  explicit DictBinaryDecoder(format::Encoding encoding)
+      : DictionaryDecoderBase<ByteArrayDecoder>(kType, encoding) {}
+
+  Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
+    StartDictionary();
+    if (size < 0) size = 0;
+    const int64_t most = size / 4;  // a 4-byte length each
+    if (num_values < 0 || num_values > most) {
+      return BadDictionary(num_values, most, physical_type());
+    }
+    // The views point into a copy: the page's buffer is reused for the next.
+    bytes_.assign(data, data + size);
+    dictionary_.resize(static_cast<size_t>(num_values));
+    PlainByteArrayDecoder plain(bytes_.data(), size);
+    QUIVER_RETURN_NOT_OK(
+        plain.Decode(num_values, dictionary_.data()).WithContext("dictionary page: "));
+    EndDictionary(num_values);
+    return Status::OK();
+  }
+
+  Status Decode(int64_t n, std::string_view* out) override {
+    const std::string_view* dictionary = dictionary_.data();
+    return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
+      std::string_view* dest = out + done;
+      for (int64_t j = 0; j < m; ++j) dest[j] = dictionary[idx[j]];
+    });
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::vector<std::string_view> dictionary_;
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> MakeDictionaryDecoder(format::Type type, format::Encoding encoding,
+                                               int type_length) {
+  switch (type) {
+    case format::Type::kInt32:
+      return std::make_unique<DictDecoder<int32_t>>(encoding);
+    case format::Type::kInt64:
+      return std::make_unique<DictDecoder<int64_t>>(encoding);
+    case format::Type::kInt96:
+      return std::make_unique<DictDecoder<Int96>>(encoding);
+    case format::Type::kFloat:
+      return std::make_unique<DictDecoder<float>>(encoding);
+    case format::Type::kDouble:
+      return std::make_unique<DictDecoder<double>>(encoding);
+    case format::Type::kByteArray:
+      return std::make_unique<DictBinaryDecoder>(encoding);
+    case format::Type::kFixedLenByteArray:
+      return std::make_unique<DictFlbaDecoder>(encoding, type_length);
+    case format::Type::kBoolean:
+      break;
+  }
+  return nullptr;
+}
+
+}  // namespace quiver::parquet::internal
