@@ -6,15 +6,16 @@
 #   make release      library, CLI and examples (build/release)
 #   make bench-build  the benchmarks (release tree)
 #   make bench        run them
+#   make fuzz         the libFuzzer targets (fuzz tree, clang), fixed runs and seed
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench clean
+.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench fuzz clean
 
 export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 export CCACHE_MAXSIZE ?= 2G
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh apt
@@ -44,13 +45,24 @@ test-cpp: debug
 test-python: deps-python release
 	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests
 
-bench-build: deps
+# The same release tree, with the benchmarks turned on (they need Google
+# Benchmark, which only this target installs).
+bench-build:
+	@scripts/install-deps.sh bench
 	@scripts/install-deps.sh python-build
-	@cmake --preset release >/dev/null
+	@cmake --preset release -DQUIVER_BUILD_BENCHMARKS=ON >/dev/null
 	cmake --build --preset release --target benchmarks
 
 bench: bench-build
 	bench/run.sh
+
+# libFuzzer targets (build/fuzz/fuzzers), each run over its committed seed
+# corpus (fuzz/corpus/<target>) for a fixed number of runs with a fixed seed.
+fuzz:
+	@scripts/install-deps.sh fuzz
+	@cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz
+	fuzz/run.sh
 
 clean:
 	rm -rf build

@@ -11,12 +11,19 @@ if(QUIVER_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   target_link_options(quiver_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
+# The fuzz tree: every Quiver object file gets libFuzzer's coverage
+# instrumentation (the fuzz executables alone link libFuzzer's main, see
+# quiver_add_fuzz), at -O1 so that the sanitized runs are fast enough.
+if(QUIVER_BUILD_FUZZERS)
+  target_compile_options(quiver_build_flags INTERFACE -fsanitize=fuzzer-no-link
+                         $<$<CONFIG:Debug>:-O1>)
+endif()
 
 # The jemalloc shared library, linked into Quiver's own executables (tests,
 # CLI, benchmarks) so that the jemalloc pool is available in them: jemalloc
 # cannot be dlopen'ed into a running process (it needs static TLS).
 add_library(quiver_jemalloc INTERFACE)
-if(QUIVER_DEVELOPER_MODE OR QUIVER_BUILD_BENCHMARKS)
+if(QUIVER_BUILD_TESTS OR QUIVER_BUILD_TOOLS OR QUIVER_BUILD_BENCHMARKS)
   find_library(QUIVER_JEMALLOC_LIBRARY NAMES jemalloc libjemalloc.so.2 REQUIRED)
   target_link_libraries(quiver_jemalloc INTERFACE "-Wl,--push-state,--no-as-needed"
                         "${QUIVER_JEMALLOC_LIBRARY}" "-Wl,--pop-state")
@@ -33,4 +40,18 @@ function(quiver_add_test name)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT
                        "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+endfunction()
+
+# quiver_add_fuzz(NAME src...): one libFuzzer executable (built in the fuzz
+# tree only, into <build>/fuzzers/NAME), linking the whole library. Its seed
+# corpus is fuzz/corpus/NAME/ (fuzz/make_corpus.py); fuzz/run.sh (make fuzz)
+# runs every executable in <build>/fuzzers.
+function(quiver_add_fuzz name)
+  if(NOT QUIVER_BUILD_FUZZERS)
+    return()
+  endif()
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE quiver::quiver quiver_build_flags)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/fuzzers")
 endfunction()

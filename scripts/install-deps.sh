@@ -4,7 +4,9 @@
 # only if something is missing). Python packages go into ./.venv from the pinned
 # requirements file; the venv is refreshed only when that file changes.
 #
-#   scripts/install-deps.sh apt      # system packages only
+#   scripts/install-deps.sh apt      # system packages only (library, CLI, tests)
+#   scripts/install-deps.sh bench    # + Google Benchmark (make bench-build)
+#   scripts/install-deps.sh fuzz     # + clang-14 and libFuzzer (make fuzz)
 #   scripts/install-deps.sh python   # the .venv with everything the tests need
 #   scripts/install-deps.sh python-build  # the .venv with the build requirements
 #   scripts/install-deps.sh          # both
@@ -13,17 +15,23 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev
   libfmt-dev libcli11-dev
   libjemalloc-dev libmimalloc-dev
   libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
   libflatbuffers-dev flatbuffers-compiler libxxhash-dev
   python3-venv python3-dev
 )
+# Only the benchmarks need Google Benchmark; only the fuzz preset needs clang.
+BENCH_PACKAGES=(libbenchmark-dev)
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev)
 
+# want_apt [package...]: the given packages (default: APT_PACKAGES).
 want_apt() {
   local missing=()
-  for p in "${APT_PACKAGES[@]}"; do
+  local wanted=("$@")
+  [ ${#wanted[@]} -gt 0 ] || wanted=("${APT_PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   # python3-venv/python3-dev are only needed when the system python is Debian's.
@@ -54,8 +62,10 @@ want_python() {
 
 case "${1:-all}" in
   apt) want_apt ;;
+  bench) want_apt "${APT_PACKAGES[@]}" "${BENCH_PACKAGES[@]}" ;;
+  fuzz) want_apt "${APT_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}" ;;
   python) want_python ;;
   python-build) want_python python/requirements-build.txt ;;
   all) want_apt; want_python ;;
-  *) echo "usage: $0 [apt|python|python-build|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [apt|bench|fuzz|python|python-build|all]" >&2; exit 2 ;;
 esac

@@ -3,9 +3,9 @@
 // crash, sanitizer report or unbounded allocation is a bug; keep crashing
 // inputs as regression cases in malformed_test.cc.
 //
-// Not part of the library (the module glob skips *_fuzz.cc). Build with
-// clang: clang++ -std=c++20 -fsanitize=fuzzer,address,undefined ... and link
-// quiver_ipc, quiver_array, quiver_memory, quiver_util, lz4, zstd.
+// Not part of the library (the module glob skips *_fuzz.cc): built by the
+// fuzz preset (clang, libFuzzer, ASan+UBSan) and run by `make fuzz` over
+// fuzz/corpus/quiver_ipc_fuzz/.
 #include <cstddef>
 #include <cstdint>
 

@@ -10,7 +10,9 @@
 
 // g++ 12 warns that the intrinsics' own "undefined" source registers may be
 // used uninitialized (they are not: the masks zero those lanes).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace quiver::parquet::cdc::internal {
 
@@ -55,9 +57,15 @@ constexpr uint64_t RecordBits(int records, int units, int offset) {
   return bits;
 }
 
-// The kernels are compiled for AVX-512 (and run only where GatherSimdEnabled).
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,bmi2,popcnt")
+// The kernels are compiled for AVX-512 (and run only where GatherSimdEnabled),
+// function by function: a target attribute on each function (lambdas and
+// helpers included) that uses the intrinsics, which g++ and clang both
+// honour (clang has no `#pragma GCC target`). g++ ignores a target attribute
+// on the definition of a template declared without one (gather_simd.h), so
+// the templates declared there forward to kernels defined here.
+#define QUIVER_GATHER_KERNEL __attribute__((target("avx512f,avx512bw,avx512vl,bmi2,popcnt")))
+#define QUIVER_GATHER_VBMI2_KERNEL \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,bmi2,popcnt")))
 
 namespace {
 
@@ -65,7 +73,7 @@ namespace {
 class RangeWalk {
  public:
   // (With no ranges, the slots run on from at.slot: as in a last range.)
-  explicit RangeWalk(const SlotPosition& at)
+  explicit QUIVER_GATHER_KERNEL RangeWalk(const SlotPosition& at)
       : ranges_(at.ranges),
         last_(at.num_ranges > 0 ? at.num_ranges - 1 : 0),
         range_(at.range),
@@ -74,7 +82,7 @@ class RangeWalk {
   // Calls fn(first slot, number of slots) for the next `n` slots taken, one
   // call per range reached, and moves past them.
   template <typename Fn>
-  void Take(int64_t n, Fn&& fn) {
+  QUIVER_GATHER_KERNEL void Take(int64_t n, Fn&& fn) {
     while (n > 0) {
       const int64_t end = range_ < last_ ? ranges_[range_].second
                                          : std::numeric_limits<int64_t>::max();
@@ -89,11 +97,11 @@ class RangeWalk {
     }
   }
   // Slots left in the current range (unbounded in the last one).
-  int64_t Room() const {
+  QUIVER_GATHER_KERNEL int64_t Room() const {
     return range_ < last_ ? ranges_[range_].second - slot_ : std::numeric_limits<int64_t>::max();
   }
-  int64_t slot() const { return slot_; }
-  void Store(SlotPosition* at) const {
+  QUIVER_GATHER_KERNEL int64_t slot() const { return slot_; }
+  QUIVER_GATHER_KERNEL void Store(SlotPosition* at) const {
     at->range = range_;
     at->slot = slot_;
   }
@@ -131,7 +139,7 @@ struct RepeatedBlock {
 
 // The first n (<= 64 / W) W-byte values at `from`, read with a mask.
 template <int W>
-inline __m512i LoadFirst(int64_t n, const void* from) {
+inline QUIVER_GATHER_KERNEL __m512i LoadFirst(int64_t n, const void* from) {
   if constexpr (W == 4) {
     return _mm512_maskz_loadu_epi32(
         static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n))), from);
@@ -141,12 +149,12 @@ inline __m512i LoadFirst(int64_t n, const void* from) {
   }
 }
 
-}  // namespace
-
 template <int W>
-int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
-                       int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
-                       int64_t* pos, int64_t pos_limit) {
+QUIVER_GATHER_KERNEL int64_t GatherRepeatedKernel(const int16_t* def, const int16_t* rep,
+                                                  int64_t count, int16_t max_def,
+                                                  int16_t slot_def, const uint8_t* values,
+                                                  SlotPosition* at, uint8_t* buf, int64_t* pos,
+                                                  int64_t pos_limit) {
   static_assert(W == 4 || W == 8);
   using Value = std::conditional_t<W == 4, int32_t, int64_t>;
   using Block = RepeatedBlock<W>;
@@ -186,7 +194,7 @@ int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, in
       taken_values = slot_values + walk.slot();
     } else {
       Value* out = dense;
-      walk.Take(num_taken, [&](int64_t first, int64_t n) {
+      walk.Take(num_taken, [&](int64_t first, int64_t n) QUIVER_GATHER_KERNEL {
         const Value* from = slot_values + first;
         for (; n > kLanes; n -= kLanes, from += kLanes, out += kLanes) {
           _mm512_storeu_si512(out, _mm512_loadu_si512(from));
@@ -250,14 +258,24 @@ int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, in
   return k;
 }
 
+}  // namespace
+
+template <int W>
+int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, int16_t max_def,
+                       int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
+                       int64_t* pos, int64_t pos_limit) {
+  return GatherRepeatedKernel<W>(def, rep, count, max_def, slot_def, values, at, buf, pos,
+                                 pos_limit);
+}
+
 template int64_t GatherRepeated<4>(const int16_t*, const int16_t*, int64_t, int16_t, int16_t,
                                    const uint8_t*, SlotPosition*, uint8_t*, int64_t*, int64_t);
 template int64_t GatherRepeated<8>(const int16_t*, const int16_t*, int64_t, int16_t, int16_t,
                                    const uint8_t*, SlotPosition*, uint8_t*, int64_t*, int64_t);
 
-int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def, int16_t slot_def,
-                   int64_t level_bytes, int64_t width, int64_t room, int64_t* size,
-                   int64_t* took) {
+QUIVER_GATHER_KERNEL int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def,
+                                      int16_t slot_def, int64_t level_bytes, int64_t width,
+                                      int64_t room, int64_t* size, int64_t* took) {
   constexpr int64_t kBlock = 64;
   const __m512i max_defs = _mm512_set1_epi16(max_def);
   const __m512i slot_defs = _mm512_set1_epi16(slot_def);
@@ -280,11 +298,6 @@ int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def, int16_t s
   *took += taken;
   return k;
 }
-
-#pragma GCC pop_options
-
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi2,bmi2,popcnt")
 
 namespace {
 
@@ -313,11 +326,11 @@ struct EverySlotBlock {
   alignas(64) static constexpr std::array<uint16_t, 64> kIndex = Index();
 };
 
-}  // namespace
-
 template <int W>
-int64_t GatherEverySlot(const int16_t* def, int64_t count, int16_t max_def, const uint8_t* values,
-                        uint8_t* buf, int64_t* pos, int64_t pos_limit) {
+QUIVER_GATHER_VBMI2_KERNEL int64_t GatherEverySlotKernel(const int16_t* def, int64_t count,
+                                                         int16_t max_def, const uint8_t* values,
+                                                         uint8_t* buf, int64_t* pos,
+                                                         int64_t pos_limit) {
   using Block = EverySlotBlock<W>;
   constexpr int64_t kLevels = Block::kLevels;
   constexpr int64_t kMaxBytes = kLevels * (2 + W);
@@ -349,6 +362,14 @@ int64_t GatherEverySlot(const int16_t* def, int64_t count, int16_t max_def, cons
   return k;
 }
 
+}  // namespace
+
+template <int W>
+int64_t GatherEverySlot(const int16_t* def, int64_t count, int16_t max_def, const uint8_t* values,
+                        uint8_t* buf, int64_t* pos, int64_t pos_limit) {
+  return GatherEverySlotKernel<W>(def, count, max_def, values, buf, pos, pos_limit);
+}
+
 template int64_t GatherEverySlot<2>(const int16_t*, int64_t, int16_t, const uint8_t*, uint8_t*,
                                     int64_t*, int64_t);
 template int64_t GatherEverySlot<4>(const int16_t*, int64_t, int16_t, const uint8_t*, uint8_t*,
@@ -356,6 +377,7 @@ template int64_t GatherEverySlot<4>(const int16_t*, int64_t, int16_t, const uint
 template int64_t GatherEverySlot<8>(const int16_t*, int64_t, int16_t, const uint8_t*, uint8_t*,
                                     int64_t*, int64_t);
 
-#pragma GCC pop_options
+#undef QUIVER_GATHER_KERNEL
+#undef QUIVER_GATHER_VBMI2_KERNEL
 
 }  // namespace quiver::parquet::cdc::internal

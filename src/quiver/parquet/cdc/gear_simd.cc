@@ -54,16 +54,21 @@ bool GearSimdEnabled() {
   return vbmi && GatherSimdEnabled();
 }
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vbmi")
+// The kernel is compiled for AVX-512 F/BW/VBMI function by function (a
+// target attribute on each, which g++ and clang both honour; clang has no
+// `#pragma GCC target`), and runs only where GearSimdEnabled().
+#define QUIVER_GEAR_KERNEL __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+
 // g++ 12 warns that the intrinsics' own "undefined" source registers may be
 // used uninitialized (they are not: every lane is written).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace {
 
-#define QUIVER_SIMD_INLINE [[gnu::always_inline]] inline
+#define QUIVER_SIMD_INLINE [[gnu::always_inline]] inline QUIVER_GEAR_KERNEL
 
 // out[r] holds qword r of in[0..7], in that order: an 8x8 transpose of
 // 64-bit words.
@@ -166,7 +171,8 @@ QUIVER_SIMD_INLINE __m512i Smallest(const __m512i v[8]) {
 
 }  // namespace
 
-int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n, uint64_t threshold, uint64_t& h) {
+QUIVER_GEAR_KERNEL int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n,
+                                          uint64_t threshold, uint64_t& h) {
   const uint64_t* table = kGearTable[run];
   const uint8_t(*plane)[256] = GetPlanes().plane[run];
   const __m512i limit = _mm512_set1_epi64(static_cast<int64_t>(threshold));
@@ -244,7 +250,9 @@ int64_t FirstMatchSimd(int run, const uint8_t* p, int64_t n, uint64_t threshold,
   return i + FirstMatch(table, p + i, n - i, threshold, h);
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
-#pragma GCC pop_options
+#endif
+#undef QUIVER_GEAR_KERNEL
 
 }  // namespace quiver::parquet::cdc::internal

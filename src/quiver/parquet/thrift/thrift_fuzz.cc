@@ -2,7 +2,8 @@
 // FileMetaData and as a PageHeader (the two structures a Parquet reader
 // decodes from untrusted bytes first). Whatever decodes must re-encode, and
 // the re-encoding must decode and encode to the same bytes. Excluded from
-// the library by the *_fuzz.cc rule; build with clang -fsanitize=fuzzer.
+// the library by the *_fuzz.cc rule; built by the fuzz preset and run by
+// `make fuzz` over fuzz/corpus/quiver_parquet_thrift_fuzz/.
 #include <cstddef>
 #include <cstdint>
 #include <string>
