@@ -9,6 +9,7 @@ by pyarrow. Run with the project's venv (pyarrow is a test requirement):
 Each corpus is replaced as a whole. Inputs are kept small (libFuzzer's
 default -max_len follows the largest seed): at most MAX_INPUT bytes each.
 
+- quiver_parquet_metadata_fuzz: whole Parquet files of at most 8 KiB.
 - quiver_parquet_thrift_fuzz: the Thrift FileMetaData of small files, and
   one page header of each (page type, encoding, physical type) found.
 - quiver_ipc_fuzz: the ARROW:schema IPC messages stored in Parquet footers,
@@ -41,6 +42,7 @@ CORPUS = ROOT / "fuzz" / "corpus"
 PARQUET_DIRS = [ROOT / "testdata" / "parquet-testing", ROOT / "testdata" / "quiver"]
 MAX_INPUT = 4096       # bytes per corpus input
 MAX_FOOTER = 2000      # footers larger than this are left out
+MAX_WHOLE_FILE = 8192  # whole files for the metadata target
 PER_KEY = 1            # inputs per distinct (encoding, type, ...) key
 
 # encoding_fuzz.cc: selector % 9 picks the decoder.
@@ -124,8 +126,8 @@ class Corpus:
         self.seen = set()
         self.files = 0
 
-    def add(self, key, name, data):
-        data = bytes(data[:MAX_INPUT])
+    def add(self, key, name, data, max_input=MAX_INPUT):
+        data = bytes(data[:max_input])
         if self.counts.get(key, 0) >= PER_KEY or data in self.seen or not data:
             return
         self.counts[key] = self.counts.get(key, 0) + 1
@@ -136,14 +138,18 @@ class Corpus:
 
 
 def main():
-    names = ["quiver_parquet_thrift_fuzz", "quiver_ipc_fuzz", "quiver_parquet_encoding_fuzz"]
+    names = ["quiver_parquet_thrift_fuzz", "quiver_ipc_fuzz", "quiver_parquet_encoding_fuzz",
+             "quiver_parquet_metadata_fuzz"]
     for name in names:
         shutil.rmtree(CORPUS / name, ignore_errors=True)
         (CORPUS / name).mkdir(parents=True)
-    thrift, ipc, enc = (Corpus(n) for n in names)
+    thrift, ipc, enc, meta = (Corpus(n) for n in names)
 
     for path in parquet_files():
         data = path.read_bytes()
+        # metadata_fuzz.cc reads whole files: the small ones, whole.
+        if len(data) <= MAX_WHOLE_FILE:
+            meta.add(("file", path.name), f"file-{path.name}", data, max_input=MAX_WHOLE_FILE)
         try:
             fs = pp.read_structure(data)
         except pp.ThriftError:
@@ -203,7 +209,7 @@ def main():
     for name, blob in ipc_streams():
         ipc.add(("pyarrow", name), name, blob)
 
-    for c in (thrift, ipc, enc):
+    for c in (thrift, ipc, enc, meta):
         size = sum(p.stat().st_size for p in c.dir.iterdir())
         print(f"{c.dir.relative_to(ROOT)}: {c.files} inputs, {size} bytes")
 

@@ -42,6 +42,8 @@ import writer_bench as wb  # noqa: E402  (the writer matrix's data generators)
 import pyarrow as pa  # noqa: E402
 
 import quiver  # noqa: E402
+from hostile_parquet import (BINARY, I32, I64, LIST, STRUCT, column_chunk, mutate,  # noqa: E402
+                            parquet_file, tstruct)
 
 
 def _leaf_encodings(table):
@@ -124,90 +126,42 @@ cli_required = pytest.mark.skipif(
     not (CLI.is_file() and os.access(CLI, os.X_OK)),
     reason=f"the quiver CLI is not built at {CLI} (run `make release` or set QUIVER_CLI)")
 
-# A tiny Thrift compact-protocol encoder for hand-made footers.
-I32, I64, BINARY, LIST, STRUCT = 5, 6, 8, 9, 12
-
-
-def _varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def _tstruct(*fields):
-    out, last = bytearray(), 0
-    for fid, ftype, value in fields:
-        out.append(((fid - last) << 4) | ftype)
-        last = fid
-        out += _tvalue(ftype, value)
-    return bytes(out + b"\0")
-
-
-def _tvalue(ftype, value):
-    if ftype in (I32, I64):
-        return _varint(((value << 1) ^ (value >> 63)) & (2**64 - 1))
-    if ftype == BINARY:
-        value = value.encode() if isinstance(value, str) else value
-        return _varint(len(value)) + value
-    if ftype == STRUCT:
-        return value
-    elem, items = value
-    head = (bytes([(len(items) << 4) | elem]) if len(items) < 15
-            else bytes([0xF0 | elem]) + _varint(len(items)))
-    return head + b"".join(_tvalue(elem, x) for x in items)
-
-
-def _parquet(body, metadata):
-    return b"PAR1" + body + metadata + len(metadata).to_bytes(4, "little") + b"PAR1"
-
-
-def _chunk(offset, length, num_values=0, dict_offset=None):
-    fields = [(1, I32, 1), (2, LIST, (I32, [0])), (3, LIST, (BINARY, ["x"])), (4, I32, 0),
-              (5, I64, num_values), (6, I64, length), (7, I64, length), (9, I64, offset)]
-    if dict_offset is not None:
-        fields.append((11, I64, dict_offset))
-    return _tstruct((2, I64, offset), (3, STRUCT, _tstruct(*fields)))
-
-
 def hostile_files():
     """Hand-made footers: offsets, lengths and schemas a reader must refuse."""
-    page = _tstruct((1, I32, 0), (2, I32, 0), (3, I32, 0),
-                    (5, STRUCT, _tstruct((1, I32, 0), (2, I32, 0), (3, I32, 0), (4, I32, 0))))
+    page = tstruct((1, I32, 0), (2, I32, 0), (3, I32, 0),
+                    (5, STRUCT, tstruct((1, I32, 0), (2, I32, 0), (3, I32, 0), (4, I32, 0))))
     body = page * 300
-    schema = (2, LIST, (STRUCT, [_tstruct((4, BINARY, "schema"), (5, I32, 1)),
-                                 _tstruct((1, I32, 1), (3, I32, 0), (4, BINARY, "x"))]))
+    schema = (2, LIST, (STRUCT, [tstruct((4, BINARY, "schema"), (5, I32, 1)),
+                                 tstruct((1, I32, 1), (3, I32, 0), (4, BINARY, "x"))]))
 
     def file_with(chunks, rows=0):
-        rg = _tstruct((1, LIST, (STRUCT, chunks)), (2, I64, len(body)), (3, I64, rows))
-        return _parquet(body, _tstruct((1, I32, 2), schema, (3, I64, rows),
+        rg = tstruct((1, LIST, (STRUCT, chunks)), (2, I64, len(body)), (3, I64, rows))
+        return parquet_file(body, tstruct((1, I32, 2), schema, (3, I64, rows),
                                        (4, LIST, (STRUCT, [rg]))))
 
     files = {
-        "hostile_ok": file_with([_chunk(4, len(body))]),
-        "hostile_dict_offset_zero": file_with([_chunk(4, len(body), dict_offset=0)]),
-        "hostile_dict_offset_after": file_with([_chunk(4, len(body), dict_offset=40)]),
-        "hostile_past_end": file_with([_chunk(4, 1 << 40)]),
-        "hostile_negative": file_with([_chunk(4, -5)]),
-        "hostile_in_footer": file_with([_chunk(len(body) + 10, 20)]),
-        "hostile_before_magic": file_with([_chunk(0, 10)]),
-        "hostile_mid_page": file_with([_chunk(5, len(body) - 1)]),
-        "hostile_values_mismatch": file_with([_chunk(4, len(body), num_values=7)]),
+        "hostile_ok": file_with([column_chunk(4, len(body))]),
+        "hostile_dict_offset_zero": file_with([column_chunk(4, len(body), dict_offset=0)]),
+        "hostile_dict_offset_after": file_with([column_chunk(4, len(body), dict_offset=40)]),
+        "hostile_past_end": file_with([column_chunk(4, 1 << 40)]),
+        "hostile_negative": file_with([column_chunk(4, -5)]),
+        "hostile_in_footer": file_with([column_chunk(len(body) + 10, 20)]),
+        "hostile_before_magic": file_with([column_chunk(0, 10)]),
+        "hostile_mid_page": file_with([column_chunk(5, len(body) - 1)]),
+        "hostile_values_mismatch": file_with([column_chunk(4, len(body), num_values=7)]),
     }
-    rg = _tstruct((1, LIST, (STRUCT, [_chunk(4, len(body))])), (2, I64, len(body)), (3, I64, 0))
-    files["hostile_overlap"] = _parquet(body, _tstruct((1, I32, 2), schema, (3, I64, 0),
+    rg = tstruct((1, LIST, (STRUCT, [column_chunk(4, len(body))])), (2, I64, len(body)), (3, I64, 0))
+    files["hostile_overlap"] = parquet_file(body, tstruct((1, I32, 2), schema, (3, I64, 0),
                                                        (4, LIST, (STRUCT, [rg] * 40))))
-    chain = [_tstruct((4, BINARY, "schema"), (5, I32, 1))]
-    chain += [_tstruct((3, I32, 1), (4, BINARY, "g"), (5, I32, 1)) for _ in range(300)]
-    chain += [_tstruct((1, I32, 1), (3, I32, 1), (4, BINARY, "leaf"))]
-    files["hostile_deep_schema"] = _parquet(b"", _tstruct((1, I32, 2), (2, LIST, (STRUCT, chain)),
+    chain = [tstruct((4, BINARY, "schema"), (5, I32, 1))]
+    chain += [tstruct((3, I32, 1), (4, BINARY, "g"), (5, I32, 1)) for _ in range(300)]
+    chain += [tstruct((1, I32, 1), (3, I32, 1), (4, BINARY, "leaf"))]
+    files["hostile_deep_schema"] = parquet_file(b"", tstruct((1, I32, 2), (2, LIST, (STRUCT, chain)),
                                                           (3, I64, 0), (4, LIST, (STRUCT, []))))
-    bad_children = [_tstruct((4, BINARY, "schema"), (5, I32, 3)),
-                    _tstruct((1, I32, 1), (3, I32, 0), (4, BINARY, "x"))]
-    files["hostile_missing_children"] = _parquet(
-        b"", _tstruct((1, I32, 2), (2, LIST, (STRUCT, bad_children)), (3, I64, 0),
+    bad_children = [tstruct((4, BINARY, "schema"), (5, I32, 3)),
+                    tstruct((1, I32, 1), (3, I32, 0), (4, BINARY, "x"))]
+    files["hostile_missing_children"] = parquet_file(
+        b"", tstruct((1, I32, 2), (2, LIST, (STRUCT, bad_children)), (3, I64, 0),
                       (4, LIST, (STRUCT, []))))
     files["not_empty"] = b""
     files["not_short"] = b"PAR1PAR1"
@@ -218,30 +172,6 @@ def hostile_files():
     files["not_garbage_footer"] = b"PAR1" + bytes(range(200)) + b"\xc8\0\0\0PAR1"
     files["not_encrypted_magic"] = b"PAR1" + b"\0" * 50 + b"\x10\0\0\0PARE"
     return files
-
-
-def _mutate(data, rng):
-    data = bytearray(data)
-    kind = rng.randrange(6)
-    n = len(data)
-    if kind == 0:
-        return bytes(data[: rng.randrange(n)])
-    if kind == 1:
-        a = rng.randrange(n)
-        b = min(n, a + rng.randrange(1, 64))
-        return bytes(data[:a] + data[b:])
-    if kind == 2:
-        data[n - 8: n - 4] = rng.randrange(2**32).to_bytes(4, "little")
-        return bytes(data)
-    footer_len = int.from_bytes(data[n - 8: n - 4], "little")
-    footer_start = max(0, n - 8 - footer_len)
-    for _ in range(rng.randrange(1, 9)):
-        pos = rng.randrange(footer_start, n - 8) if kind in (3, 4) else rng.randrange(n)
-        if kind == 4:
-            data[pos] = rng.choice([0x00, 0xFF, 0x7F, 0x80, 0x19, 0x1C, 0x29])
-        else:
-            data[pos] ^= 1 << rng.randrange(8)
-    return bytes(data)
 
 
 QUIVER_FILES = ["typed.parquet", "pyarrow_v2.parquet", "edit_a.parquet", "edit_b.parquet",
@@ -262,7 +192,7 @@ def inspect_corpus():
     rng = random.Random(20261201)
     bases = [(TESTDATA / "quiver" / n).read_bytes() for n in ("typed.parquet", "pyarrow_v2.parquet")]
     for i in range(MUTANTS):
-        corpus[f"mutant_{i:03d}"] = _mutate(bases[i % 2], rng)
+        corpus[f"mutant_{i:03d}"] = mutate(bases[i % 2], rng)
     return corpus
 
 

@@ -24,8 +24,6 @@ using parquet::RangeWithin;
 // repeats its ancestors', so a hostile chain would cost depth^2 memory.
 constexpr size_t kMaxSchemaDepth = 100;
 
-}
-
 class Inspector {
  public:
   Inspector(const Buffer& data, const InspectOptions& options, InspectedFile* out)
