@@ -1,0 +1,68 @@
+// Decoding definition and repetition levels (apache/parquet-format
+// Encodings.md: RLE / bit-packing hybrid, and the deprecated BIT_PACKED,
+// which packs each value from its most significant bit first).
+//
+// A page's level section is untrusted: the decoder reads no byte outside
+// it, and each of these is Invalid naming the level kind given at SetData
+// ("definition" / "repetition") and the index of the level: the section
+// ends before the page's num_values levels; a level above max_level; a
+// malformed run. Memory is bounded by the caller's batch (nothing is
+// allocated from a count in the data).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "quiver/parquet/encoding/rle_bit_packed.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+// Bits of one level: 0 for max_level 0, else bit_width(max_level).
+int LevelBitWidth(int16_t max_level);
+
+// v1 data pages: the byte length of a level section at the start of
+// data[0, size), prefix included: RLE: 4 + the little-endian length prefix
+// (checked against size); BIT_PACKED: ceil(num_values * bit_width / 8)
+// (checked against size). Invalid otherwise (other encodings too).
+Result<int64_t> V1LevelSectionSize(format::Encoding encoding, int16_t max_level,
+                                   int64_t num_values, const uint8_t* data, int64_t size);
+
+class LevelDecoder {
+ public:
+  // `kind`: "definition" or "repetition" (for messages; must outlive the
+  // decoder). `data` without any length prefix. encoding RLE or BIT_PACKED
+  // (else Invalid); max_level >= 0; num_values >= 0 levels in the section.
+  Status SetData(std::string_view kind, format::Encoding encoding, int16_t max_level,
+                 int64_t num_values, const uint8_t* data, int64_t size);
+
+  // The next n levels (n <= levels_left(), else Invalid). On an error,
+  // `out` may hold part of them and the decoder fails every later call.
+  Status Decode(int64_t n, int16_t* out);
+  // Counts, among the next n levels, those equal to `level`, and moves past
+  // them (the same checks as Decode). Runs count without being expanded.
+  Result<int64_t> Count(int64_t n, int16_t level);
+
+  int64_t levels_left() const { return levels_left_; }
+
+ private:
+  Status Fail(Status status);
+  Status Exhausted(int64_t decoded) const;
+  Status TooHigh(int64_t index, int value) const;
+
+  std::string_view kind_ = "definition";
+  format::Encoding encoding_ = format::Encoding::kRle;
+  int16_t max_level_ = 0;
+  int bit_width_ = 0;
+  int64_t num_values_ = 0;
+  int64_t levels_left_ = 0;
+  RleBitPackedDecoder rle_;
+  // BIT_PACKED
+  const uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t bit_pos_ = 0;
+  Status status_;
+};
+
+}  // namespace quiver::parquet

@@ -1,0 +1,122 @@
+// Pages out of one column chunk, read from an io::RandomAccessFile page by
+// page (never the whole chunk at once), checked and decompressed.
+//
+// For each page: its header is read from a window of the file (grown when
+// the header is longer, up to the chunk's end), then its body; index pages
+// and page types this reader does not know are skipped. A data page is split
+// into its three sections, the same for v1 and v2:
+//   v1: [rep levels][def levels][values], all compressed together; each
+//       level section is RLE with a 4-byte length prefix (stripped here) or
+//       BIT_PACKED (ceil(num_values * bit_width / 8) bytes); a section is
+//       absent when its max level is 0.
+//   v2: [rep levels][def levels] never compressed (lengths in the header),
+//       then the values, compressed unless is_compressed is false or the
+//       codec is UNCOMPRESSED.
+// Decompression goes into a buffer reused from page to page; a page's
+// sections stay valid until the next call to Next().
+//
+// Everything in a header is untrusted: sizes negative or past the chunk,
+// level lengths past the page, v2 pages with is_compressed = false whose
+// compressed and uncompressed sizes differ, a dictionary page that is not
+// the chunk's first page or comes twice, num_values negative, a CRC that
+// does not match (when verification is on), decompression to other than
+// the stated size: each is an Invalid whose message starts with the
+// context ("<file>: row group R, column 'a.b', page I at offset O: ...").
+// Memory taken from the pool per page is bounded by the page's stated
+// uncompressed size, itself refused when the pool cannot give it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "quiver/compression/codec.h"
+#include "quiver/io/interfaces.h"
+#include "quiver/memory/memory_pool.h"
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/metadata/column_chunk.h"
+#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+// Where a column chunk is, for messages.
+struct ColumnChunkContext {
+  std::string file;         // the file's name (io::RandomAccessFile::name())
+  int row_group = 0;
+  std::string column_path;  // dotted
+  // "<file>: row group R, column 'a.b'"
+  std::string ToString() const;
+};
+
+struct PageReaderOptions {
+  thrift::ThriftLimits limits;
+  // pyarrow's page_checksum_verification: pages with a crc are checked (CRC-32
+  // of the page bytes as stored); a mismatch is Invalid naming the page.
+  bool verify_checksums = false;
+  MemoryPool* pool = nullptr;  // nullptr: default_memory_pool()
+};
+
+struct DictionaryPage {
+  int32_t num_values = 0;
+  format::Encoding encoding{};  // PLAIN or PLAIN_DICTIONARY (both PLAIN bytes)
+  std::span<const uint8_t> data;
+};
+
+struct DataPage {
+  bool v2 = false;
+  int32_t num_values = 0;  // level entries (values, nulls included)
+  // v2 only (nullopt for v1): as stated in the header.
+  std::optional<int32_t> num_nulls;
+  std::optional<int32_t> num_rows;
+  format::Encoding encoding{};  // of the values
+  // RLE or BIT_PACKED (v1 as stated; v2 always RLE). Empty sections when the
+  // max level is 0.
+  format::Encoding rep_level_encoding = format::Encoding::kRle;
+  format::Encoding def_level_encoding = format::Encoding::kRle;
+  std::span<const uint8_t> rep_levels;
+  std::span<const uint8_t> def_levels;
+  std::span<const uint8_t> values;
+  const format::Statistics* statistics = nullptr;  // nullptr when absent
+};
+
+class PageReader {
+ public:
+  // The pages of the chunk `metadata` describes, within the data region
+  // [4, data_end) of `file` (ColumnChunkRange). `column` gives the max
+  // levels (for the v1 split) and `context` the messages' prefix.
+  static Result<std::unique_ptr<PageReader>> Make(std::shared_ptr<io::RandomAccessFile> file,
+                                                  const format::ColumnMetaData& metadata,
+                                                  int64_t data_end, const ColumnDescriptor& column,
+                                                  ColumnChunkContext context,
+                                                  const PageReaderOptions& options = {});
+  ~PageReader();
+  PageReader(const PageReader&) = delete;
+  PageReader& operator=(const PageReader&) = delete;
+
+  // Reads the next dictionary or data page: true, or false at the end of the
+  // chunk. After an error every later call returns it again.
+  Result<bool> Next();
+
+  // The current page (after Next() returned true).
+  const PageInfo& info() const;
+  bool is_dictionary() const;
+  const DictionaryPage& dictionary_page() const;  // is_dictionary()
+  const DataPage& data_page() const;              // !is_dictionary()
+
+  // "<file>: row group R, column 'a.b', page I at offset O: " + message, as
+  // Invalid (for the column reader's own checks on the current page).
+  Status PageError(std::string_view message) const;
+  const ColumnChunkContext& context() const;
+
+ private:
+  struct Impl;
+  explicit PageReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace quiver::parquet
