@@ -49,6 +49,7 @@ class CapacityError(QuiverError):
 from quiver._quiver import (  # noqa: E402
     Array,
     ParquetWriter,
+    RecordBatch,
     Table,
     array,
     memory_pool_backend,
@@ -58,8 +59,28 @@ from quiver._quiver import (  # noqa: E402
     write_parquet,
 )
 
+from quiver._parquet import (  # noqa: E402
+    ColumnChunkMetaData,
+    FileMetaData,
+    ParquetFile,
+    RowGroupMetaData,
+    Schema,
+    Statistics,
+    read_parquet,
+    read_table,
+)
+
 __all__ = [
     "Array",
+    "RecordBatch",
+    "read_table",
+    "read_parquet",
+    "ParquetFile",
+    "FileMetaData",
+    "RowGroupMetaData",
+    "ColumnChunkMetaData",
+    "Statistics",
+    "Schema",
     "Table",
     "array",
     "table",

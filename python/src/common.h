@@ -32,6 +32,13 @@ TablePtr TableFromPy(nb::handle obj);
 // A quiver.Table object holding `table`.
 nb::object WrapTable(TablePtr table);
 
+// A quiver.RecordBatch object holding `batch` (__arrow_c_array__,
+// __arrow_c_stream__, __arrow_c_schema__).
+nb::object WrapRecordBatch(RecordBatchPtr batch);
+
+// An "arrow_schema" capsule of `schema`.
+nb::object SchemaCapsule(const Schema& schema);
+
 // Moves the ArrowSchema out of an "arrow_schema" capsule.
 ArrowSchema MoveOutSchemaCapsule(nb::handle capsule);
 

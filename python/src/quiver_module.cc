@@ -21,6 +21,7 @@
 #include "quiver/c_data/bridge.h"
 #include "quiver/memory/memory_pool.h"
 #include "common.h"
+#include "reader_bindings.h"
 #include "writer_bindings.h"
 #include "dedup_bindings.h"
 #include "ipc_bindings.h"
@@ -87,7 +88,7 @@ T* AllocateReleased() {
   return p;
 }
 
-nb::object SchemaCapsule(const Schema& schema) {
+nb::object SchemaCapsuleImpl(const Schema& schema) {
   auto* c = AllocateReleased<ArrowSchema>();
   Status st = ExportSchema(schema, c);
   if (!st.ok()) {
@@ -123,6 +124,10 @@ T MoveOut(nb::handle capsule, const char* name) {
 
 struct PyTable {
   TablePtr table;
+};
+
+struct PyRecordBatch {
+  RecordBatchPtr batch;
 };
 
 struct PyArray {
@@ -193,6 +198,31 @@ nb::object TableStream(const PyTable& self, nb::object requested_schema) {
   return nb::steal(PyCapsule_New(c, kStreamCapsule, ReleaseStreamCapsule));
 }
 
+nb::tuple BatchCapsules(const PyRecordBatch& self) {
+  auto* schema = AllocateReleased<ArrowSchema>();
+  auto* array = AllocateReleased<ArrowArray>();
+  Status st = ExportRecordBatch(*self.batch, array, schema);
+  if (!st.ok()) {
+    std::free(schema);
+    std::free(array);
+    Raise(st);
+  }
+  nb::object schema_capsule = nb::steal(PyCapsule_New(schema, kSchemaCapsule, ReleaseSchemaCapsule));
+  nb::object array_capsule = nb::steal(PyCapsule_New(array, kArrayCapsule, ReleaseArrayCapsule));
+  return nb::make_tuple(schema_capsule, array_capsule);
+}
+
+nb::object BatchStream(const PyRecordBatch& self, nb::object) {
+  auto reader = RecordBatchReader::FromBatches(self.batch->schema(), {self.batch});
+  auto* c = AllocateReleased<ArrowArrayStream>();
+  Status st = ExportRecordBatchReader(std::move(reader), c);
+  if (!st.ok()) {
+    std::free(c);
+    Raise(st);
+  }
+  return nb::steal(PyCapsule_New(c, kStreamCapsule, ReleaseStreamCapsule));
+}
+
 nb::tuple ArrayCapsules(const PyArray& self) {
   nb::object schema = TypeCapsule(*self.field);
   auto* c = AllocateReleased<ArrowArray>();
@@ -220,6 +250,12 @@ TablePtr TableFromPy(nb::handle obj) {
 }
 
 nb::object WrapTable(TablePtr table) { return nb::cast(PyTable{std::move(table)}); }
+
+nb::object WrapRecordBatch(RecordBatchPtr batch) {
+  return nb::cast(PyRecordBatch{std::move(batch)});
+}
+
+nb::object SchemaCapsule(const Schema& schema) { return SchemaCapsuleImpl(schema); }
 
 ArrowSchema MoveOutSchemaCapsule(nb::handle capsule) {
   return MoveOut<ArrowSchema>(capsule, kSchemaCapsule);
@@ -255,7 +291,24 @@ NB_MODULE(_quiver, m) {
            })
       .def("__arrow_c_stream__", &TableStream, nb::arg("requested_schema") = nb::none())
       .def("__arrow_c_schema__",
-           [](const PyTable& t) { return SchemaCapsule(*t.table->schema()); });
+           [](const PyTable& t) { return SchemaCapsuleImpl(*t.table->schema()); });
+
+  nb::class_<PyRecordBatch>(m, "RecordBatch", "An immutable Arrow record batch held by Quiver")
+      .def_prop_ro("num_rows", [](const PyRecordBatch& b) { return b.batch->num_rows(); })
+      .def_prop_ro("num_columns", [](const PyRecordBatch& b) { return b.batch->num_columns(); })
+      .def_prop_ro("schema", [](const PyRecordBatch& b) { return b.batch->schema()->ToString(); })
+      .def("validate", [](const PyRecordBatch& b) { Check(b.batch->ValidateFull()); })
+      .def("__len__", [](const PyRecordBatch& b) { return b.batch->num_rows(); })
+      .def("__repr__",
+           [](const PyRecordBatch& b) {
+             return "quiver.RecordBatch (" + std::to_string(b.batch->num_rows()) + " rows)\n" +
+                    b.batch->schema()->ToString();
+           })
+      .def("__arrow_c_array__", [](const PyRecordBatch& b, nb::object) { return BatchCapsules(b); },
+           nb::arg("requested_schema") = nb::none())
+      .def("__arrow_c_stream__", &BatchStream, nb::arg("requested_schema") = nb::none())
+      .def("__arrow_c_schema__",
+           [](const PyRecordBatch& b) { return SchemaCapsuleImpl(*b.batch->schema()); });
 
   nb::class_<PyArray>(m, "Array", "An immutable Arrow array held by Quiver")
       .def("__len__", [](const PyArray& a) { return a.array->length(); })
@@ -274,6 +327,7 @@ NB_MODULE(_quiver, m) {
   BindWriter(m);
   BindDedup(m);
   BindIpc(m);
+  BindReader(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
         "The default memory pool's backend (jemalloc, mimalloc or system)");

@@ -1,0 +1,513 @@
+// quiver.read_table / quiver.ParquetFile: the Parquet reader with pyarrow's
+// keyword names (docs/interfaces.md). The Python layer (quiver/_parquet.py)
+// wraps these in pyarrow-shaped classes (FileMetaData, ...).
+#include "reader_bindings.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "quiver/io/memory.h"
+#include "quiver/memory/buffer.h"
+#include "quiver/parquet/reader/file_reader.h"
+
+namespace nb = nanobind;
+
+namespace quiver::python {
+
+namespace {
+
+using parquet::FileReader;
+namespace format = parquet::format;
+using parquet::ReaderOptions;
+
+// A binary file object (read / seek / tell) as a random-access file. Reads
+// take the GIL; the reader calls it with the GIL released.
+class PyFileObject final : public io::RandomAccessFile {
+ public:
+  PyFileObject(nb::object file, int64_t size, std::string name)
+      : file_(std::move(file)), size_(size), name_(std::move(name)) {}
+
+  ~PyFileObject() override {
+    nb::gil_scoped_acquire acquire;
+    file_.reset();
+  }
+
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    if (offset < 0 || length < 0) {
+      return Status::Invalid(name_, ": a read at ", offset, " of ", length, " bytes");
+    }
+    if (offset > size_ || length > size_ - offset) {
+      return Status::IOError(name_, ": read past the end ([", offset, ", +", length,
+                             ") of a file of ", size_, " bytes)");
+    }
+    nb::gil_scoped_acquire acquire;
+    try {
+      file_.attr("seek")(offset);
+      nb::object data = file_.attr("read")(length);
+      Py_buffer view;
+      if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_SIMPLE) != 0) {
+        PyErr_Clear();
+        return Status::IOError(name_, ": read() did not return bytes");
+      }
+      const int64_t got = static_cast<int64_t>(view.len);
+      Result<MutableBuffer> buffer = MutableBuffer::WithCapacity(length);
+      if (!buffer.ok() || got != length) {
+        PyBuffer_Release(&view);
+        if (!buffer.ok()) return buffer.status();
+        return Status::IOError(name_, ": read ", got, " bytes at ", offset, " where ", length,
+                               " were asked (did the file change size?)");
+      }
+      if (length > 0) std::memcpy(buffer->data(), view.buf, static_cast<size_t>(length));
+      PyBuffer_Release(&view);
+      buffer->UnsafeSetSize(length);
+      return buffer->Freeze();
+    } catch (nb::python_error& e) {
+      return Status::IOError(name_, ": ", e.what());
+    }
+  }
+
+  int64_t Size() const override { return size_; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  mutable nb::object file_;
+  int64_t size_;
+  std::string name_;
+};
+
+// Keeps a Python buffer (bytes, memoryview, numpy array, ...) exported while
+// Quiver reads from it (zero-copy).
+struct PyBufferOwner {
+  Py_buffer view{};
+  ~PyBufferOwner() {
+    nb::gil_scoped_acquire acquire;
+    PyBuffer_Release(&view);
+  }
+};
+
+std::shared_ptr<io::RandomAccessFile> OpenSource(nb::handle source, std::string* path) {
+  nb::object os = nb::module_::import_("os");
+  if (nb::isinstance<nb::str>(source) || nb::hasattr(source, "__fspath__")) {
+    *path = nb::cast<std::string>(os.attr("fsencode")(source).attr("decode")());
+    return nullptr;
+  }
+  if (PyObject_CheckBuffer(source.ptr())) {
+    auto owner = std::make_shared<PyBufferOwner>();
+    if (PyObject_GetBuffer(source.ptr(), &owner->view, PyBUF_SIMPLE) != 0) {
+      throw nb::python_error();
+    }
+    auto buffer = Buffer::WrapWithOwner(owner->view.buf, static_cast<int64_t>(owner->view.len),
+                                        owner);
+    return std::make_shared<io::BufferReader>(std::move(buffer), "<buffer>");
+  }
+  if (nb::hasattr(source, "read") && nb::hasattr(source, "seek")) {
+    nb::object file = nb::borrow(source);
+    const int64_t size = nb::cast<int64_t>(file.attr("seek")(0, 2));
+    std::string name = "<file object>";
+    if (nb::hasattr(file, "name")) {
+      nb::object n = file.attr("name");
+      if (nb::isinstance<nb::str>(n)) name = nb::cast<std::string>(n);
+    }
+    return std::make_shared<PyFileObject>(std::move(file), size, std::move(name));
+  }
+  throw nb::type_error(
+      "source must be a path, a bytes-like object or a binary file object (read/seek)");
+}
+
+std::string Str(nb::handle h, const char* name) {
+  if (!nb::isinstance<nb::str>(h)) Raise(Status::Invalid("option ", name, ": expected a string"));
+  return nb::cast<std::string>(h);
+}
+
+int64_t Int(nb::handle h, const char* name) {
+  if (nb::isinstance<nb::bool_>(h) || !nb::isinstance<nb::int_>(h)) {
+    Raise(Status::Invalid("option ", name, ": expected an integer"));
+  }
+  int64_t v = 0;
+  if (!nb::try_cast<int64_t>(h, v)) Raise(Status::Invalid("option ", name, ": out of range"));
+  return v;
+}
+
+std::optional<std::vector<std::string>> Columns(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  if (nb::isinstance<nb::str>(h)) {
+    Raise(Status::Invalid("columns: expected a list of column names, not a string"));
+  }
+  std::vector<std::string> out;
+  for (nb::handle item : nb::iter(h)) out.push_back(Str(item, "columns"));
+  return out;
+}
+
+std::optional<std::vector<int>> RowGroups(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  std::vector<int> out;
+  for (nb::handle item : nb::iter(h)) {
+    const int64_t v = Int(item, "row_groups");
+    if (v < INT32_MIN || v > INT32_MAX) Raise(Status::Invalid("row_groups: out of range"));
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+// A pyarrow DataType (or anything whose str() is the type's name) given to
+// binary_type / list_type.
+std::string TypeName(nb::handle h) { return nb::cast<std::string>(nb::str(h)); }
+
+// pyarrow's reader keywords this reader takes; any other keyword is a
+// TypeError naming it.
+ReaderOptions ParseReaderOptions(nb::dict kwargs, const char* function) {
+  ReaderOptions options;
+  for (auto [key, value] : kwargs) {
+    const std::string name = nb::cast<std::string>(key);
+    if (name == "batch_size") {
+      options.batch_size = Int(value, "batch_size");
+      if (options.batch_size <= 0) Raise(Status::Invalid("batch_size must be positive"));
+    } else if (name == "read_dictionary") {
+      if (!value.is_none()) {
+        for (nb::handle item : nb::iter(value)) {
+          options.arrow.read_dictionary.push_back(Str(item, "read_dictionary"));
+        }
+      }
+    } else if (name == "binary_type") {
+      if (!value.is_none()) {
+        const std::string t = TypeName(value);
+        if (t == "binary") {
+          options.arrow.binary_type = Type::kBinary;
+        } else if (t == "large_binary") {
+          options.arrow.binary_type = Type::kLargeBinary;
+        } else if (t == "binary_view") {
+          options.arrow.binary_type = Type::kBinaryView;
+        } else {
+          Raise(Status::Invalid("binary_type: expected binary, large_binary or binary_view, got ",
+                                t));
+        }
+      }
+    } else if (name == "list_type") {
+      if (!value.is_none()) {
+        // pyarrow takes the class (pa.ListType / pa.LargeListType).
+        std::string t = nb::hasattr(value, "__name__") ? nb::cast<std::string>(value.attr("__name__"))
+                                                       : TypeName(value);
+        if (t == "ListType" || t == "list") {
+          options.arrow.list_type = Type::kList;
+        } else if (t == "LargeListType" || t == "large_list") {
+          options.arrow.list_type = Type::kLargeList;
+        } else {
+          Raise(Status::Invalid("list_type: expected pyarrow.ListType or pyarrow.LargeListType, got ",
+                                t));
+        }
+      }
+    } else if (name == "coerce_int96_timestamp_unit") {
+      if (!value.is_none()) {
+        const std::string unit = Str(value, "coerce_int96_timestamp_unit");
+        if (unit == "s") {
+          options.arrow.int96_unit = TimeUnit::kSecond;
+        } else if (unit == "ms") {
+          options.arrow.int96_unit = TimeUnit::kMilli;
+        } else if (unit == "us") {
+          options.arrow.int96_unit = TimeUnit::kMicro;
+        } else if (unit == "ns") {
+          options.arrow.int96_unit = TimeUnit::kNano;
+        } else {
+          Raise(Status::Invalid("coerce_int96_timestamp_unit: expected 's', 'ms', 'us' or 'ns', got '",
+                                unit, "'"));
+        }
+      }
+    } else if (name == "page_checksum_verification") {
+      if (!nb::isinstance<nb::bool_>(value)) {
+        Raise(Status::Invalid("page_checksum_verification: expected True or False"));
+      }
+      options.page_checksum_verification = nb::cast<bool>(value);
+    } else if (name == "thrift_string_size_limit") {
+      if (!value.is_none()) {
+        options.thrift_limits.string_size_limit = Int(value, "thrift_string_size_limit");
+      }
+    } else if (name == "thrift_container_size_limit") {
+      if (!value.is_none()) {
+        options.thrift_limits.container_size_limit = Int(value, "thrift_container_size_limit");
+      }
+    } else if (name == "memory_limit") {
+      if (!value.is_none()) options.memory_limit = Int(value, "memory_limit");
+    } else {
+      throw nb::type_error((std::string(function) + "() got an unexpected keyword argument '" +
+                            name + "' (Quiver does not support it)")
+                               .c_str());
+    }
+  }
+  return options;
+}
+
+struct PyParquetFile {
+  std::unique_ptr<FileReader> reader;
+  int64_t batch_size = 65536;
+};
+
+PyParquetFile OpenFile(nb::handle source, nb::dict kwargs, const char* function) {
+  ReaderOptions options = ParseReaderOptions(kwargs, function);
+  std::string path;
+  std::shared_ptr<io::RandomAccessFile> file = OpenSource(source, &path);
+  Result<std::unique_ptr<FileReader>> reader = Status::Invalid("not opened");
+  {
+    nb::gil_scoped_release release;
+    reader = file != nullptr ? FileReader::Open(std::move(file), options)
+                             : FileReader::Open(path, options);
+  }
+  PyParquetFile out;
+  out.reader = Unwrap(std::move(reader));
+  out.batch_size = options.batch_size;
+  return out;
+}
+
+nb::object ReadTable(PyParquetFile& self, nb::handle columns, nb::handle row_groups,
+                     std::optional<int64_t> batch_size) {
+  auto cols = Columns(columns);
+  auto groups = RowGroups(row_groups);
+  Result<TablePtr> table = Status::Invalid("not read");
+  {
+    nb::gil_scoped_release release;
+    if (batch_size.has_value()) {
+      table = [&]() -> Result<TablePtr> {
+        QUIVER_ASSIGN_OR_RAISE(auto reader,
+                               self.reader->GetRecordBatchReader(cols, groups, *batch_size));
+        return reader->ToTable();
+      }();
+    } else {
+      table = self.reader->ReadTable(cols, groups);
+    }
+  }
+  return WrapTable(Unwrap(std::move(table)));
+}
+
+// --- Metadata as plain Python values (quiver/_parquet.py shapes them) ------
+
+nb::object OptionalBytes(const std::optional<std::string>& s) {
+  if (!s.has_value()) return nb::none();
+  return nb::bytes(s->data(), s->size());
+}
+
+template <typename T>
+nb::object Optional(const std::optional<T>& v) {
+  if (!v.has_value()) return nb::none();
+  return nb::cast(*v);
+}
+
+nb::dict StatisticsDict(const format::Statistics& s) {
+  nb::dict d;
+  d["null_count"] = Optional(s.null_count);
+  d["distinct_count"] = Optional(s.distinct_count);
+  d["min_value"] = OptionalBytes(s.min_value);
+  d["max_value"] = OptionalBytes(s.max_value);
+  d["min"] = OptionalBytes(s.min);
+  d["max"] = OptionalBytes(s.max);
+  d["nan_count"] = Optional(s.nan_count);
+  return d;
+}
+
+nb::dict ColumnDict(const format::ColumnChunk& chunk, const parquet::ColumnDescriptor& column) {
+  nb::dict d;
+  d["path_in_schema"] = column.path;
+  d["file_offset"] = chunk.file_offset;
+  d["file_path"] = Optional(chunk.file_path);
+  d["offset_index_offset"] = Optional(chunk.offset_index_offset);
+  d["offset_index_length"] = Optional(chunk.offset_index_length);
+  d["column_index_offset"] = Optional(chunk.column_index_offset);
+  d["column_index_length"] = Optional(chunk.column_index_length);
+  d["has_metadata"] = chunk.meta_data.has_value();
+  if (!chunk.meta_data.has_value()) return d;
+  const format::ColumnMetaData& m = *chunk.meta_data;
+  d["physical_type"] = std::string(format::EnumName(m.type));
+  nb::list encodings;
+  for (format::Encoding e : m.encodings) encodings.append(std::string(format::EnumName(e)));
+  d["encodings"] = nb::tuple(encodings);
+  d["compression"] = std::string(format::EnumName(m.codec));
+  d["num_values"] = m.num_values;
+  d["total_uncompressed_size"] = m.total_uncompressed_size;
+  d["total_compressed_size"] = m.total_compressed_size;
+  d["data_page_offset"] = m.data_page_offset;
+  d["index_page_offset"] = Optional(m.index_page_offset);
+  d["dictionary_page_offset"] = Optional(m.dictionary_page_offset);
+  d["bloom_filter_offset"] = Optional(m.bloom_filter_offset);
+  d["bloom_filter_length"] = Optional(m.bloom_filter_length);
+  d["statistics"] = m.statistics.has_value() ? nb::object(StatisticsDict(*m.statistics)) : nb::none();
+  return d;
+}
+
+const char* UnitName(const format::TimeUnit& unit) {
+  switch (unit.kind()) {
+    case format::TimeUnit::Kind::kMillis:
+      return "ms";
+    case format::TimeUnit::Kind::kMicros:
+      return "us";
+    case format::TimeUnit::Kind::kNanos:
+      return "ns";
+    default:
+      return "";
+  }
+}
+
+// The logical type's set member and its parameters, e.g. {"name":
+// "TIMESTAMP", "unit": "ms", "utc": True}.
+nb::dict LogicalDict(const format::LogicalType& t) {
+  nb::dict d;
+  using K = format::LogicalType::Kind;
+  switch (t.kind()) {
+    case K::kString: d["name"] = "STRING"; break;
+    case K::kMap: d["name"] = "MAP"; break;
+    case K::kList: d["name"] = "LIST"; break;
+    case K::kEnum: d["name"] = "ENUM"; break;
+    case K::kDecimal:
+      d["name"] = "DECIMAL";
+      d["precision"] = t.decimal->precision;
+      d["scale"] = t.decimal->scale;
+      break;
+    case K::kDate: d["name"] = "DATE"; break;
+    case K::kTime:
+      d["name"] = "TIME";
+      d["unit"] = UnitName(t.time->unit);
+      d["utc"] = t.time->is_adjusted_to_utc;
+      break;
+    case K::kTimestamp:
+      d["name"] = "TIMESTAMP";
+      d["unit"] = UnitName(t.timestamp->unit);
+      d["utc"] = t.timestamp->is_adjusted_to_utc;
+      break;
+    case K::kInteger:
+      d["name"] = "INTEGER";
+      d["bit_width"] = static_cast<int>(t.integer->bit_width);
+      d["signed"] = t.integer->is_signed;
+      break;
+    case K::kUnknown: d["name"] = "UNKNOWN"; break;
+    case K::kJson: d["name"] = "JSON"; break;
+    case K::kBson: d["name"] = "BSON"; break;
+    case K::kUuid: d["name"] = "UUID"; break;
+    case K::kFloat16: d["name"] = "FLOAT16"; break;
+    case K::kVariant: d["name"] = "VARIANT"; break;
+    case K::kGeometry: d["name"] = "GEOMETRY"; break;
+    case K::kGeography: d["name"] = "GEOGRAPHY"; break;
+    default: d["name"] = "NONE"; break;
+  }
+  return d;
+}
+
+nb::dict MetadataDict(const FileReader& reader) {
+  const format::FileMetaData& m = reader.metadata();
+  const parquet::SchemaDescriptor& schema = reader.parquet_schema();
+  nb::dict d;
+  d["num_rows"] = m.num_rows;
+  d["version"] = m.version;
+  d["created_by"] = Optional(m.created_by);
+  d["num_columns"] = schema.num_columns();
+  nb::dict kv;
+  if (m.key_value_metadata.has_value()) {
+    for (const auto& pair : *m.key_value_metadata) {
+      const std::string value = pair.value.value_or("");
+      kv[nb::bytes(pair.key.data(), pair.key.size())] = nb::bytes(value.data(), value.size());
+    }
+  }
+  d["metadata"] = kv;
+  nb::list columns_schema;
+  for (const auto& c : schema.columns()) {
+    nb::dict cd;
+    cd["path"] = c.path;
+    cd["physical_type"] = std::string(format::EnumName(c.physical_type));
+    cd["type_length"] = c.type_length;
+    cd["max_definition_level"] = c.max_def;
+    cd["max_repetition_level"] = c.max_rep;
+    cd["converted_type"] = c.converted_type.has_value()
+                               ? nb::object(nb::str(std::string(format::EnumName(*c.converted_type)).c_str()))
+                               : nb::none();
+    const auto& node = schema.node(c.node);
+    cd["precision"] = Optional(node.precision);
+    cd["scale"] = Optional(node.scale);
+    cd["logical_type"] = c.logical_type.has_value() ? nb::object(LogicalDict(*c.logical_type))
+                                                    : nb::none();
+    columns_schema.append(cd);
+  }
+  d["columns"] = columns_schema;
+  nb::list groups;
+  for (const format::RowGroup& g : m.row_groups) {
+    nb::dict gd;
+    gd["num_rows"] = g.num_rows;
+    gd["total_byte_size"] = g.total_byte_size;
+    gd["total_compressed_size"] = Optional(g.total_compressed_size);
+    gd["file_offset"] = Optional(g.file_offset);
+    gd["ordinal"] = Optional(g.ordinal);
+    nb::list cols;
+    for (size_t i = 0; i < g.columns.size(); ++i) {
+      if (static_cast<int>(i) >= schema.num_columns()) break;
+      cols.append(ColumnDict(g.columns[i], schema.column(static_cast<int>(i))));
+    }
+    gd["columns"] = cols;
+    groups.append(gd);
+  }
+  d["row_groups"] = groups;
+  return d;
+}
+
+struct PyBatchIterator {
+  RecordBatchReaderPtr reader;
+  nb::object file;  // keeps the ParquetFile (and its reader) alive
+};
+
+}  // namespace
+
+void BindReader(nb::module_& m) {
+  nb::class_<PyParquetFile>(m, "_ParquetFile")
+      .def("__init__",
+           [](PyParquetFile* self, nb::handle source, nb::kwargs kwargs) {
+             new (self) PyParquetFile(OpenFile(source, kwargs, "ParquetFile"));
+           },
+           nb::arg("source"), nb::arg("kwargs"))
+      .def("read", &ReadTable, nb::arg("columns").none() = nb::none(),
+           nb::arg("row_groups").none() = nb::none(), nb::arg("batch_size").none() = nb::none())
+      .def("schema_capsule",
+           [](PyParquetFile& self, nb::handle columns) {
+             auto cols = Columns(columns);
+             return SchemaCapsule(*Unwrap(self.reader->SchemaFor(cols)));
+           },
+           nb::arg("columns").none() = nb::none())
+      .def("schema_string", [](PyParquetFile& self) { return self.reader->schema()->ToString(); })
+      .def_prop_ro("num_row_groups", [](PyParquetFile& self) { return self.reader->num_row_groups(); })
+      .def_prop_ro("warnings", [](PyParquetFile& self) { return self.reader->warnings(); })
+      .def("metadata_dict", [](PyParquetFile& self) { return MetadataDict(*self.reader); })
+      .def("iter_batches",
+           [](nb::handle self_obj, nb::handle columns, nb::handle row_groups,
+              std::optional<int64_t> batch_size) {
+             PyParquetFile& self = nb::cast<PyParquetFile&>(self_obj);
+             auto cols = Columns(columns);
+             auto groups = RowGroups(row_groups);
+             const int64_t size = batch_size.value_or(self.batch_size);
+             if (size <= 0) Raise(Status::Invalid("batch_size must be positive"));
+             Result<RecordBatchReaderPtr> reader = Status::Invalid("not opened");
+             {
+               nb::gil_scoped_release release;
+               reader = self.reader->GetRecordBatchReader(cols, groups, size);
+             }
+             return PyBatchIterator{Unwrap(std::move(reader)), nb::borrow(self_obj)};
+           },
+           nb::arg("columns").none() = nb::none(), nb::arg("row_groups").none() = nb::none(),
+           nb::arg("batch_size").none() = nb::none());
+
+  nb::class_<PyBatchIterator>(m, "_BatchIterator")
+      .def("__iter__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__next__", [](PyBatchIterator& self) {
+        Result<RecordBatchPtr> batch = Status::Invalid("not read");
+        {
+          nb::gil_scoped_release release;
+          batch = self.reader->Next();
+        }
+        RecordBatchPtr b = Unwrap(std::move(batch));
+        if (b == nullptr) throw nb::stop_iteration();
+        return WrapRecordBatch(std::move(b));
+      });
+}
+
+}  // namespace quiver::python

@@ -1,0 +1,152 @@
+#include "quiver/parquet/reader/assembly_internal.h"
+
+#include <limits>
+
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/bit_util.h"
+
+namespace quiver::parquet::internal {
+namespace {
+
+// The levels of a node's first leaf (nullptr arrays: all 0).
+struct Levels {
+  const int16_t* def;
+  const int16_t* rep;
+  int64_t n;
+  int16_t DefAt(int64_t i) const { return def == nullptr ? 0 : def[i]; }
+  int16_t RepAt(int64_t i) const { return rep == nullptr ? 0 : rep[i]; }
+};
+
+Levels LevelsOf(const ReadNode& node, const std::vector<ColumnReader*>& readers) {
+  const ColumnReader* leaf = readers[static_cast<size_t>(node.columns.front())];
+  return Levels{leaf->def_levels(), leaf->rep_levels(), leaf->num_levels()};
+}
+
+Status LengthMismatch(const ReadNode& node, const ReadNode& child, int64_t expected,
+                      int64_t actual) {
+  return Status::Invalid("field '", node.field->name(), "': its child '", child.field->name(),
+                         "' has ", actual, " values where the levels give ", expected,
+                         " (the columns' levels disagree)");
+}
+
+// Slots of `node` and, if it is nullable, its validity bitmap.
+struct Slots {
+  int64_t length = 0;
+  int64_t null_count = 0;
+  std::shared_ptr<Buffer> validity;
+};
+
+Result<Slots> StructSlots(const ReadNode& node, const Levels& levels, MemoryPool* pool) {
+  const LevelInfo& info = node.levels;
+  Slots slots;
+  const bool nullable = node.field->nullable() && info.def_level > info.repeated_ancestor_def_level;
+  MutableBuffer bits(pool);
+  if (nullable) QUIVER_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(levels.n)));
+  for (int64_t i = 0; i < levels.n; ++i) {
+    const int16_t def = levels.DefAt(i);
+    if (levels.RepAt(i) > info.rep_level || def < info.repeated_ancestor_def_level) continue;
+    if (nullable) {
+      const bool valid = def >= info.def_level;
+      bit_util::SetBitTo(bits.data(), slots.length, valid);
+      slots.null_count += !valid;
+    }
+    ++slots.length;
+  }
+  if (slots.null_count > 0) slots.validity = bits.Freeze();
+  return slots;
+}
+
+template <typename Offset>
+Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<ColumnReader*>& readers,
+                                  MemoryPool* pool) {
+  const Levels levels = LevelsOf(node, readers);
+  const LevelInfo& info = node.levels;
+  const LevelInfo& rep_info = node.repeated;
+  const bool nullable = node.field->nullable() && info.def_level > info.repeated_ancestor_def_level;
+  MutableBuffer offsets(pool);
+  MutableBuffer bits(pool);
+  QUIVER_RETURN_NOT_OK(offsets.Reserve((levels.n + 1) * static_cast<int64_t>(sizeof(Offset))));
+  if (nullable) QUIVER_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(levels.n)));
+  int64_t length = 0;
+  int64_t null_count = 0;
+  int64_t elements = 0;
+  for (int64_t i = 0; i < levels.n; ++i) {
+    const int16_t def = levels.DefAt(i);
+    const int16_t rep = levels.RepAt(i);
+    if (rep <= info.rep_level) {
+      if (def < info.repeated_ancestor_def_level) continue;  // no slot of this list
+      offsets.UnsafeAppend(static_cast<Offset>(elements));
+      if (nullable) {
+        const bool valid = def >= info.def_level;
+        bit_util::SetBitTo(bits.data(), length, valid);
+        null_count += !valid;
+      }
+      ++length;
+      if (def >= rep_info.def_level) ++elements;
+    } else if (rep == rep_info.rep_level) {
+      ++elements;  // another element of the current list
+    }
+    if (elements > std::numeric_limits<Offset>::max()) {
+      return Status::CapacityError("field '", node.field->name(), "': more than ",
+                                   std::numeric_limits<Offset>::max(),
+                                   " list elements in one batch");
+    }
+  }
+  offsets.UnsafeAppend(static_cast<Offset>(elements));
+  QUIVER_ASSIGN_OR_RAISE(auto child, AssembleArray(node.children.front(), readers, pool));
+  if (child->length != elements) {
+    return LengthMismatch(node, node.children.front(), elements, child->length);
+  }
+  std::shared_ptr<Buffer> validity;
+  if (null_count > 0) validity = bits.Freeze();
+  const TypePtr& type = node.field->type();
+  if (type->id() == Type::kFixedSizeList) {
+    const int32_t size = TypeAs<ListType>(*type).list_size();
+    const Offset* o = offsets.data_as<Offset>();
+    for (int64_t i = 0; i < length; ++i) {
+      const bool is_null = validity != nullptr && !bit_util::GetBit(validity->data(), i);
+      if (is_null || o[i + 1] - o[i] != size) {
+        return Status::NotImplemented("field '", node.field->name(), "': list ", i, " has ",
+                                      o[i + 1] - o[i], " elements", is_null ? " and is null" : "",
+                                      "; reading it as ", type->ToString(),
+                                      " needs every list non-null with ", size, " elements");
+      }
+    }
+    return ArrayData::Make(type, length, {std::move(validity)}, {std::move(child)}, null_count);
+  }
+  return ArrayData::Make(type, length, {std::move(validity), offsets.Freeze()}, {std::move(child)},
+                         null_count);
+}
+
+}  // namespace
+
+Result<ArrayDataPtr> AssembleArray(const ReadNode& node, const std::vector<ColumnReader*>& readers,
+                                   MemoryPool* pool) {
+  switch (node.kind) {
+    case ReadNode::Kind::kLeaf:
+      return readers[static_cast<size_t>(node.column)]->FinishLeaf();
+    case ReadNode::Kind::kStruct: {
+      QUIVER_ASSIGN_OR_RAISE(Slots slots, StructSlots(node, LevelsOf(node, readers), pool));
+      std::vector<ArrayDataPtr> children;
+      children.reserve(node.children.size());
+      for (const ReadNode& child : node.children) {
+        QUIVER_ASSIGN_OR_RAISE(auto array, AssembleArray(child, readers, pool));
+        if (array->length != slots.length) {
+          return LengthMismatch(node, child, slots.length, array->length);
+        }
+        children.push_back(std::move(array));
+      }
+      return ArrayData::Make(node.field->type(), slots.length, {std::move(slots.validity)},
+                             std::move(children), slots.null_count);
+    }
+    case ReadNode::Kind::kList:
+    case ReadNode::Kind::kMap:
+      if (node.field->type()->id() == Type::kLargeList) {
+        return AssembleList<int64_t>(node, readers, pool);
+      }
+      return AssembleList<int32_t>(node, readers, pool);
+  }
+  return Status::Invalid("unknown read node kind");
+}
+
+}  // namespace quiver::parquet::internal

@@ -1,0 +1,292 @@
+#include "quiver/parquet/reader/column_reader_internal.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
+
+namespace quiver::parquet::internal {
+namespace {
+
+// Levels decoded at once ahead of the record scan.
+constexpr int64_t kPendingLevels = 4096;
+
+}  // namespace
+
+Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(
+    std::shared_ptr<io::RandomAccessFile> file, const format::FileMetaData* metadata,
+    int64_t data_end, const ColumnDescriptor* column, const ReadNode* leaf,
+    const PageReaderOptions& options) {
+  std::unique_ptr<ColumnReader> reader(new ColumnReader());
+  reader->file_ = std::move(file);
+  reader->metadata_ = metadata;
+  reader->data_end_ = data_end;
+  reader->column_ = column;
+  reader->leaf_ = leaf;
+  reader->options_ = options;
+  if (reader->options_.pool == nullptr) reader->options_.pool = DefaultMemoryPool();
+  MemoryPool* pool = reader->options_.pool;
+  reader->max_def_ = column->max_def;
+  reader->max_rep_ = column->max_rep;
+  reader->slot_def_ = leaf->levels.repeated_ancestor_def_level;
+  reader->nullable_ = leaf->field->nullable();
+  reader->def_ = MutableBuffer(pool);
+  reader->rep_ = MutableBuffer(pool);
+  reader->valid_ = MutableBuffer(pool);
+  QUIVER_ASSIGN_OR_RAISE(reader->builder_, MakeLeafBuilder(*column, leaf->field->type(), pool));
+  return reader;
+}
+
+Status ColumnReader::StartRowGroup(int row_group) {
+  const format::RowGroup& group = metadata_->row_groups[static_cast<size_t>(row_group)];
+  ColumnChunkContext context{file_->name(), row_group, column_->path};
+  const int index = leaf_->column;
+  if (static_cast<size_t>(index) >= group.columns.size()) {
+    return Status::Invalid(context.ToString(), ": the row group has ", group.columns.size(),
+                           " column chunks, the schema ", index + 1, " or more");
+  }
+  const format::ColumnChunk& chunk = group.columns[static_cast<size_t>(index)];
+  if (!chunk.meta_data.has_value()) {
+    if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
+      return Status::NotImplemented(context.ToString(),
+                                    ": the column chunk is encrypted (Parquet modular "
+                                    "encryption is not supported)");
+    }
+    return Status::Invalid(context.ToString(), ": the column chunk has no metadata");
+  }
+  if (chunk.file_path.has_value() && !chunk.file_path->empty()) {
+    return Status::NotImplemented(context.ToString(), ": the column chunk lives in another file ('",
+                                  *chunk.file_path, "')");
+  }
+  const format::ColumnMetaData& meta = *chunk.meta_data;
+  if (meta.type != column_->physical_type) {
+    return Status::Invalid(context.ToString(), ": the column chunk holds ",
+                           format::EnumName(meta.type), " values, the schema says ",
+                           format::EnumName(column_->physical_type));
+  }
+  QUIVER_ASSIGN_OR_RAISE(pages_,
+                         PageReader::Make(file_, meta, data_end_, *column_, context, options_));
+  dictionary_decoder_.reset();
+  decoders_.clear();
+  values_ = nullptr;
+  page_levels_left_ = 0;
+  pending_pos_ = pending_len_ = 0;
+  chunk_started_ = false;
+  return Status::OK();
+}
+
+Status ColumnReader::PageError(const Status& status) const {
+  if (status.ok()) return status;
+  Status error = pages_->PageError(status.message());
+  if (status.IsNotImplemented()) return Status::NotImplemented(error.message());
+  if (status.IsCapacityError()) return Status::CapacityError(error.message());
+  if (status.IsOutOfMemory()) return Status::OutOfMemory(error.message());
+  return error;
+}
+
+Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
+  if (encoding == format::Encoding::kPlainDictionary ||
+      encoding == format::Encoding::kRleDictionary) {
+    if (dictionary_decoder_ == nullptr) {
+      return Status::Invalid("a data page is ", format::EnumName(encoding),
+                             " encoded but the column chunk has no dictionary page");
+    }
+    return dictionary_decoder_.get();
+  }
+  auto it = decoders_.find(encoding);
+  if (it == decoders_.end()) {
+    QUIVER_ASSIGN_OR_RAISE(auto decoder,
+                           MakeDecoder(column_->physical_type, encoding, column_->type_length));
+    it = decoders_.emplace(encoding, std::move(decoder)).first;
+  }
+  return it->second.get();
+}
+
+Result<bool> ColumnReader::NextDataPage() {
+  while (true) {
+    QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
+    if (!more) return false;
+    if (pages_->is_dictionary()) {
+      const DictionaryPage& page = pages_->dictionary_page();
+      auto made = MakeDecoder(column_->physical_type, format::Encoding::kRleDictionary,
+                              column_->type_length);
+      if (!made.ok()) return PageError(made.status());
+      dictionary_decoder_ = std::move(made).MoveValueUnsafe();
+      QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(
+          page.num_values, page.data.data(), static_cast<int64_t>(page.data.size()))));
+      continue;
+    }
+    const DataPage& page = pages_->data_page();
+    const int64_t num_values = page.num_values;
+    if (num_values < 0) {
+      return PageError(Status::Invalid("num_values ", num_values, " is negative"));
+    }
+    if (page.num_nulls.has_value()) {
+      const int64_t nulls = *page.num_nulls;
+      if (nulls < 0 || nulls > num_values) {
+        return PageError(Status::Invalid("num_nulls ", nulls, " is not within [0, num_values ",
+                                         num_values, "]"));
+      }
+      if (max_def_ == 0 && nulls > 0) {
+        return PageError(Status::Invalid("the column is required but the page holds ", nulls,
+                                         " nulls"));
+      }
+    }
+    if (max_rep_ > 0) {
+      QUIVER_RETURN_NOT_OK(PageError(rep_decoder_.SetData(
+          "repetition", page.rep_level_encoding, max_rep_, num_values, page.rep_levels.data(),
+          static_cast<int64_t>(page.rep_levels.size()))));
+    }
+    int64_t num_non_null = num_values;
+    if (max_def_ > 0) {
+      QUIVER_RETURN_NOT_OK(PageError(def_decoder_.SetData(
+          "definition", page.def_level_encoding, max_def_, num_values, page.def_levels.data(),
+          static_cast<int64_t>(page.def_levels.size()))));
+      // The values section holds the entries at the maximum level; count
+      // them without keeping the levels (the header's num_nulls of v2 pages
+      // is not trusted for it).
+      LevelDecoder counter;
+      QUIVER_RETURN_NOT_OK(PageError(counter.SetData(
+          "definition", page.def_level_encoding, max_def_, num_values, page.def_levels.data(),
+          static_cast<int64_t>(page.def_levels.size()))));
+      auto counted = counter.Count(num_values, max_def_);
+      if (!counted.ok()) return PageError(counted.status());
+      num_non_null = *counted;
+    }
+    auto decoder = DecoderFor(page.encoding);
+    if (!decoder.ok()) return PageError(decoder.status());
+    values_ = *decoder;
+    QUIVER_RETURN_NOT_OK(PageError(values_->SetData(num_non_null, page.values.data(),
+                                                    static_cast<int64_t>(page.values.size()))));
+    page_levels_left_ = num_values;
+    if (num_values > 0) return true;
+  }
+}
+
+Status ColumnReader::FillPending(int64_t n) {
+  n = std::min(n, page_levels_left_);
+  if (max_rep_ > 0) {
+    pending_rep_.resize(static_cast<size_t>(n));
+    QUIVER_RETURN_NOT_OK(PageError(rep_decoder_.Decode(n, pending_rep_.data())));
+    if (!chunk_started_ && n > 0 && pending_rep_[0] != 0) {
+      return PageError(Status::Invalid("the column chunk's first repetition level is ",
+                                       pending_rep_[0], ", not 0"));
+    }
+  }
+  if (max_def_ > 0) {
+    pending_def_.resize(static_cast<size_t>(n));
+    QUIVER_RETURN_NOT_OK(PageError(def_decoder_.Decode(n, pending_def_.data())));
+  }
+  chunk_started_ = chunk_started_ || n > 0;
+  page_levels_left_ -= n;
+  pending_pos_ = 0;
+  pending_len_ = n;
+  return Status::OK();
+}
+
+Status ColumnReader::Consume(int64_t begin, int64_t end) {
+  const int64_t n = end - begin;
+  if (n == 0) return Status::OK();
+  if (max_rep_ > 0) {
+    QUIVER_RETURN_NOT_OK(rep_.ExtendFromSlice(pending_rep_.data() + begin, n * 2));
+  }
+  if (max_def_ == 0) {
+    num_levels_ += n;
+    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(values_, n, nullptr, 0, n)));
+    num_slots_ += n;
+    return Status::OK();
+  }
+  const int16_t* def = pending_def_.data() + begin;
+  QUIVER_RETURN_NOT_OK(def_.ExtendFromSlice(def, n * 2));
+  num_levels_ += n;
+  // Slots of the leaf's array and which of them hold a value.
+  QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
+  uint8_t* valid = valid_.data();
+  int64_t slot = num_slots_;
+  int64_t values = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int16_t d = def[i];
+    if (d < slot_def_) continue;
+    const bool has_value = d == max_def_;
+    bit_util::SetBitTo(valid, slot, has_value);
+    values += has_value;
+    ++slot;
+  }
+  const int64_t new_slots = slot - num_slots_;
+  if (new_slots > 0) {
+    const bool all_valid = values == new_slots;
+    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(values_, new_slots, all_valid ? nullptr : valid,
+                                                    num_slots_, values)));
+  }
+  num_nulls_ += new_slots - values;
+  num_slots_ = slot;
+  return Status::OK();
+}
+
+Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
+  int64_t records = 0;
+  const bool repeated = max_rep_ > 0;
+  while (true) {
+    if (pending_pos_ == pending_len_) {
+      if (!repeated && records == want) break;
+      if (page_levels_left_ == 0) {
+        QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
+        if (!more) break;
+        continue;
+      }
+      QUIVER_RETURN_NOT_OK(
+          FillPending(repeated ? kPendingLevels : std::min(kPendingLevels, want - records)));
+    }
+    const int64_t begin = pending_pos_;
+    const int64_t end = pending_len_;
+    int64_t i = begin;
+    if (!repeated) {
+      i = begin + std::min(end - begin, want - records);
+      records += i - begin;
+    } else {
+      const int16_t* rep = pending_rep_.data();
+      for (; i < end; ++i) {
+        if (rep[i] == 0) {
+          if (records == want) break;
+          ++records;
+        }
+      }
+    }
+    QUIVER_RETURN_NOT_OK(Consume(begin, i));
+    pending_pos_ = i;
+    if (i < end) break;
+  }
+  *read = records;
+  return Status::OK();
+}
+
+Result<ArrayDataPtr> ColumnReader::FinishLeaf() {
+  std::shared_ptr<Buffer> validity;
+  int64_t null_count = 0;
+  if (nullable_ && num_nulls_ > 0) {
+    validity = valid_.Freeze();
+    null_count = num_nulls_;
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto array, builder_->Finish(std::move(validity), null_count));
+  if (array->length != num_slots_) {
+    return Status::Invalid("column '", column_->path, "': ", array->length, " values for ",
+                           num_slots_, " slots");
+  }
+  valid_.Clear();
+  num_slots_ = 0;
+  num_nulls_ = 0;
+  return array;
+}
+
+void ColumnReader::ClearBatch() {
+  def_.Clear();
+  rep_.Clear();
+  num_levels_ = 0;
+}
+
+int64_t ColumnReader::bytes_buffered() const {
+  return def_.size() + rep_.size() + valid_.size() + builder_->bytes_buffered();
+}
+
+}  // namespace quiver::parquet::internal

@@ -1,0 +1,118 @@
+// One leaf column of one row group after another: its pages' levels and
+// values, read record by record into the leaf's Arrow array (through a
+// LeafBuilder) and level buffers kept for the assembly of the arrays above
+// the leaf.
+//
+// A record is one row of the file: a run of level entries that starts with
+// repetition level 0. ReadRecords(n) reads whole records (a record may span
+// pages), so that every leaf of a batch covers the same rows.
+//
+// Checks on each page, beyond those of the page reader and the decoders:
+// levels above the column's maximum, fewer levels than num_values, a
+// chunk whose first repetition level is not 0, values fewer than the
+// definition levels say; each error names the file, row group, column and
+// page.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "quiver/array/array_data.h"
+#include "quiver/io/interfaces.h"
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/encoding/decoder.h"
+#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/parquet/reader/leaf_builder_internal.h"
+#include "quiver/parquet/reader/page_reader.h"
+#include "quiver/parquet/schema/parquet_to_arrow.h"
+#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet::internal {
+
+class ColumnReader {
+ public:
+  // `leaf`: the leaf's ReadNode (its field type and levels). The file, the
+  // footer's metadata and the descriptor must outlive the reader.
+  static Result<std::unique_ptr<ColumnReader>> Make(std::shared_ptr<io::RandomAccessFile> file,
+                                                    const format::FileMetaData* metadata,
+                                                    int64_t data_end,
+                                                    const ColumnDescriptor* column,
+                                                    const ReadNode* leaf,
+                                                    const PageReaderOptions& options);
+
+  // Starts the column's chunk in row group `row_group`.
+  Status StartRowGroup(int row_group);
+
+  // Reads up to `records` more records of the current chunk; *read gets how
+  // many (fewer only at the chunk's end).
+  Status ReadRecords(int64_t records, int64_t* read);
+
+  // Levels read since the last ClearBatch(): nullptr when the column's max
+  // level is 0 (every level 0).
+  const int16_t* def_levels() const {
+    return max_def_ > 0 ? def_.data_as<int16_t>() : nullptr;
+  }
+  const int16_t* rep_levels() const {
+    return max_rep_ > 0 ? rep_.data_as<int16_t>() : nullptr;
+  }
+  int64_t num_levels() const { return num_levels_; }
+
+  // The leaf's array of the slots read since the last ClearBatch().
+  Result<ArrayDataPtr> FinishLeaf();
+  // Forgets the batch's levels (after the assembly).
+  void ClearBatch();
+
+  const ColumnDescriptor& column() const { return *column_; }
+  int64_t bytes_buffered() const;
+
+ private:
+  ColumnReader() = default;
+
+  Result<bool> NextDataPage();
+  Status FillPending(int64_t n);
+  Status Consume(int64_t begin, int64_t end);
+  Result<Decoder*> DecoderFor(format::Encoding encoding);
+  Status PageError(const Status& status) const;
+
+  std::shared_ptr<io::RandomAccessFile> file_;
+  const format::FileMetaData* metadata_ = nullptr;
+  int64_t data_end_ = 0;
+  const ColumnDescriptor* column_ = nullptr;
+  const ReadNode* leaf_ = nullptr;
+  PageReaderOptions options_;
+  int16_t max_def_ = 0;
+  int16_t max_rep_ = 0;
+  // Slots: entries with def >= slot_def_; values: def == max_def_.
+  int16_t slot_def_ = 0;
+  bool nullable_ = false;
+
+  std::unique_ptr<LeafBuilder> builder_;
+  std::unique_ptr<PageReader> pages_;
+  std::unique_ptr<Decoder> dictionary_decoder_;
+  std::map<format::Encoding, std::unique_ptr<Decoder>> decoders_;
+  Decoder* values_ = nullptr;
+  LevelDecoder def_decoder_;
+  LevelDecoder rep_decoder_;
+  int64_t page_levels_left_ = 0;
+  bool chunk_started_ = false;  // a level of the chunk was read
+
+  // Decoded levels not yet consumed (at most kPendingLevels).
+  std::vector<int16_t> pending_def_;
+  std::vector<int16_t> pending_rep_;
+  int64_t pending_pos_ = 0;
+  int64_t pending_len_ = 0;
+
+  // The batch.
+  MutableBuffer def_;
+  MutableBuffer rep_;
+  int64_t num_levels_ = 0;
+  MutableBuffer valid_;  // one bit a slot
+  int64_t num_slots_ = 0;
+  int64_t num_nulls_ = 0;
+};
+
+}  // namespace quiver::parquet::internal

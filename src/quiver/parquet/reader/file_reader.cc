@@ -1,0 +1,406 @@
+#include "quiver/parquet/reader/file_reader.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "quiver/io/file.h"
+#include "quiver/ipc/schema.h"
+#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/reader/assembly_internal.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
+#include "quiver/util/base64.h"
+
+namespace quiver::parquet {
+
+using internal::ColumnReader;
+
+namespace {
+
+constexpr std::string_view kArrowSchemaKey = "ARROW:schema";
+
+MetadataPtr FileKeyValueMetadata(const format::FileMetaData& metadata) {
+  if (!metadata.key_value_metadata.has_value()) return nullptr;
+  auto out = std::make_shared<KeyValueMetadata>();
+  for (const auto& kv : *metadata.key_value_metadata) {
+    out->Append(kv.key, kv.value.value_or(""));
+  }
+  return out;
+}
+
+// Prunes `node` to the leaves in `selected`; false when none is below it.
+bool Prune(const ReadNode& node, const std::set<int32_t>& selected, ReadNode* out) {
+  if (node.kind == ReadNode::Kind::kLeaf) {
+    if (!selected.contains(node.column)) return false;
+    *out = node;
+    return true;
+  }
+  bool any = false;
+  for (int32_t c : node.columns) any = any || selected.contains(c);
+  if (!any) return false;
+  if (node.kind != ReadNode::Kind::kStruct) {
+    // Lists and maps keep their element whole when any leaf below is
+    // selected, except for struct elements, which are pruned like structs.
+    ReadNode element;
+    if (!Prune(node.children.front(), selected, &element)) return false;
+    *out = node;
+    out->columns = element.columns;
+    if (node.kind == ReadNode::Kind::kMap && element.children.size() != 2) {
+      // A map needs both its key and its value: keep the entries whole.
+      element = node.children.front();
+      out->columns = node.columns;
+    }
+    const TypePtr& type = node.field->type();
+    FieldPtr element_field = element.field;
+    TypePtr new_type;
+    switch (type->id()) {
+      case Type::kList:
+        new_type = list(element_field);
+        break;
+      case Type::kLargeList:
+        new_type = large_list(element_field);
+        break;
+      case Type::kFixedSizeList:
+        new_type = fixed_size_list(element_field, TypeAs<ListType>(*type).list_size());
+        break;
+      default:
+        new_type = type;  // maps: the entries are whole
+        break;
+    }
+    out->field = std::make_shared<Field>(node.field->name(), new_type, node.field->nullable(),
+                                         node.field->metadata());
+    out->children = {std::move(element)};
+    return true;
+  }
+  ReadNode result = node;
+  result.children.clear();
+  result.columns.clear();
+  FieldVector fields;
+  for (const ReadNode& child : node.children) {
+    ReadNode pruned;
+    if (!Prune(child, selected, &pruned)) continue;
+    fields.push_back(pruned.field);
+    result.columns.insert(result.columns.end(), pruned.columns.begin(), pruned.columns.end());
+    result.children.push_back(std::move(pruned));
+  }
+  result.field = std::make_shared<Field>(node.field->name(), struct_(std::move(fields)),
+                                         node.field->nullable(), node.field->metadata());
+  *out = std::move(result);
+  return true;
+}
+
+}  // namespace
+
+struct FileReader::Impl {
+  std::shared_ptr<io::RandomAccessFile> file;
+  ReaderOptions options;
+  std::unique_ptr<CappedMemoryPool> capped_pool;
+  MemoryPool* pool = nullptr;
+  ParquetFooter footer;
+  SchemaDescriptor descriptor;
+  ArrowReadSchema arrow;
+  std::vector<std::string> warnings;
+
+  // The top-level nodes a read of `columns` builds, in the order asked.
+  Result<std::vector<ReadNode>> Select(const std::optional<std::vector<std::string>>& columns) const {
+    if (!columns.has_value()) return arrow.fields;
+    std::vector<int> order;          // top-level fields, first mention first
+    std::set<int32_t> selected;      // leaf columns
+    for (const std::string& name : *columns) {
+      bool found = false;
+      for (size_t f = 0; f < arrow.fields.size(); ++f) {
+        const ReadNode& top = arrow.fields[f];
+        bool matched = false;
+        if (top.field->name() == name) {
+          selected.insert(top.columns.begin(), top.columns.end());
+          matched = true;
+        } else {
+          for (int32_t c : top.columns) {
+            const std::string& path = descriptor.column(c).path;
+            if (path == name || (path.size() > name.size() && path.starts_with(name) &&
+                                 path[name.size()] == '.')) {
+              selected.insert(c);
+              matched = true;
+            }
+          }
+        }
+        if (matched) {
+          found = true;
+          if (std::find(order.begin(), order.end(), static_cast<int>(f)) == order.end()) {
+            order.push_back(static_cast<int>(f));
+          }
+        }
+      }
+      if (!found) {
+        return Status::Invalid(file->name(), ": no column named '", name, "' (columns: ",
+                               "top-level names or dotted leaf paths)");
+      }
+    }
+    std::vector<ReadNode> nodes;
+    for (int f : order) {
+      ReadNode pruned;
+      if (Prune(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
+        nodes.push_back(std::move(pruned));
+      }
+    }
+    return nodes;
+  }
+
+  Result<std::vector<int>> RowGroups(const std::optional<std::vector<int>>& row_groups) const {
+    const int n = static_cast<int>(footer.metadata.row_groups.size());
+    std::vector<int> out;
+    if (!row_groups.has_value()) {
+      for (int i = 0; i < n; ++i) out.push_back(i);
+      return out;
+    }
+    for (int i : *row_groups) {
+      if (i < 0 || i >= n) {
+        return Status::Invalid(file->name(), ": row group ", i, " out of range (the file has ", n,
+                               " row groups)");
+      }
+      out.push_back(i);
+    }
+    return out;
+  }
+};
+
+// Batches of the selected columns, row group after row group.
+class ParquetBatchReader final : public RecordBatchReader {
+ public:
+  ParquetBatchReader(FileReader::Impl* impl, std::vector<ReadNode> nodes,
+                     std::vector<int> row_groups, int64_t batch_size)
+      : impl_(impl),
+        nodes_(std::move(nodes)),
+        row_groups_(std::move(row_groups)),
+        batch_size_(batch_size) {
+    FieldVector fields;
+    for (const ReadNode& node : nodes_) fields.push_back(node.field);
+    schema_ = quiver::schema(std::move(fields), impl_->arrow.schema->metadata());
+  }
+
+  Status Init() {
+    readers_.assign(static_cast<size_t>(impl_->descriptor.num_columns()), nullptr);
+    PageReaderOptions page_options;
+    page_options.limits = impl_->options.thrift_limits;
+    page_options.verify_checksums = impl_->options.page_checksum_verification;
+    page_options.pool = impl_->pool;
+    std::vector<const ReadNode*> leaves;
+    for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
+    for (const ReadNode* leaf : leaves) {
+      QUIVER_ASSIGN_OR_RAISE(
+          auto reader, ColumnReader::Make(impl_->file, &impl_->footer.metadata,
+                                          impl_->footer.footer_offset,
+                                          &impl_->descriptor.column(leaf->column), leaf,
+                                          page_options));
+      readers_[static_cast<size_t>(leaf->column)] = reader.get();
+      owned_.push_back(std::move(reader));
+    }
+    return Status::OK();
+  }
+
+  SchemaPtr schema() const override { return schema_; }
+
+  Result<RecordBatchPtr> Next() override {
+    while (rows_left_ == 0) {
+      if (next_group_ >= row_groups_.size()) return nullptr;
+      const int group = row_groups_[next_group_++];
+      const format::RowGroup& meta = impl_->footer.metadata.row_groups[static_cast<size_t>(group)];
+      if (meta.num_rows < 0) {
+        return Status::Invalid(impl_->file->name(), ": row group ", group, " has num_rows ",
+                               meta.num_rows);
+      }
+      for (auto& reader : owned_) QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group));
+      current_group_ = group;
+      rows_left_ = meta.num_rows;
+      if (rows_left_ == 0) QUIVER_RETURN_NOT_OK(CheckChunksEnd());
+    }
+    const int64_t want = std::min(rows_left_, batch_size_);
+    for (auto& reader : owned_) {
+      int64_t read = 0;
+      QUIVER_RETURN_NOT_OK(reader->ReadRecords(want, &read));
+      if (read != want) {
+        return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
+                               reader->column().path, "': the column chunk ends after ",
+                               impl_->footer.metadata.row_groups[static_cast<size_t>(current_group_)]
+                                       .num_rows -
+                                   rows_left_ + read,
+                               " rows; the row group has ",
+                               impl_->footer.metadata.row_groups[static_cast<size_t>(current_group_)]
+                                   .num_rows);
+      }
+    }
+    rows_left_ -= want;
+    if (rows_left_ == 0) QUIVER_RETURN_NOT_OK(CheckChunksEnd());
+    std::vector<ArrayDataPtr> columns;
+    columns.reserve(nodes_.size());
+    for (const ReadNode& node : nodes_) {
+      QUIVER_ASSIGN_OR_RAISE(auto array, internal::AssembleArray(node, readers_, impl_->pool));
+      if (array->length != want) {
+        return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", field '",
+                               node.field->name(), "': ", array->length, " values for ", want,
+                               " rows (the levels disagree)");
+      }
+      columns.push_back(std::move(array));
+    }
+    for (auto& reader : owned_) reader->ClearBatch();
+    if (nodes_.empty()) {
+      // No columns selected: a batch of rows without columns.
+    }
+    return std::make_shared<RecordBatch>(schema_, want, std::move(columns));
+  }
+
+ private:
+  static void CollectLeaves(const ReadNode& node, std::vector<const ReadNode*>* out) {
+    if (node.kind == ReadNode::Kind::kLeaf) {
+      out->push_back(&node);
+      return;
+    }
+    for (const ReadNode& child : node.children) CollectLeaves(child, out);
+  }
+
+  // At the end of a row group every chunk must be at its end too.
+  Status CheckChunksEnd() {
+    for (auto& reader : owned_) {
+      int64_t read = 0;
+      QUIVER_RETURN_NOT_OK(reader->ReadRecords(1, &read));
+      if (read != 0) {
+        return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
+                               reader->column().path, "': the column chunk holds more than the ",
+                               impl_->footer.metadata.row_groups[static_cast<size_t>(current_group_)]
+                                   .num_rows,
+                               " rows of its row group");
+      }
+    }
+    return Status::OK();
+  }
+
+  FileReader::Impl* impl_;
+  std::vector<ReadNode> nodes_;
+  std::vector<int> row_groups_;
+  int64_t batch_size_;
+  SchemaPtr schema_;
+  std::vector<std::unique_ptr<ColumnReader>> owned_;
+  std::vector<ColumnReader*> readers_;
+  size_t next_group_ = 0;
+  int current_group_ = -1;
+  int64_t rows_left_ = 0;
+};
+
+FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileReader::~FileReader() = default;
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
+                                                     const ReaderOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->file = std::move(file);
+  impl->options = options;
+  impl->pool = options.pool != nullptr ? options.pool : DefaultMemoryPool();
+  if (options.memory_limit > 0) {
+    impl->capped_pool = std::make_unique<CappedMemoryPool>(impl->pool, options.memory_limit);
+    impl->pool = impl->capped_pool.get();
+  }
+  FooterOptions footer_options;
+  footer_options.limits = options.thrift_limits;
+  QUIVER_ASSIGN_OR_RAISE(impl->footer, ReadFooter(*impl->file, footer_options));
+  const format::FileMetaData& metadata = impl->footer.metadata;
+  auto descriptor = SchemaDescriptor::Make(metadata.schema);
+  if (!descriptor.ok()) {
+    return Status::Invalid(impl->file->name(), ": ", descriptor.status().message());
+  }
+  impl->descriptor = std::move(descriptor).MoveValueUnsafe();
+  MetadataPtr kv = FileKeyValueMetadata(metadata);
+  SchemaPtr origin;
+  if (kv != nullptr) {
+    if (auto value = kv->Get(kArrowSchemaKey); value.has_value()) {
+      auto decoded = Base64Decode(*value);
+      if (!decoded.ok()) {
+        impl->warnings.push_back("ignoring a corrupt ARROW:schema (base64: " +
+                                 decoded.status().message() + ")");
+      } else {
+        auto schema = ipc::ReadSchemaMessage(reinterpret_cast<const uint8_t*>(decoded->data()),
+                                             static_cast<int64_t>(decoded->size()));
+        if (schema.ok()) {
+          origin = *schema;
+        } else {
+          impl->warnings.push_back("ignoring a corrupt ARROW:schema (" +
+                                   schema.status().message() + ")");
+        }
+      }
+    }
+  }
+  auto arrow = ParquetToArrowSchema(impl->descriptor, kv.get(), origin.get(), options.arrow);
+  if (!arrow.ok()) return Status::Invalid(impl->file->name(), ": ", arrow.status().message());
+  impl->arrow = std::move(arrow).MoveValueUnsafe();
+  impl->warnings.insert(impl->warnings.end(), impl->arrow.warnings.begin(),
+                        impl->arrow.warnings.end());
+  for (const format::RowGroup& group : metadata.row_groups) {
+    if (group.num_rows < 0) {
+      return Status::Invalid(impl->file->name(), ": a row group has num_rows ", group.num_rows);
+    }
+  }
+  return std::unique_ptr<FileReader>(new FileReader(std::move(impl)));
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(const std::string& path,
+                                                     const ReaderOptions& options) {
+  QUIVER_ASSIGN_OR_RAISE(auto file, io::ReadableFile::Open(
+                                        path, options.pool != nullptr ? options.pool
+                                                                      : DefaultMemoryPool()));
+  return Open(std::shared_ptr<io::RandomAccessFile>(std::move(file)), options);
+}
+
+const format::FileMetaData& FileReader::metadata() const { return impl_->footer.metadata; }
+const SchemaDescriptor& FileReader::parquet_schema() const { return impl_->descriptor; }
+const SchemaPtr& FileReader::schema() const { return impl_->arrow.schema; }
+const std::vector<std::string>& FileReader::warnings() const { return impl_->warnings; }
+int FileReader::num_row_groups() const {
+  return static_cast<int>(impl_->footer.metadata.row_groups.size());
+}
+int64_t FileReader::num_rows() const { return impl_->footer.metadata.num_rows; }
+
+Result<SchemaPtr> FileReader::SchemaFor(
+    const std::optional<std::vector<std::string>>& columns) const {
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl_->Select(columns));
+  FieldVector fields;
+  for (const ReadNode& node : nodes) fields.push_back(node.field);
+  return quiver::schema(std::move(fields), impl_->arrow.schema->metadata());
+}
+
+Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
+    const std::optional<std::vector<std::string>>& columns,
+    const std::optional<std::vector<int>>& row_groups, int64_t batch_size) {
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl_->Select(columns));
+  QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
+  if (batch_size <= 0) batch_size = impl_->options.batch_size;
+  if (batch_size <= 0) return Status::Invalid("batch_size must be positive");
+  auto reader = std::make_shared<ParquetBatchReader>(impl_.get(), std::move(nodes),
+                                                     std::move(groups), batch_size);
+  QUIVER_RETURN_NOT_OK(reader->Init());
+  return reader;
+}
+
+Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::string>>& columns,
+                                       const std::optional<std::vector<int>>& row_groups) {
+  QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
+  QUIVER_ASSIGN_OR_RAISE(SchemaPtr schema, SchemaFor(columns));
+  std::vector<RecordBatchPtr> batches;
+  for (int group : groups) {
+    // One batch per row group (its whole row count).
+    const int64_t rows = impl_->footer.metadata.row_groups[static_cast<size_t>(group)].num_rows;
+    QUIVER_ASSIGN_OR_RAISE(auto reader, GetRecordBatchReader(columns, std::vector<int>{group},
+                                                             std::max<int64_t>(rows, 1)));
+    while (true) {
+      QUIVER_ASSIGN_OR_RAISE(auto batch, reader->Next());
+      if (batch == nullptr) break;
+      batches.push_back(std::move(batch));
+    }
+  }
+  return Table::FromRecordBatches(schema, batches);
+}
+
+Result<TablePtr> FileReader::ReadRowGroup(int row_group,
+                                          const std::optional<std::vector<std::string>>& columns) {
+  return ReadTable(columns, std::vector<int>{row_group});
+}
+
+}  // namespace quiver::parquet

@@ -1,0 +1,97 @@
+// Reading Parquet files into Arrow arrays.
+//
+//   QUIVER_ASSIGN_OR_RAISE(auto reader, parquet::FileReader::Open("data.parquet"));
+//   QUIVER_ASSIGN_OR_RAISE(TablePtr table, reader->ReadTable());
+//   // or batch by batch, holding about one batch and one page per column:
+//   QUIVER_ASSIGN_OR_RAISE(auto batches, reader->GetRecordBatchReader({}, {}, 65536));
+//
+// The file is untrusted: every size, offset and count is checked against
+// the bytes present before it is used; a bad file gives an Invalid (or
+// IOError, NotImplemented for encryption, LZO) naming the file, row group,
+// column and page; every array returned passes ValidateFull(). The Arrow
+// schema is pyarrow's (parquet/schema/parquet_to_arrow.h), ARROW:schema
+// restoring the original types; a corrupt ARROW:schema is ignored with a
+// warning (warnings()).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "quiver/array/record_batch.h"
+#include "quiver/array/type.h"
+#include "quiver/io/interfaces.h"
+#include "quiver/memory/memory_pool.h"
+#include "quiver/parquet/schema/parquet_to_arrow.h"
+#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet {
+
+class ParquetBatchReader;
+
+struct ReaderOptions {
+  // Rows per batch of GetRecordBatchReader (pyarrow's iter_batches default).
+  int64_t batch_size = 65536;
+  // Types: coerce_int96_timestamp_unit, read_dictionary, binary_type, list_type.
+  ParquetToArrowOptions arrow;
+  // pyarrow's page_checksum_verification.
+  bool page_checksum_verification = false;
+  // pyarrow's thrift_string_size_limit / thrift_container_size_limit (the
+  // footer and every page header).
+  thrift::ThriftLimits thrift_limits;
+  // Where arrays and pages are allocated (nullptr: the default pool).
+  MemoryPool* pool = nullptr;
+  // A byte cap on what the reader holds at once from `pool` (<= 0: none):
+  // for untrusted files, an allocation past it fails with OutOfMemory.
+  int64_t memory_limit = 0;
+};
+
+class FileReader {
+ public:
+  static Result<std::unique_ptr<FileReader>> Open(std::shared_ptr<io::RandomAccessFile> file,
+                                                  const ReaderOptions& options = {});
+  // Opens the file at `path` (read with pread).
+  static Result<std::unique_ptr<FileReader>> Open(const std::string& path,
+                                                  const ReaderOptions& options = {});
+  ~FileReader();
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+
+  const format::FileMetaData& metadata() const;
+  const SchemaDescriptor& parquet_schema() const;
+  // The Arrow schema of a full read.
+  const SchemaPtr& schema() const;
+  const std::vector<std::string>& warnings() const;
+  int num_row_groups() const;
+  int64_t num_rows() const;
+
+  // `columns`: top-level field names or dotted leaf paths (as
+  // ColumnDescriptor::path); nullopt: every column. A struct selected by
+  // some of its leaves keeps only those fields. Unknown names are Invalid.
+  // `row_groups`: indices; nullopt: all.
+  Result<TablePtr> ReadTable(const std::optional<std::vector<std::string>>& columns = std::nullopt,
+                             const std::optional<std::vector<int>>& row_groups = std::nullopt);
+  Result<TablePtr> ReadRowGroup(int row_group,
+                                const std::optional<std::vector<std::string>>& columns = std::nullopt);
+  // Batches of at most `batch_size` rows (<= 0: the options' batch_size),
+  // row group after row group. The reader must outlive the batch reader.
+  Result<RecordBatchReaderPtr> GetRecordBatchReader(
+      const std::optional<std::vector<std::string>>& columns = std::nullopt,
+      const std::optional<std::vector<int>>& row_groups = std::nullopt, int64_t batch_size = 0);
+
+  // The schema a read of `columns` returns.
+  Result<SchemaPtr> SchemaFor(const std::optional<std::vector<std::string>>& columns) const;
+
+ private:
+  friend class ParquetBatchReader;
+  struct Impl;
+  explicit FileReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace quiver::parquet

@@ -1,0 +1,372 @@
+#include "quiver/parquet/reader/file_reader.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "quiver/array/test_util_internal.h"
+#include "quiver/io/memory.h"
+#include "quiver/parquet/reader/test_util_internal.h"
+#include "quiver/parquet/writer/file_writer.h"
+#include "quiver/util/base64.h"
+
+namespace quiver::parquet {
+namespace {
+
+using format::Encoding;
+using format::FieldRepetitionType;
+using format::Type;
+using testing::DataPageV1;
+using testing::DataPageV2;
+using testing::Leaf;
+using testing::MakeParquetFile;
+using testing::Root;
+using testing::TestChunk;
+using testing::TestRowGroup;
+
+constexpr auto kRequired = FieldRepetitionType::kRequired;
+constexpr auto kOptional = FieldRepetitionType::kOptional;
+constexpr auto kRepeated = FieldRepetitionType::kRepeated;
+
+std::shared_ptr<Buffer> WriteToBuffer(const Table& table, WriterOptions options = {}) {
+  io::BufferOutputStream sink;
+  auto writer = FileWriter::Open(&sink, table.schema(), std::move(options));
+  EXPECT_TRUE(writer.ok()) << writer.status();
+  EXPECT_TRUE((*writer)->WriteTable(table).ok());
+  EXPECT_TRUE((*writer)->Close().ok());
+  auto buffer = sink.Finish();
+  EXPECT_TRUE(buffer.ok());
+  return *buffer;
+}
+
+std::shared_ptr<io::RandomAccessFile> AsFile(std::shared_ptr<Buffer> bytes,
+                                             std::string name = "test.parquet") {
+  return std::make_shared<io::BufferReader>(std::move(bytes), std::move(name));
+}
+std::shared_ptr<io::RandomAccessFile> AsFile(const std::string& bytes,
+                                             std::string name = "test.parquet") {
+  return AsFile(Buffer::FromString(bytes), std::move(name));
+}
+
+Result<TablePtr> ReadAll(std::shared_ptr<io::RandomAccessFile> file, ReaderOptions options = {}) {
+  QUIVER_ASSIGN_OR_RAISE(auto reader, FileReader::Open(std::move(file), options));
+  QUIVER_ASSIGN_OR_RAISE(auto table, reader->ReadTable());
+  QUIVER_RETURN_NOT_OK(table->ValidateFull());
+  return table;
+}
+
+TablePtr MakeTable(FieldVector fields, std::vector<ArrayDataPtr> columns) {
+  std::vector<ChunkedArrayPtr> chunked;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    chunked.push_back(std::make_shared<ChunkedArray>(std::vector<ArrayPtr>{MakeArray(columns[i])},
+                                                     fields[i]->type()));
+  }
+  auto table = Table::Make(schema(std::move(fields)), std::move(chunked));
+  EXPECT_TRUE(table.ok()) << table.status();
+  return *table;
+}
+
+void ExpectRoundTrip(const TablePtr& table, WriterOptions options = {}) {
+  auto read = ReadAll(AsFile(WriteToBuffer(*table, std::move(options))));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_TRUE((*read)->Equals(*table)) << (*read)->schema()->ToString() << "\nvs\n"
+                                       << table->schema()->ToString();
+}
+
+// A flat table of n rows with nulls in every nullable column.
+TablePtr FlatTable(int64_t n) {
+  std::vector<bool> valid = Validity(n, 3);
+  std::vector<bool> bools;
+  for (int64_t i = 0; i < n; ++i) bools.push_back(i % 5 < 2);
+  return MakeTable(
+      {field("i32", int32()), field("i64", int64(), false), field("f64", float64()),
+       field("b", boolean()), field("s", utf8()), field("bin", binary(), false)},
+      {ArrayFromVector(int32(), Sequence<int32_t>(n, -5, 3), valid),
+       ArrayFromVector(int64(), Sequence<int64_t>(n, 1LL << 40, 7)),
+       ArrayFromVector(float64(), Sequence<double>(n, 0.5, 1.25), valid),
+       BooleanArrayFromVector(bools, valid), StringArrayFromVector(Strings(n), valid),
+       StringArrayFromVector(Strings(n, 3), {}, binary())});
+}
+
+TEST(FileReaderTest, FlatRoundTripUnderOptionSets) {
+  const TablePtr table = FlatTable(3000);
+  ExpectRoundTrip(table);
+  WriterOptions plain;
+  plain.use_dictionary.default_value = false;
+  plain.data_page_size = 512;
+  ExpectRoundTrip(table, plain);
+  WriterOptions v2;
+  v2.data_page_version = DataPageVersion::kV2;
+  v2.compression.default_value = compression::CompressionCodec::ZSTD;
+  v2.max_rows_per_page = 100;
+  ExpectRoundTrip(table, v2);
+  WriterOptions groups;
+  groups.row_group_size = 700;
+  groups.compression.default_value = compression::CompressionCodec::GZIP;
+  ExpectRoundTrip(table, groups);
+}
+
+TEST(FileReaderTest, NestedRoundTrip) {
+  // list<int64>: [0, 1], null, [], [null, 4], [5]
+  auto items = ArrayFromVector(int64(), std::vector<int64_t>{0, 1, 0, 4, 5},
+                               {true, true, false, true, true});
+  auto lists = ListArrayFromOffsets(list(int64()), {0, 2, 2, 2, 4, 5}, items,
+                                    {true, false, true, true, true});
+  // struct<a: int32, b: string> with a null struct and a null child.
+  auto a = ArrayFromVector(int32(), std::vector<int32_t>{1, 2, 3, 4, 5}, {true, true, true, false, true});
+  auto b = StringArrayFromVector({"x", "", "zz", "w", "v"}, {true, true, false, true, true});
+  auto st_type = struct_({field("a", int32()), field("b", utf8())});
+  auto st = StructArrayFromChildren(st_type, 5, {a, b}, {true, false, true, true, true});
+  // map<string, int64>
+  auto keys = StringArrayFromVector({"k1", "k2", "k3"});
+  auto values = ArrayFromVector(int64(), std::vector<int64_t>{10, 20, 30}, {true, false, true});
+  auto map_type = map(utf8(), int64());
+  auto entries = StructArrayFromChildren(map_type->field(0)->type(), 3, {keys, values});
+  auto maps = ListArrayFromOffsets(map_type, {0, 1, 1, 3, 3, 3}, entries,
+                                   {true, true, true, false, true});
+  // list<struct<x: list<int32>>>
+  auto inner_items = ArrayFromVector(int32(), std::vector<int32_t>{7, 8, 9});
+  auto inner = ListArrayFromOffsets(list(int32()), {0, 2, 2, 3}, inner_items, {true, true, true});
+  auto elem_type = struct_({field("x", list(int32()))});
+  auto elems = StructArrayFromChildren(elem_type, 3, {inner}, {true, true, true});
+  auto outer = ListArrayFromOffsets(list(elem_type), {0, 1, 1, 3, 3, 3}, elems,
+                                    {true, true, true, true, false});
+  const TablePtr table =
+      MakeTable({field("l", list(int64())), field("s", st_type), field("m", map_type),
+                 field("ls", list(elem_type))},
+                {lists, st, maps, outer});
+  ExpectRoundTrip(table);
+  WriterOptions v2;
+  v2.data_page_version = DataPageVersion::kV2;
+  v2.use_dictionary.default_value = false;
+  ExpectRoundTrip(table, v2);
+}
+
+TEST(FileReaderTest, BatchesAcrossPagesAndRowGroups) {
+  const TablePtr table = FlatTable(2500);
+  WriterOptions options;
+  options.row_group_size = 1000;
+  options.max_rows_per_page = 64;
+  auto bytes = WriteToBuffer(*table, options);
+  for (int64_t batch_size : {1, 7, 1024, 65536}) {
+    auto reader = FileReader::Open(AsFile(bytes));
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    auto batches = (*reader)->GetRecordBatchReader(std::nullopt, std::nullopt, batch_size);
+    ASSERT_TRUE(batches.ok()) << batches.status();
+    auto read = (*batches)->ToTable();
+    ASSERT_TRUE(read.ok()) << read.status();
+    ASSERT_TRUE((*read)->ValidateFull().ok());
+    EXPECT_TRUE((*read)->Equals(*table)) << "batch_size " << batch_size;
+  }
+}
+
+TEST(FileReaderTest, ProjectionAndRowGroups) {
+  const TablePtr table = FlatTable(100);
+  WriterOptions options;
+  options.row_group_size = 30;
+  auto reader = FileReader::Open(AsFile(WriteToBuffer(*table, options)));
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->num_row_groups(), 4);
+  auto part = (*reader)->ReadTable(std::vector<std::string>{"s", "i32"}, std::vector<int>{1, 3});
+  ASSERT_TRUE(part.ok()) << part.status();
+  EXPECT_EQ((*part)->num_rows(), 40);
+  EXPECT_EQ((*part)->schema()->field(0)->name(), "s");
+  EXPECT_EQ((*part)->schema()->field(1)->name(), "i32");
+  auto unknown = (*reader)->ReadTable(std::vector<std::string>{"nope"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("no column named 'nope'"), std::string::npos);
+  auto bad_group = (*reader)->ReadTable(std::nullopt, std::vector<int>{4});
+  ASSERT_FALSE(bad_group.ok());
+  EXPECT_NE(bad_group.status().message().find("row group 4 out of range"), std::string::npos);
+}
+
+TEST(FileReaderTest, StructLeafProjection) {
+  auto a = ArrayFromVector(int32(), std::vector<int32_t>{1, 2});
+  auto b = StringArrayFromVector({"x", "y"});
+  auto st_type = struct_({field("a", int32()), field("b", utf8())});
+  const TablePtr table = MakeTable({field("s", st_type)}, {StructArrayFromChildren(st_type, 2, {a, b})});
+  auto reader = FileReader::Open(AsFile(WriteToBuffer(*table)));
+  ASSERT_TRUE(reader.ok());
+  auto read = (*reader)->ReadTable(std::vector<std::string>{"s.b"});
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ((*read)->schema()->field(0)->type()->ToString(), "struct<b: string>");
+}
+
+// ---------------------------------------------------------------------------
+// Hand-made bad files: each gives a clear error, never a crash.
+
+std::string OptionalInt32File(std::vector<testing::TestPage> pages, int64_t num_rows,
+                              FieldRepetitionType repetition = kOptional) {
+  TestChunk chunk;
+  chunk.pages = std::move(pages);
+  chunk.meta = testing::ChunkMeta(Type::kInt32, {"x"});
+  TestRowGroup group;
+  group.chunks.push_back(std::move(chunk));
+  group.num_rows = num_rows;
+  return MakeParquetFile({Root(1), Leaf("x", Type::kInt32, repetition)}, {std::move(group)});
+}
+
+void ExpectReadError(const std::string& file, const std::string& fragment,
+                     ReaderOptions options = {}) {
+  auto read = ReadAll(AsFile(file, "bad.parquet"), options);
+  ASSERT_FALSE(read.ok()) << "expected an error containing: " << fragment;
+  EXPECT_NE(read.status().message().find(fragment), std::string::npos) << read.status().message();
+  EXPECT_NE(read.status().message().find("bad.parquet"), std::string::npos)
+      << read.status().message();
+}
+
+TEST(FileReaderHostileTest, GoodHandMadeFileReads) {
+  // 4 rows: 1, null, 2, null.
+  std::string levels = testing::WithLengthPrefix(
+      std::string("\x03\x05", 2));  // bit-packed run of 8 values: 1,0,1,0 (+ padding)
+  auto file = OptionalInt32File({DataPageV1(4, levels + testing::PlainInt32({1, 2}))}, 4);
+  auto read = ReadAll(AsFile(file));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ((*read)->num_rows(), 4);
+  EXPECT_EQ((*read)->column(0)->null_count(), 2);
+}
+
+TEST(FileReaderHostileTest, FewerLevelsThanNumValues) {
+  // num_values 10, but the RLE run holds 5 levels.
+  std::string levels = testing::WithLengthPrefix(testing::RleRun(5, 1, 1));
+  ExpectReadError(OptionalInt32File({DataPageV1(10, levels + testing::PlainInt32({1, 2, 3, 4, 5}))}, 10),
+                  "page 0");
+}
+
+TEST(FileReaderHostileTest, RepetitionLevelsStartingAtOne) {
+  TestChunk chunk;
+  std::string rep = testing::RleRun(3, 1, 1);
+  std::string def = testing::RleRun(3, 1, 1);
+  chunk.pages = {DataPageV2(3, 0, 1, rep, def, testing::PlainInt32({1, 2, 3}))};
+  chunk.meta = testing::ChunkMeta(Type::kInt32, {"l", "x"});
+  TestRowGroup group;
+  group.chunks.push_back(std::move(chunk));
+  group.num_rows = 1;
+  auto repeated = Leaf("x", Type::kInt32, kRepeated);
+  format::SchemaElement l = testing::Group("l", 1, kRequired);
+  auto file = MakeParquetFile({Root(1), l, repeated}, {std::move(group)});
+  ExpectReadError(file, "first repetition level is 1");
+}
+
+TEST(FileReaderHostileTest, DictionaryIndexOutOfRange) {
+  // Dictionary of 2 values; indices bit width 2, RLE run of index 3.
+  std::string indices = std::string("\x02", 1) + testing::RleRun(4, 3, 2);
+  auto page = DataPageV1(4, indices, Encoding::kRleDictionary);
+  auto file = OptionalInt32File({testing::DictionaryPage(2, testing::PlainInt32({7, 8})), page}, 4,
+                                kRequired);
+  ExpectReadError(file, "page 1");
+}
+
+TEST(FileReaderHostileTest, HugeAndNegativeNumValues) {
+  std::string levels = testing::WithLengthPrefix(testing::RleRun(4, 1, 1));
+  ExpectReadError(OptionalInt32File({DataPageV1(INT32_MAX, levels + testing::PlainInt32({1, 2, 3, 4}))}, 4),
+                  "page 0");
+  ExpectReadError(OptionalInt32File({DataPageV1(-5, levels + testing::PlainInt32({1, 2, 3, 4}))}, 4),
+                  "negative");
+}
+
+TEST(FileReaderHostileTest, V2UncompressedSizeMismatch) {
+  auto page = DataPageV2(2, 0, 2, "", "", testing::PlainInt32({1, 2}));
+  page.header.uncompressed_page_size += 8;  // is_compressed = false, sizes differ
+  ExpectReadError(OptionalInt32File({page}, 2, kRequired), "page 0");
+}
+
+TEST(FileReaderHostileTest, TruncatedV2LevelSection) {
+  auto page = DataPageV2(4, 0, 4, "", testing::RleRun(4, 1, 1), testing::PlainInt32({1, 2, 3, 4}));
+  page.header.data_page_header_v2->definition_levels_byte_length = 1000;
+  ExpectReadError(OptionalInt32File({page}, 4), "page 0");
+}
+
+TEST(FileReaderHostileTest, ByteStreamSplitSizeNotAMultiple) {
+  auto page = DataPageV1(2, std::string(7, '\x01'), Encoding::kByteStreamSplit);
+  ExpectReadError(OptionalInt32File({page}, 2, kRequired), "page 0");
+}
+
+TEST(FileReaderHostileTest, RequiredColumnWithNulls) {
+  auto page = DataPageV2(4, 2, 4, "", "", testing::PlainInt32({1, 2}));
+  ExpectReadError(OptionalInt32File({page}, 4, kRequired), "page 0");
+}
+
+TEST(FileReaderHostileTest, FooterLongerThanFile) {
+  std::string file = OptionalInt32File({DataPageV1(1, testing::PlainInt32({1}))}, 1, kRequired);
+  const uint32_t huge = 1u << 30;
+  std::memcpy(file.data() + file.size() - 8, &huge, 4);
+  auto reader = FileReader::Open(AsFile(file, "bad.parquet"));
+  ASSERT_FALSE(reader.ok());
+  EXPECT_NE(reader.status().message().find("footer"), std::string::npos) << reader.status();
+}
+
+TEST(FileReaderHostileTest, InconsistentAndDeepSchemas) {
+  // Children counts that need more elements than there are.
+  auto bad = MakeParquetFile({Root(3), Leaf("x", Type::kInt32, kRequired)}, {});
+  EXPECT_FALSE(FileReader::Open(AsFile(bad)).ok());
+  // 5000 nested groups.
+  std::vector<format::SchemaElement> deep{Root(1)};
+  for (int i = 0; i < 5000; ++i) deep.push_back(testing::Group("g", 1, kOptional));
+  deep.push_back(Leaf("x", Type::kInt32, kOptional));
+  auto reader = FileReader::Open(AsFile(MakeParquetFile(deep, {})));
+  ASSERT_FALSE(reader.ok());
+}
+
+TEST(FileReaderHostileTest, InvalidUtf8InStringColumn) {
+  TestChunk chunk;
+  chunk.pages = {DataPageV1(2, testing::PlainByteArray({"ok", "\xC3\x28"}))};
+  chunk.meta = testing::ChunkMeta(Type::kByteArray, {"s"});
+  TestRowGroup group;
+  group.chunks.push_back(std::move(chunk));
+  group.num_rows = 2;
+  auto leaf = Leaf("s", Type::kByteArray, kRequired);
+  leaf.converted_type = format::ConvertedType::kUtf8;
+  format::LogicalType logical;
+  logical.string = format::StringType{};
+  leaf.logical_type = logical;
+  ExpectReadError(MakeParquetFile({Root(1), leaf}, {std::move(group)}), "invalid UTF-8");
+}
+
+TEST(FileReaderHostileTest, CorruptArrowSchemaIsIgnoredWithAWarning) {
+  TestChunk chunk;
+  chunk.pages = {DataPageV1(2, testing::PlainInt32({5, 6}))};
+  chunk.meta = testing::ChunkMeta(Type::kInt32, {"x"});
+  TestRowGroup group;
+  group.chunks.push_back(std::move(chunk));
+  group.num_rows = 2;
+  format::KeyValue kv;
+  kv.key = "ARROW:schema";
+  kv.value = Base64Encode("/////xAAAAAUAAAAAAAAAAoADAAKAAQAAAAAAGARAAAA");  // truncated message
+  auto file = MakeParquetFile({Root(1), Leaf("x", Type::kInt32, kRequired)}, {std::move(group)}, {kv});
+  auto reader = FileReader::Open(AsFile(file));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  ASSERT_EQ((*reader)->warnings().size(), 1u);
+  EXPECT_NE((*reader)->warnings()[0].find("ARROW:schema"), std::string::npos);
+  auto table = (*reader)->ReadTable();
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ((*table)->num_rows(), 2);
+}
+
+TEST(FileReaderHostileTest, DecompressionBomb) {
+  // A ZSTD page that claims 2 GiB uncompressed: refused under a 64 MiB cap
+  // without allocating it.
+  auto page = DataPageV1(4, std::string("\x28\xB5\x2F\xFD\x00\x00\x01\x00\x00", 9));
+  page.header.uncompressed_page_size = INT32_MAX;
+  TestChunk chunk;
+  chunk.pages = {page};
+  chunk.meta = testing::ChunkMeta(Type::kInt32, {"x"}, format::CompressionCodec::kZstd);
+  TestRowGroup group;
+  group.chunks.push_back(std::move(chunk));
+  group.num_rows = 4;
+  ReaderOptions options;
+  options.memory_limit = 64 << 20;
+  ExpectReadError(MakeParquetFile({Root(1), Leaf("x", Type::kInt32, kRequired)}, {std::move(group)}),
+                  "page 0", options);
+}
+
+TEST(FileReaderHostileTest, ChunkShorterOrLongerThanRowGroup) {
+  ExpectReadError(OptionalInt32File({DataPageV1(2, testing::PlainInt32({1, 2}))}, 5, kRequired),
+                  "ends after 2 rows");
+  ExpectReadError(OptionalInt32File({DataPageV1(4, testing::PlainInt32({1, 2, 3, 4}))}, 2, kRequired),
+                  "more than the 2 rows");
+}
+
+}  // namespace
+}  // namespace quiver::parquet

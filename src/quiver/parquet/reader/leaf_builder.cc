@@ -1,0 +1,666 @@
+#include "quiver/parquet/reader/leaf_builder_internal.h"
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "quiver/array/builder_binary.h"
+#include "quiver/array/memo_table.h"
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
+#include "quiver/util/utf8.h"
+
+namespace quiver::parquet::internal {
+namespace {
+
+constexpr int64_t kSecondsPerDay = 86400;
+constexpr int64_t kMillisPerDay = kSecondsPerDay * 1000;
+// Julian day of 1970-01-01.
+constexpr int64_t kJulianEpochDay = 2440588;
+
+// Decodes `num_values` values and spreads them over `num_slots` slots
+// (null slots get T{}), into out[0, num_slots).
+template <typename T>
+Status DecodeSpacedInto(TypedDecoder<T>* decoder, int64_t num_slots, const uint8_t* valid,
+                        int64_t valid_offset, T* out) {
+  return decoder->DecodeSpaced(num_slots, valid, valid_offset, out);
+}
+
+// Moves dense values [0, num_values) of `width` bytes at `data` to their
+// slots [0, num_slots) in place (back to front), zeroing null slots.
+void SpreadInPlace(uint8_t* data, int width, int64_t num_slots, const uint8_t* valid,
+                   int64_t valid_offset, int64_t num_values) {
+  int64_t v = num_values;
+  for (int64_t s = num_slots; s-- > 0;) {
+    uint8_t* slot = data + s * width;
+    if (bit_util::GetBit(valid, valid_offset + s)) {
+      --v;
+      if (v != s) std::memmove(slot, data + v * width, static_cast<size_t>(width));
+    } else {
+      std::memset(slot, 0, static_cast<size_t>(width));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Fixed-width values: the physical type P converted to the Arrow value type
+// A by Convert (a functor A(P)); same-width copies decode straight into the
+// output.
+
+template <typename P, typename A, typename Convert>
+class FixedWidthBuilder final : public LeafBuilder {
+ public:
+  FixedWidthBuilder(TypePtr type, MemoryPool* pool, Convert convert)
+      : type_(std::move(type)), values_(pool), convert_(convert) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t /*num_values*/) override {
+    auto* typed = static_cast<TypedDecoder<P>*>(decoder);
+    QUIVER_RETURN_NOT_OK(values_.Reserve(num_slots * static_cast<int64_t>(sizeof(A))));
+    A* out = reinterpret_cast<A*>(values_.data() + values_.size());
+    if constexpr (std::is_same_v<Convert, std::nullptr_t>) {
+      static_assert(sizeof(A) == sizeof(P));
+      QUIVER_RETURN_NOT_OK(
+          DecodeSpacedInto(typed, num_slots, valid, valid_offset, reinterpret_cast<P*>(out)));
+    } else {
+      scratch_.resize(static_cast<size_t>(num_slots));
+      QUIVER_RETURN_NOT_OK(
+          DecodeSpacedInto(typed, num_slots, valid, valid_offset, scratch_.data()));
+      for (int64_t i = 0; i < num_slots; ++i) out[i] = convert_(scratch_[static_cast<size_t>(i)]);
+    }
+    values_.UnsafeSetSize(values_.size() + num_slots * static_cast<int64_t>(sizeof(A)));
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    const int64_t length = values_.size() / static_cast<int64_t>(sizeof(A));
+    auto data = values_.Freeze();
+    return ArrayData::Make(type_, length, {std::move(validity), std::move(data)}, null_count);
+  }
+
+  int64_t bytes_buffered() const override { return values_.size(); }
+
+ private:
+  TypePtr type_;
+  MutableBuffer values_;
+  Convert convert_;
+  std::vector<P> scratch_;
+};
+
+template <typename P, typename A, typename Convert>
+std::unique_ptr<LeafBuilder> MakeFixed(const TypePtr& type, MemoryPool* pool, Convert convert) {
+  return std::make_unique<FixedWidthBuilder<P, A, Convert>>(type, pool, convert);
+}
+template <typename P, typename A>
+std::unique_ptr<LeafBuilder> MakeCopy(const TypePtr& type, MemoryPool* pool) {
+  return std::make_unique<FixedWidthBuilder<P, A, std::nullptr_t>>(type, pool, nullptr);
+}
+
+// Decimals: the unscaled integer sign-extended to `Words` little-endian
+// 64-bit words (decimal128: 2, decimal256: 4).
+template <int Words>
+struct DecimalWords {
+  uint64_t w[Words];
+};
+template <int Words, typename I>
+DecimalWords<Words> ExtendDecimal(I v) {
+  DecimalWords<Words> out;
+  const int64_t wide = static_cast<int64_t>(v);
+  out.w[0] = static_cast<uint64_t>(wide);
+  for (int i = 1; i < Words; ++i) out.w[i] = wide < 0 ? ~uint64_t{0} : 0;
+  return out;
+}
+
+// INT96 (nanoseconds of the day, then the Julian day) to a timestamp of
+// `unit`, wrapping on overflow as Arrow C++ does.
+int64_t Int96ToTimestamp(const Int96& v, TimeUnit unit) {
+  const uint64_t nanos = static_cast<uint64_t>(v.value[0]) | (static_cast<uint64_t>(v.value[1]) << 32);
+  const int64_t days = static_cast<int64_t>(static_cast<int32_t>(v.value[2])) - kJulianEpochDay;
+  const uint64_t d = static_cast<uint64_t>(days);
+  switch (unit) {
+    case TimeUnit::kSecond:
+      return static_cast<int64_t>(d * kSecondsPerDay + nanos / 1000000000);
+    case TimeUnit::kMilli:
+      return static_cast<int64_t>(d * kMillisPerDay + nanos / 1000000);
+    case TimeUnit::kMicro:
+      return static_cast<int64_t>(d * kMillisPerDay * 1000 + nanos / 1000);
+    case TimeUnit::kNano:
+      return static_cast<int64_t>(d * kMillisPerDay * 1000000 + nanos);
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Booleans: bits.
+
+class BooleanBuilder final : public LeafBuilder {
+ public:
+  explicit BooleanBuilder(MemoryPool* pool) : bits_(pool) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    auto* typed = static_cast<BooleanDecoder*>(decoder);
+    QUIVER_RETURN_NOT_OK(bits_.Resize(bit_util::BytesForBits(length_ + num_slots)));
+    uint8_t* out = bits_.data();
+    if (valid == nullptr) {
+      QUIVER_RETURN_NOT_OK(typed->Decode(num_slots, out, length_));
+    } else {
+      scratch_.resize(static_cast<size_t>(num_values));
+      QUIVER_RETURN_NOT_OK(
+          typed->Decode(num_values, reinterpret_cast<bool*>(scratch_.data())));
+      int64_t v = 0;
+      for (int64_t s = 0; s < num_slots; ++s) {
+        const bool value = bit_util::GetBit(valid, valid_offset + s) && scratch_[static_cast<size_t>(v++)];
+        bit_util::SetBitTo(out, length_ + s, value);
+      }
+    }
+    length_ += num_slots;
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    const int64_t length = length_;
+    length_ = 0;
+    return ArrayData::Make(boolean(), length, {std::move(validity), bits_.Freeze()}, null_count);
+  }
+
+  int64_t bytes_buffered() const override { return bits_.size(); }
+
+ private:
+  MutableBuffer bits_;
+  int64_t length_ = 0;
+  std::vector<uint8_t> scratch_;
+};
+
+// ---------------------------------------------------------------------------
+// Null type (INT32 UNKNOWN): only the slots count.
+
+class NullBuilder final : public LeafBuilder {
+ public:
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t*, int64_t,
+                int64_t num_values) override {
+    if (num_values > 0) QUIVER_RETURN_NOT_OK(decoder->Skip(num_values));
+    length_ += num_slots;
+    return Status::OK();
+  }
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer>, int64_t) override {
+    const int64_t length = length_;
+    length_ = 0;
+    return ArrayData::Make(null(), length, {nullptr}, length);
+  }
+  int64_t bytes_buffered() const override { return 0; }
+
+ private:
+  int64_t length_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Byte arrays into binary / string (int32 offsets): the decoder appends.
+
+Status CheckUtf8(const int32_t* offsets, int64_t n, const uint8_t* data) {
+  const int64_t begin = offsets[0];
+  const int64_t end = offsets[n];
+  const int64_t bad = FindInvalidUtf8(data + begin, end - begin);
+  if (bad >= 0) {
+    // The value holding the bad byte.
+    int64_t i = 0;
+    while (i + 1 < n && offsets[i + 1] <= begin + bad) ++i;
+    return Status::Invalid("invalid UTF-8 in a string value (value ", i, " of the batch)");
+  }
+  // A valid run whose values all start on a character boundary is valid
+  // value by value.
+  for (int64_t i = 0; i < n; ++i) {
+    if (offsets[i] < offsets[i + 1] && IsUtf8Continuation(data[offsets[i]])) {
+      return Status::Invalid("invalid UTF-8 in a string value (value ", i,
+                             " of the batch starts inside a character)");
+    }
+  }
+  return Status::OK();
+}
+
+class BinaryBuilder32 final : public LeafBuilder {
+ public:
+  BinaryBuilder32(TypePtr type, MemoryPool* pool)
+      : type_(std::move(type)), utf8_(IsStringLike(type_->id())), offsets_(pool), data_(pool) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t) override {
+    auto* typed = static_cast<ByteArrayDecoder*>(decoder);
+    const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 4 - 1;
+    QUIVER_RETURN_NOT_OK(typed->DecodeArrow(num_slots, valid, valid_offset, &offsets_, &data_));
+    if (utf8_) {
+      QUIVER_RETURN_NOT_OK(
+          CheckUtf8(offsets_.data_as<int32_t>() + first, num_slots, data_.data()));
+    }
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    if (offsets_.empty()) QUIVER_RETURN_NOT_OK(offsets_.Append(int32_t{0}));
+    const int64_t length = offsets_.size() / 4 - 1;
+    auto offsets = offsets_.Freeze();
+    auto data = data_.Freeze();
+    return ArrayData::Make(type_, length, {std::move(validity), std::move(offsets), std::move(data)},
+                           null_count);
+  }
+
+  int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
+
+ private:
+  TypePtr type_;
+  bool utf8_;
+  MutableBuffer offsets_;
+  MutableBuffer data_;
+};
+
+// Values as views, handed to `sink(view)` slot by slot (null slots get an
+// empty view and valid == false).
+template <typename Sink>
+Status VisitByteArraySlots(ByteArrayDecoder* decoder, std::vector<std::string_view>* views,
+                           int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                           int64_t num_values, Sink&& sink) {
+  views->resize(static_cast<size_t>(num_values));
+  QUIVER_RETURN_NOT_OK(decoder->Decode(num_values, views->data()));
+  int64_t v = 0;
+  for (int64_t s = 0; s < num_slots; ++s) {
+    if (valid == nullptr || bit_util::GetBit(valid, valid_offset + s)) {
+      QUIVER_RETURN_NOT_OK(sink((*views)[static_cast<size_t>(v++)], true));
+    } else {
+      QUIVER_RETURN_NOT_OK(sink(std::string_view(), false));
+    }
+  }
+  return Status::OK();
+}
+
+// large_binary / large_string / binary_view / string_view through the
+// array builders (empty values in null slots; the validity is the column
+// reader's).
+template <typename B>
+class BuilderBackedBinary final : public LeafBuilder {
+ public:
+  BuilderBackedBinary(TypePtr type, MemoryPool* pool)
+      : type_(type), utf8_(IsStringLike(type->id())), builder_(MakeBuilder(type, pool)) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    int64_t index = 0;
+    return VisitByteArraySlots(
+        static_cast<ByteArrayDecoder*>(decoder), &views_, num_slots, valid, valid_offset,
+        num_values, [&](std::string_view value, bool) -> Status {
+          if (utf8_ && !IsValidUtf8(value)) {
+            return Status::Invalid("invalid UTF-8 in a string value (value ", index,
+                                   " of the batch)");
+          }
+          ++index;
+          bytes_ += static_cast<int64_t>(value.size());
+          return builder_->Append(value);
+        });
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    QUIVER_ASSIGN_OR_RAISE(auto data, builder_->Finish());
+    data->type = type_;
+    data->buffers[0] = std::move(validity);
+    data->null_count = null_count;
+    bytes_ = 0;
+    return data;
+  }
+
+  int64_t bytes_buffered() const override { return bytes_; }
+
+ private:
+  static std::unique_ptr<B> MakeBuilder(const TypePtr& type, MemoryPool* pool) {
+    if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
+      return std::make_unique<B>(type, pool);
+    } else {
+      return std::make_unique<B>(pool);
+    }
+  }
+
+  TypePtr type_;
+  bool utf8_;
+  std::unique_ptr<B> builder_;
+  std::vector<std::string_view> views_;
+  int64_t bytes_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Fixed-length byte arrays: fixed_size_binary, float16, decimals.
+
+class FixedBytesBuilder final : public LeafBuilder {
+ public:
+  FixedBytesBuilder(TypePtr type, int width, MemoryPool* pool)
+      : type_(std::move(type)), width_(width), values_(pool) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    auto* typed = static_cast<FixedLenByteArrayDecoder*>(decoder);
+    QUIVER_RETURN_NOT_OK(values_.Reserve(num_slots * width_));
+    uint8_t* out = values_.data() + values_.size();
+    QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out));
+    if (valid != nullptr && num_values < num_slots) {
+      SpreadInPlace(out, width_, num_slots, valid, valid_offset, num_values);
+    }
+    values_.UnsafeSetSize(values_.size() + num_slots * width_);
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    const int64_t length = values_.size() / width_;
+    return ArrayData::Make(type_, length, {std::move(validity), values_.Freeze()}, null_count);
+  }
+
+  int64_t bytes_buffered() const override { return values_.size(); }
+
+ private:
+  TypePtr type_;
+  int width_;
+  MutableBuffer values_;
+};
+
+// A big-endian two's complement integer of `length` bytes (1..out_width)
+// into `out_width` little-endian bytes, sign-extended.
+void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int out_width) {
+  const bool negative = length > 0 && (in[0] & 0x80) != 0;
+  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
+  std::memset(out + length, negative ? 0xFF : 0, static_cast<size_t>(out_width - length));
+}
+
+// Decimals stored big-endian in FLBA or BYTE_ARRAY.
+class BigEndianDecimalBuilder final : public LeafBuilder {
+ public:
+  BigEndianDecimalBuilder(TypePtr type, format::Type physical, int type_length, MemoryPool* pool)
+      : type_(std::move(type)),
+        physical_(physical),
+        type_length_(type_length),
+        width_(type_->byte_width()),
+        values_(pool) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    QUIVER_RETURN_NOT_OK(values_.Reserve(num_slots * width_));
+    uint8_t* out = values_.data() + values_.size();
+    if (physical_ == format::Type::kFixedLenByteArray) {
+      scratch_.resize(static_cast<size_t>(num_values * type_length_));
+      QUIVER_RETURN_NOT_OK(
+          static_cast<FixedLenByteArrayDecoder*>(decoder)->Decode(num_values, scratch_.data()));
+      int64_t v = 0;
+      for (int64_t s = 0; s < num_slots; ++s) {
+        if (valid == nullptr || bit_util::GetBit(valid, valid_offset + s)) {
+          BigEndianToDecimal(scratch_.data() + (v++) * type_length_, type_length_, out + s * width_,
+                             width_);
+        } else {
+          std::memset(out + s * width_, 0, static_cast<size_t>(width_));
+        }
+      }
+    } else {
+      int64_t s = 0;
+      QUIVER_RETURN_NOT_OK(VisitByteArraySlots(
+          static_cast<ByteArrayDecoder*>(decoder), &views_, num_slots, valid, valid_offset,
+          num_values, [&](std::string_view value, bool) -> Status {
+            if (static_cast<int64_t>(value.size()) > width_) {
+              return Status::Invalid("a decimal value of ", value.size(),
+                                     " bytes does not fit in ", type_->ToString());
+            }
+            BigEndianToDecimal(reinterpret_cast<const uint8_t*>(value.data()),
+                               static_cast<int64_t>(value.size()), out + (s++) * width_, width_);
+            return Status::OK();
+          }));
+    }
+    values_.UnsafeSetSize(values_.size() + num_slots * width_);
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    const int64_t length = values_.size() / width_;
+    return ArrayData::Make(type_, length, {std::move(validity), values_.Freeze()}, null_count);
+  }
+
+  int64_t bytes_buffered() const override { return values_.size(); }
+
+ private:
+  TypePtr type_;
+  format::Type physical_;
+  int type_length_;
+  int width_;
+  MutableBuffer values_;
+  std::vector<uint8_t> scratch_;
+  std::vector<std::string_view> views_;
+};
+
+// ---------------------------------------------------------------------------
+// Dictionary columns (read_dictionary, or dictionary types from
+// ARROW:schema): values looked up in a memo table, int32 indices; the
+// dictionary holds every distinct value of the batch in order of first use.
+
+class DictionaryBuilder final : public LeafBuilder {
+ public:
+  DictionaryBuilder(TypePtr type, format::Type physical, int type_length, MemoryPool* pool)
+      : type_(std::move(type)),
+        physical_(physical),
+        type_length_(type_length),
+        pool_(pool),
+        indices_(pool),
+        memo_(pool) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    QUIVER_RETURN_NOT_OK(indices_.Reserve(num_slots * 4));
+    const bool utf8 = IsStringLike(TypeAs<DictionaryType>(*type_).value_type()->id());
+    auto put = [&](std::string_view value, bool is_valid) -> Status {
+      int32_t index = 0;
+      if (is_valid) {
+        bool inserted = false;
+        QUIVER_ASSIGN_OR_RAISE(index, memo_.GetOrInsert(value, &inserted));
+        if (inserted && utf8 && !IsValidUtf8(value)) {
+          return Status::Invalid("invalid UTF-8 in a string value");
+        }
+      }
+      indices_.UnsafeAppend(index);
+      return Status::OK();
+    };
+    if (physical_ == format::Type::kByteArray) {
+      return VisitByteArraySlots(static_cast<ByteArrayDecoder*>(decoder), &views_, num_slots,
+                                 valid, valid_offset, num_values, put);
+    }
+    scratch_.resize(static_cast<size_t>(num_values * type_length_));
+    QUIVER_RETURN_NOT_OK(
+        static_cast<FixedLenByteArrayDecoder*>(decoder)->Decode(num_values, scratch_.data()));
+    int64_t v = 0;
+    for (int64_t s = 0; s < num_slots; ++s) {
+      if (valid == nullptr || bit_util::GetBit(valid, valid_offset + s)) {
+        QUIVER_RETURN_NOT_OK(put(std::string_view(reinterpret_cast<const char*>(scratch_.data()) +
+                                                      (v++) * type_length_,
+                                                  static_cast<size_t>(type_length_)),
+                                 true));
+      } else {
+        QUIVER_RETURN_NOT_OK(put(std::string_view(), false));
+      }
+    }
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    const auto& dict_type = TypeAs<DictionaryType>(*type_);
+    const TypePtr& value_type = dict_type.value_type();
+    ArrayDataPtr dictionary;
+    const int32_t n = memo_.size();
+    if (value_type->id() == Type::kFixedSizeBinary) {
+      MutableBuffer values(pool_);
+      QUIVER_RETURN_NOT_OK(values.Reserve(memo_.data_length()));
+      values.UnsafeExtendFromSlice(memo_.data(), memo_.data_length());
+      dictionary = ArrayData::Make(value_type, n, {nullptr, values.Freeze()}, 0);
+    } else if (IsLargeBinaryLike(value_type->id())) {
+      MutableBuffer offsets(pool_);
+      MutableBuffer values(pool_);
+      QUIVER_RETURN_NOT_OK(offsets.Reserve((n + 1) * 8));
+      offsets.UnsafeExtendFromSlice(memo_.offsets(), (n + 1) * 8);
+      QUIVER_RETURN_NOT_OK(values.ExtendFromSlice(memo_.data(), memo_.data_length()));
+      dictionary =
+          ArrayData::Make(value_type, n, {nullptr, offsets.Freeze(), values.Freeze()}, 0);
+    } else {
+      if (memo_.data_length() > INT32_MAX) {
+        return Status::CapacityError("the dictionary of ", type_->ToString(), " holds ",
+                                     memo_.data_length(), " bytes, more than int32 offsets allow");
+      }
+      MutableBuffer offsets(pool_);
+      MutableBuffer values(pool_);
+      QUIVER_RETURN_NOT_OK(offsets.Reserve((n + 1) * 4));
+      for (int32_t i = 0; i <= n; ++i) {
+        offsets.UnsafeAppend(static_cast<int32_t>(memo_.offsets()[i]));
+      }
+      QUIVER_RETURN_NOT_OK(values.ExtendFromSlice(memo_.data(), memo_.data_length()));
+      dictionary =
+          ArrayData::Make(value_type, n, {nullptr, offsets.Freeze(), values.Freeze()}, 0);
+    }
+    const int64_t length = indices_.size() / 4;
+    auto data =
+        ArrayData::Make(type_, length, {std::move(validity), indices_.Freeze()}, null_count);
+    data->dictionary = std::move(dictionary);
+    return data;
+  }
+
+  int64_t bytes_buffered() const override { return indices_.size() + memo_.memory_used(); }
+
+ private:
+  TypePtr type_;
+  format::Type physical_;
+  int type_length_;
+  MemoryPool* pool_;
+  MutableBuffer indices_;
+  quiver::internal::BinaryMemoTable memo_;
+  std::vector<std::string_view> views_;
+  std::vector<uint8_t> scratch_;
+};
+
+Status Unsupported(const ColumnDescriptor& column, const DataType& type) {
+  return Status::Invalid("column '", column.path, "': cannot read ",
+                         format::EnumName(column.physical_type), " values as ", type.ToString());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& column,
+                                                     const TypePtr& type, MemoryPool* pool) {
+  const Type id = type->id();
+  switch (column.physical_type) {
+    case format::Type::kBoolean:
+      if (id == Type::kBool) return std::unique_ptr<LeafBuilder>(new BooleanBuilder(pool));
+      break;
+    case format::Type::kInt32:
+      switch (id) {
+        case Type::kNull:
+          return std::unique_ptr<LeafBuilder>(new NullBuilder());
+        case Type::kInt32:
+        case Type::kUInt32:
+        case Type::kDate32:
+        case Type::kTime32:
+        case Type::kDecimal32:
+          return MakeCopy<int32_t, int32_t>(type, pool);
+        case Type::kInt8:
+          return MakeFixed<int32_t, int8_t>(type, pool, [](int32_t v) { return static_cast<int8_t>(v); });
+        case Type::kUInt8:
+          return MakeFixed<int32_t, uint8_t>(type, pool, [](int32_t v) { return static_cast<uint8_t>(v); });
+        case Type::kInt16:
+          return MakeFixed<int32_t, int16_t>(type, pool, [](int32_t v) { return static_cast<int16_t>(v); });
+        case Type::kUInt16:
+          return MakeFixed<int32_t, uint16_t>(type, pool,
+                                              [](int32_t v) { return static_cast<uint16_t>(v); });
+        case Type::kDate64:
+          return MakeFixed<int32_t, int64_t>(type, pool,
+                                             [](int32_t v) { return int64_t{v} * kMillisPerDay; });
+        case Type::kDecimal64:
+          return MakeFixed<int32_t, int64_t>(type, pool, [](int32_t v) { return int64_t{v}; });
+        case Type::kDecimal128:
+          return MakeFixed<int32_t, DecimalWords<2>>(type, pool, ExtendDecimal<2, int32_t>);
+        case Type::kDecimal256:
+          return MakeFixed<int32_t, DecimalWords<4>>(type, pool, ExtendDecimal<4, int32_t>);
+        default:
+          break;
+      }
+      break;
+    case format::Type::kInt64:
+      switch (id) {
+        case Type::kInt64:
+        case Type::kUInt64:
+        case Type::kTimestamp:
+        case Type::kTime64:
+        case Type::kDuration:
+        case Type::kDecimal64:
+        case Type::kDate64:
+          return MakeCopy<int64_t, int64_t>(type, pool);
+        case Type::kDecimal128:
+          return MakeFixed<int64_t, DecimalWords<2>>(type, pool, ExtendDecimal<2, int64_t>);
+        case Type::kDecimal256:
+          return MakeFixed<int64_t, DecimalWords<4>>(type, pool, ExtendDecimal<4, int64_t>);
+        default:
+          break;
+      }
+      break;
+    case format::Type::kInt96:
+      if (id == Type::kTimestamp) {
+        const TimeUnit unit = TypeAs<TemporalType>(*type).unit();
+        return MakeFixed<Int96, int64_t>(type, pool,
+                                         [unit](const Int96& v) { return Int96ToTimestamp(v, unit); });
+      }
+      break;
+    case format::Type::kFloat:
+      if (id == Type::kFloat) return MakeCopy<float, float>(type, pool);
+      break;
+    case format::Type::kDouble:
+      if (id == Type::kDouble) return MakeCopy<double, double>(type, pool);
+      break;
+    case format::Type::kFixedLenByteArray:
+      if (id == Type::kFixedSizeBinary &&
+          TypeAs<FixedSizeBinaryType>(*type).fixed_byte_width() == column.type_length) {
+        return std::unique_ptr<LeafBuilder>(new FixedBytesBuilder(type, column.type_length, pool));
+      }
+      if (id == Type::kHalfFloat && column.type_length == 2) {
+        return std::unique_ptr<LeafBuilder>(new FixedBytesBuilder(type, 2, pool));
+      }
+      if (IsDecimal(id)) {
+        if (column.type_length > type->byte_width()) break;
+        return std::unique_ptr<LeafBuilder>(
+            new BigEndianDecimalBuilder(type, column.physical_type, column.type_length, pool));
+      }
+      if (id == Type::kDictionary &&
+          TypeAs<DictionaryType>(*type).value_type()->id() == Type::kFixedSizeBinary) {
+        return std::unique_ptr<LeafBuilder>(
+            new DictionaryBuilder(type, column.physical_type, column.type_length, pool));
+      }
+      break;
+    case format::Type::kByteArray:
+      switch (id) {
+        case Type::kBinary:
+        case Type::kString:
+          return std::unique_ptr<LeafBuilder>(new BinaryBuilder32(type, pool));
+        case Type::kLargeBinary:
+          return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<LargeBinaryBuilder>(type, pool));
+        case Type::kLargeString:
+          return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<LargeStringBuilder>(type, pool));
+        case Type::kBinaryView:
+        case Type::kStringView:
+          return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<BinaryViewBuilder>(type, pool));
+        case Type::kDecimal128:
+        case Type::kDecimal256:
+          return std::unique_ptr<LeafBuilder>(
+              new BigEndianDecimalBuilder(type, column.physical_type, 0, pool));
+        case Type::kDictionary: {
+          const Type value = TypeAs<DictionaryType>(*type).value_type()->id();
+          if (IsBinaryLike(value) && !IsBinaryView(value)) {
+            return std::unique_ptr<LeafBuilder>(
+                new DictionaryBuilder(type, column.physical_type, 0, pool));
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      break;
+  }
+  return Unsupported(column, *type);
+}
+
+}  // namespace quiver::parquet::internal

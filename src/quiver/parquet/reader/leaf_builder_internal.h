@@ -1,0 +1,47 @@
+// The values of one leaf column, decoded page by page into the Arrow array
+// the reader returns (its type is the leaf ReadNode's field type; the
+// conversions are parquet_to_arrow.h's CanConvertLeaf list).
+//
+// The column reader hands over, per run of level entries, the slots the
+// leaf's array gains: `num_slots` slots whose bits in `valid` say which hold
+// a value; the values (`num_values`, the set bits) come next from the
+// page's decoder. Null slots get a zero / empty value. Finish() builds the
+// array of every slot appended since the previous Finish(), with the
+// validity bitmap the column reader kept.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "quiver/array/array_data.h"
+#include "quiver/array/type.h"
+#include "quiver/memory/memory_pool.h"
+#include "quiver/parquet/encoding/decoder.h"
+#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/util/result.h"
+
+namespace quiver::parquet::internal {
+
+class LeafBuilder {
+ public:
+  virtual ~LeafBuilder() = default;
+
+  // `valid`: bits [valid_offset, valid_offset + num_slots), or nullptr when
+  // every slot holds a value (then num_values == num_slots).
+  virtual Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid,
+                        int64_t valid_offset, int64_t num_values) = 0;
+
+  // The slots appended since the previous Finish(), as an array of `type`
+  // with `validity` (nullptr: none) and `null_count` nulls.
+  virtual Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) = 0;
+
+  // Bytes held by the slots not yet finished (for the batch's memory).
+  virtual int64_t bytes_buffered() const = 0;
+};
+
+// The builder of `type` from the values of `column`; Invalid (naming the
+// column) when the pair is not one CanConvertLeaf accepts.
+Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& column,
+                                                     const TypePtr& type, MemoryPool* pool);
+
+}  // namespace quiver::parquet::internal
