@@ -22,3 +22,12 @@ def pytest_runtest_makereport(item, call):
         for name, value in item.user_properties:
             if name == "seed":
                 report.sections.append(("seed", f"QUIVER_TEST_SEED={value} reproduces this run"))
+
+
+@pytest.fixture(scope="session")
+def reader():
+    """The Parquet reader under test: `quiver` (read_table, read_parquet, ParquetFile), or
+    the pyarrow stand-in under QUIVER_READER_STANDIN=pyarrow (reader_compare.reader_api).
+    Tests using it skip while quiver.read_table is not built."""
+    from reader_compare import reader_api
+    return reader_api()
