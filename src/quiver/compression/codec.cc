@@ -155,6 +155,20 @@ Result<CompressionCodec> ParseCompression(std::string_view name) {
                          "lz4_raw, zstd (any case)");
 }
 
+Result<std::optional<int64_t>> DecompressedSizeHint(CompressionCodec codec, const uint8_t* data,
+                                                    int64_t size) {
+  if (size < 0) return Status::Invalid("negative compressed size ", size);
+  if (size == 0) return std::optional<int64_t>();
+  switch (codec) {
+    case CompressionCodec::SNAPPY:
+      return internal::SnappyDecompressedSize(data, size);
+    case CompressionCodec::ZSTD:
+      return internal::ZstdDecompressedSize(data, size);
+    default:
+      return std::optional<int64_t>();
+  }
+}
+
 bool Codec::SupportsLevel(CompressionCodec codec) { return LevelsOf(codec).supported; }
 
 Result<int> Codec::DefaultLevel(CompressionCodec codec) {

@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "quiver/util/result.h"
@@ -66,6 +67,17 @@ std::string_view CompressionCodecName(CompressionCodec codec);
 // pyarrow writes it), 'lz4_raw', 'zstd', 'lzo' (parsed; Create() then fails
 // with NotImplemented as in pyarrow). Anything else is Invalid.
 Result<CompressionCodec> ParseCompression(std::string_view name);
+
+// The uncompressed size that compressed data states in its own header,
+// read without decompressing anything, so that a reader can refuse a page
+// whose header disagrees before allocating the output: SNAPPY's block
+// header; ZSTD's frame header when the data is one frame (possibly
+// truncated) that records its content size. nullopt for the other codecs,
+// for empty data, for several zstd frames and for a frame without a content
+// size. Invalid when that header is corrupt or cut off (Decompress() would
+// refuse the data too).
+Result<std::optional<int64_t>> DecompressedSizeHint(CompressionCodec codec, const uint8_t* data,
+                                                    int64_t size);
 
 class Codec {
  public:

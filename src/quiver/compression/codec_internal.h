@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "quiver/compression/codec.h"
 #include "quiver/util/status.h"
@@ -39,6 +40,10 @@ inline const uint8_t* NonNull(const uint8_t* p) {
   static const uint8_t dummy = 0;
   return p != nullptr ? p : &dummy;
 }
+
+// DecompressedSizeHint() for data of size > 0.
+Result<std::optional<int64_t>> SnappyDecompressedSize(const uint8_t* data, int64_t size);
+Result<std::optional<int64_t>> ZstdDecompressedSize(const uint8_t* data, int64_t size);
 
 std::unique_ptr<Codec> MakeSnappyCodec();
 std::unique_ptr<Codec> MakeGzipCodec(int level);

@@ -60,6 +60,15 @@ class SnappyCodec final : public Codec {
 
 }  // namespace
 
+Result<std::optional<int64_t>> SnappyDecompressedSize(const uint8_t* data, int64_t size) {
+  size_t length = 0;
+  if (snappy_uncompressed_length(reinterpret_cast<const char*>(data), static_cast<size_t>(size),
+                                 &length) != SNAPPY_OK) {
+    return Status::Invalid("SNAPPY data: corrupt block header (", size, " input bytes)");
+  }
+  return std::optional<int64_t>(static_cast<int64_t>(length));
+}
+
 std::unique_ptr<Codec> MakeSnappyCodec() { return std::make_unique<SnappyCodec>(); }
 
 }  // namespace quiver::compression::internal

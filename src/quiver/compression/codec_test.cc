@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -349,6 +350,63 @@ TEST(CodecTest, ZstdInterop) {
   two.insert(two.end(), theirs.begin(), theirs.end());
   auto both = Decompress(codec.get(), two, 2 * static_cast<int64_t>(input.size()));
   ASSERT_TRUE(both.ok()) << both.status().ToString();
+}
+
+// What the data's own header says: SNAPPY's block length, a single zstd
+// frame's content size; nothing for the other codecs, several zstd frames
+// or a frame written without its size.
+TEST(CodecTest, DecompressedSizeHint) {
+  const Bytes input = CompressibleBytes(1000, 8);
+  for (const auto& c : AllCodecs()) {
+    auto codec = MakeCodec(c.codec);
+    const Bytes compressed = Compress(codec.get(), input);
+    auto hint = DecompressedSizeHint(c.codec, compressed.data(),
+                                     static_cast<int64_t>(compressed.size()));
+    ASSERT_TRUE(hint.ok()) << codec->name() << ": " << hint.status();
+    if (c.codec == CompressionCodec::SNAPPY || c.codec == CompressionCodec::ZSTD) {
+      EXPECT_EQ(*hint, std::optional<int64_t>(1000)) << codec->name();
+    } else {
+      EXPECT_EQ(*hint, std::nullopt) << codec->name();
+    }
+    hint = DecompressedSizeHint(c.codec, nullptr, 0);
+    ASSERT_TRUE(hint.ok());
+    EXPECT_EQ(*hint, std::nullopt);
+  }
+  // Two zstd frames: the first frame's size is not the whole.
+  auto zstd = MakeCodec(CompressionCodec::ZSTD);
+  Bytes two = Compress(zstd.get(), input);
+  two.insert(two.end(), two.begin(), two.end());
+  auto hint =
+      DecompressedSizeHint(CompressionCodec::ZSTD, two.data(), static_cast<int64_t>(two.size()));
+  ASSERT_TRUE(hint.ok());
+  EXPECT_EQ(*hint, std::nullopt);
+  // A frame without its content size.
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ASSERT_EQ(ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0)), 0u);
+  Bytes unsized(ZSTD_compressBound(input.size()));
+  unsized.resize(ZSTD_compress2(cctx, unsized.data(), unsized.size(), input.data(), input.size()));
+  ZSTD_freeCCtx(cctx);
+  ASSERT_EQ(ZSTD_getFrameContentSize(unsized.data(), unsized.size()), ZSTD_CONTENTSIZE_UNKNOWN);
+  hint = DecompressedSizeHint(CompressionCodec::ZSTD, unsized.data(),
+                              static_cast<int64_t>(unsized.size()));
+  ASSERT_TRUE(hint.ok());
+  EXPECT_EQ(*hint, std::nullopt);
+  // A 13-byte frame header (magic, single-segment descriptor, 8-byte
+  // content size) stating 4 GiB, no blocks: the size is read all the same.
+  const Bytes bomb = {0x28, 0xB5, 0x2F, 0xFD, 0xE0, 0, 0, 0, 0, 1, 0, 0, 0};
+  hint = DecompressedSizeHint(CompressionCodec::ZSTD, bomb.data(), 13);
+  ASSERT_TRUE(hint.ok()) << hint.status();
+  EXPECT_EQ(*hint, std::optional<int64_t>(int64_t{1} << 32));
+  // Cut-off or corrupt headers.
+  hint = DecompressedSizeHint(CompressionCodec::ZSTD, bomb.data(), 4);
+  ASSERT_FALSE(hint.ok());
+  EXPECT_EQ(hint.status().message(),
+            "ZSTD data: corrupt or truncated frame header (4 input bytes)");
+  const Bytes garbage(6, 0xFF);
+  hint = DecompressedSizeHint(CompressionCodec::SNAPPY, garbage.data(), 6);
+  ASSERT_FALSE(hint.ok());
+  EXPECT_EQ(hint.status().message(), "SNAPPY data: corrupt block header (6 input bytes)");
+  EXPECT_FALSE(DecompressedSizeHint(CompressionCodec::SNAPPY, garbage.data(), -1).ok());
 }
 
 TEST(CodecTest, SnappyInterop) {

@@ -3,6 +3,8 @@
 // classes of contexts_internal.h: the compression and decompression
 // contexts are created on first use and reused, since per-call context
 // creation dominates the cost of compressing small pages.
+#include <zstd.h>
+
 #include "quiver/compression/codec_internal.h"
 #include "quiver/compression/contexts_internal.h"
 
@@ -53,6 +55,23 @@ class ZstdCodec final : public Codec {
 };
 
 }  // namespace
+
+Result<std::optional<int64_t>> ZstdDecompressedSize(const uint8_t* data, int64_t size) {
+  const unsigned long long content = ZSTD_getFrameContentSize(data, static_cast<size_t>(size));
+  if (content == ZSTD_CONTENTSIZE_ERROR) {
+    return Status::Invalid("ZSTD data: corrupt or truncated frame header (", size,
+                           " input bytes)");
+  }
+  if (content == ZSTD_CONTENTSIZE_UNKNOWN) return std::optional<int64_t>();
+  // Another frame after the first adds to the size (an error here is a
+  // truncated first frame: then it is the only one).
+  const size_t frame = ZSTD_findFrameCompressedSize(data, static_cast<size_t>(size));
+  if (!ZSTD_isError(frame) && frame < static_cast<size_t>(size)) return std::optional<int64_t>();
+  if (content > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max())) {
+    return Status::Invalid("ZSTD data: frame header states ", content, " bytes");
+  }
+  return std::optional<int64_t>(static_cast<int64_t>(content));
+}
 
 std::unique_ptr<Codec> MakeZstdCodec(int level) { return std::make_unique<ZstdCodec>(level); }
 

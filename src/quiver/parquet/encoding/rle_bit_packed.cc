@@ -327,6 +327,46 @@ int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
   return read;
 }
 
+int64_t RleBitPackedDecoder::Count(int64_t n, uint32_t value, uint32_t max_value,
+                                   int64_t* equal) {
+  int64_t read = 0;
+  int64_t count = 0;
+  while (read < n) {
+    if (rle_left_ > 0) {
+      if (rle_value_ > max_value) break;
+      const int64_t k = std::min(rle_left_, n - read);
+      if (rle_value_ == value) count += k;
+      rle_left_ -= k;
+      read += k;
+    } else if (lit_left_ > 0) {
+      if (block_pos_ == 32) LoadBlock();
+      const int m = static_cast<int>(std::min<int64_t>({lit_left_, n - read, 32 - block_pos_}));
+      const uint32_t* block = block_ + block_pos_;
+      int j = 0;
+      int64_t same = 0;
+      uint32_t above = 0;
+      for (; j < m; ++j) {
+        same += block[j] == value;
+        above |= static_cast<uint32_t>(block[j] > max_value);
+      }
+      if (above != 0) {
+        // Only the values before the first one above max_value count.
+        same = 0;
+        for (j = 0; block[j] <= max_value; ++j) same += block[j] == value;
+      }
+      count += same;
+      block_pos_ += j;
+      lit_left_ -= j;
+      read += j;
+      if (j < m) break;
+    } else if (!NextRun()) {
+      break;
+    }
+  }
+  *equal += count;
+  return read;
+}
+
 template int64_t RleBitPackedDecoder::GetBatch(uint8_t*, int64_t);
 template int64_t RleBitPackedDecoder::GetBatch(int16_t*, int64_t);
 template int64_t RleBitPackedDecoder::GetBatch(uint16_t*, int64_t);

@@ -127,6 +127,14 @@ class RleBitPackedDecoder {
   template <typename T>
   int64_t GetBatch(T* out, int64_t n);
 
+  // Moves past up to n values, adding to *equal how many of them equal
+  // `value`; returns how many it moved past. An RLE run is counted without
+  // being expanded. Stops early at the end of the data, on an error (see
+  // status()), or just before the first value above `max_value`, which is
+  // then the next value GetBatch() or Count() returns: a caller that got
+  // fewer than n with status() OK tells the two apart with GetBatch(&v, 1).
+  int64_t Count(int64_t n, uint32_t value, uint32_t max_value, int64_t* equal);
+
   // OK, or why decoding stopped before the end of the data.
   const Status& status() const { return status_; }
   int bit_width() const { return bit_width_; }

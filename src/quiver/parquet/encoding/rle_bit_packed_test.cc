@@ -417,6 +417,57 @@ TEST(RleBitPackedTest, RandomGarbageNeverCrashes) {
   }
 }
 
+// Count() against GetBatch(): the same values passed and counted, stopping
+// just before the first value above max_value (which GetBatch then returns),
+// over RLE runs, bit-packed runs and batch sizes that cut both.
+TEST(RleBitPackedTest, CountAgreesWithGetBatch) {
+  std::mt19937_64 rng(9);
+  for (int w : {1, 2, 3, 8, 13, 32}) {
+    for (int pattern : {0, 1}) {
+      const std::vector<uint32_t> values = MakeValues(w, 3000, pattern, rng);
+      const Bytes bytes = Encode(values, w);
+      const uint32_t max = w == 32 ? 0xFFFFFFFFu : (uint32_t{1} << w) - 1;
+      for (const uint32_t max_value : {max, max / 2, uint32_t{0}}) {
+        for (const int64_t batch : {int64_t{1}, int64_t{7}, int64_t{100}, int64_t{3000}}) {
+          const uint32_t value = values[values.size() / 2];
+          RleBitPackedDecoder decoder(bytes.data(), static_cast<int64_t>(bytes.size()), w);
+          size_t pos = 0;
+          while (pos < values.size()) {
+            const int64_t k = std::min<int64_t>(batch, static_cast<int64_t>(values.size() - pos));
+            int64_t equal = 0;
+            const int64_t got = decoder.Count(k, value, max_value, &equal);
+            int64_t expect_got = 0;
+            int64_t expect_equal = 0;
+            while (expect_got < k && values[pos + expect_got] <= max_value) {
+              expect_equal += values[pos + expect_got] == value;
+              ++expect_got;
+            }
+            ASSERT_EQ(got, expect_got) << "w " << w << " pos " << pos;
+            ASSERT_EQ(equal, expect_equal) << "w " << w << " pos " << pos;
+            pos += static_cast<size_t>(got);
+            if (got < k) {
+              // Stopped before a value above max_value: GetBatch returns it.
+              uint32_t next = 0;
+              ASSERT_EQ(decoder.GetBatch(&next, 1), 1);
+              ASSERT_EQ(next, values[pos]);
+              ASSERT_GT(next, max_value);
+              ++pos;
+            }
+          }
+          EXPECT_TRUE(decoder.status().ok());
+        }
+      }
+    }
+  }
+  // At the end of the data, and on a malformed run, Count stops too.
+  const Bytes data = {8 << 1, 1, 0};
+  RleBitPackedDecoder decoder(data.data(), 3, 1);
+  int64_t equal = 0;
+  EXPECT_EQ(decoder.Count(20, 1, 1, &equal), 8);
+  EXPECT_EQ(equal, 8);
+  EXPECT_NE(decoder.status().message().find("empty run at byte 2"), std::string::npos);
+}
+
 TEST(RleBitPackedTest, LengthPrefix) {
   const Bytes bytes = Encode(std::vector<uint32_t>(10, 4), 3, true);
   auto length = RleBitPackedDecoder::ReadLengthPrefix(bytes.data(), 6);

@@ -19,13 +19,16 @@
 
 namespace quiver::parquet {
 
-// Bits of one level: 0 for max_level 0, else bit_width(max_level).
+// Bits of one level: 0 for max_level 0 (or below), else bit_width(max_level)
+// (at most 15: levels are int16).
 int LevelBitWidth(int16_t max_level);
 
 // v1 data pages: the byte length of a level section at the start of
 // data[0, size), prefix included: RLE: 4 + the little-endian length prefix
 // (checked against size); BIT_PACKED: ceil(num_values * bit_width / 8)
-// (checked against size). Invalid otherwise (other encodings too).
+// (checked against size). 0 when max_level is 0 (the section is absent,
+// whatever encoding the header names). Invalid otherwise (a negative
+// max_level or num_values, other encodings too).
 Result<int64_t> V1LevelSectionSize(format::Encoding encoding, int16_t max_level,
                                    int64_t num_values, const uint8_t* data, int64_t size);
 
@@ -34,6 +37,8 @@ class LevelDecoder {
   // `kind`: "definition" or "repetition" (for messages; must outlive the
   // decoder). `data` without any length prefix. encoding RLE or BIT_PACKED
   // (else Invalid); max_level >= 0; num_values >= 0 levels in the section.
+  // With max_level 0 the section is absent: `data` is not read and every
+  // level is 0. A new SetData starts afresh (after an error too).
   Status SetData(std::string_view kind, format::Encoding encoding, int16_t max_level,
                  int64_t num_values, const uint8_t* data, int64_t size);
 
@@ -48,8 +53,18 @@ class LevelDecoder {
 
  private:
   Status Fail(Status status);
-  Status Exhausted(int64_t decoded) const;
+  Status CheckWanted(int64_t n);
+  // Invalid naming level `index` (from the section's start): the section
+  // ended there, or the RLE data is malformed there.
+  Status Exhausted(int64_t index) const;
+  Status Malformed(int64_t index, const Status& cause) const;
   Status TooHigh(int64_t index, int value) const;
+  // After the RLE decoder stopped short of the n levels wanted, at level
+  // `index`: why.
+  Status RleStopped(int64_t index);
+  // BIT_PACKED: the next n levels (n <= levels_left_) into out; how many
+  // the bytes held.
+  int64_t UnpackMsbFirst(int64_t n, int16_t* out);
 
   std::string_view kind_ = "definition";
   format::Encoding encoding_ = format::Encoding::kRle;

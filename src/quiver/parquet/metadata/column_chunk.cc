@@ -27,37 +27,49 @@ Result<ByteRange> ColumnChunkRange(const format::ColumnMetaData& m, int64_t data
   return ByteRange{start, length};
 }
 
+Result<PageInfo> DecodePageHeader(const uint8_t* data, int64_t available, int64_t index,
+                                  int64_t offset, const thrift::ThriftLimits& limits) {
+  PageInfo page;
+  auto header = thrift::DeserializeThrift<format::PageHeader>(data, available,
+                                                              &page.header_size, limits);
+  if (!header.ok()) {
+    return Status::Invalid("page ", index, " at offset ", offset,
+                           ": cannot decode the page header: ", header.status().message());
+  }
+  page.index = index;
+  page.offset = offset;
+  page.header = std::move(*header);
+  return page;
+}
+
+Status CheckPageHeader(const PageInfo& page, int64_t chunk_left) {
+  const format::PageHeader& h = page.header;
+  if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0) {
+    return Status::Invalid("page ", page.index, " at offset ", page.offset,
+                           ": negative page size (", h.compressed_page_size, " compressed, ",
+                           h.uncompressed_page_size, " uncompressed)");
+  }
+  if (h.compressed_page_size > chunk_left - page.header_size) {
+    return Status::Invalid("page ", page.index, " at offset ", page.offset, ": its ",
+                           h.compressed_page_size,
+                           " bytes run past the end of the column chunk (offset ",
+                           page.offset + chunk_left, ")");
+  }
+  return Status::OK();
+}
+
 Result<bool> PageHeaderIterator::Next(PageInfo* page) {
   QUIVER_RETURN_NOT_OK(failed_);
   if (pos_ >= size_) return false;
-  const int64_t offset = file_offset_ + pos_;
-  int64_t consumed = 0;
-  auto header =
-      thrift::DeserializeThrift<format::PageHeader>(data_ + pos_, size_ - pos_, &consumed, limits_);
-  if (!header.ok()) {
-    failed_ = Status::Invalid("page ", index_, " at offset ", offset,
-                              ": cannot decode the page header: ", header.status().message());
+  auto decoded = DecodePageHeader(data_ + pos_, size_ - pos_, index_, file_offset_ + pos_, limits_);
+  Status st = decoded.ok() ? CheckPageHeader(*decoded, size_ - pos_) : decoded.status();
+  if (!st.ok()) {
+    failed_ = std::move(st);
     return failed_;
   }
-  const format::PageHeader& h = *header;
-  if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0) {
-    failed_ = Status::Invalid("page ", index_, " at offset ", offset, ": negative page size (",
-                              h.compressed_page_size, " compressed, ", h.uncompressed_page_size,
-                              " uncompressed)");
-    return failed_;
-  }
-  if (h.compressed_page_size > size_ - pos_ - consumed) {
-    failed_ = Status::Invalid("page ", index_, " at offset ", offset, ": its ",
-                              h.compressed_page_size,
-                              " bytes run past the end of the column chunk (offset ",
-                              file_offset_ + size_, ")");
-    return failed_;
-  }
-  page->index = index_++;
-  page->offset = offset;
-  page->header_size = consumed;
-  page->header = std::move(*header);
-  pos_ += consumed + page->header.compressed_page_size;
+  *page = std::move(*decoded);
+  ++index_;
+  pos_ += page->size();
   return true;
 }
 

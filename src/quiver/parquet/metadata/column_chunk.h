@@ -52,6 +52,21 @@ struct PageInfo {
   int64_t size() const { return header_size + header.compressed_page_size; }
 };
 
+// The two steps of reading one page header, shared by PageHeaderIterator
+// (a chunk in memory) and the reader's PageReader (a chunk read window by
+// window); both return Invalid("page I at offset O: ...").
+//
+// DecodePageHeader decodes page `index`'s header, which starts at file
+// offset `offset`, from the `available` bytes at `data` (a window that may
+// end before the header does: a caller holding fewer bytes than the chunk
+// has left retries with more before taking the error as final).
+Result<PageInfo> DecodePageHeader(const uint8_t* data, int64_t available, int64_t index,
+                                  int64_t offset, const thrift::ThriftLimits& limits = {});
+// CheckPageHeader checks a decoded header against the `chunk_left` bytes of
+// the chunk from the page's offset: no negative size, and the page (header
+// and body) within them.
+Status CheckPageHeader(const PageInfo& page, int64_t chunk_left);
+
 // Walks the page headers of one column chunk held in memory: `data` holds
 // the chunk's `size` bytes, which start at file offset `file_offset`.
 class PageHeaderIterator {

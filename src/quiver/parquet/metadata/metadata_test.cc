@@ -1,7 +1,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "quiver/array/record_batch.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
+#include "quiver/io/test_util_internal.h"
 #include "quiver/parquet/metadata/bloom_filter_reader.h"
 #include "quiver/parquet/metadata/column_chunk.h"
 #include "quiver/parquet/metadata/footer.h"
@@ -30,24 +30,7 @@ std::shared_ptr<Buffer> ReadBytes(const std::string& path) {
   return *buffer;
 }
 
-// A RandomAccessFile that records the ranges read.
-class RecordingFile final : public io::RandomAccessFile {
- public:
-  explicit RecordingFile(std::shared_ptr<Buffer> bytes) : inner_(std::move(bytes), "recorded") {}
-  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    reads_.push_back({offset, length});
-    return inner_.ReadAt(offset, length);
-  }
-  int64_t Size() const override { return inner_.Size(); }
-  const std::string& name() const override { return inner_.name(); }
-  std::vector<ByteRange> reads() const { return reads_; }
-
- private:
-  io::BufferReader inner_;
-  mutable std::mutex mu_;
-  mutable std::vector<ByteRange> reads_;
-};
+using io::testutil::RecordingFile;
 
 // A small file written by Quiver: two row groups, dictionary and plain
 // pages, page index, checksums, a bloom filter on "id".

@@ -15,15 +15,25 @@
 // Decompression goes into a buffer reused from page to page; a page's
 // sections stay valid until the next call to Next().
 //
-// Everything in a header is untrusted: sizes negative or past the chunk,
-// level lengths past the page, v2 pages with is_compressed = false whose
+// Everything in a header is untrusted: a header that does not decode,
+// sizes negative or past the chunk, level lengths past the page (v1: an RLE
+// length prefix or BIT_PACKED section longer than the page; v2: lengths
+// negative or longer than the stored or the uncompressed page), v2 pages
+// with is_compressed = false, and pages of an UNCOMPRESSED chunk, whose
 // compressed and uncompressed sizes differ, a dictionary page that is not
-// the chunk's first page or comes twice, num_values negative, a CRC that
-// does not match (when verification is on), decompression to other than
+// the chunk's first page or comes twice or is neither PLAIN nor
+// PLAIN_DICTIONARY, a page type without its header struct, num_values
+// negative (v2: num_nulls, num_rows too), a CRC that does not match (when
+// verification is on), a SNAPPY block or single ZSTD frame that states
+// another uncompressed size than the header, decompression to other than
 // the stated size: each is an Invalid whose message starts with the
 // context ("<file>: row group R, column 'a.b', page I at offset O: ...").
+// Pages are indexed as stored (skipped ones too). I/O errors keep their
+// code (IOError) under the same prefix.
 // Memory taken from the pool per page is bounded by the page's stated
-// uncompressed size, itself refused when the pool cannot give it.
+// uncompressed size, itself refused when the pool cannot give it (the
+// pool's OutOfMemory, under the same prefix, naming the size); nothing is
+// allocated for pages that are not compressed.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
+#include "quiver/parquet/levels/level_decoder.h"
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/value_writer.h"
@@ -19,10 +20,6 @@ namespace {
 
 using format::Encoding;
 using format::PageType;
-
-int LevelBitWidth(int16_t max_level) {
-  return max_level == 0 ? 0 : static_cast<int>(std::bit_width(static_cast<uint32_t>(max_level)));
-}
 
 // Arrow C++'s RleEncoder bounds, which its page size estimates use: the
 // worst case for n values of bw bits (runs of 8, each a literal run or a

@@ -1,0 +1,219 @@
+// Level sections of data pages (apache/parquet-format Encodings.md). RLE
+// sections go through RleBitPackedDecoder; the deprecated BIT_PACKED
+// encoding is unpacked here: level i is bits [i * w, (i + 1) * w) of the
+// section read as one big-endian bit string (the first level in the most
+// significant bits of the first byte), the last byte padded with zeros.
+#include "quiver/parquet/levels/level_decoder.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+namespace quiver::parquet {
+
+namespace {
+
+using format::Encoding;
+
+// Levels unpacked at once into scratch memory by Count() on BIT_PACKED data.
+constexpr int64_t kScratchLevels = 256;
+
+std::string EncodingText(Encoding encoding) {
+  const std::string_view name = format::EnumName(encoding);
+  if (!name.empty()) return std::string(name);
+  return "unknown (" + std::to_string(static_cast<int32_t>(encoding)) + ")";
+}
+
+// The index of the first level above max_level in levels[0, n), or n: one
+// pass taking the maximum (which vectorises), a search only if one is.
+int64_t FirstAbove(const int16_t* levels, int64_t n, int16_t max_level) {
+  int16_t highest = 0;
+  for (int64_t i = 0; i < n; ++i) highest = std::max(highest, levels[i]);
+  if (highest <= max_level) return n;
+  return std::find_if(levels, levels + n, [&](int16_t l) { return l > max_level; }) - levels;
+}
+
+}  // namespace
+
+int LevelBitWidth(int16_t max_level) {
+  return max_level <= 0 ? 0 : static_cast<int>(std::bit_width(static_cast<uint16_t>(max_level)));
+}
+
+Result<int64_t> V1LevelSectionSize(Encoding encoding, int16_t max_level, int64_t num_values,
+                                   const uint8_t* data, int64_t size) {
+  if (max_level < 0) return Status::Invalid("negative max level ", max_level);
+  if (num_values < 0) return Status::Invalid("negative number of levels ", num_values);
+  if (size < 0) return Status::Invalid("negative level section size ", size);
+  if (max_level == 0) return 0;
+  switch (encoding) {
+    case Encoding::kRle: {
+      QUIVER_ASSIGN_OR_RAISE(const int64_t length,
+                             RleBitPackedDecoder::ReadLengthPrefix(data, size));
+      return RleBitPackedEncoder::kLengthPrefixSize + length;
+    }
+    case Encoding::kBitPacked: {
+      const int w = LevelBitWidth(max_level);
+      if (num_values > (std::numeric_limits<int64_t>::max() - 7) / w) {
+        return Status::Invalid("BIT_PACKED levels: ", num_values, " levels of ", w,
+                               " bits cannot fit in ", size, " bytes");
+      }
+      const int64_t bytes = (num_values * w + 7) / 8;
+      if (bytes > size) {
+        return Status::Invalid("BIT_PACKED levels: ", num_values, " levels of ", w,
+                               " bits need ", bytes, " bytes but only ", size, " remain");
+      }
+      return bytes;
+    }
+    default:
+      return Status::Invalid("level encoding ", EncodingText(encoding),
+                             " is not RLE or BIT_PACKED");
+  }
+}
+
+Status LevelDecoder::SetData(std::string_view kind, Encoding encoding, int16_t max_level,
+                             int64_t num_values, const uint8_t* data, int64_t size) {
+  kind_ = kind;
+  status_ = Status::OK();
+  num_values_ = 0;
+  levels_left_ = 0;
+  rle_ = RleBitPackedDecoder();
+  data_ = nullptr;
+  size_ = 0;
+  bit_pos_ = 0;
+  if (max_level < 0) return Fail(Status::Invalid(kind_, " levels: negative max level ", max_level));
+  if (num_values < 0) {
+    return Fail(Status::Invalid(kind_, " levels: negative number of levels ", num_values));
+  }
+  if (size < 0) return Fail(Status::Invalid(kind_, " levels: negative section size ", size));
+  if (encoding != Encoding::kRle && encoding != Encoding::kBitPacked) {
+    return Fail(Status::Invalid(kind_, " levels: encoding ", EncodingText(encoding),
+                                " is not RLE or BIT_PACKED"));
+  }
+  encoding_ = encoding;
+  max_level_ = max_level;
+  bit_width_ = LevelBitWidth(max_level);
+  num_values_ = num_values;
+  levels_left_ = num_values;
+  if (max_level == 0) return Status::OK();
+  if (encoding == Encoding::kRle) {
+    rle_ = RleBitPackedDecoder(data, size, bit_width_);
+  } else {
+    data_ = data;
+    size_ = size;
+  }
+  return Status::OK();
+}
+
+Status LevelDecoder::Fail(Status status) {
+  status_ = std::move(status);
+  levels_left_ = 0;
+  return status_;
+}
+
+Status LevelDecoder::CheckWanted(int64_t n) {
+  QUIVER_RETURN_NOT_OK(status_);
+  if (n < 0 || n > levels_left_) {
+    return Fail(Status::Invalid(kind_, " levels: asked for ", n, " levels but ", levels_left_,
+                                " are left"));
+  }
+  return Status::OK();
+}
+
+Status LevelDecoder::Exhausted(int64_t index) const {
+  return Status::Invalid(kind_, " levels: the section ends before level ", index, " (the page has ",
+                         num_values_, ")");
+}
+
+Status LevelDecoder::Malformed(int64_t index, const Status& cause) const {
+  return Status::Invalid(kind_, " levels: level ", index, ": ", cause.message());
+}
+
+Status LevelDecoder::TooHigh(int64_t index, int value) const {
+  return Status::Invalid(kind_, " levels: level ", index, " is ", value, ", above the max ", kind_,
+                         " level ", max_level_);
+}
+
+Status LevelDecoder::RleStopped(int64_t index) {
+  if (!rle_.status().ok()) return Malformed(index, rle_.status());
+  return Exhausted(index);
+}
+
+int64_t LevelDecoder::UnpackMsbFirst(int64_t n, int16_t* out) {
+  const int w = bit_width_;
+  const uint32_t mask = (uint32_t{1} << w) - 1;
+  // Levels whose bits are all in the section.
+  const int64_t whole = (size_ * 8 - bit_pos_) / w;
+  const int64_t k = std::min(n, whole);
+  int64_t bit = bit_pos_;
+  for (int64_t i = 0; i < k; ++i, bit += w) {
+    // w <= 15 and the level starts at bit `shift` of its first byte, so
+    // shift + w <= 22: three bytes hold it.
+    const int64_t byte = bit >> 3;
+    const int shift = static_cast<int>(bit & 7);
+    uint32_t word = 0;
+    if (byte + 3 <= size_) {
+      word = uint32_t{data_[byte]} << 16 | uint32_t{data_[byte + 1]} << 8 | data_[byte + 2];
+    } else {
+      for (int b = 0; b < 3 && byte + b < size_; ++b) {
+        word |= uint32_t{data_[byte + b]} << (16 - 8 * b);
+      }
+    }
+    out[i] = static_cast<int16_t>((word >> (24 - shift - w)) & mask);
+  }
+  bit_pos_ = bit;
+  return k;
+}
+
+Status LevelDecoder::Decode(int64_t n, int16_t* out) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  const int64_t base = num_values_ - levels_left_;
+  if (max_level_ == 0) {
+    std::fill_n(out, n, int16_t{0});
+    levels_left_ -= n;
+    return Status::OK();
+  }
+  const bool rle = encoding_ == Encoding::kRle;
+  const int64_t got = rle ? rle_.GetBatch(out, n) : UnpackMsbFirst(n, out);
+  const int64_t above = FirstAbove(out, got, max_level_);
+  if (above < got) return Fail(TooHigh(base + above, out[above]));
+  if (got < n) return Fail(rle ? RleStopped(base + got) : Exhausted(base + got));
+  levels_left_ -= n;
+  return Status::OK();
+}
+
+Result<int64_t> LevelDecoder::Count(int64_t n, int16_t level) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  const int64_t base = num_values_ - levels_left_;
+  if (max_level_ == 0) {
+    levels_left_ -= n;
+    return level == 0 ? n : 0;
+  }
+  int64_t equal = 0;
+  if (encoding_ == Encoding::kRle) {
+    // A negative level equals none: its uint32 value is above every level.
+    const auto value = static_cast<uint32_t>(static_cast<int32_t>(level));
+    const int64_t got = rle_.Count(n, value, static_cast<uint32_t>(max_level_), &equal);
+    if (got < n) {
+      if (!rle_.status().ok()) return Fail(Malformed(base + got, rle_.status()));
+      // Count stopped before a level above max_level, or at the end.
+      int16_t next = 0;
+      if (rle_.GetBatch(&next, 1) == 1) return Fail(TooHigh(base + got, next));
+      return Fail(RleStopped(base + got));
+    }
+  } else {
+    int16_t scratch[kScratchLevels];
+    for (int64_t done = 0; done < n;) {
+      const int64_t k = std::min(kScratchLevels, n - done);
+      const int64_t got = UnpackMsbFirst(k, scratch);
+      const int64_t above = FirstAbove(scratch, got, max_level_);
+      if (above < got) return Fail(TooHigh(base + done + above, scratch[above]));
+      equal += std::count(scratch, scratch + got, level);
+      if (got < k) return Fail(Exhausted(base + done + got));
+      done += k;
+    }
+  }
+  levels_left_ -= n;
+  return equal;
+}
+
+}  // namespace quiver::parquet

@@ -1,0 +1,396 @@
+// PageReader: the pages of one column chunk, read window by window over an
+// io::RandomAccessFile, checked, decompressed and split into sections (see
+// page_reader.h for the contract).
+//
+// Reading. The bytes of the file are held in one window at a time (a
+// zero-copy slice for io::BufferReader). A page header is decoded with
+// metadata/column_chunk.h's DecodePageHeader, the walker PageHeaderIterator
+// uses too, from the window when it holds the header's offset, else from a
+// new window of min(16 KiB, rest of the chunk); a header that does not
+// decode from a window ending before the chunk does may be cut off, so the
+// window is read again, twice as long (at least 16 KiB), up to the chunk's
+// end, where the error becomes final (as Arrow C++'s SerializedPageReader
+// grows its header buffer). A body inside the window is used in place;
+// otherwise it is read together with up to 16 KiB after it, where the next
+// header usually is, so that a chunk of large pages costs one read a page.
+//
+// Memory. Bodies are decompressed into one pool buffer, reallocated only
+// when a page needs more (to exactly that size, the old one freed first), so
+// the pool holds at most the largest stated uncompressed size. Before that
+// allocation, a SNAPPY block's or single ZSTD frame's own stated size is
+// compared with the header's (compression::DecompressedSizeHint): a
+// decompression bomb is refused without allocating anything.
+#include "quiver/parquet/reader/page_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/util/crc32.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+using format::Encoding;
+using format::PageType;
+
+// The first header window, and what is read past a body read on its own.
+constexpr int64_t kHeaderWindow = 16 * 1024;
+
+std::string Hex32(uint32_t value) {
+  char text[11];
+  std::snprintf(text, sizeof(text), "0x%08x", value);
+  return text;
+}
+
+std::string EncodingText(Encoding encoding) {
+  const std::string_view name = format::EnumName(encoding);
+  if (!name.empty()) return std::string(name);
+  return "unknown (" + std::to_string(static_cast<int32_t>(encoding)) + ")";
+}
+
+std::span<const uint8_t> Span(const uint8_t* data, int64_t size) {
+  return {data, static_cast<size_t>(size)};
+}
+
+}  // namespace
+
+std::string ColumnChunkContext::ToString() const {
+  return file + ": row group " + std::to_string(row_group) + ", column '" + column_path + "'";
+}
+
+struct PageReader::Impl {
+  std::shared_ptr<io::RandomAccessFile> file;
+  ColumnChunkContext context;
+  std::string prefix;  // context.ToString()
+  thrift::ThriftLimits limits;
+  bool verify_checksums = false;
+  MemoryPool* pool = nullptr;
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  compression::CompressionCodec codec_type = compression::CompressionCodec::UNCOMPRESSED;
+  std::unique_ptr<compression::Codec> codec;
+  ByteRange chunk;
+
+  // Chunk bytes walked (the next page's offset in the chunk) and the next
+  // page's index.
+  int64_t pos = 0;
+  int64_t next_index = 0;
+  // The page being read or last read: for messages.
+  int64_t page_index = 0;
+  int64_t page_offset = 0;
+  Status failed;
+
+  // File bytes [window_offset, window_offset + window->size()).
+  std::shared_ptr<Buffer> window;
+  int64_t window_offset = 0;
+  MutableBuffer decompressed;
+
+  PageInfo info;
+  bool is_dictionary = false;
+  bool seen_dictionary = false;
+  DictionaryPage dictionary;
+  DataPage data;
+
+  template <typename... Args>
+  Status Error(Args&&... args) const {
+    return Status::Invalid(prefix, ", page ", page_index, " at offset ", page_offset, ": ",
+                           std::forward<Args>(args)...);
+  }
+  // `st` about the current page, with the context in front.
+  Status OnPage(const Status& st) const {
+    return st.WithContext(prefix, ", page ", page_index, " at offset ", page_offset, ": ");
+  }
+
+  // The window's bytes from file offset `offset`, if it holds `length` of them.
+  const uint8_t* InWindow(int64_t offset, int64_t length) const {
+    if (window == nullptr || offset < window_offset ||
+        length > window_offset + window->size() - offset) {
+      return nullptr;
+    }
+    return window->data() + (offset - window_offset);
+  }
+
+  Status ReadWindow(int64_t offset, int64_t length) {
+    auto bytes = file->ReadAt(offset, length);
+    if (!bytes.ok()) return OnPage(bytes.status());
+    window = std::move(*bytes);
+    window_offset = offset;
+    return Status::OK();
+  }
+
+  // The next page's header into `info`, checked against the chunk.
+  Status ReadHeader() {
+    const int64_t offset = chunk.offset + pos;
+    const int64_t left = chunk.length - pos;
+    if (InWindow(offset, 1) == nullptr) {
+      QUIVER_RETURN_NOT_OK(ReadWindow(offset, std::min(left, kHeaderWindow)));
+    }
+    while (true) {
+      const int64_t available = window_offset + window->size() - offset;
+      auto page = DecodePageHeader(InWindow(offset, available), available, next_index, offset,
+                                   limits);
+      if (page.ok()) {
+        QUIVER_RETURN_NOT_OK(CheckPageHeader(*page, left).WithContext(prefix, ", "));
+        info = std::move(*page);
+        return Status::OK();
+      }
+      // Cut off by the window, perhaps: read more, up to the chunk's end.
+      if (available >= left) return page.status().WithContext(prefix, ", ");
+      QUIVER_RETURN_NOT_OK(
+          ReadWindow(offset, std::min(left, std::max(2 * available, kHeaderWindow))));
+    }
+  }
+
+  // The current page's body (its compressed_page_size bytes as stored).
+  Result<const uint8_t*> ReadBody() {
+    const int64_t offset = info.body_offset();
+    const int64_t length = info.header.compressed_page_size;
+    if (const uint8_t* body = InWindow(offset, length)) return body;
+    const int64_t after = chunk.end() - (offset + length);
+    QUIVER_RETURN_NOT_OK(ReadWindow(offset, length + std::min(after, kHeaderWindow)));
+    return window->data();
+  }
+
+  // `size` uncompressed bytes from in[0, in_size), decompressed into the
+  // reused buffer, or `in` itself when the codec is UNCOMPRESSED.
+  Result<const uint8_t*> Decompress(const uint8_t* in, int64_t in_size, int64_t size) {
+    if (codec_type == compression::CompressionCodec::UNCOMPRESSED) {
+      if (in_size != size) {
+        return Error("the page is not compressed (UNCOMPRESSED) but its ", in_size,
+                     " stored bytes are not its ", size, " uncompressed bytes");
+      }
+      return in;
+    }
+    auto stated = compression::DecompressedSizeHint(codec_type, in, in_size);
+    if (!stated.ok()) return OnPage(stated.status());
+    if (stated->has_value() && **stated != size) {
+      return Error(codec->name(), " data states ", **stated,
+                   " uncompressed bytes but the page header says ", size);
+    }
+    if (decompressed.capacity() < size) {
+      decompressed = MutableBuffer(pool);  // the old buffer goes first
+      auto buffer = MutableBuffer::WithCapacity(size, pool);
+      if (!buffer.ok()) {
+        return buffer.status().WithContext(prefix, ", page ", page_index, " at offset ",
+                                           page_offset, ": cannot allocate the page's ", size,
+                                           " uncompressed bytes: ");
+      }
+      decompressed = std::move(*buffer);
+    }
+    auto n = codec->Decompress(in, in_size, decompressed.data(), size);
+    if (!n.ok()) return OnPage(n.status());
+    return decompressed.data();
+  }
+
+  Status CheckCrc(const uint8_t* body) const {
+    if (!verify_checksums || !info.header.crc.has_value()) return Status::OK();
+    const uint32_t stored = static_cast<uint32_t>(*info.header.crc);
+    const uint32_t computed = Crc32(body, info.header.compressed_page_size);
+    if (stored != computed) {
+      return Error("CRC mismatch: the header says ", Hex32(stored), ", the page's ",
+                   info.header.compressed_page_size, " bytes give ", Hex32(computed));
+    }
+    return Status::OK();
+  }
+
+  Status ReadDictionaryPage(const uint8_t* body) {
+    const format::PageHeader& h = info.header;
+    const format::DictionaryPageHeader& d = *h.dictionary_page_header;
+    if (seen_dictionary) return Error("a second dictionary page in the column chunk");
+    if (info.index != 0) {
+      return Error("a dictionary page that is not the column chunk's first page");
+    }
+    if (d.num_values < 0) return Error("negative num_values ", d.num_values);
+    if (d.encoding != Encoding::kPlain && d.encoding != Encoding::kPlainDictionary) {
+      return Error("dictionary page encoding ", EncodingText(d.encoding),
+                   " is not PLAIN or PLAIN_DICTIONARY");
+    }
+    QUIVER_ASSIGN_OR_RAISE(const uint8_t* bytes,
+                           Decompress(body, h.compressed_page_size, h.uncompressed_page_size));
+    seen_dictionary = true;
+    is_dictionary = true;
+    dictionary.num_values = d.num_values;
+    dictionary.encoding = d.encoding;
+    dictionary.data = Span(bytes, h.uncompressed_page_size);
+    return Status::OK();
+  }
+
+  // One v1 level section at the start of [*p, *p + *left): its bytes
+  // without the RLE length prefix; *p and *left move past it.
+  Result<std::span<const uint8_t>> V1Levels(std::string_view kind, Encoding encoding,
+                                            int16_t max_level, int32_t num_values,
+                                            const uint8_t** p, int64_t* left) const {
+    auto size = V1LevelSectionSize(encoding, max_level, num_values, *p, *left);
+    if (!size.ok()) return Error(kind, " levels: ", size.status().message());
+    const int64_t prefix_size =
+        max_level > 0 && encoding == Encoding::kRle ? RleBitPackedEncoder::kLengthPrefixSize : 0;
+    const auto section = Span(*p + prefix_size, *size - prefix_size);
+    *p += *size;
+    *left -= *size;
+    return section;
+  }
+
+  // `data` afresh, for a data page.
+  void StartDataPage(bool v2, int32_t num_values, Encoding encoding,
+                     const std::optional<format::Statistics>& statistics) {
+    data = DataPage();
+    data.v2 = v2;
+    data.num_values = num_values;
+    data.encoding = encoding;
+    data.statistics = statistics.has_value() ? &*statistics : nullptr;
+    is_dictionary = false;
+  }
+
+  Status ReadDataPageV1(const uint8_t* body) {
+    const format::PageHeader& h = info.header;
+    const format::DataPageHeader& d = *h.data_page_header;
+    if (d.num_values < 0) return Error("negative num_values ", d.num_values);
+    QUIVER_ASSIGN_OR_RAISE(const uint8_t* p,
+                           Decompress(body, h.compressed_page_size, h.uncompressed_page_size));
+    int64_t left = h.uncompressed_page_size;
+    StartDataPage(/*v2=*/false, d.num_values, d.encoding, d.statistics);
+    data.rep_level_encoding = d.repetition_level_encoding;
+    data.def_level_encoding = d.definition_level_encoding;
+    QUIVER_ASSIGN_OR_RAISE(data.rep_levels, V1Levels("repetition", d.repetition_level_encoding,
+                                                     max_rep, d.num_values, &p, &left));
+    QUIVER_ASSIGN_OR_RAISE(data.def_levels, V1Levels("definition", d.definition_level_encoding,
+                                                     max_def, d.num_values, &p, &left));
+    data.values = Span(p, left);
+    return Status::OK();
+  }
+
+  Status ReadDataPageV2(const uint8_t* body) {
+    const format::PageHeader& h = info.header;
+    const format::DataPageHeaderV2& d = *h.data_page_header_v2;
+    if (d.num_values < 0 || d.num_nulls < 0 || d.num_rows < 0) {
+      return Error("negative counts (num_values ", d.num_values, ", num_nulls ", d.num_nulls,
+                   ", num_rows ", d.num_rows, ")");
+    }
+    const int64_t rep = d.repetition_levels_byte_length;
+    const int64_t def = d.definition_levels_byte_length;
+    if (rep < 0 || def < 0) {
+      return Error("negative level section lengths (repetition ", rep, ", definition ", def, ")");
+    }
+    if (rep + def > h.compressed_page_size || rep + def > h.uncompressed_page_size) {
+      return Error("level sections of ", rep, " + ", def, " bytes are longer than the page (",
+                   h.compressed_page_size, " bytes stored, ", h.uncompressed_page_size,
+                   " uncompressed)");
+    }
+    const bool compressed = d.is_compressed_or_default();
+    if (!compressed && h.compressed_page_size != h.uncompressed_page_size) {
+      return Error("is_compressed is false but the page's ", h.compressed_page_size,
+                   " stored bytes are not its ", h.uncompressed_page_size, " uncompressed bytes");
+    }
+    const uint8_t* values = body + rep + def;
+    const int64_t stored = h.compressed_page_size - rep - def;
+    const int64_t size = h.uncompressed_page_size - rep - def;
+    if (compressed) {
+      QUIVER_ASSIGN_OR_RAISE(values, Decompress(values, stored, size));
+    }
+    StartDataPage(/*v2=*/true, d.num_values, d.encoding, d.statistics);  // levels: RLE
+    data.num_nulls = d.num_nulls;
+    data.num_rows = d.num_rows;
+    if (max_rep > 0) data.rep_levels = Span(body, rep);
+    if (max_def > 0) data.def_levels = Span(body + rep, def);
+    data.values = Span(values, size);
+    return Status::OK();
+  }
+
+  // The next page: true when it is a dictionary or data page, false when
+  // it was skipped.
+  Result<bool> ReadPage() {
+    page_index = next_index;
+    page_offset = chunk.offset + pos;
+    QUIVER_RETURN_NOT_OK(ReadHeader());
+    const format::PageHeader& h = info.header;
+    const PageType type = h.type;
+    // The struct each page type reads its fields from.
+    const char* struct_name = nullptr;
+    bool has_struct = false;
+    if (type == PageType::kDictionaryPage) {
+      struct_name = "dictionary_page_header";
+      has_struct = h.dictionary_page_header.has_value();
+    } else if (type == PageType::kDataPage) {
+      struct_name = "data_page_header";
+      has_struct = h.data_page_header.has_value();
+    } else if (type == PageType::kDataPageV2) {
+      struct_name = "data_page_header_v2";
+      has_struct = h.data_page_header_v2.has_value();
+    }
+    const bool known = struct_name != nullptr;
+    if (known) {
+      if (!has_struct) return Error(format::EnumName(type), " without a ", struct_name);
+      QUIVER_ASSIGN_OR_RAISE(const uint8_t* body, ReadBody());
+      QUIVER_RETURN_NOT_OK(CheckCrc(body));
+      if (type == PageType::kDictionaryPage) {
+        QUIVER_RETURN_NOT_OK(ReadDictionaryPage(body));
+      } else if (type == PageType::kDataPage) {
+        QUIVER_RETURN_NOT_OK(ReadDataPageV1(body));
+      } else {
+        QUIVER_RETURN_NOT_OK(ReadDataPageV2(body));
+      }
+    }
+    // Index pages and types this reader does not know are skipped unread.
+    pos += info.size();
+    ++next_index;
+    return known;
+  }
+};
+
+PageReader::PageReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PageReader::~PageReader() = default;
+
+Result<std::unique_ptr<PageReader>> PageReader::Make(std::shared_ptr<io::RandomAccessFile> file,
+                                                     const format::ColumnMetaData& metadata,
+                                                     int64_t data_end,
+                                                     const ColumnDescriptor& column,
+                                                     ColumnChunkContext context,
+                                                     const PageReaderOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->prefix = context.ToString();
+  auto range = ColumnChunkRange(metadata, data_end);
+  if (!range.ok()) return range.status().WithContext(impl->prefix, ": ");
+  const auto codec_type = static_cast<compression::CompressionCodec>(metadata.codec);
+  auto codec = compression::Codec::Create(codec_type);
+  if (!codec.ok()) return codec.status().WithContext(impl->prefix, ": ");
+  impl->file = std::move(file);
+  impl->context = std::move(context);
+  impl->limits = options.limits;
+  impl->verify_checksums = options.verify_checksums;
+  impl->pool = options.pool != nullptr ? options.pool : DefaultMemoryPool();
+  impl->decompressed = MutableBuffer(impl->pool);
+  impl->max_def = column.max_def;
+  impl->max_rep = column.max_rep;
+  impl->codec_type = codec_type;
+  impl->codec = std::move(*codec);
+  impl->chunk = *range;
+  impl->page_offset = range->offset;
+  return std::unique_ptr<PageReader>(new PageReader(std::move(impl)));
+}
+
+Result<bool> PageReader::Next() {
+  Impl& s = *impl_;
+  QUIVER_RETURN_NOT_OK(s.failed);
+  while (s.pos < s.chunk.length) {
+    auto page = s.ReadPage();
+    if (!page.ok()) {
+      s.failed = page.status();
+      return s.failed;
+    }
+    if (*page) return true;
+  }
+  return false;
+}
+
+const PageInfo& PageReader::info() const { return impl_->info; }
+bool PageReader::is_dictionary() const { return impl_->is_dictionary; }
+const DictionaryPage& PageReader::dictionary_page() const { return impl_->dictionary; }
+const DataPage& PageReader::data_page() const { return impl_->data; }
+const ColumnChunkContext& PageReader::context() const { return impl_->context; }
+
+Status PageReader::PageError(std::string_view message) const { return impl_->Error(message); }
+
+}  // namespace quiver::parquet
