@@ -65,8 +65,14 @@ Status ColumnReader::StartRowGroup(int row_group) {
                            format::EnumName(meta.type), " values, the schema says ",
                            format::EnumName(column_->physical_type));
   }
-  QUIVER_ASSIGN_OR_RAISE(pages_,
-                         PageReader::Make(file_, meta, data_end_, *column_, context, options_));
+  if (meta.num_values == 0 && meta.total_compressed_size == 0) {
+    // An empty chunk: some writers store no page and data_page_offset 0
+    // (parquet-testing column_chunk_key_value_metadata.parquet).
+    pages_.reset();
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(pages_,
+                           PageReader::Make(file_, meta, data_end_, *column_, context, options_));
+  }
   dictionary_decoder_.reset();
   decoders_.clear();
   values_ = nullptr;
@@ -104,6 +110,7 @@ Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
 }
 
 Result<bool> ColumnReader::NextDataPage() {
+  if (pages_ == nullptr) return false;
   while (true) {
     QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
     if (!more) return false;
