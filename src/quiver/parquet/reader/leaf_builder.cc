@@ -1,6 +1,7 @@
 #include "quiver/parquet/reader/leaf_builder_internal.h"
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -516,13 +517,46 @@ class DictionaryBuilder final : public LeafBuilder {
           ArrayData::Make(value_type, n, {nullptr, offsets.Freeze(), values.Freeze()}, 0);
     }
     const int64_t length = indices_.size() / 4;
+    QUIVER_ASSIGN_OR_RAISE(auto indices, NarrowIndices(dict_type.index_type()->id(), length));
     auto data =
-        ArrayData::Make(type_, length, {std::move(validity), indices_.Freeze()}, null_count);
+        ArrayData::Make(type_, length, {std::move(validity), std::move(indices)}, null_count);
     data->dictionary = std::move(dictionary);
     return data;
   }
 
   int64_t bytes_buffered() const override { return indices_.size() + memo_.memory_used(); }
+
+ private:
+  // The int32 indices in the dictionary type's index type (ARROW:schema
+  // keeps the writer's, e.g. int8); CapacityError when the dictionary has
+  // more values than that type can index.
+  template <typename I>
+  Result<std::shared_ptr<Buffer>> Narrow(int64_t length) {
+    if (memo_.size() > 0 &&
+        static_cast<uint64_t>(memo_.size() - 1) > static_cast<uint64_t>(std::numeric_limits<I>::max())) {
+      return Status::CapacityError("the dictionary of ", type_->ToString(), " has ", memo_.size(),
+                                   " values, more than its index type can address");
+    }
+    MutableBuffer out(pool_);
+    QUIVER_RETURN_NOT_OK(out.Reserve(length * static_cast<int64_t>(sizeof(I))));
+    const int32_t* in = indices_.data_as<int32_t>();
+    for (int64_t i = 0; i < length; ++i) out.UnsafeAppend(static_cast<I>(in[i]));
+    indices_.Clear();
+    return out.Freeze();
+  }
+  Result<std::shared_ptr<Buffer>> NarrowIndices(Type index_type, int64_t length) {
+    switch (index_type) {
+      case Type::kInt8: return Narrow<int8_t>(length);
+      case Type::kUInt8: return Narrow<uint8_t>(length);
+      case Type::kInt16: return Narrow<int16_t>(length);
+      case Type::kUInt16: return Narrow<uint16_t>(length);
+      case Type::kUInt32: return Narrow<uint32_t>(length);
+      case Type::kInt64: return Narrow<int64_t>(length);
+      case Type::kUInt64: return Narrow<uint64_t>(length);
+      default: return indices_.Freeze();
+    }
+  }
+
 
  private:
   TypePtr type_;
@@ -545,14 +579,13 @@ Status Unsupported(const ColumnDescriptor& column, const DataType& type) {
 Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& column,
                                                      const TypePtr& type, MemoryPool* pool) {
   const Type id = type->id();
+  if (id == Type::kNull) return std::unique_ptr<LeafBuilder>(new NullBuilder());
   switch (column.physical_type) {
     case format::Type::kBoolean:
       if (id == Type::kBool) return std::unique_ptr<LeafBuilder>(new BooleanBuilder(pool));
       break;
     case format::Type::kInt32:
       switch (id) {
-        case Type::kNull:
-          return std::unique_ptr<LeafBuilder>(new NullBuilder());
         case Type::kInt32:
         case Type::kUInt32:
         case Type::kDate32:
@@ -591,6 +624,8 @@ Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& col
         case Type::kDecimal64:
         case Type::kDate64:
           return MakeCopy<int64_t, int64_t>(type, pool);
+        case Type::kDecimal32:
+          return MakeFixed<int64_t, int32_t>(type, pool, [](int64_t v) { return static_cast<int32_t>(v); });
         case Type::kDecimal128:
           return MakeFixed<int64_t, DecimalWords<2>>(type, pool, ExtendDecimal<2, int64_t>);
         case Type::kDecimal256:
@@ -643,6 +678,8 @@ Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& col
         case Type::kBinaryView:
         case Type::kStringView:
           return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<BinaryViewBuilder>(type, pool));
+        case Type::kDecimal32:
+        case Type::kDecimal64:
         case Type::kDecimal128:
         case Type::kDecimal256:
           return std::unique_ptr<LeafBuilder>(
