@@ -4,7 +4,8 @@ footers, and seeded mutations of real files."""
 
 
 # A tiny Thrift compact-protocol encoder, to hand-craft hostile footers.
-I32, I64, BINARY, LIST, STRUCT = 5, 6, 8, 9, 12
+# A bool field carries its value in its type (TRUE / FALSE, no payload).
+TRUE, FALSE, BYTE, I32, I64, BINARY, LIST, STRUCT = 1, 2, 3, 5, 6, 8, 9, 12
 
 
 def varint(v):
@@ -25,13 +26,20 @@ def tstruct(*fields):
     bytes/str, an encoded struct (bytes, for STRUCT) or (elem_type, [values])."""
     out, last = bytearray(), 0
     for fid, ftype, value in fields:
-        out.append(((fid - last) << 4) | ftype)
+        if 0 < fid - last <= 15:
+            out.append(((fid - last) << 4) | ftype)
+        else:  # the long form: the type, then the id as a zigzag varint
+            out += bytes([ftype]) + zigzag(fid)
         last = fid
         out += tvalue(ftype, value)
     return bytes(out + b"\0")
 
 
 def tvalue(ftype, value):
+    if ftype in (TRUE, FALSE):
+        return b""
+    if ftype == BYTE:
+        return bytes([value & 0xFF])
     if ftype in (I32, I64):
         return zigzag(value)
     if ftype == BINARY:

@@ -263,6 +263,12 @@ MapType::MapType(FieldPtr key_field, FieldPtr item_field, bool keys_sorted,
   auto entries = std::make_shared<StructType>(FieldVector{std::move(key_field), std::move(item_field)});
   children_.push_back(std::make_shared<Field>(std::move(entries_name), std::move(entries), false));
 }
+MapType::MapType(FieldPtr entries_field, bool keys_sorted)
+    : DataType(Type::kMap), keys_sorted_(keys_sorted) {
+  QUIVER_DCHECK(entries_field->type()->id() == Type::kStruct &&
+                entries_field->type()->num_fields() == 2 && !entries_field->nullable());
+  children_.push_back(std::move(entries_field));
+}
 const FieldPtr& MapType::key_field() const { return children_[0]->type()->field(0); }
 const FieldPtr& MapType::item_field() const { return children_[0]->type()->field(1); }
 const TypePtr& MapType::key_type() const { return key_field()->type(); }

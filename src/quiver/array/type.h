@@ -211,6 +211,10 @@ class MapType final : public DataType {
  public:
   MapType(FieldPtr key_field, FieldPtr item_field, bool keys_sorted,
           std::string entries_name = "entries");
+  // From the entries field itself (a non-nullable struct of key and
+  // value), which keeps its metadata (a Parquet reader puts the key-value
+  // group's field id there). The caller guarantees the shape.
+  MapType(FieldPtr entries_field, bool keys_sorted);
   // The single child: the non-nullable struct of (key, value).
   const FieldPtr& entries_field() const { return children_[0]; }
   const FieldPtr& key_field() const;

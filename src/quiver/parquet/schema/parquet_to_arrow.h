@@ -25,17 +25,37 @@
 // node (children[0]) has levels with repeated_ancestor_def_level ==
 // repeated.def_level and rep_level == repeated.rep_level.
 // A map is a list whose element is the non-nullable struct "entries" of
-// (key, value); a legacy repeated field without a LIST annotation is a
-// non-nullable list whose element is the repeated node itself (non-nullable).
+// (key, value), named after the map as pyarrow names it; a legacy repeated
+// field without a LIST annotation is a non-nullable list whose element is
+// the repeated node itself (non-nullable).
+// Such a list has no Parquet node of its own: its `levels` are those of the
+// Parquet parent of the repeated node (all zero at the top level), so that
+// its slots are the parent's; `repeated` and its element's levels are the
+// repeated node's. Likewise a repeated LIST- or MAP-annotated group that is
+// the element of a list (a 2-level list of lists or of maps) is a
+// non-nullable list or map whose `levels` are its own.
 //
 // Types (pyarrow 26's choices, checked against pyarrow in the tests): the
 // leaf's Arrow type comes from its logical type, else its converted type,
-// else its physical type; then, when the file's ARROW:schema is given and
-// matches the tree (same field names and nesting), each field takes its
-// original type where the reader can produce it from the stored values (see
-// LeafConversion), its nullability where the stored one allows it, and its
-// metadata; a mismatch ignores the original for that field and adds a
-// warning. The original schema is never trusted for sizes.
+// else its physical type; a logical type that does not fit the physical
+// type is ignored, a converted type that does not fit is an error (as
+// pyarrow). Nullability is the Parquet repetition's, always. Then, when the
+// file's ARROW:schema is given and has as many top-level fields, it is
+// applied field by field by position (names are not compared, as in
+// pyarrow): only the restorations pyarrow makes (time zones of UTC
+// timestamps, durations, dictionaries, large / view binary types, decimal
+// widths, list kinds, map key order, extension types, field metadata), and
+// only where CanConvertLeaf says the reader produces the type from the
+// stored values. A nested field whose original has another shape keeps its
+// children as inferred. Shape mismatches add warnings. The original schema
+// is never trusted for sizes.
+//
+// Extension types: Quiver has no extension type objects; as in its IPC
+// reader, an extension field is its storage type with the field metadata
+// ARROW:extension:name / ARROW:extension:metadata, which is how the C Data
+// Interface carries it (pyarrow rebuilds the extension type from it). UUID
+// and JSON logical types read as arrow.uuid / arrow.json that way when
+// arrow_extensions_enabled (pyarrow 26's default).
 #pragma once
 
 #include <cstdint>
@@ -53,17 +73,24 @@ namespace quiver::parquet {
 struct ParquetToArrowOptions {
   // pyarrow's coerce_int96_timestamp_unit (default "ns").
   TimeUnit int96_unit = TimeUnit::kNano;
-  // pyarrow's read_dictionary: leaf columns (dotted paths as
-  // ColumnDescriptor::path, or a top-level name meaning every leaf below it)
-  // whose BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY values are read as
-  // dictionary<int32, value type>. A name that is no column is Invalid.
+  // pyarrow's read_dictionary (as pq.ParquetFile takes it): leaf columns,
+  // by dotted path as ColumnDescriptor::path, whose values are read as
+  // dictionary<int32, value type> when that type is binary or string (other
+  // leaves, e.g. FIXED_LEN_BYTE_ARRAY or large_binary by binary_type, are
+  // read as they are, as pyarrow). A name that is no leaf column (a group,
+  // a typo) is Invalid, as pyarrow raises KeyError for it.
   std::vector<std::string> read_dictionary;
   // pyarrow's binary_type (binary, large_binary or binary_view; unset:
-  // binary) for BYTE_ARRAY leaves without a string annotation, and
-  // list_type (list or large_list; unset: list). Both are ignored for
-  // fields whose type comes from ARROW:schema, as pyarrow ignores them.
+  // binary) for BYTE_ARRAY leaves, strings included (string, large_string,
+  // string_view), and list_type (list or large_list; unset: list) for every
+  // list, legacy ones included (maps stay maps). The type from ARROW:schema
+  // wins over both, as in pyarrow.
   std::optional<Type> binary_type;
   std::optional<Type> list_type;
+  // pyarrow's arrow_extensions_enabled (default true in pyarrow 26): UUID
+  // (FIXED_LEN_BYTE_ARRAY(16)) and JSON leaves carry the arrow.uuid /
+  // arrow.json extension metadata.
+  bool arrow_extensions_enabled = true;
 };
 
 // How a leaf's stored values become its Arrow array (the column reader
@@ -71,20 +98,24 @@ struct ParquetToArrowOptions {
 //   BOOLEAN              -> bool
 //   INT32                -> int32, int8, int16, uint8, uint16, uint32, date32,
 //                           date64 (days x 86400000), time32(s|ms), decimal32/64/128/256
-//                           (the unscaled value, sign-extended), null (all null)
+//                           (the unscaled value, sign-extended)
 //   INT64                -> int64, uint64, timestamp(any unit, any tz) of the
 //                           stored unit, time64(us|ns), duration(unit),
-//                           decimal64/128/256
+//                           decimal32/64/128/256
 //   INT96                -> timestamp(ParquetToArrowOptions::int96_unit, tz)
 //   FLOAT / DOUBLE       -> float32 / float64
 //   FIXED_LEN_BYTE_ARRAY -> fixed_size_binary(type_length), float16 (length 2),
 //                           decimal32/64/128/256 (big-endian two's complement),
 //                           dictionary<int32, fixed_size_binary>
 //   BYTE_ARRAY           -> binary, string, large_binary, large_string,
-//                           binary_view, string_view, decimal128/256 (big-endian),
+//                           binary_view, string_view, decimal32/64/128/256 (big-endian),
 //                           dictionary<int32, binary | string | large_* >
+//   any                  -> null (levels only: every slot null)
+// Dictionary indices may be any integer type (ARROW:schema keeps the
+// writer's: dictionary<int8, string> reads back as such in pyarrow).
 // (timestamp units are never converted: a unit other than the stored one
-// is not producible, and the inferred type is kept).
+// is not producible, and the inferred type is kept). For an extension field
+// `type` is the storage type.
 bool CanConvertLeaf(const ColumnDescriptor& column, const DataType& type);
 
 // One Arrow array of the result: a top-level column or a nested child.
@@ -110,8 +141,11 @@ struct ReadNode {
 };
 
 struct ArrowReadSchema {
-  SchemaPtr schema;             // the fields and the file's key/value metadata
-                                // (ARROW:schema itself removed, as pyarrow does)
+  // The fields and, as pyarrow: with an applied origin, the origin schema's
+  // own metadata (not the footer's); without one, the footer's key/value
+  // metadata, less ARROW:schema when `origin` is null (the reader could not
+  // decode it) and with it when the origin was ignored (field count).
+  SchemaPtr schema;
   std::vector<ReadNode> fields;  // one per schema field
   std::vector<std::string> warnings;
 };
