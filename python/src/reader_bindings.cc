@@ -234,6 +234,11 @@ ReaderOptions ParseReaderOptions(nb::dict kwargs, const char* function) {
       if (!value.is_none()) {
         options.thrift_limits.container_size_limit = Int(value, "thrift_container_size_limit");
       }
+    } else if (name == "arrow_extensions_enabled") {
+      if (!nb::isinstance<nb::bool_>(value)) {
+        Raise(Status::Invalid("arrow_extensions_enabled: expected True or False"));
+      }
+      options.arrow.arrow_extensions_enabled = nb::cast<bool>(value);
     } else if (name == "memory_limit") {
       if (!value.is_none()) options.memory_limit = Int(value, "memory_limit");
     } else {

@@ -303,7 +303,11 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   footer_options.limits = options.thrift_limits;
   QUIVER_ASSIGN_OR_RAISE(impl->footer, ReadFooter(*impl->file, footer_options));
   const format::FileMetaData& metadata = impl->footer.metadata;
-  auto descriptor = SchemaDescriptor::Make(metadata.schema);
+  // pyarrow refuses schemas nested deeper than 100 levels (the root
+  // counted), and so does this reader.
+  SchemaDescriptorOptions schema_options;
+  schema_options.max_depth = 99;
+  auto descriptor = SchemaDescriptor::Make(metadata.schema, schema_options);
   if (!descriptor.ok()) {
     return Status::Invalid(impl->file->name(), ": ", descriptor.status().message());
   }
