@@ -19,6 +19,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/thrift/parquet_types.h"
@@ -41,6 +43,14 @@ int64_t ColumnChunkStart(const format::ColumnMetaData& metadata);
 // The chunk's bytes; Invalid unless they lie in [kParquetMagicSize, data_end)
 // ("column chunk [start, +length) lies outside the data region [4, end)").
 Result<ByteRange> ColumnChunkRange(const format::ColumnMetaData& metadata, int64_t data_end);
+
+// Files written by parquet-mr before 1.2.9 (and by a "parquet-mr" without a
+// version) leave the dictionary page's header out of the chunk's
+// total_compressed_size (PARQUET-816, IMPALA-694); readers then take up to
+// kLegacyDictionaryHeaderPadding more bytes, within the data region, as
+// Arrow C++ does. `created_by` is FileMetaData::created_by.
+inline constexpr int64_t kLegacyDictionaryHeaderPadding = 100;
+bool ChunkSizeOmitsDictionaryHeader(const std::optional<std::string>& created_by);
 
 // One page as stored.
 struct PageInfo {

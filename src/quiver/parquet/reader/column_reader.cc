@@ -47,12 +47,12 @@ Status ColumnReader::StartRowGroup(int row_group) {
                            " column chunks, the schema ", index + 1, " or more");
   }
   const format::ColumnChunk& chunk = group.columns[static_cast<size_t>(index)];
+  if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
+    return Status::NotImplemented(context.ToString(),
+                                  ": the column chunk is encrypted (Parquet modular "
+                                  "encryption is not supported)");
+  }
   if (!chunk.meta_data.has_value()) {
-    if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
-      return Status::NotImplemented(context.ToString(),
-                                    ": the column chunk is encrypted (Parquet modular "
-                                    "encryption is not supported)");
-    }
     return Status::Invalid(context.ToString(), ": the column chunk has no metadata");
   }
   if (chunk.file_path.has_value() && !chunk.file_path->empty()) {
@@ -65,8 +65,9 @@ Status ColumnReader::StartRowGroup(int row_group) {
                            format::EnumName(meta.type), " values, the schema says ",
                            format::EnumName(column_->physical_type));
   }
-  if (meta.num_values == 0 && meta.total_compressed_size == 0) {
-    // An empty chunk: some writers store no page and data_page_offset 0
+  if (meta.num_values == 0) {
+    // An empty chunk: its pages are not read (as Arrow C++); some writers
+    // store no page and a data_page_offset of 0
     // (parquet-testing column_chunk_key_value_metadata.parquet).
     pages_.reset();
   } else {

@@ -184,6 +184,8 @@ class ParquetBatchReader final : public RecordBatchReader {
     page_options.limits = impl_->options.thrift_limits;
     page_options.verify_checksums = impl_->options.page_checksum_verification;
     page_options.pool = impl_->pool;
+    page_options.legacy_dictionary_header_padding =
+        ChunkSizeOmitsDictionaryHeader(impl_->footer.metadata.created_by);
     std::vector<const ReadNode*> leaves;
     for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
     for (const ReadNode* leaf : leaves) {

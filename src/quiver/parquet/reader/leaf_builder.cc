@@ -115,11 +115,11 @@ DecimalWords<Words> ExtendDecimal(I v) {
 }
 
 // INT96 (nanoseconds of the day, then the Julian day) to a timestamp of
-// `unit`, wrapping on overflow as Arrow C++ does.
+// `unit`. As Arrow C++, in unsigned 64-bit arithmetic, the Julian day taken
+// as unsigned: values out of range wrap the same way as in pyarrow.
 int64_t Int96ToTimestamp(const Int96& v, TimeUnit unit) {
   const uint64_t nanos = static_cast<uint64_t>(v.value[0]) | (static_cast<uint64_t>(v.value[1]) << 32);
-  const int64_t days = static_cast<int64_t>(static_cast<int32_t>(v.value[2])) - kJulianEpochDay;
-  const uint64_t d = static_cast<uint64_t>(days);
+  const uint64_t d = static_cast<uint64_t>(v.value[2]) - static_cast<uint64_t>(kJulianEpochDay);
   switch (unit) {
     case TimeUnit::kSecond:
       return static_cast<int64_t>(d * kSecondsPerDay + nanos / 1000000000);

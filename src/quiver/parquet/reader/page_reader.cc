@@ -78,6 +78,11 @@ struct PageReader::Impl {
   // page's index.
   int64_t pos = 0;
   int64_t next_index = 0;
+  // Level entries of the data pages returned, and of the whole chunk
+  // (ColumnMetaData.num_values): once they are all read the chunk ends,
+  // whatever bytes follow (as Arrow C++ stops; see the PARQUET-816 padding).
+  int64_t values_seen = 0;
+  int64_t values_total = 0;
   // The page being read or last read: for messages.
   int64_t page_index = 0;
   int64_t page_offset = 0;
@@ -367,20 +372,27 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(std::shared_ptr<io::RandomA
   impl->codec_type = codec_type;
   impl->codec = std::move(*codec);
   impl->chunk = *range;
+  if (options.legacy_dictionary_header_padding) {
+    impl->chunk.length += std::min(kLegacyDictionaryHeaderPadding, data_end - range->end());
+  }
   impl->page_offset = range->offset;
+  impl->values_total = metadata.num_values;
   return std::unique_ptr<PageReader>(new PageReader(std::move(impl)));
 }
 
 Result<bool> PageReader::Next() {
   Impl& s = *impl_;
   QUIVER_RETURN_NOT_OK(s.failed);
-  while (s.pos < s.chunk.length) {
+  while (s.pos < s.chunk.length && s.values_seen < s.values_total) {
     auto page = s.ReadPage();
     if (!page.ok()) {
       s.failed = page.status();
       return s.failed;
     }
-    if (*page) return true;
+    if (*page) {
+      if (!s.is_dictionary) s.values_seen += s.data.num_values;
+      return true;
+    }
   }
   return false;
 }

@@ -69,6 +69,10 @@ struct PageReaderOptions {
   // of the page bytes as stored); a mismatch is Invalid naming the page.
   bool verify_checksums = false;
   MemoryPool* pool = nullptr;  // nullptr: default_memory_pool()
+  // The file's writer left the dictionary page header out of the chunk's
+  // size (ChunkSizeOmitsDictionaryHeader): the chunk is taken to be up to
+  // kLegacyDictionaryHeaderPadding bytes longer, within the data region.
+  bool legacy_dictionary_header_padding = false;
 };
 
 struct DictionaryPage {
