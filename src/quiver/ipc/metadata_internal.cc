@@ -358,7 +358,8 @@ Result<TypePtr> TypeFromFlatbuffer(const fb::Field& field, const FieldVector& ch
 }
 
 Result<FieldPtr> FieldFromFlatbuffer(const fb::Field* field, FieldPath* path, int depth,
-                                     int max_nesting, DictionaryMemo* memo) {
+                                     int max_nesting, DictionaryMemo* memo,
+                                     bool unsupported_as_null) {
   if (field == nullptr) return Status::Invalid("null field");
   if (depth > max_nesting) {
     return Status::Invalid("schema nests deeper than the limit of ", max_nesting, " levels");
@@ -372,12 +373,19 @@ Result<FieldPtr> FieldFromFlatbuffer(const fb::Field* field, FieldPath* path, in
         path->push_back(static_cast<int>(i));
         QUIVER_ASSIGN_OR_RAISE(auto child,
                                FieldFromFlatbuffer(kids->Get(i), path, depth + 1, max_nesting,
-                                                   memo));
+                                                   memo, unsupported_as_null));
         path->pop_back();
         children.push_back(std::move(child));
       }
     }
-    QUIVER_ASSIGN_OR_RAISE(TypePtr type, TypeFromFlatbuffer(*field, children));
+    auto decoded = TypeFromFlatbuffer(*field, children);
+    if (!decoded.ok() && decoded.status().IsNotImplemented() && unsupported_as_null &&
+        field->dictionary() == nullptr) {
+      return quiver::field(name, null(), field->nullable(),
+                           key_value_metadata({{"quiver:unsupported_type",
+                                                fb::EnumNameType(field->type_type())}}));
+    }
+    QUIVER_ASSIGN_OR_RAISE(TypePtr type, std::move(decoded));
     if (const fb::DictionaryEncoding* encoding = field->dictionary()) {
       TypePtr index_type = int32();
       if (encoding->indexType() != nullptr) {
@@ -465,7 +473,7 @@ Result<Offset<fb::Schema>> SchemaToFlatbuffer(FlatBufferBuilder& fbb, const Sche
 }
 
 Result<SchemaPtr> SchemaFromFlatbuffer(const fb::Schema* schema, int max_nesting,
-                                       DictionaryMemo* memo) {
+                                       DictionaryMemo* memo, bool unsupported_as_null) {
   if (schema == nullptr) return Status::Invalid("IPC schema message without a schema");
   FieldVector fields;
   if (const auto* fb_fields = schema->fields()) {
@@ -474,7 +482,8 @@ Result<SchemaPtr> SchemaFromFlatbuffer(const fb::Schema* schema, int max_nesting
     for (flatbuffers::uoffset_t i = 0; i < fb_fields->size(); ++i) {
       path.assign(1, static_cast<int>(i));
       QUIVER_ASSIGN_OR_RAISE(auto field,
-                             FieldFromFlatbuffer(fb_fields->Get(i), &path, 1, max_nesting, memo));
+                             FieldFromFlatbuffer(fb_fields->Get(i), &path, 1, max_nesting, memo,
+                                                 unsupported_as_null));
       fields.push_back(std::move(field));
     }
   }

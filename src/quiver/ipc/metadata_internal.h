@@ -75,9 +75,10 @@ Result<flatbuffers::Offset<fb::Schema>> SchemaToFlatbuffer(flatbuffers::FlatBuff
                                                            const DictionaryFieldMapper& mapper);
 
 // Decodes a schema. Dictionary-encoded fields are registered in `memo`
-// (when not null) with their ids and paths.
+// (when not null) with their ids and paths. `unsupported_as_null`: see
+// ipc::SchemaReadOptions.
 Result<SchemaPtr> SchemaFromFlatbuffer(const fb::Schema* schema, int max_nesting,
-                                       DictionaryMemo* memo);
+                                       DictionaryMemo* memo, bool unsupported_as_null = false);
 
 // Key/value pairs (nullptr when there are none).
 MetadataPtr MetadataFromFlatbuffer(

@@ -15,7 +15,8 @@ Result<std::shared_ptr<Buffer>> SerializeSchema(const Schema& schema, MemoryPool
 
 namespace {
 
-Result<SchemaPtr> SchemaFromMessage(const std::shared_ptr<Buffer>& metadata) {
+Result<SchemaPtr> SchemaFromMessage(const std::shared_ptr<Buffer>& metadata,
+                                    const SchemaReadOptions& options) {
   QUIVER_ASSIGN_OR_RAISE(auto message,
                          internal::Message::Open(metadata, Buffer::Empty(),
                                                  internal::kDefaultMaxNestingDepth,
@@ -26,10 +27,12 @@ Result<SchemaPtr> SchemaFromMessage(const std::shared_ptr<Buffer>& metadata) {
   }
   internal::DictionaryMemo memo;  // validates dictionary ids and types
   return internal::SchemaFromFlatbuffer(message->flatbuffer().header_as_Schema(),
-                                        internal::kDefaultMaxNestingDepth, &memo);
+                                        internal::kDefaultMaxNestingDepth, &memo,
+                                        options.unsupported_types_as_null);
 }
 
-Result<SchemaPtr> ReadFramedSchema(const uint8_t* data, int64_t size) {
+Result<SchemaPtr> ReadFramedSchema(const uint8_t* data, int64_t size,
+                                   const SchemaReadOptions& options) {
   QUIVER_ASSIGN_OR_RAISE(internal::MessagePrefix prefix,
                          internal::DecodeMessagePrefix(data, size));
   if (prefix.metadata_length == 0) {
@@ -41,24 +44,26 @@ Result<SchemaPtr> ReadFramedSchema(const uint8_t* data, int64_t size) {
                            " are present");
   }
   // A non-owning view: everything decoded is copied out of it.
-  return SchemaFromMessage(Buffer::Wrap(data + prefix.prefix_size, prefix.metadata_length));
+  return SchemaFromMessage(Buffer::Wrap(data + prefix.prefix_size, prefix.metadata_length),
+                           options);
 }
 
 }  // namespace
 
-Result<SchemaPtr> ReadSchemaMessage(const uint8_t* data, int64_t size) {
+Result<SchemaPtr> ReadSchemaMessage(const uint8_t* data, int64_t size,
+                                    const SchemaReadOptions& options) {
   if (data == nullptr || size < 0) return Status::Invalid("no schema message bytes");
-  auto framed = ReadFramedSchema(data, size);
+  auto framed = ReadFramedSchema(data, size, options);
   if (framed.ok() || size < 8) return framed;
   // Some writers store the bare flatbuffer Message without any prefix; the
   // verifier makes trying that safe. The framed error is the one reported.
-  auto bare = SchemaFromMessage(Buffer::Wrap(data, size));
+  auto bare = SchemaFromMessage(Buffer::Wrap(data, size), options);
   if (bare.ok()) return bare;
   return framed;
 }
 
-Result<SchemaPtr> ReadSchemaMessage(const Buffer& message) {
-  return ReadSchemaMessage(message.data(), message.size());
+Result<SchemaPtr> ReadSchemaMessage(const Buffer& message, const SchemaReadOptions& options) {
+  return ReadSchemaMessage(message.data(), message.size(), options);
 }
 
 }  // namespace quiver::ipc

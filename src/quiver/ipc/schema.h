@@ -29,7 +29,19 @@ Result<std::shared_ptr<Buffer>> SerializeSchema(const Schema& schema,
 // flatbuffer Message without any prefix. Bytes after the message are
 // ignored. Corrupt or hostile input gives an error Status:
 // the flatbuffer is verified before use, nesting is limited to 64 levels.
-Result<SchemaPtr> ReadSchemaMessage(const uint8_t* data, int64_t size);
-Result<SchemaPtr> ReadSchemaMessage(const Buffer& message);
+struct SchemaReadOptions {
+  // A field of a type Quiver does not have (list views, unions, run-end
+  // encoded) is read as a null-typed field whose metadata key
+  // "quiver:unsupported_type" names the type, instead of failing (for
+  // readers that only take hints from a schema, as the Parquet reader takes
+  // ARROW:schema).
+  bool unsupported_types_as_null = false;
+};
+Result<SchemaPtr> ReadSchemaMessage(const uint8_t* data, int64_t size,
+                                    const SchemaReadOptions& options = {});
+Result<SchemaPtr> ReadSchemaMessage(const Buffer& message, const SchemaReadOptions& options = {});
+
+// The metadata key of a placeholder for an unsupported type.
+inline constexpr const char* kUnsupportedTypeKey = "quiver:unsupported_type";
 
 }  // namespace quiver::ipc

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "quiver/array/concatenate.h"
+#include "quiver/array/nulls.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
 
@@ -56,6 +58,52 @@ Result<Slots> StructSlots(const ReadNode& node, const Levels& levels, MemoryPool
   return slots;
 }
 
+// A list read as fixed_size_list (ARROW:schema): every non-null list must
+// hold list_size elements; a null list stored with none gets list_size null
+// children (the child is rebuilt from slices and null runs).
+template <typename Offset>
+Result<ArrayDataPtr> ToFixedSizeList(const ReadNode& node, const Offset* o, int64_t length,
+                                     std::shared_ptr<Buffer> validity, int64_t null_count,
+                                     ArrayDataPtr child, MemoryPool* pool) {
+  const TypePtr& type = node.field->type();
+  const int64_t size = TypeAs<ListType>(*type).list_size();
+  bool padded = false;
+  for (int64_t i = 0; i < length; ++i) {
+    const bool is_null = validity != nullptr && !bit_util::GetBit(validity->data(), i);
+    const int64_t n = o[i + 1] - o[i];
+    if (n == size) continue;
+    if (is_null && n == 0) {
+      padded = true;
+      continue;
+    }
+    return Status::Invalid("field '", node.field->name(), "': list ", i, " has ", n,
+                           " elements; its type ", type->ToString(), " has ", size);
+  }
+  if (padded) {
+    // Runs of stored lists are slices of the child; runs of empty null
+    // lists are null children.
+    std::vector<ArrayDataPtr> pieces;
+    int64_t i = 0;
+    while (i < length) {
+      int64_t j = i;
+      const bool stored = o[i + 1] - o[i] == size;
+      while (j < length && (o[j + 1] - o[j] == size) == stored) ++j;
+      if (stored) {
+        pieces.push_back(child->Slice(o[i], o[j] - o[i]));
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(auto nulls,
+                               MakeArrayOfNulls(child->type, (j - i) * size, pool));
+        pieces.push_back(std::move(nulls));
+      }
+      i = j;
+    }
+    QUIVER_ASSIGN_OR_RAISE(child, Concatenate(pieces, pool));
+  } else if (length > 0 && o[0] != 0) {
+    child = child->Slice(o[0], o[length] - o[0]);
+  }
+  return ArrayData::Make(type, length, {std::move(validity)}, {std::move(child)}, null_count);
+}
+
 template <typename Offset>
 Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<ColumnReader*>& readers,
                                   MemoryPool* pool) {
@@ -101,18 +149,8 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
   if (null_count > 0) validity = bits.Freeze();
   const TypePtr& type = node.field->type();
   if (type->id() == Type::kFixedSizeList) {
-    const int32_t size = TypeAs<ListType>(*type).list_size();
-    const Offset* o = offsets.data_as<Offset>();
-    for (int64_t i = 0; i < length; ++i) {
-      const bool is_null = validity != nullptr && !bit_util::GetBit(validity->data(), i);
-      if (is_null || o[i + 1] - o[i] != size) {
-        return Status::NotImplemented("field '", node.field->name(), "': list ", i, " has ",
-                                      o[i + 1] - o[i], " elements", is_null ? " and is null" : "",
-                                      "; reading it as ", type->ToString(),
-                                      " needs every list non-null with ", size, " elements");
-      }
-    }
-    return ArrayData::Make(type, length, {std::move(validity)}, {std::move(child)}, null_count);
+    return ToFixedSizeList<Offset>(node, offsets.data_as<Offset>(), length, std::move(validity),
+                                   null_count, std::move(child), pool);
   }
   return ArrayData::Make(type, length, {std::move(validity), offsets.Freeze()}, {std::move(child)},
                          null_count);

@@ -320,15 +320,17 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
     if (auto value = kv->Get(kArrowSchemaKey); value.has_value()) {
       auto decoded = Base64Decode(*value);
       if (!decoded.ok()) {
-        impl->warnings.push_back("ignoring a corrupt ARROW:schema (base64: " +
+        impl->warnings.push_back("ignoring the ARROW:schema: it is not base64 (" +
                                  decoded.status().message() + ")");
       } else {
+        ipc::SchemaReadOptions read_options;
+        read_options.unsupported_types_as_null = true;
         auto schema = ipc::ReadSchemaMessage(reinterpret_cast<const uint8_t*>(decoded->data()),
-                                             static_cast<int64_t>(decoded->size()));
+                                             static_cast<int64_t>(decoded->size()), read_options);
         if (schema.ok()) {
           origin = *schema;
         } else {
-          impl->warnings.push_back("ignoring a corrupt ARROW:schema (" +
+          impl->warnings.push_back("ignoring the ARROW:schema: it does not decode (" +
                                    schema.status().message() + ")");
         }
       }

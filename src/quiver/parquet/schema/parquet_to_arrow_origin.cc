@@ -40,6 +40,9 @@ namespace {
 
 using internal::ExtensionName;
 
+// ipc::kUnsupportedTypeKey (this module does not depend on IPC).
+constexpr std::string_view kUnsupportedOriginKey = "quiver:unsupported_type";
+
 bool IsStringFamily(Type id) {
   return id == Type::kString || id == Type::kLargeString || id == Type::kStringView;
 }
@@ -101,6 +104,14 @@ class OriginApplier {
   // sense, which decides whether a parent map is rebuilt). `entries`: the
   // node is a map's entries struct (its children's names are not checked).
   bool Apply(const Field& origin, ReadNode* node, bool entries = false) {
+    if (origin.metadata() != nullptr && origin.metadata()->FindKey(kUnsupportedOriginKey) >= 0) {
+      // A type Quiver does not have (the IPC reader left a placeholder):
+      // the field keeps its inferred type.
+      warnings_->push_back("ARROW:schema field '" + origin.name() + "' has an Arrow type (" +
+                           origin.metadata()->Get(kUnsupportedOriginKey).value_or("") +
+                           ") Quiver does not have: read as " + node->field->type()->ToString());
+      return false;
+    }
     const Extension inferred = TakeExtension(node);
     Extension result = inferred;
     bool modified;
