@@ -374,7 +374,7 @@ def test_coerce_int96_timestamp_unit(reader, int96_file, unit, source):
 
 @pytest.mark.parametrize("keyword", ["memory_map", "buffer_size", "pre_buffer", "use_pandas_metadata",
                                      "partitioning", "schema", "filesystem", "ignore_prefixes",
-                                     "decryption_properties", "schema_depth_limit", "arrow_extensions_enabled",
+                                     "decryption_properties", "schema_depth_limit",
                                      "no_such_option"])
 def test_unknown_keyword(reader, api_file, keyword):
     with pytest.raises(TypeError, match=re.escape(keyword)):

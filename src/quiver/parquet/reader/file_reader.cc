@@ -336,7 +336,24 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
       }
     }
   }
-  auto arrow = ParquetToArrowSchema(impl->descriptor, kv.get(), origin.get(), options.arrow);
+  // read_dictionary also takes a group's dotted path (a top-level name)
+  // for every leaf below it.
+  ParquetToArrowOptions arrow_options = options.arrow;
+  arrow_options.read_dictionary.clear();
+  for (const std::string& name : options.arrow.read_dictionary) {
+    bool expanded = false;
+    if (impl->descriptor.FindColumn(name) < 0) {
+      for (const ColumnDescriptor& column : impl->descriptor.columns()) {
+        if (column.path.size() > name.size() && column.path.starts_with(name) &&
+            column.path[name.size()] == '.') {
+          arrow_options.read_dictionary.push_back(column.path);
+          expanded = true;
+        }
+      }
+    }
+    if (!expanded) arrow_options.read_dictionary.push_back(name);
+  }
+  auto arrow = ParquetToArrowSchema(impl->descriptor, kv.get(), origin.get(), arrow_options);
   if (!arrow.ok()) return Status::Invalid(impl->file->name(), ": ", arrow.status().message());
   impl->arrow = std::move(arrow).MoveValueUnsafe();
   impl->warnings.insert(impl->warnings.end(), impl->arrow.warnings.begin(),
@@ -402,6 +419,12 @@ Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::stri
       if (batch == nullptr) break;
       batches.push_back(std::move(batch));
     }
+  }
+  if (schema->num_fields() == 0) {
+    // No columns (columns=[]): the rows are still counted, as in pyarrow.
+    int64_t rows = 0;
+    for (const auto& batch : batches) rows += batch->num_rows();
+    return std::make_shared<Table>(schema, std::vector<ChunkedArrayPtr>{}, rows);
   }
   return Table::FromRecordBatches(schema, batches);
 }
