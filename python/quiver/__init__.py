@@ -60,6 +60,7 @@ from quiver._quiver import (  # noqa: E402
 )
 
 from quiver._parquet import (  # noqa: E402
+    BloomFilter,
     ColumnChunkMetaData,
     FileMetaData,
     ParquetFile,
@@ -81,6 +82,7 @@ __all__ = [
     "ColumnChunkMetaData",
     "Statistics",
     "Schema",
+    "BloomFilter",
     "Table",
     "array",
     "table",

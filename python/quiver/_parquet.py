@@ -81,6 +81,23 @@ class ParquetFile:
     def read(self, columns=None):
         return self._file.read(columns, None, None)
 
+    def bloom_filter(self, row_group, column):
+        """The bloom filter of a column chunk (`column`: leaf index or dotted
+        path), or None when it has none. `value in f` / f.might_contain(value):
+        False means the value is certainly not in the chunk."""
+        if isinstance(column, str):
+            paths = [c["path"] for c in self._file.metadata_dict()["columns"]]
+            if column not in paths:
+                raise KeyError(f"no leaf column {column!r} (leaf columns: {paths})")
+            column = paths.index(column)
+        if self._file.bloom_filter_contains(row_group, column, 0 if self._physical(column) in
+                                            ("INT32", "INT64", "FLOAT", "DOUBLE") else b"") is None:
+            return None
+        return BloomFilter(self._file, row_group, column)
+
+    def _physical(self, column):
+        return self._file.metadata_dict()["columns"][column]["physical_type"]
+
     def read_row_group(self, i, columns=None):
         return self._file.read(columns, [i], None)
 
@@ -95,6 +112,20 @@ class ParquetFile:
 
     def __exit__(self, *exc):
         return False
+
+
+class BloomFilter:
+    """A column chunk's bloom filter (split block, as parquet-format BloomFilter.md)."""
+
+    def __init__(self, file, row_group, column):
+        self._file, self._row_group, self._column = file, row_group, column
+
+    def might_contain(self, value):
+        """False: `value` (a Python value of the column's physical type; str or bytes for
+        byte arrays) is certainly not in the chunk. True: it may be."""
+        return bool(self._file.bloom_filter_contains(self._row_group, self._column, value))
+
+    __contains__ = might_contain
 
 
 _PLAIN_STRUCT = {"INT32": "<i", "INT64": "<q", "FLOAT": "<f", "DOUBLE": "<d"}

@@ -483,6 +483,49 @@ void BindReader(nb::module_& m) {
       .def_prop_ro("num_row_groups", [](PyParquetFile& self) { return self.reader->num_row_groups(); })
       .def_prop_ro("warnings", [](PyParquetFile& self) { return self.reader->warnings(); })
       .def("metadata_dict", [](PyParquetFile& self) { return MetadataDict(*self.reader); })
+      .def("bloom_filter_contains",
+           [](PyParquetFile& self, int row_group, int column, nb::handle value) -> nb::object {
+             Result<std::optional<parquet::BloomFilter>> filter = Status::Invalid("not read");
+             {
+               nb::gil_scoped_release release;
+               filter = self.reader->ReadBloomFilter(row_group, column);
+             }
+             auto f = Unwrap(std::move(filter));
+             if (!f.has_value()) return nb::none();
+             const auto& c = self.reader->parquet_schema().column(column);
+             uint64_t hash = 0;
+             switch (c.physical_type) {
+               case format::Type::kInt32:
+                 hash = parquet::BloomFilter::Hash(static_cast<int32_t>(nb::cast<int64_t>(value)));
+                 break;
+               case format::Type::kInt64:
+                 hash = parquet::BloomFilter::Hash(nb::cast<int64_t>(value));
+                 break;
+               case format::Type::kFloat:
+                 hash = parquet::BloomFilter::Hash(static_cast<float>(nb::cast<double>(value)));
+                 break;
+               case format::Type::kDouble:
+                 hash = parquet::BloomFilter::Hash(nb::cast<double>(value));
+                 break;
+               case format::Type::kByteArray:
+               case format::Type::kFixedLenByteArray: {
+                 std::string bytes;
+                 if (nb::isinstance<nb::str>(value)) {
+                   bytes = nb::cast<std::string>(value);
+                 } else {
+                   nb::bytes b = nb::cast<nb::bytes>(value);
+                   bytes.assign(b.c_str(), b.size());
+                 }
+                 hash = parquet::BloomFilter::Hash(std::string_view(bytes));
+                 break;
+               }
+               default:
+                 Raise(Status::NotImplemented("bloom filters of ",
+                                              format::EnumName(c.physical_type), " columns"));
+             }
+             return nb::bool_(f->FindHash(hash));
+           },
+           nb::arg("row_group"), nb::arg("column"), nb::arg("value"))
       .def("iter_batches",
            [](nb::handle self_obj, nb::handle columns, nb::handle row_groups,
               std::optional<int64_t> batch_size) {

@@ -500,3 +500,48 @@ def test_result_into_polars_and_duckdb(reader, tmp_path):
     got = duckdb.sql("select * from q order by i").to_arrow_table()
     want = duckdb.sql("select * from expected order by i").to_arrow_table()
     assert_tables_equal(got, want)
+
+
+# --- bloom filters, page index, bounded memory -------------------------------------------
+
+def test_bloom_filter_might_contain(tmp_path):
+    path = tmp_path / "bloom.parquet"
+    n = 5000
+    table = pa.table({"i": pa.array(range(0, 3 * n, 3), pa.int64()),
+                      "s": pa.array([f"key-{k}" for k in range(n)]),
+                      "x": pa.array(range(n), pa.int32())})
+    quiver.write_parquet(table, str(path), bloom_filter_options={"i": {"ndv": n, "fpp": 0.01},
+                                                                 "s": {"ndv": n, "fpp": 0.01}})
+    f = quiver.ParquetFile(str(path))
+    bi, bs = f.bloom_filter(0, "i"), f.bloom_filter(0, 1)
+    assert f.bloom_filter(0, "x") is None
+    assert all(bi.might_contain(v) for v in range(0, 3 * n, 3))
+    assert all(f"key-{k}" in bs for k in range(n))
+    false_positives = sum(bi.might_contain(v) for v in range(1, 3 * n, 3))
+    assert false_positives < 0.05 * n, false_positives
+    assert sum(f"other-{k}" in bs for k in range(n)) < 0.05 * n
+    with pytest.raises(KeyError, match="nope"):
+        f.bloom_filter(0, "nope")
+
+
+def test_iter_batches_bounded_memory(tmp_path):
+    # 512 MiB decoded (8x a 64 MiB cap), written from one 8 MiB batch repeated.
+    path = tmp_path / "big.parquet"
+    rows = 65536
+    batch = pa.record_batch({f"c{k}": pa.array(range(k, k + rows), pa.int64()) for k in range(16)})
+    assert batch.nbytes == 8 << 20
+    with quiver.ParquetWriter(str(path), batch.schema, compression="zstd", use_dictionary=False,
+                              row_group_size=1 << 20) as w:
+        for _ in range(64):
+            w.write_batch(batch)
+    f = quiver.ParquetFile(str(path), memory_limit=64 << 20)
+    total = 0
+    for b in f.iter_batches(batch_size=32768):
+        total += b.num_rows
+        del b
+    assert total == 64 * rows
+    # The cap is real: a cap below one batch fails cleanly.
+    tiny = quiver.ParquetFile(str(path), memory_limit=1 << 20)
+    with pytest.raises(quiver.OutOfMemoryError):
+        for _ in tiny.iter_batches(batch_size=32768):
+            pass

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "quiver/memory/memory_pool_internal.h"
 #include "quiver/memory/zero_size_area.h"
@@ -341,6 +342,34 @@ MemoryPool* DefaultMemoryPool() {
 
 CappedMemoryPool::CappedMemoryPool(MemoryPool* parent, int64_t limit)
     : parent_(parent), limit_(limit < 0 ? 0 : limit) {}
+
+std::shared_ptr<CappedMemoryPool> CappedMemoryPool::Lease(MemoryPool* parent, int64_t limit) {
+  static std::mutex* mutex = new std::mutex();  // never destroyed, as the pools
+  static std::vector<std::unique_ptr<CappedMemoryPool>>* pools =
+      new std::vector<std::unique_ptr<CappedMemoryPool>>();  // never destroyed
+  std::lock_guard<std::mutex> lock(*mutex);
+  CappedMemoryPool* pool = nullptr;
+  for (auto& p : *pools) {
+    if (!p->leased_ && p->bytes_allocated() == 0) {
+      pool = p.get();
+      break;
+    }
+  }
+  if (pool == nullptr) {
+    pools->push_back(std::make_unique<CappedMemoryPool>(parent, limit));
+    pool = pools->back().get();
+  }
+  pool->parent_ = parent;
+  pool->limit_ = limit < 0 ? 0 : limit;
+  pool->max_memory_ = 0;
+  pool->total_bytes_allocated_ = 0;
+  pool->num_allocations_ = 0;
+  pool->leased_ = true;
+  return std::shared_ptr<CappedMemoryPool>(pool, [](CappedMemoryPool* p) {
+    std::lock_guard<std::mutex> release(*mutex);
+    p->leased_ = false;
+  });
+}
 
 bool CappedMemoryPool::TryReserve(int64_t delta) {
   int64_t current = bytes_allocated_.load(std::memory_order_relaxed);

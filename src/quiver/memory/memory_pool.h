@@ -103,6 +103,14 @@ class CappedMemoryPool final : public MemoryPool {
   int64_t limit() const { return limit_; }
   MemoryPool* parent() const { return parent_; }
 
+  // A capped pool for an object (e.g. a Parquet reader) whose buffers may
+  // outlive it: buffers keep a raw pool pointer, so the pool itself is never
+  // destroyed. Leased pools live in a process-wide list; a pool whose lease
+  // has ended is given out again (with the new parent, limit and zeroed
+  // statistics) once every buffer it allocated is freed, so the list grows
+  // only to the number of leases whose pools still hold memory.
+  static std::shared_ptr<CappedMemoryPool> Lease(MemoryPool* parent, int64_t limit);
+
  private:
   // Reserves `delta` bytes against the limit; false if that would exceed it.
   bool TryReserve(int64_t delta);
@@ -110,6 +118,7 @@ class CappedMemoryPool final : public MemoryPool {
 
   MemoryPool* parent_;
   int64_t limit_;
+  bool leased_ = false;  // guarded by the lease list's mutex
   std::atomic<int64_t> bytes_allocated_{0};
   std::atomic<int64_t> max_memory_{0};
   std::atomic<int64_t> total_bytes_allocated_{0};

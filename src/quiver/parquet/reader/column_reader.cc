@@ -65,6 +65,10 @@ Status ColumnReader::StartRowGroup(int row_group) {
                            format::EnumName(meta.type), " values, the schema says ",
                            format::EnumName(column_->physical_type));
   }
+  if (meta.num_values < 0) {
+    return Status::Invalid(context.ToString(), ": the column chunk's num_values ", meta.num_values,
+                           " is negative");
+  }
   if (meta.num_values == 0) {
     // An empty chunk: its pages are not read (as Arrow C++); some writers
     // store no page and a data_page_offset of 0

@@ -6,7 +6,9 @@
 
 #include "quiver/io/file.h"
 #include "quiver/ipc/schema.h"
+#include "quiver/parquet/metadata/bloom_filter_reader.h"
 #include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/reader/assembly_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/util/base64.h"
@@ -94,7 +96,8 @@ bool Prune(const ReadNode& node, const std::set<int32_t>& selected, ReadNode* ou
 struct FileReader::Impl {
   std::shared_ptr<io::RandomAccessFile> file;
   ReaderOptions options;
-  std::unique_ptr<CappedMemoryPool> capped_pool;
+  // Leased: arrays read may outlive the reader (CappedMemoryPool::Lease).
+  std::shared_ptr<CappedMemoryPool> capped_pool;
   MemoryPool* pool = nullptr;
   ParquetFooter footer;
   SchemaDescriptor descriptor;
@@ -298,7 +301,7 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   impl->options = options;
   impl->pool = options.pool != nullptr ? options.pool : DefaultMemoryPool();
   if (options.memory_limit > 0) {
-    impl->capped_pool = std::make_unique<CappedMemoryPool>(impl->pool, options.memory_limit);
+    impl->capped_pool = CappedMemoryPool::Lease(impl->pool, options.memory_limit);
     impl->pool = impl->capped_pool.get();
   }
   FooterOptions footer_options;
@@ -382,6 +385,47 @@ int FileReader::num_row_groups() const {
   return static_cast<int>(impl_->footer.metadata.row_groups.size());
 }
 int64_t FileReader::num_rows() const { return impl_->footer.metadata.num_rows; }
+
+namespace {
+
+Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::string& name,
+                                           int row_group, int column) {
+  const auto& groups = reader.metadata().row_groups;
+  if (row_group < 0 || static_cast<size_t>(row_group) >= groups.size()) {
+    return Status::Invalid(name, ": row group ", row_group, " out of range (the file has ",
+                           groups.size(), ")");
+  }
+  const auto& columns = groups[static_cast<size_t>(row_group)].columns;
+  if (column < 0 || column >= reader.parquet_schema().num_columns() ||
+      static_cast<size_t>(column) >= columns.size()) {
+    return Status::Invalid(name, ": column ", column, " out of range (row group ", row_group,
+                           " has ", columns.size(), " column chunks)");
+  }
+  return &columns[static_cast<size_t>(column)];
+}
+
+}  // namespace
+
+Result<std::optional<format::ColumnIndex>> FileReader::ReadColumnIndex(int row_group,
+                                                                       int column) const {
+  QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
+  return parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
+                                  impl_->options.thrift_limits);
+}
+
+Result<std::optional<format::OffsetIndex>> FileReader::ReadOffsetIndex(int row_group,
+                                                                       int column) const {
+  QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
+  return parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
+                                  impl_->options.thrift_limits);
+}
+
+Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {
+  QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
+  if (!chunk->meta_data.has_value()) return std::optional<BloomFilter>();
+  return parquet::ReadBloomFilter(*impl_->file, *chunk->meta_data, impl_->footer.footer_offset,
+                                  impl_->pool);
+}
 
 Result<SchemaPtr> FileReader::SchemaFor(
     const std::optional<std::vector<std::string>>& columns) const {

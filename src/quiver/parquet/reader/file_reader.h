@@ -24,6 +24,7 @@
 #include "quiver/array/type.h"
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
+#include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/schema/parquet_to_arrow.h"
 #include "quiver/parquet/schema/schema_descriptor.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
@@ -83,6 +84,15 @@ class FileReader {
   Result<RecordBatchReaderPtr> GetRecordBatchReader(
       const std::optional<std::vector<std::string>>& columns = std::nullopt,
       const std::optional<std::vector<int>>& row_groups = std::nullopt, int64_t batch_size = 0);
+
+  // The page index and bloom filter of leaf column `column` (index into
+  // parquet_schema().columns()) in row group `row_group`: nullopt when the
+  // chunk has none; Invalid when they lie outside the data region or do
+  // not decode. A bloom filter answers FindHash(BloomFilter::Hash(value)):
+  // false means the value is certainly absent from the chunk.
+  Result<std::optional<format::ColumnIndex>> ReadColumnIndex(int row_group, int column) const;
+  Result<std::optional<format::OffsetIndex>> ReadOffsetIndex(int row_group, int column) const;
+  Result<std::optional<BloomFilter>> ReadBloomFilter(int row_group, int column) const;
 
   // The schema a read of `columns` returns.
   Result<SchemaPtr> SchemaFor(const std::optional<std::vector<std::string>>& columns) const;

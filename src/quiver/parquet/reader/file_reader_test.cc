@@ -14,6 +14,7 @@
 namespace quiver::parquet {
 namespace {
 
+using namespace quiver::testutil;  // NOLINT
 using format::Encoding;
 using format::FieldRepetitionType;
 using format::Type;
@@ -193,6 +194,48 @@ TEST(FileReaderTest, StructLeafProjection) {
   EXPECT_EQ((*read)->schema()->field(0)->type()->ToString(), "struct<b: string>");
 }
 
+TEST(FileReaderTest, NoColumnsStillCountsRows) {
+  auto reader = FileReader::Open(AsFile(WriteToBuffer(*FlatTable(50))));
+  ASSERT_TRUE(reader.ok());
+  auto read = (*reader)->ReadTable(std::vector<std::string>{});
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ((*read)->num_columns(), 0);
+  EXPECT_EQ((*read)->num_rows(), 50);
+}
+
+TEST(FileReaderTest, PageIndexAndBloomFilter) {
+  const TablePtr table = FlatTable(3000);
+  WriterOptions options;
+  options.max_rows_per_page = 500;
+  options.bloom_filter.by_column["i64"] = BloomFilterOptions{3000, 0.01};
+  auto reader = FileReader::Open(AsFile(WriteToBuffer(*table, options)));
+  ASSERT_TRUE(reader.ok());
+  const int i64 = (*reader)->parquet_schema().FindColumn("i64");
+  auto offsets = (*reader)->ReadOffsetIndex(0, i64);
+  ASSERT_TRUE(offsets.ok()) << offsets.status();
+  ASSERT_TRUE(offsets->has_value());
+  EXPECT_EQ((*offsets)->page_locations.size(), 6u);
+  auto index = (*reader)->ReadColumnIndex(0, i64);
+  ASSERT_TRUE(index.ok() && index->has_value());
+  EXPECT_EQ((*index)->null_pages.size(), 6u);
+  auto bloom = (*reader)->ReadBloomFilter(0, i64);
+  ASSERT_TRUE(bloom.ok()) << bloom.status();
+  ASSERT_TRUE(bloom->has_value());
+  int found = 0;
+  int false_positives = 0;
+  for (int64_t i = 0; i < 3000; ++i) {
+    found += (*bloom)->FindHash(BloomFilter::Hash((int64_t{1} << 40) + 7 * i));
+    false_positives += (*bloom)->FindHash(BloomFilter::Hash((int64_t{1} << 40) + 7 * i + 3));
+  }
+  EXPECT_EQ(found, 3000);
+  EXPECT_LT(false_positives, 150);
+  auto none = (*reader)->ReadBloomFilter(0, 0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  EXPECT_FALSE((*reader)->ReadBloomFilter(1, 0).ok());
+  EXPECT_FALSE((*reader)->ReadColumnIndex(0, 99).ok());
+}
+
 // ---------------------------------------------------------------------------
 // Hand-made bad files: each gives a clear error, never a crash.
 
@@ -211,7 +254,8 @@ void ExpectReadError(const std::string& file, const std::string& fragment,
                      ReaderOptions options = {}) {
   auto read = ReadAll(AsFile(file, "bad.parquet"), options);
   ASSERT_FALSE(read.ok()) << "expected an error containing: " << fragment;
-  EXPECT_NE(read.status().message().find(fragment), std::string::npos) << read.status().message();
+  EXPECT_NE(read.status().message().find(fragment), std::string::npos)
+      << "message: " << read.status().message();
   EXPECT_NE(read.status().message().find("bad.parquet"), std::string::npos)
       << read.status().message();
 }

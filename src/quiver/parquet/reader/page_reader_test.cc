@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -654,6 +655,9 @@ HostileChunk Chunk(const std::vector<RawPage>& pages,
   c.meta.codec = codec;
   c.meta.path_in_schema = {"a", "b"};
   c.meta.data_page_offset = 4;
+  // As many values as the pages may hold: the walk ends at the chunk's end
+  // (ChunkEndsAfterNumValues tests the other end).
+  c.meta.num_values = std::numeric_limits<int64_t>::max();
   c.meta.total_compressed_size = static_cast<int64_t>(bytes.size()) - 4;
   c.data_end = static_cast<int64_t>(bytes.size());
   c.file = std::make_shared<io::BufferReader>(Buffer::FromString(bytes), "hostile.parquet");
@@ -836,6 +840,22 @@ TEST(PageReaderHostile, SkipsIndexAndUnknownPages) {
   auto r = ReadPages(only);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, 0);
+}
+
+// Once the data pages have given the chunk's num_values levels the chunk
+// ends, whatever bytes follow (as Arrow C++; old parquet-mr chunks run into
+// the next chunk once padded for PARQUET-816).
+TEST(PageReaderHostile, ChunkEndsAfterNumValues) {
+  auto c = Chunk({Plain({1}), Plain({2, 3}), RawPage{Header(PageType::kDataPage, 4), "junk"}});
+  c.meta.num_values = 3;
+  auto reader = Reader(c);
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE(*(*reader)->Next());
+  ASSERT_TRUE(*(*reader)->Next());
+  EXPECT_EQ((*reader)->data_page().num_values, 2);
+  auto end = (*reader)->Next();
+  ASSERT_TRUE(end.ok()) << end.status();
+  EXPECT_FALSE(*end);
 }
 
 // v1: [rep][def][values], each level section RLE with a length prefix or
