@@ -10,6 +10,9 @@ Each corpus is replaced as a whole. Inputs are kept small (libFuzzer's
 default -max_len follows the largest seed): at most MAX_INPUT bytes each.
 
 - quiver_parquet_metadata_fuzz: whole Parquet files of at most 8 KiB.
+- quiver_parquet_reader_fuzz: whole Parquet files of at most 16 KiB, from testdata
+  and written by pyarrow (every codec, v1/v2 pages, dictionary on/off, the
+  DELTA and BYTE_STREAM_SPLIT encodings, nested and typed columns).
 - quiver_parquet_thrift_fuzz: the Thrift FileMetaData of small files, and
   one page header of each (page type, encoding, physical type) found.
 - quiver_ipc_fuzz: the ARROW:schema IPC messages stored in Parquet footers,
@@ -43,6 +46,7 @@ PARQUET_DIRS = [ROOT / "testdata" / "parquet-testing", ROOT / "testdata" / "quiv
 MAX_INPUT = 4096       # bytes per corpus input
 MAX_FOOTER = 2000      # footers larger than this are left out
 MAX_WHOLE_FILE = 8192  # whole files for the metadata target
+MAX_READER_FILE = 16384  # whole files for the reader target
 PER_KEY = 1            # inputs per distinct (encoding, type, ...) key
 
 # encoding_fuzz.cc: selector % 9 picks the decoder.
@@ -139,17 +143,20 @@ class Corpus:
 
 def main():
     names = ["quiver_parquet_thrift_fuzz", "quiver_ipc_fuzz", "quiver_parquet_encoding_fuzz",
-             "quiver_parquet_metadata_fuzz"]
+             "quiver_parquet_metadata_fuzz", "quiver_parquet_reader_fuzz"]
     for name in names:
         shutil.rmtree(CORPUS / name, ignore_errors=True)
         (CORPUS / name).mkdir(parents=True)
-    thrift, ipc, enc, meta = (Corpus(n) for n in names)
+    thrift, ipc, enc, meta, reader = (Corpus(n) for n in names)
 
     for path in parquet_files():
         data = path.read_bytes()
         # metadata_fuzz.cc reads whole files: the small ones, whole.
         if len(data) <= MAX_WHOLE_FILE:
             meta.add(("file", path.name), f"file-{path.name}", data, max_input=MAX_WHOLE_FILE)
+        # reader_fuzz.cc too (it decodes every page).
+        if len(data) <= MAX_READER_FILE:
+            reader.add(("file", path.name), f"file-{path.name}", data, max_input=MAX_READER_FILE)
         try:
             fs = pp.read_structure(data)
         except pp.ThriftError:
@@ -209,7 +216,10 @@ def main():
     for name, blob in ipc_streams():
         ipc.add(("pyarrow", name), name, blob)
 
-    for c in (thrift, ipc, enc, meta):
+    for name, data in reader_files():
+        reader.add(("written", name), name, data, max_input=MAX_READER_FILE)
+
+    for c in (thrift, ipc, enc, meta, reader):
         size = sum(p.stat().st_size for p in c.dir.iterdir())
         print(f"{c.dir.relative_to(ROOT)}: {c.files} inputs, {size} bytes")
 
@@ -264,6 +274,70 @@ def ipc_streams():
     yield "stream-schema-only", stream([], flat.schema)
     yield "file-flat", file([flat], flat.schema)
     yield "file-dictionary", file([dictionary], dictionary.schema)
+
+
+def reader_files():
+    """Small files pyarrow writes, one per encoding, codec, page version and shape, for
+    the reader target (whole files)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = {
+        "flat": pa.table({
+            "i": pa.array([1, None, 3, -4, 5, 6], pa.int32()),
+            "l64": pa.array([10, 20, None, 40, 50, 60], pa.int64()),
+            "s": pa.array(["a", "bb", None, "", "ccc", "a"], pa.string()),
+            "f": pa.array([1.5, None, float("nan"), -0.0, 2.0, 3.0], pa.float64()),
+            "b": pa.array([True, False, None, True, True, False]),
+        }),
+        "nested": pa.table({
+            "l": pa.array([[1, 2], None, [], [3], [None], [4, 5, 6]], pa.list_(pa.int64())),
+            "st": pa.array([{"x": 1, "y": "p"}, None, {"x": None, "y": "q"}, {"x": 4, "y": None},
+                            {"x": 5, "y": "r"}, None],
+                           pa.struct([("x", pa.int16()), ("y", pa.string())])),
+            "m": pa.array([[("k", 1)], None, [], [("a", 2), ("b", 3)], [], [("z", None)]],
+                          pa.map_(pa.string(), pa.int32())),
+            "ll": pa.array([[[1], []], None, [[None, 2]], [], [[3, 4]], [None]],
+                           pa.list_(pa.list_(pa.int32()))),
+        }),
+        "typed": pa.table({
+            "dec": pa.array([1, None, -2, 3], pa.decimal128(20, 2)),
+            "dec9": pa.array([1, None, -2, 3], pa.decimal128(9, 2)),
+            "fsb": pa.array([b"abcd", None, b"wxyz", b"0000"], pa.binary(4)),
+            "ts": pa.array([0, 1, None, 3], pa.timestamp("us", tz="UTC")),
+            "date": pa.array([0, None, 19000, 1], pa.date32()),
+            "d": pa.array(["red", "green", "red", None]).dictionary_encode(),
+            "ls": pa.array(["x", None, "yz", "w"], pa.large_string()),
+            "h": pa.array([1.0, None, -2.5, 0.5], pa.float16()),
+        }),
+    }
+    options = {
+        "default": {},
+        "v2": {"data_page_version": "2.0"},
+        "plain": {"use_dictionary": False},
+        "zstd": {"compression": "zstd"},
+        "gzip": {"compression": "gzip"},
+        "brotli": {"compression": "brotli"},
+        "lz4": {"compression": "lz4"},
+        "none_v2": {"compression": "none", "data_page_version": "2.0", "use_dictionary": False},
+        "small_pages": {"data_page_size": 16, "write_batch_size": 2, "write_page_checksum": True},
+        "int96": {"use_deprecated_int96_timestamps": True},
+    }
+    encodings = {
+        "delta": {"i": "DELTA_BINARY_PACKED", "l64": "DELTA_BINARY_PACKED",
+                  "s": "DELTA_BYTE_ARRAY"},
+        "delta_length": {"s": "DELTA_LENGTH_BYTE_ARRAY"},
+        "bss": {"f": "BYTE_STREAM_SPLIT", "i": "BYTE_STREAM_SPLIT", "l64": "BYTE_STREAM_SPLIT"},
+    }
+    for tname, table in tables.items():
+        for oname, opts in options.items():
+            out = io.BytesIO()
+            pq.write_table(table, out, **opts)
+            yield f"written-{tname}-{oname}", out.getvalue()
+    for ename, encoding in encodings.items():
+        out = io.BytesIO()
+        pq.write_table(tables["flat"], out, use_dictionary=False, column_encoding=encoding)
+        yield f"written-flat-{ename}", out.getvalue()
 
 
 if __name__ == "__main__":
