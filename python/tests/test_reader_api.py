@@ -14,6 +14,7 @@ Where pyarrow silently ignores a name that is no column, Quiver raises an error 
 """
 
 import io
+import os
 import math
 import random
 import re
@@ -545,3 +546,20 @@ def test_iter_batches_bounded_memory(tmp_path):
     with pytest.raises(quiver.OutOfMemoryError):
         for _ in tiny.iter_batches(batch_size=32768):
             pass
+
+
+@pytest.mark.skipif(os.environ.get("QUIVER_DEEP_TESTS") != "1",
+                    reason="deep mode (QUIVER_DEEP_TESTS=1): reads 2.2 GiB of strings")
+def test_row_group_of_more_than_2gib_strings_reads_chunked(tmp_path):
+    path = tmp_path / "big_strings.parquet"
+    n, value = 2200, "x" * (1 << 20)
+    column = pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()), pa.array([value]))
+    quiver.write_parquet(pa.table({"s": column}), str(path), store_schema=False,
+                         row_group_size=n)
+    got = quiver.read_table(str(path))
+    assert got.num_chunks(0) >= 2
+    t = pa.table(got)
+    assert t.schema.field("s").type == pa.string()
+    assert t.num_rows == n
+    t.validate(full=True)
+    assert t.equals(pq.read_table(path))

@@ -291,6 +291,22 @@ Result<ArrayDataPtr> ColumnReader::FinishLeaf() {
   return array;
 }
 
+Result<std::vector<ArrayDataPtr>> ColumnReader::FinishLeafChunks() {
+  std::shared_ptr<Buffer> validity;
+  if (nullable_ && num_nulls_ > 0) validity = valid_.Freeze();
+  QUIVER_ASSIGN_OR_RAISE(auto chunks, builder_->FinishChunks(validity, options_.pool));
+  int64_t length = 0;
+  for (const auto& chunk : chunks) length += chunk->length;
+  if (length != num_slots_) {
+    return Status::Invalid("column '", column_->path, "': ", length, " values for ", num_slots_,
+                           " slots");
+  }
+  valid_.Clear();
+  num_slots_ = 0;
+  num_nulls_ = 0;
+  return chunks;
+}
+
 void ColumnReader::ClearBatch() {
   def_.Clear();
   rep_.Clear();

@@ -63,6 +63,10 @@ class ColumnReader {
 
   // The leaf's array of the slots read since the last ClearBatch().
   Result<ArrayDataPtr> FinishLeaf();
+  // The same as one or more chunks (a top-level binary / string leaf of
+  // more than LeafBuilder::kChunkBytes; see set_allow_chunks).
+  Result<std::vector<ArrayDataPtr>> FinishLeafChunks();
+  void set_allow_chunks(bool allow) { builder_->set_allow_chunks(allow); }
   // Forgets the batch's levels (after the assembly).
   void ClearBatch();
 

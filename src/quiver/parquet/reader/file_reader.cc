@@ -170,12 +170,15 @@ struct FileReader::Impl {
 // Batches of the selected columns, row group after row group.
 class ParquetBatchReader final : public RecordBatchReader {
  public:
+  // `chunked_leaves`: top-level binary / string columns may come back as
+  // several chunks (NextColumns only; ReadTable uses it).
   ParquetBatchReader(FileReader::Impl* impl, std::vector<ReadNode> nodes,
-                     std::vector<int> row_groups, int64_t batch_size)
+                     std::vector<int> row_groups, int64_t batch_size, bool chunked_leaves = false)
       : impl_(impl),
         nodes_(std::move(nodes)),
         row_groups_(std::move(row_groups)),
-        batch_size_(batch_size) {
+        batch_size_(batch_size),
+        chunked_leaves_(chunked_leaves) {
     FieldVector fields;
     for (const ReadNode& node : nodes_) fields.push_back(node.field);
     schema_ = quiver::schema(std::move(fields), impl_->arrow.schema->metadata());
@@ -200,14 +203,38 @@ class ParquetBatchReader final : public RecordBatchReader {
       readers_[static_cast<size_t>(leaf->column)] = reader.get();
       owned_.push_back(std::move(reader));
     }
+    if (chunked_leaves_) {
+      for (const ReadNode& node : nodes_) {
+        if (node.kind == ReadNode::Kind::kLeaf) {
+          readers_[static_cast<size_t>(node.column)]->set_allow_chunks(true);
+        }
+      }
+    }
     return Status::OK();
   }
 
   SchemaPtr schema() const override { return schema_; }
 
   Result<RecordBatchPtr> Next() override {
+    int64_t rows = 0;
+    QUIVER_ASSIGN_OR_RAISE(auto columns, NextColumns(&rows));
+    if (!columns.has_value()) return nullptr;
+    std::vector<ArrayDataPtr> arrays;
+    arrays.reserve(columns->size());
+    for (auto& chunks : *columns) {
+      if (chunks.size() != 1) {
+        return Status::CapacityError(impl_->file->name(), ": a column of the batch needs ",
+                                     chunks.size(), " chunks (use a smaller batch_size)");
+      }
+      arrays.push_back(std::move(chunks.front()));
+    }
+    return std::make_shared<RecordBatch>(schema_, rows, std::move(arrays));
+  }
+
+  // The next batch as chunks per column (*rows rows), or nullopt at the end.
+  Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> NextColumns(int64_t* rows) {
     while (rows_left_ == 0) {
-      if (next_group_ >= row_groups_.size()) return nullptr;
+      if (next_group_ >= row_groups_.size()) return std::nullopt;
       const int group = row_groups_[next_group_++];
       const format::RowGroup& meta = impl_->footer.metadata.row_groups[static_cast<size_t>(group)];
       if (meta.num_rows < 0) {
@@ -236,22 +263,29 @@ class ParquetBatchReader final : public RecordBatchReader {
     }
     rows_left_ -= want;
     if (rows_left_ == 0) QUIVER_RETURN_NOT_OK(CheckChunksEnd());
-    std::vector<ArrayDataPtr> columns;
+    std::vector<std::vector<ArrayDataPtr>> columns;
     columns.reserve(nodes_.size());
     for (const ReadNode& node : nodes_) {
-      QUIVER_ASSIGN_OR_RAISE(auto array, internal::AssembleArray(node, readers_, impl_->pool));
-      if (array->length != want) {
+      std::vector<ArrayDataPtr> chunks;
+      if (chunked_leaves_ && node.kind == ReadNode::Kind::kLeaf) {
+        QUIVER_ASSIGN_OR_RAISE(chunks,
+                               readers_[static_cast<size_t>(node.column)]->FinishLeafChunks());
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(auto array, internal::AssembleArray(node, readers_, impl_->pool));
+        chunks.push_back(std::move(array));
+      }
+      int64_t length = 0;
+      for (const auto& chunk : chunks) length += chunk->length;
+      if (length != want) {
         return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", field '",
-                               node.field->name(), "': ", array->length, " values for ", want,
+                               node.field->name(), "': ", length, " values for ", want,
                                " rows (the levels disagree)");
       }
-      columns.push_back(std::move(array));
+      columns.push_back(std::move(chunks));
     }
     for (auto& reader : owned_) reader->ClearBatch();
-    if (nodes_.empty()) {
-      // No columns selected: a batch of rows without columns.
-    }
-    return std::make_shared<RecordBatch>(schema_, want, std::move(columns));
+    *rows = want;
+    return columns;
   }
 
  private:
@@ -283,6 +317,7 @@ class ParquetBatchReader final : public RecordBatchReader {
   std::vector<ReadNode> nodes_;
   std::vector<int> row_groups_;
   int64_t batch_size_;
+  bool chunked_leaves_;
   SchemaPtr schema_;
   std::vector<std::unique_ptr<ColumnReader>> owned_;
   std::vector<ColumnReader*> readers_;
@@ -451,26 +486,33 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
 Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::string>>& columns,
                                        const std::optional<std::vector<int>>& row_groups) {
   QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl_->Select(columns));
   QUIVER_ASSIGN_OR_RAISE(SchemaPtr schema, SchemaFor(columns));
-  std::vector<RecordBatchPtr> batches;
+  // One batch per row group (its whole row count); a top-level string
+  // column of more than LeafBuilder::kChunkBytes comes back in chunks.
+  std::vector<std::vector<ArrayPtr>> chunks(nodes.size());
+  int64_t total_rows = 0;
   for (int group : groups) {
-    // One batch per row group (its whole row count).
     const int64_t rows = impl_->footer.metadata.row_groups[static_cast<size_t>(group)].num_rows;
-    QUIVER_ASSIGN_OR_RAISE(auto reader, GetRecordBatchReader(columns, std::vector<int>{group},
-                                                             std::max<int64_t>(rows, 1)));
+    ParquetBatchReader reader(impl_.get(), nodes, std::vector<int>{group},
+                              std::max<int64_t>(rows, 1), /*chunked_leaves=*/true);
+    QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
-      QUIVER_ASSIGN_OR_RAISE(auto batch, reader->Next());
-      if (batch == nullptr) break;
-      batches.push_back(std::move(batch));
+      int64_t batch_rows = 0;
+      QUIVER_ASSIGN_OR_RAISE(auto columns_read, reader.NextColumns(&batch_rows));
+      if (!columns_read.has_value()) break;
+      total_rows += batch_rows;
+      for (size_t c = 0; c < columns_read->size(); ++c) {
+        for (auto& chunk : (*columns_read)[c]) chunks[c].push_back(MakeArray(std::move(chunk)));
+      }
     }
   }
-  if (schema->num_fields() == 0) {
-    // No columns (columns=[]): the rows are still counted, as in pyarrow.
-    int64_t rows = 0;
-    for (const auto& batch : batches) rows += batch->num_rows();
-    return std::make_shared<Table>(schema, std::vector<ChunkedArrayPtr>{}, rows);
+  std::vector<ChunkedArrayPtr> out;
+  for (size_t c = 0; c < nodes.size(); ++c) {
+    out.push_back(std::make_shared<ChunkedArray>(std::move(chunks[c]), nodes[c].field->type()));
   }
-  return Table::FromRecordBatches(schema, batches);
+  // (No columns, columns=[]: the rows are still counted, as in pyarrow.)
+  return std::make_shared<Table>(schema, std::move(out), total_rows);
 }
 
 Result<TablePtr> FileReader::ReadRowGroup(int row_group,

@@ -221,41 +221,6 @@ Status CheckUtf8(const int32_t* offsets, int64_t n, const uint8_t* data) {
   return Status::OK();
 }
 
-class BinaryBuilder32 final : public LeafBuilder {
- public:
-  BinaryBuilder32(TypePtr type, MemoryPool* pool)
-      : type_(std::move(type)), utf8_(IsStringLike(type_->id())), offsets_(pool), data_(pool) {}
-
-  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
-                int64_t) override {
-    auto* typed = static_cast<ByteArrayDecoder*>(decoder);
-    const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 4 - 1;
-    QUIVER_RETURN_NOT_OK(typed->DecodeArrow(num_slots, valid, valid_offset, &offsets_, &data_));
-    if (utf8_) {
-      QUIVER_RETURN_NOT_OK(
-          CheckUtf8(offsets_.data_as<int32_t>() + first, num_slots, data_.data()));
-    }
-    return Status::OK();
-  }
-
-  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
-    if (offsets_.empty()) QUIVER_RETURN_NOT_OK(offsets_.Append(int32_t{0}));
-    const int64_t length = offsets_.size() / 4 - 1;
-    auto offsets = offsets_.Freeze();
-    auto data = data_.Freeze();
-    return ArrayData::Make(type_, length, {std::move(validity), std::move(offsets), std::move(data)},
-                           null_count);
-  }
-
-  int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
-
- private:
-  TypePtr type_;
-  bool utf8_;
-  MutableBuffer offsets_;
-  MutableBuffer data_;
-};
-
 // Values as views, handed to `sink(view)` slot by slot (null slots get an
 // empty view and valid == false).
 template <typename Sink>
@@ -274,6 +239,122 @@ Status VisitByteArraySlots(ByteArrayDecoder* decoder, std::vector<std::string_vi
   }
   return Status::OK();
 }
+
+class BinaryBuilder32 final : public LeafBuilder {
+ public:
+  BinaryBuilder32(TypePtr type, MemoryPool* pool)
+      : type_(std::move(type)),
+        utf8_(IsStringLike(type_->id())),
+        pool_(pool),
+        offsets_(pool),
+        data_(pool) {}
+
+  void set_allow_chunks(bool allow) override { allow_chunks_ = allow; }
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    auto* typed = static_cast<ByteArrayDecoder*>(decoder);
+    if (allow_chunks_) return AppendChunked(typed, num_slots, valid, valid_offset, num_values);
+    const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 4 - 1;
+    QUIVER_RETURN_NOT_OK(typed->DecodeArrow(num_slots, valid, valid_offset, &offsets_, &data_));
+    if (utf8_) {
+      QUIVER_RETURN_NOT_OK(
+          CheckUtf8(offsets_.data_as<int32_t>() + first, num_slots, data_.data()));
+    }
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    if (!done_.empty()) {
+      return Status::CapacityError(type_->ToString(), " values of more than ", kChunkBytes,
+                                   " bytes in one array");
+    }
+    return FinishValues(std::move(validity), null_count);
+  }
+
+  Result<std::vector<ArrayDataPtr>> FinishChunks(const std::shared_ptr<Buffer>& validity,
+                                                 MemoryPool* pool) override {
+    QUIVER_ASSIGN_OR_RAISE(auto last, FinishValues(nullptr, 0));
+    std::vector<ArrayDataPtr> chunks = std::move(done_);
+    done_.clear();
+    chunks.push_back(std::move(last));
+    // Each chunk's validity: its slots' bits of `validity`, copied to offset 0.
+    int64_t start = 0;
+    for (ArrayDataPtr& chunk : chunks) {
+      if (validity != nullptr) {
+        const int64_t valid = bitmap::CountSetBits(validity->data(), start, chunk->length);
+        if (valid < chunk->length) {
+          MutableBuffer bits(pool);
+          QUIVER_RETURN_NOT_OK(bits.AppendRepeated(0, bit_util::BytesForBits(chunk->length)));
+          bitmap::CopyBitmap(validity->data(), start, chunk->length, bits.data(), 0);
+          chunk->buffers[0] = bits.Freeze();
+          chunk->null_count = chunk->length - valid;
+        }
+      }
+      start += chunk->length;
+    }
+    return chunks;
+  }
+
+  int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
+
+ private:
+  // Value by value through views, ending the chunk where a value would
+  // take its data past kChunkBytes (the same copies DecodeArrow makes).
+  Status AppendChunked(ByteArrayDecoder* decoder, int64_t num_slots, const uint8_t* valid,
+                       int64_t valid_offset, int64_t num_values) {
+    if (offsets_.empty()) QUIVER_RETURN_NOT_OK(offsets_.Append(int32_t{0}));
+    int64_t first = offsets_.size() / 4 - 1;
+    QUIVER_RETURN_NOT_OK(offsets_.Reserve(num_slots * 4));
+    Status st = VisitByteArraySlots(
+        decoder, &views_, num_slots, valid, valid_offset, num_values,
+        [&](std::string_view value, bool) -> Status {
+          const int64_t size = static_cast<int64_t>(value.size());
+          if (data_.size() + size > kChunkBytes && data_.size() > 0) {
+            if (utf8_) {
+              QUIVER_RETURN_NOT_OK(CheckUtf8(offsets_.data_as<int32_t>() + first,
+                                             offsets_.size() / 4 - 1 - first, data_.data()));
+            }
+            QUIVER_ASSIGN_OR_RAISE(auto chunk, FinishValues(nullptr, 0));
+            done_.push_back(std::move(chunk));
+            offsets_ = MutableBuffer(pool_);
+            data_ = MutableBuffer(pool_);
+            QUIVER_RETURN_NOT_OK(offsets_.Append(int32_t{0}));
+            QUIVER_RETURN_NOT_OK(offsets_.Reserve(num_slots * 4));
+            first = 0;
+          }
+          if (size > INT32_MAX - data_.size()) {
+            return Status::CapacityError("a BYTE_ARRAY value of ", size, " bytes");
+          }
+          QUIVER_RETURN_NOT_OK(data_.ExtendFromSlice(value.data(), size));
+          return offsets_.Append(static_cast<int32_t>(data_.size()));
+        });
+    QUIVER_RETURN_NOT_OK(st);
+    if (utf8_) {
+      QUIVER_RETURN_NOT_OK(CheckUtf8(offsets_.data_as<int32_t>() + first,
+                                     offsets_.size() / 4 - 1 - first, data_.data()));
+    }
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> FinishValues(std::shared_ptr<Buffer> validity, int64_t null_count) {
+    if (offsets_.empty()) QUIVER_RETURN_NOT_OK(offsets_.Append(int32_t{0}));
+    const int64_t length = offsets_.size() / 4 - 1;
+    auto offsets = offsets_.Freeze();
+    auto data = data_.Freeze();
+    return ArrayData::Make(type_, length, {std::move(validity), std::move(offsets), std::move(data)},
+                           null_count);
+  }
+
+  TypePtr type_;
+  bool utf8_;
+  MemoryPool* pool_;
+  bool allow_chunks_ = false;
+  MutableBuffer offsets_;
+  MutableBuffer data_;
+  std::vector<ArrayDataPtr> done_;  // chunks ended at kChunkBytes
+  std::vector<std::string_view> views_;
+};
 
 // large_binary / large_string / binary_view / string_view through the
 // array builders (empty values in null slots; the validity is the column
@@ -568,6 +649,22 @@ class DictionaryBuilder final : public LeafBuilder {
   std::vector<std::string_view> views_;
   std::vector<uint8_t> scratch_;
 };
+
+}  // namespace
+
+Result<std::vector<ArrayDataPtr>> LeafBuilder::FinishChunks(const std::shared_ptr<Buffer>& validity,
+                                                           MemoryPool*) {
+  int64_t nulls = 0;
+  QUIVER_ASSIGN_OR_RAISE(auto array, Finish(validity, 0));
+  if (validity != nullptr) {
+    nulls = array->length - bitmap::CountSetBits(validity->data(), 0, array->length);
+  }
+  array->null_count = nulls;
+  if (nulls == 0) array->buffers[0] = nullptr;
+  return std::vector<ArrayDataPtr>{std::move(array)};
+}
+
+namespace {
 
 Status Unsupported(const ColumnDescriptor& column, const DataType& type) {
   return Status::Invalid("column '", column.path, "': cannot read ",

@@ -37,6 +37,18 @@ class LeafBuilder {
 
   // Bytes held by the slots not yet finished (for the batch's memory).
   virtual int64_t bytes_buffered() const = 0;
+
+  // Binary / string leaves (int32 offsets) may end a chunk when their data
+  // passes kChunkBytes, so that a row group of more than 2 GiB of strings
+  // reads as several chunks (top-level columns of ReadTable only: nested
+  // arrays are assembled from one array). Off by default.
+  static constexpr int64_t kChunkBytes = int64_t{1} << 30;
+  virtual void set_allow_chunks(bool) {}
+  // The slots appended since the previous call, as chunks of consecutive
+  // slots: Finish() of each chunk's part of `validity` (a bitmap of all the
+  // slots, nullptr: none).
+  virtual Result<std::vector<ArrayDataPtr>> FinishChunks(const std::shared_ptr<Buffer>& validity,
+                                                         MemoryPool* pool);
 };
 
 // The builder of `type` from the values of `column`; Invalid (naming the
