@@ -13,6 +13,7 @@ duckdb take them zero-copy through the Arrow PyCapsule interface
 import datetime as _datetime
 import decimal as _decimal
 import struct as _struct
+import warnings as _warnings
 
 from quiver._quiver import _ParquetFile
 
@@ -26,8 +27,17 @@ def read_table(source, columns=None, row_groups=None, **options):
     path, a bytes-like object or a binary file object. Any other keyword is
     a TypeError."""
     batch_size = options.get("batch_size")
-    f = _ParquetFile(source, **options)
+    f = _open(source, options)
     return f.read(columns, row_groups, batch_size)
+
+
+def _open(source, options):
+    f = _ParquetFile(source, **options)
+    # What the reader worked around (e.g. an ARROW:schema that does not
+    # decode, which is then ignored) is reported, not hidden.
+    for message in f.warnings:
+        _warnings.warn(f"quiver: {message}", RuntimeWarning, stacklevel=3)
+    return f
 
 
 read_parquet = read_table
@@ -56,7 +66,7 @@ class ParquetFile:
     """A Parquet file opened for reading (pyarrow.parquet.ParquetFile's names)."""
 
     def __init__(self, source, **options):
-        self._file = _ParquetFile(source, **options)
+        self._file = _open(source, options)
         self._metadata = None
 
     @property

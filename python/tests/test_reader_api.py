@@ -563,3 +563,17 @@ def test_row_group_of_more_than_2gib_strings_reads_chunked(tmp_path):
     assert t.num_rows == n
     t.validate(full=True)
     assert t.equals(pq.read_table(path))
+
+
+def test_corrupt_arrow_schema_is_ignored_with_a_warning(tmp_path):
+    path = tmp_path / "corrupt_schema.parquet"
+    table = pa.table({"x": pa.array([1, 2, None], pa.int64())})
+    pq.write_table(table, path)
+    data = path.read_bytes()
+    value = pq.ParquetFile(path).metadata.metadata[b"ARROW:schema"]
+    at = data.rindex(value)
+    # Same length, still base64, but zeros: not an IPC schema message.
+    path.write_bytes(data[:at] + b"A" * len(value) + data[at + len(value):])
+    with pytest.warns(RuntimeWarning, match="ARROW:schema"):
+        got = quiver.read_table(str(path))
+    assert pa.table(got).column("x").to_pylist() == [1, 2, None]
