@@ -45,16 +45,35 @@ void SpreadInPlace(uint8_t* data, int width, int64_t num_slots, const uint8_t* v
   }
 }
 
+// Leaves whose Arrow values are `width` bytes each, in one buffer.
+class FixedWidthLeaf : public LeafBuilder {
+ public:
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    const int64_t length = values_.size() / width_;
+    return ArrayData::Make(type_, length, {std::move(validity), values_.Freeze()}, null_count);
+  }
+
+  int64_t bytes_buffered() const override { return values_.size(); }
+
+ protected:
+  FixedWidthLeaf(TypePtr type, int width, MemoryPool* pool)
+      : type_(std::move(type)), width_(width), values_(pool) {}
+
+  TypePtr type_;
+  int width_;
+  MutableBuffer values_;
+};
+
 // ---------------------------------------------------------------------------
 // Fixed-width values: the physical type P converted to the Arrow value type
 // A by Convert (a functor A(P)); same-width copies decode straight into the
 // output.
 
 template <typename P, typename A, typename Convert>
-class FixedWidthBuilder final : public LeafBuilder {
+class FixedWidthBuilder final : public FixedWidthLeaf {
  public:
   FixedWidthBuilder(TypePtr type, MemoryPool* pool, Convert convert)
-      : type_(std::move(type)), values_(pool), convert_(convert) {}
+      : FixedWidthLeaf(std::move(type), static_cast<int>(sizeof(A)), pool), convert_(convert) {}
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t /*num_values*/) override {
@@ -75,17 +94,7 @@ class FixedWidthBuilder final : public LeafBuilder {
     return Status::OK();
   }
 
-  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
-    const int64_t length = values_.size() / static_cast<int64_t>(sizeof(A));
-    auto data = values_.Freeze();
-    return ArrayData::Make(type_, length, {std::move(validity), std::move(data)}, null_count);
-  }
-
-  int64_t bytes_buffered() const override { return values_.size(); }
-
  private:
-  TypePtr type_;
-  MutableBuffer values_;
   Convert convert_;
   std::vector<P> scratch_;
 };
@@ -411,10 +420,10 @@ class BuilderBackedBinary final : public LeafBuilder {
 // ---------------------------------------------------------------------------
 // Fixed-length byte arrays: fixed_size_binary, float16, decimals.
 
-class FixedBytesBuilder final : public LeafBuilder {
+class FixedBytesBuilder final : public FixedWidthLeaf {
  public:
   FixedBytesBuilder(TypePtr type, int width, MemoryPool* pool)
-      : type_(std::move(type)), width_(width), values_(pool) {}
+      : FixedWidthLeaf(std::move(type), width, pool) {}
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
@@ -428,18 +437,6 @@ class FixedBytesBuilder final : public LeafBuilder {
     values_.UnsafeSetSize(values_.size() + num_slots * width_);
     return Status::OK();
   }
-
-  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
-    const int64_t length = values_.size() / width_;
-    return ArrayData::Make(type_, length, {std::move(validity), values_.Freeze()}, null_count);
-  }
-
-  int64_t bytes_buffered() const override { return values_.size(); }
-
- private:
-  TypePtr type_;
-  int width_;
-  MutableBuffer values_;
 };
 
 // A big-endian two's complement integer of `length` bytes (1..out_width)
@@ -451,14 +448,12 @@ void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int out
 }
 
 // Decimals stored big-endian in FLBA or BYTE_ARRAY.
-class BigEndianDecimalBuilder final : public LeafBuilder {
+class BigEndianDecimalBuilder final : public FixedWidthLeaf {
  public:
   BigEndianDecimalBuilder(TypePtr type, format::Type physical, int type_length, MemoryPool* pool)
-      : type_(std::move(type)),
+      : FixedWidthLeaf(type, type->byte_width(), pool),
         physical_(physical),
-        type_length_(type_length),
-        width_(type_->byte_width()),
-        values_(pool) {}
+        type_length_(type_length) {}
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
@@ -495,19 +490,9 @@ class BigEndianDecimalBuilder final : public LeafBuilder {
     return Status::OK();
   }
 
-  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
-    const int64_t length = values_.size() / width_;
-    return ArrayData::Make(type_, length, {std::move(validity), values_.Freeze()}, null_count);
-  }
-
-  int64_t bytes_buffered() const override { return values_.size(); }
-
  private:
-  TypePtr type_;
   format::Type physical_;
   int type_length_;
-  int width_;
-  MutableBuffer values_;
   std::vector<uint8_t> scratch_;
   std::vector<std::string_view> views_;
 };
