@@ -302,6 +302,23 @@ TEST(FileReaderHostileTest, DictionaryIndexOutOfRange) {
   ExpectReadError(file, "page 1");
 }
 
+TEST(FileReaderHostileTest, BitWidthWiderThanTheType) {
+  // DELTA_BINARY_PACKED INT32: block 128, 4 miniblocks, 2 values, first 0,
+  // min delta 0, miniblock widths 33, 0, 0, 0 (33 bits cannot be an INT32
+  // delta), then the miniblock's 32 values of 33 bits.
+  std::string delta("\x80\x01\x04\x02\x00\x00\x21\x00\x00\x00", 10);
+  delta += std::string(132, '\0');
+  ExpectReadError(OptionalInt32File({DataPageV1(2, delta, Encoding::kDeltaBinaryPacked)}, 2,
+                                    kRequired),
+                  "page 0");
+  // Dictionary indices with a bit width of 40.
+  std::string indices = std::string("\x28", 1) + testing::RleRun(2, 0, 8);
+  ExpectReadError(OptionalInt32File({testing::DictionaryPage(2, testing::PlainInt32({7, 8})),
+                                     DataPageV1(2, indices, Encoding::kRleDictionary)},
+                                    2, kRequired),
+                  "page 1");
+}
+
 TEST(FileReaderHostileTest, HugeAndNegativeNumValues) {
   std::string levels = testing::WithLengthPrefix(testing::RleRun(4, 1, 1));
   ExpectReadError(OptionalInt32File({DataPageV1(INT32_MAX, levels + testing::PlainInt32({1, 2, 3, 4}))}, 4),
