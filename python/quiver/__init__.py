@@ -71,6 +71,10 @@ from quiver._parquet import (  # noqa: E402
     read_table,
 )
 
+# The exception classes named like Python's builtins (IOError,
+# NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
+# quiver.X but are kept out of __all__, so that `from quiver import *` does
+# not shadow the builtins.
 __all__ = [
     "Array",
     "RecordBatch",
@@ -93,11 +97,6 @@ __all__ = [
     "memory_pool_backend",
     "QuiverError",
     "InvalidError",
-    "IOError",
     "OutOfMemoryError",
-    "NotImplementedError",
-    "KeyError",
-    "TypeError",
-    "IndexError",
     "CapacityError",
 ]

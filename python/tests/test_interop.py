@@ -150,3 +150,12 @@ def test_ipc_errors(tmp_path):
         quiver.read_ipc(str(bad))
     with pytest.raises(quiver.IOError):
         quiver.read_ipc(str(tmp_path / "missing.arrow"))
+
+
+def test_star_import_keeps_builtin_exceptions():
+    namespace = {}
+    exec("from quiver import *", namespace)
+    for name in ("IOError", "NotImplementedError", "KeyError", "TypeError", "IndexError"):
+        assert name not in namespace, name
+        assert issubclass(getattr(quiver, name), quiver.QuiverError)
+    assert "InvalidError" in namespace and "read_table" in namespace
