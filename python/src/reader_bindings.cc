@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,10 @@ namespace format = parquet::format;
 using parquet::ReaderOptions;
 
 // A binary file object (read / seek / tell) as a random-access file. Reads
-// take the GIL; the reader calls it with the GIL released.
+// take the GIL; the reader calls it with the GIL released. seek + read is
+// one step under a mutex (taken before the GIL: a thread waiting for it
+// never holds the GIL), since a file object may release the GIL between
+// the two and another thread's seek must not land there.
 class PyFileObject final : public io::RandomAccessFile {
  public:
   PyFileObject(nb::object file, int64_t size, std::string name)
@@ -49,6 +53,7 @@ class PyFileObject final : public io::RandomAccessFile {
       return Status::IOError(name_, ": read past the end ([", offset, ", +", length,
                              ") of a file of ", size_, " bytes)");
     }
+    std::lock_guard<std::mutex> lock(mutex_);
     nb::gil_scoped_acquire acquire;
     try {
       file_.attr("seek")(offset);
@@ -79,6 +84,7 @@ class PyFileObject final : public io::RandomAccessFile {
   const std::string& name() const override { return name_; }
 
  private:
+  mutable std::mutex mutex_;
   mutable nb::object file_;
   int64_t size_;
   std::string name_;
@@ -458,8 +464,11 @@ nb::dict MetadataDict(const FileReader& reader) {
 }
 
 struct PyBatchIterator {
+  // Declared first, destroyed last: the batch reader points into the
+  // ParquetFile's FileReader.
+  nb::object file;
   RecordBatchReaderPtr reader;
-  nb::object file;  // keeps the ParquetFile (and its reader) alive
+  bool busy = false;  // a __next__ is running (with the GIL released)
 };
 
 }  // namespace
@@ -539,7 +548,7 @@ void BindReader(nb::module_& m) {
                nb::gil_scoped_release release;
                reader = self.reader->GetRecordBatchReader(cols, groups, size);
              }
-             return PyBatchIterator{Unwrap(std::move(reader)), nb::borrow(self_obj)};
+             return PyBatchIterator{nb::borrow(self_obj), Unwrap(std::move(reader))};
            },
            nb::arg("columns").none() = nb::none(), nb::arg("row_groups").none() = nb::none(),
            nb::arg("batch_size").none() = nb::none());
@@ -547,11 +556,16 @@ void BindReader(nb::module_& m) {
   nb::class_<PyBatchIterator>(m, "_BatchIterator")
       .def("__iter__", [](nb::handle self) { return nb::borrow(self); })
       .def("__next__", [](PyBatchIterator& self) {
+        // As a Python generator: another thread's __next__ meanwhile is an
+        // error, not a data race.
+        if (self.busy) throw nb::value_error("iter_batches: generator already executing");
+        self.busy = true;
         Result<RecordBatchPtr> batch = Status::Invalid("not read");
         {
           nb::gil_scoped_release release;
           batch = self.reader->Next();
         }
+        self.busy = false;
         RecordBatchPtr b = Unwrap(std::move(batch));
         if (b == nullptr) throw nb::stop_iteration();
         return WrapRecordBatch(std::move(b));

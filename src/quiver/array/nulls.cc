@@ -1,5 +1,6 @@
 #include "quiver/array/nulls.h"
 
+#include <limits>
 #include <vector>
 
 #include "quiver/memory/mutable_buffer.h"
@@ -18,7 +19,7 @@ Result<std::shared_ptr<Buffer>> Zeros(int64_t bytes, MemoryPool* pool) {
 
 Result<ArrayDataPtr> MakeArrayOfNulls(const TypePtr& type, int64_t length, MemoryPool* pool) {
   if (length < 0) return Status::Invalid("MakeArrayOfNulls: negative length ", length);
-  if (type->id() == Type::kNull) return ArrayData::Make(type, length, {nullptr}, length);
+  if (type->id() == Type::kNull) return ArrayData::Make(type, length, {}, length);
   QUIVER_ASSIGN_OR_RAISE(auto validity, Zeros(bit_util::BytesForBits(length), pool));
   switch (type->id()) {
     case Type::kString:
@@ -45,6 +46,10 @@ Result<ArrayDataPtr> MakeArrayOfNulls(const TypePtr& type, int64_t length, Memor
     }
     case Type::kFixedSizeList: {
       const int64_t size = TypeAs<ListType>(*type).list_size();
+      if (size > 0 && length > std::numeric_limits<int64_t>::max() / size) {
+        return Status::CapacityError("MakeArrayOfNulls: ", length, " lists of ", size,
+                                     " elements");
+      }
       QUIVER_ASSIGN_OR_RAISE(auto child, MakeArrayOfNulls(type->field(0)->type(), length * size, pool));
       return ArrayData::Make(type, length, {validity}, {child}, length);
     }

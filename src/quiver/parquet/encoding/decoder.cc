@@ -212,7 +212,7 @@ uint32_t TypesOf(format::Encoding encoding) {
 }  // namespace
 
 Result<std::unique_ptr<Decoder>> MakeDecoder(format::Type type, format::Encoding encoding,
-                                             int type_length) {
+                                             int type_length, MemoryPool* pool) {
   if (EnumName(type).empty()) {
     return Status::Invalid("unknown physical type ", static_cast<int>(type));
   }
@@ -232,7 +232,7 @@ Result<std::unique_ptr<Decoder>> MakeDecoder(format::Type type, format::Encoding
     return Status::Invalid("encoding ", EnumName(encoding), " cannot encode ", EnumName(type),
                            " values");
   }
-  if (dictionary) return internal::MakeDictionaryDecoder(type, encoding, type_length);
+  if (dictionary) return internal::MakeDictionaryDecoder(type, encoding, type_length, pool);
   switch (encoding) {
     case format::Encoding::kPlain:
       return internal::MakePlainDecoder(type, type_length);

@@ -211,8 +211,11 @@ class FixedLenByteArrayDecoder : public Decoder {
 // anything but BYTE_ARRAY/FLBA, BYTE_STREAM_SPLIT for BOOLEAN, INT96 or
 // BYTE_ARRAY, BIT_PACKED, which only levels use, unknown encodings);
 // NotImplemented for dictionary-encoded BOOLEAN, which no writer produces.
+// `pool`: where dictionary encodings keep their decoded dictionary (a
+// reader passes its capped pool).
 Result<std::unique_ptr<Decoder>> MakeDecoder(format::Type type, format::Encoding encoding,
-                                             int type_length = -1);
+                                             int type_length = -1,
+                                             MemoryPool* pool = DefaultMemoryPool());
 
 // MakeDecoder() for the interface D (BooleanDecoder, Int32Decoder, ...,
 // FixedLenByteArrayDecoder) of its physical type.

@@ -121,8 +121,9 @@ Status BadDictionary(int64_t num_values, int64_t available, format::Type type) {
 template <typename T>
 class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
  public:
-  explicit DictDecoder(format::Encoding encoding)
-      : DictionaryDecoderBase<TypedDecoder<T>>(TypedDecoder<T>::kType, encoding) {}
+  DictDecoder(format::Encoding encoding, MemoryPool* pool)
+      : DictionaryDecoderBase<TypedDecoder<T>>(TypedDecoder<T>::kType, encoding),
+        dictionary_(pool) {}
 
   Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
     this->StartDictionary();
@@ -130,14 +131,14 @@ class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
     if (num_values < 0 || num_values > plain.values_left()) {
       return BadDictionary(num_values, plain.values_left(), this->physical_type());
     }
-    dictionary_.resize(static_cast<size_t>(num_values));
-    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data()));
+    QUIVER_RETURN_NOT_OK(dictionary_.Resize(num_values * static_cast<int64_t>(sizeof(T))));
+    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.template data_as<T>()));
     this->EndDictionary(num_values);
     return Status::OK();
   }
 
   Status Decode(int64_t n, T* out) override {
-    const T* dictionary = dictionary_.data();
+    const T* dictionary = dictionary_.template data_as<T>();
     return this->ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       T* dest = out + done;
       for (int64_t j = 0; j < m; ++j) dest[j] = dictionary[idx[j]];
@@ -145,13 +146,13 @@ class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
   }
 
  private:
-  std::vector<T> dictionary_;
+  MutableBuffer dictionary_;  // from the reader's pool, as the pages
 };
 
 class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDecoder> {
  public:
-  DictFlbaDecoder(format::Encoding encoding, int type_length)
-      : DictionaryDecoderBase<FixedLenByteArrayDecoder>(encoding, type_length) {}
+  DictFlbaDecoder(format::Encoding encoding, int type_length, MemoryPool* pool)
+      : DictionaryDecoderBase<FixedLenByteArrayDecoder>(encoding, type_length), dictionary_(pool) {}
 
   Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
     StartDictionary();
@@ -159,7 +160,7 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
     if (num_values < 0 || num_values > plain.values_left()) {
       return BadDictionary(num_values, plain.values_left(), physical_type());
     }
-    dictionary_.resize(static_cast<size_t>(num_values * type_length()));
+    QUIVER_RETURN_NOT_OK(dictionary_.Resize(num_values * type_length()));
     QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data()));
     EndDictionary(num_values);
     return Status::OK();
@@ -177,13 +178,13 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
   }
 
  private:
-  std::vector<uint8_t> dictionary_;
+  MutableBuffer dictionary_;
 };
 
 class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
  public:
-  explicit DictBinaryDecoder(format::Encoding encoding)
-      : DictionaryDecoderBase<ByteArrayDecoder>(kType, encoding) {}
+  DictBinaryDecoder(format::Encoding encoding, MemoryPool* pool)
+      : DictionaryDecoderBase<ByteArrayDecoder>(kType, encoding), bytes_(pool), dictionary_(pool) {}
 
   Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
     StartDictionary();
@@ -193,17 +194,19 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
       return BadDictionary(num_values, most, physical_type());
     }
     // The views point into a copy: the page's buffer is reused for the next.
-    bytes_.assign(data, data + size);
-    dictionary_.resize(static_cast<size_t>(num_values));
-    PlainByteArrayDecoder plain(bytes_.data(), size);
+    bytes_.Clear();
+    QUIVER_RETURN_NOT_OK(bytes_.ExtendFromSlice(data, size));
     QUIVER_RETURN_NOT_OK(
-        plain.Decode(num_values, dictionary_.data()).WithContext("dictionary page: "));
+        dictionary_.Resize(num_values * static_cast<int64_t>(sizeof(std::string_view))));
+    PlainByteArrayDecoder plain(bytes_.data(), size);
+    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data_as<std::string_view>())
+                             .WithContext("dictionary page: "));
     EndDictionary(num_values);
     return Status::OK();
   }
 
   Status Decode(int64_t n, std::string_view* out) override {
-    const std::string_view* dictionary = dictionary_.data();
+    const std::string_view* dictionary = dictionary_.data_as<std::string_view>();
     return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       std::string_view* dest = out + done;
       for (int64_t j = 0; j < m; ++j) dest[j] = dictionary[idx[j]];
@@ -211,29 +214,31 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
   }
 
  private:
-  std::vector<uint8_t> bytes_;
-  std::vector<std::string_view> dictionary_;
+  // From the reader's pool (a dictionary page of many short values takes
+  // up to 4x its size in views).
+  MutableBuffer bytes_;
+  MutableBuffer dictionary_;
 };
 
 }  // namespace
 
 std::unique_ptr<Decoder> MakeDictionaryDecoder(format::Type type, format::Encoding encoding,
-                                               int type_length) {
+                                               int type_length, MemoryPool* pool) {
   switch (type) {
     case format::Type::kInt32:
-      return std::make_unique<DictDecoder<int32_t>>(encoding);
+      return std::make_unique<DictDecoder<int32_t>>(encoding, pool);
     case format::Type::kInt64:
-      return std::make_unique<DictDecoder<int64_t>>(encoding);
+      return std::make_unique<DictDecoder<int64_t>>(encoding, pool);
     case format::Type::kInt96:
-      return std::make_unique<DictDecoder<Int96>>(encoding);
+      return std::make_unique<DictDecoder<Int96>>(encoding, pool);
     case format::Type::kFloat:
-      return std::make_unique<DictDecoder<float>>(encoding);
+      return std::make_unique<DictDecoder<float>>(encoding, pool);
     case format::Type::kDouble:
-      return std::make_unique<DictDecoder<double>>(encoding);
+      return std::make_unique<DictDecoder<double>>(encoding, pool);
     case format::Type::kByteArray:
-      return std::make_unique<DictBinaryDecoder>(encoding);
+      return std::make_unique<DictBinaryDecoder>(encoding, pool);
     case format::Type::kFixedLenByteArray:
-      return std::make_unique<DictFlbaDecoder>(encoding, type_length);
+      return std::make_unique<DictFlbaDecoder>(encoding, type_length, pool);
     case format::Type::kBoolean:
       break;
   }

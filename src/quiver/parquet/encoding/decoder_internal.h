@@ -14,7 +14,7 @@ namespace quiver::parquet::internal {
 std::unique_ptr<Decoder> MakePlainDecoder(format::Type type, int type_length);
 std::unique_ptr<Decoder> MakeRleBooleanDecoder();
 std::unique_ptr<Decoder> MakeDictionaryDecoder(format::Type type, format::Encoding encoding,
-                                               int type_length);
+                                               int type_length, MemoryPool* pool);
 // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY.
 std::unique_ptr<Decoder> MakeDeltaDecoder(format::Type type, format::Encoding encoding,
                                           int type_length);

@@ -6,6 +6,7 @@
 #include "quiver/array/nulls.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
+#include "quiver/util/dcheck.h"
 
 namespace quiver::parquet::internal {
 namespace {
@@ -20,6 +21,7 @@ struct Levels {
 };
 
 Levels LevelsOf(const ReadNode& node, const std::vector<ColumnReader*>& readers) {
+  QUIVER_DCHECK(!node.columns.empty(), "a node without leaves has no levels");
   const ColumnReader* leaf = readers[static_cast<size_t>(node.columns.front())];
   return Levels{leaf->def_levels(), leaf->rep_levels(), leaf->num_levels()};
 }
@@ -91,6 +93,13 @@ Result<ArrayDataPtr> ToFixedSizeList(const ReadNode& node, const Offset* o, int6
       if (stored) {
         pieces.push_back(child->Slice(o[i], o[j] - o[i]));
       } else {
+        // The list size comes from ARROW:schema: bound the padding it asks for.
+        if (size > 0 && (j - i) > (std::numeric_limits<int32_t>::max() - o[length]) / size) {
+          return Status::CapacityError("field '", node.field->name(), "': ", j - i,
+                                       " null lists of ", size,
+                                       " elements need more list elements than int32 offsets "
+                                       "address");
+        }
         QUIVER_ASSIGN_OR_RAISE(auto nulls,
                                MakeArrayOfNulls(child->type, (j - i) * size, pool));
         pieces.push_back(std::move(nulls));
@@ -141,7 +150,8 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
     }
   }
   offsets.UnsafeAppend(static_cast<Offset>(elements));
-  QUIVER_ASSIGN_OR_RAISE(auto child, AssembleArray(node.children.front(), readers, pool));
+  QUIVER_ASSIGN_OR_RAISE(auto child,
+                         AssembleArray(node.children.front(), readers, pool, elements));
   if (child->length != elements) {
     return LengthMismatch(node, node.children.front(), elements, child->length);
   }
@@ -159,7 +169,19 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
 }  // namespace
 
 Result<ArrayDataPtr> AssembleArray(const ReadNode& node, const std::vector<ColumnReader*>& readers,
-                                   MemoryPool* pool) {
+                                   MemoryPool* pool, int64_t length) {
+  if (node.columns.empty()) {
+    if (node.field->nullable()) return MakeArrayOfNulls(node.field->type(), length, pool);
+    if (node.field->type()->id() != Type::kStruct) {
+      return Status::Invalid("field '", node.field->name(), "' has no leaf column");
+    }
+    std::vector<ArrayDataPtr> children;
+    for (const ReadNode& child : node.children) {
+      QUIVER_ASSIGN_OR_RAISE(auto array, AssembleArray(child, readers, pool, length));
+      children.push_back(std::move(array));
+    }
+    return ArrayData::Make(node.field->type(), length, {nullptr}, std::move(children), 0);
+  }
   switch (node.kind) {
     case ReadNode::Kind::kLeaf:
       return readers[static_cast<size_t>(node.column)]->FinishLeaf();
@@ -168,7 +190,7 @@ Result<ArrayDataPtr> AssembleArray(const ReadNode& node, const std::vector<Colum
       std::vector<ArrayDataPtr> children;
       children.reserve(node.children.size());
       for (const ReadNode& child : node.children) {
-        QUIVER_ASSIGN_OR_RAISE(auto array, AssembleArray(child, readers, pool));
+        QUIVER_ASSIGN_OR_RAISE(auto array, AssembleArray(child, readers, pool, slots.length));
         if (array->length != slots.length) {
           return LengthMismatch(node, child, slots.length, array->length);
         }

@@ -18,8 +18,11 @@ namespace quiver::parquet::internal {
 // The array of `node` for the batch the column readers hold (`readers` is
 // indexed by leaf column; the node's columns must be present). Levels that
 // disagree between leaves (a child whose length is not its parent's count)
-// are Invalid naming the field.
+// are Invalid naming the field. A node without leaves (an empty group, as
+// some writers store) has no levels: its array is `length` slots (its
+// parent's), all null when the field is nullable, as pyarrow reads it.
 Result<ArrayDataPtr> AssembleArray(const ReadNode& node,
-                                   const std::vector<ColumnReader*>& readers, MemoryPool* pool);
+                                   const std::vector<ColumnReader*>& readers, MemoryPool* pool,
+                                   int64_t length);
 
 }  // namespace quiver::parquet::internal

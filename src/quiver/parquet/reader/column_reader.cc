@@ -122,7 +122,7 @@ Result<bool> ColumnReader::NextDataPage() {
     if (pages_->is_dictionary()) {
       const DictionaryPage& page = pages_->dictionary_page();
       auto made = MakeDecoder(column_->physical_type, format::Encoding::kRleDictionary,
-                              column_->type_length);
+                              column_->type_length, options_.pool);
       if (!made.ok()) return PageError(made.status());
       dictionary_decoder_ = std::move(made).MoveValueUnsafe();
       QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(

@@ -47,8 +47,8 @@ bool Prune(const ReadNode& node, const std::set<int32_t>& selected, ReadNode* ou
     if (!Prune(node.children.front(), selected, &element)) return false;
     *out = node;
     out->columns = element.columns;
-    if (node.kind == ReadNode::Kind::kMap && element.children.size() != 2) {
-      // A map needs both its key and its value: keep the entries whole.
+    if (node.kind == ReadNode::Kind::kMap) {
+      // A map's entries stay whole (its type is a key and a whole value).
       element = node.children.front();
       out->columns = node.columns;
     }
@@ -268,11 +268,19 @@ class ParquetBatchReader final : public RecordBatchReader {
     for (const ReadNode& node : nodes_) {
       std::vector<ArrayDataPtr> chunks;
       if (chunked_leaves_ && node.kind == ReadNode::Kind::kLeaf) {
-        QUIVER_ASSIGN_OR_RAISE(chunks,
-                               readers_[static_cast<size_t>(node.column)]->FinishLeafChunks());
+        auto finished = readers_[static_cast<size_t>(node.column)]->FinishLeafChunks();
+        if (!finished.ok()) {
+          return finished.status().WithContext(impl_->file->name(), ": row group ",
+                                               current_group_, ": ");
+        }
+        chunks = std::move(finished).MoveValueUnsafe();
       } else {
-        QUIVER_ASSIGN_OR_RAISE(auto array, internal::AssembleArray(node, readers_, impl_->pool));
-        chunks.push_back(std::move(array));
+        auto array = internal::AssembleArray(node, readers_, impl_->pool, want);
+        if (!array.ok()) {
+          return array.status().WithContext(impl_->file->name(), ": row group ", current_group_,
+                                            ": ");
+        }
+        chunks.push_back(std::move(array).MoveValueUnsafe());
       }
       int64_t length = 0;
       for (const auto& chunk : chunks) length += chunk->length;

@@ -271,6 +271,32 @@ TEST(FileReaderHostileTest, GoodHandMadeFileReads) {
   EXPECT_EQ((*read)->column(0)->null_count(), 2);
 }
 
+TEST(FileReaderHostileTest, EmptyGroupReadsAsNulls) {
+  // A group without children beside a leaf: pyarrow reads it as struct<>
+  // of null rows; it has no levels of its own.
+  TestChunk chunk;
+  chunk.pages = {DataPageV1(3, testing::PlainInt32({1, 2, 3}))};
+  chunk.meta = testing::ChunkMeta(Type::kInt32, {"x"});
+  TestRowGroup group;
+  group.chunks.push_back(std::move(chunk));
+  group.num_rows = 3;
+  auto file = MakeParquetFile(
+      {Root(2), Leaf("x", Type::kInt32, kRequired), testing::Group("e", 0, kOptional)},
+      {std::move(group)});
+  auto read = ReadAll(AsFile(file));
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ((*read)->num_columns(), 2);
+  EXPECT_EQ((*read)->column(1)->type()->ToString(), "struct<>");
+  EXPECT_EQ((*read)->column(1)->null_count(), 3);
+  auto batches = FileReader::Open(AsFile(file));
+  ASSERT_TRUE(batches.ok());
+  auto reader = (*batches)->GetRecordBatchReader(std::nullopt, std::nullopt, 2);
+  ASSERT_TRUE(reader.ok());
+  auto table = (*reader)->ToTable();
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE((*table)->ValidateFull().ok());
+}
+
 TEST(FileReaderHostileTest, FewerLevelsThanNumValues) {
   // num_values 10, but the RLE run holds 5 levels.
   std::string levels = testing::WithLengthPrefix(testing::RleRun(5, 1, 1));

@@ -198,7 +198,12 @@ class NullBuilder final : public LeafBuilder {
   Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer>, int64_t) override {
     const int64_t length = length_;
     length_ = 0;
-    return ArrayData::Make(null(), length, {nullptr}, length);
+    return ArrayData::Make(null(), length, {}, length);
+  }
+  Result<std::vector<ArrayDataPtr>> FinishChunks(const std::shared_ptr<Buffer>&,
+                                                 MemoryPool*) override {
+    QUIVER_ASSIGN_OR_RAISE(auto array, Finish(nullptr, 0));
+    return std::vector<ArrayDataPtr>{std::move(array)};
   }
   int64_t bytes_buffered() const override { return 0; }
 
@@ -553,7 +558,18 @@ class DictionaryBuilder final : public LeafBuilder {
     const auto& dict_type = TypeAs<DictionaryType>(*type_);
     const TypePtr& value_type = dict_type.value_type();
     ArrayDataPtr dictionary;
-    const int32_t n = memo_.size();
+    if (memo_.size() == 0 && indices_.size() > 0) {
+      // Slots without values only (e.g. a non-nullable leaf under null
+      // parents, whose index 0 is not masked): give index 0 a value.
+      std::string_view empty;
+      std::string zeros;
+      if (value_type->id() == Type::kFixedSizeBinary) {
+        zeros.assign(static_cast<size_t>(type_length_), '\0');
+        empty = zeros;
+      }
+      QUIVER_RETURN_NOT_OK(memo_.GetOrInsert(empty).status());
+    }
+    const int64_t n = memo_.size();
     if (value_type->id() == Type::kFixedSizeBinary) {
       MutableBuffer values(pool_);
       QUIVER_RETURN_NOT_OK(values.Reserve(memo_.data_length()));
@@ -575,7 +591,7 @@ class DictionaryBuilder final : public LeafBuilder {
       MutableBuffer offsets(pool_);
       MutableBuffer values(pool_);
       QUIVER_RETURN_NOT_OK(offsets.Reserve((n + 1) * 4));
-      for (int32_t i = 0; i <= n; ++i) {
+      for (int64_t i = 0; i <= n; ++i) {
         offsets.UnsafeAppend(static_cast<int32_t>(memo_.offsets()[i]));
       }
       QUIVER_RETURN_NOT_OK(values.ExtendFromSlice(memo_.data(), memo_.data_length()));
@@ -584,6 +600,9 @@ class DictionaryBuilder final : public LeafBuilder {
     }
     const int64_t length = indices_.size() / 4;
     QUIVER_ASSIGN_OR_RAISE(auto indices, NarrowIndices(dict_type.index_type()->id(), length));
+    // Each batch has its own dictionary: the values it uses, in order of
+    // first use (memory stays bounded by the batch).
+    memo_.Clear();
     auto data =
         ArrayData::Make(type_, length, {std::move(validity), std::move(indices)}, null_count);
     data->dictionary = std::move(dictionary);
