@@ -1,11 +1,13 @@
 #include "quiver/parquet/reader/file_reader.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "quiver/array/test_util_internal.h"
+#include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/parquet/reader/test_util_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
@@ -453,6 +455,39 @@ TEST(FileReaderHostileTest, ChunkShorterOrLongerThanRowGroup) {
                   "ends after 2 rows");
   ExpectReadError(OptionalInt32File({DataPageV1(4, testing::PlainInt32({1, 2, 3, 4}))}, 2, kRequired),
                   "more than the 2 rows");
+}
+
+// The reader fuzz target's seed corpus and the inputs that once failed it
+// (fuzz/regressions/quiver_parquet_reader_fuzz/), read as the target reads
+// them, under ASan+UBSan in make test: an error or valid arrays, no crash.
+TEST(FileReaderFuzzInputsTest, SeedsAndRegressionsReadOrFailCleanly) {
+  const std::filesystem::path fuzz = std::filesystem::path(QUIVER_TESTDATA_DIR) / ".." / "fuzz";
+  int inputs = 0;
+  for (const char* dir : {"corpus", "regressions"}) {
+    const auto folder = fuzz / dir / "quiver_parquet_reader_fuzz";
+    if (!std::filesystem::is_directory(folder)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      if (!entry.is_regular_file()) continue;
+      auto bytes = io::ReadFileToBuffer(entry.path().string());
+      ASSERT_TRUE(bytes.ok()) << bytes.status();
+      ++inputs;
+      for (int64_t batch_size : {7, 4096}) {
+        ReaderOptions options;
+        options.memory_limit = 256 << 20;
+        options.page_checksum_verification = batch_size == 7;
+        auto reader = FileReader::Open(AsFile(*bytes, entry.path().filename().string()), options);
+        if (!reader.ok()) continue;
+        auto batches = (*reader)->GetRecordBatchReader(std::nullopt, std::nullopt, batch_size);
+        if (!batches.ok()) continue;
+        while (true) {
+          auto batch = (*batches)->Next();
+          if (!batch.ok() || *batch == nullptr) break;
+          ASSERT_TRUE((*batch)->ValidateFull().ok()) << entry.path();
+        }
+      }
+    }
+  }
+  EXPECT_GT(inputs, 50);
 }
 
 }  // namespace
