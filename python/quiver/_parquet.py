@@ -95,18 +95,20 @@ class ParquetFile:
         """The bloom filter of a column chunk (`column`: leaf index or dotted
         path), or None when it has none. `value in f` / f.might_contain(value):
         False means the value is certainly not in the chunk."""
+        d = self._file.metadata_dict()
+        paths = [c["path"] for c in d["columns"]]
         if isinstance(column, str):
-            paths = [c["path"] for c in self._file.metadata_dict()["columns"]]
             if column not in paths:
                 raise KeyError(f"no leaf column {column!r} (leaf columns: {paths})")
             column = paths.index(column)
-        if self._file.bloom_filter_contains(row_group, column, 0 if self._physical(column) in
-                                            ("INT32", "INT64", "FLOAT", "DOUBLE") else b"") is None:
+        if not 0 <= row_group < len(d["row_groups"]):
+            raise IndexError(f"row group {row_group} out of range (the file has {len(d['row_groups'])})")
+        chunks = d["row_groups"][row_group]["columns"]
+        if not 0 <= column < len(chunks):
+            raise IndexError(f"column {column} out of range (the row group has {len(chunks)})")
+        if chunks[column].get("bloom_filter_offset") is None:
             return None
         return BloomFilter(self._file, row_group, column)
-
-    def _physical(self, column):
-        return self._file.metadata_dict()["columns"][column]["physical_type"]
 
     def read_row_group(self, i, columns=None):
         return self._file.read(columns, [i], None)
