@@ -139,6 +139,36 @@ Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
   QUIVER_RETURN_NOT_OK(offsets->Reserve(num_slots * int64_t{sizeof(int32_t)}));
   const auto end_offset = [&] { return static_cast<int32_t>(data->size()); };
 
+  const int64_t bound = value_bytes_bound(valid);
+  if (bound <= kMaxOffset - data->size()) {
+    // One pass: the values' bytes straight into `data`.
+    QUIVER_RETURN_NOT_OK(data->Reserve(bound));
+    int32_t* ends = offsets->data_as<int32_t>() + offsets->size() / 4;
+    int64_t size = data->size();
+    auto copy_run = [&](int64_t pos, int64_t len) -> Status {
+      QUIVER_ASSIGN_OR_RAISE(int64_t bytes, DecodeInto(len, size, ends + pos, data->data() + size));
+      size += bytes;
+      return Status::OK();
+    };
+    Status status;
+    if (validity == nullptr) {
+      status = copy_run(0, num_slots);
+    } else {
+      int64_t next = 0;  // first slot without its offset
+      bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
+        if (!status.ok()) return;
+        for (; next < pos; ++next) ends[next] = static_cast<int32_t>(size);
+        status = copy_run(pos, len);
+        next = pos + len;
+      });
+      for (; next < num_slots; ++next) ends[next] = static_cast<int32_t>(size);
+    }
+    QUIVER_RETURN_NOT_OK(status);
+    offsets->UnsafeSetSize(offsets->size() + num_slots * int64_t{sizeof(int32_t)});
+    data->UnsafeSetSize(size);
+    return Status::OK();
+  }
+
   std::vector<std::string_view>& views = views_;
   views.resize(static_cast<size_t>(std::min(valid, kScratchValues)));
   // Appends the next `count` values of the page.
@@ -173,6 +203,10 @@ Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
   QUIVER_RETURN_NOT_OK(status);
   for (; next < num_slots; ++next) offsets->UnsafeAppend(end_offset());
   return Status::OK();
+}
+
+Result<int64_t> ByteArrayDecoder::DecodeInto(int64_t, int64_t, int32_t*, uint8_t*) {
+  return Status::NotImplemented("DecodeInto without a value_bytes_bound()");
 }
 
 // ---------------------------------------------------------------------------

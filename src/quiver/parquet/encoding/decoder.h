@@ -81,6 +81,12 @@ class Decoder {
   // The next n dictionary indices of the page, each checked against the
   // dictionary size (for a reader that keeps an Arrow dictionary column).
   virtual Status DecodeIndices(int64_t n, int32_t* out);
+  // Dictionary encodings of BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY: the
+  // dictionary's values (0 and nothing for the other decoders): entry i's
+  // bytes, valid until the next SetDictionary(), for 0 <= i <
+  // dictionary_length().
+  virtual int64_t dictionary_length() const { return 0; }
+  virtual std::string_view dictionary_entry(int64_t) const { return {}; }
 
  protected:
   Decoder(format::Type type, format::Encoding encoding) : type_(type), encoding_(encoding) {}
@@ -175,10 +181,23 @@ class ByteArrayDecoder : public Decoder {
   virtual Status DecodeArrow(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
                              MutableBuffer* offsets, MutableBuffer* data);
 
+  // An upper bound of the bytes the next n values (n <= values_left())
+  // hold, known without decoding them (PLAIN: the page's bytes left;
+  // dictionaries: n times the longest entry), or kUnknownBytes
+  // (DELTA_BYTE_ARRAY). DecodeArrow copies in one pass where it is known.
+  static constexpr int64_t kUnknownBytes = INT64_MAX;
+  virtual int64_t value_bytes_bound(int64_t n) const { return kUnknownBytes; }
+
   Status Skip(int64_t n) override;
 
  protected:
   using Decoder::Decoder;
+
+  // DecodeArrow's one-pass copy, for decoders with a value_bytes_bound():
+  // the next n values' bytes to data[0, ...) (room for the bound is there)
+  // and their end offsets, base + the bytes so far, to offsets[0, n).
+  // Returns the bytes written.
+  virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* offsets, uint8_t* data);
 
  private:
   std::vector<std::string_view> views_;  // DecodeArrow's scratch

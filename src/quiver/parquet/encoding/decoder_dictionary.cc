@@ -55,9 +55,18 @@ class DictionaryDecoderBase : public Base {
   }
 
   Status DecodeIndices(int64_t n, int32_t* out) override {
-    return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
-      for (int64_t j = 0; j < m; ++j) out[done + j] = static_cast<int32_t>(idx[j]);
-    });
+    // Straight into `out` (int32 and uint32 may alias), checked in one pass.
+    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
+    if (n == 0) return Status::OK();
+    auto* indices = reinterpret_cast<uint32_t*>(out);
+    const int64_t got = indices_.GetBatch(indices, n);
+    if (got != n) return Fail(n, got);
+    if (QUIVER_PREDICT_FALSE(MaxIndex(indices, n) >= dictionary_size_)) {
+      return OutOfRange(indices);
+    }
+    position_ += n;
+    this->values_left_ -= n;
+    return Status::OK();
   }
 
  protected:
@@ -78,7 +87,9 @@ class DictionaryDecoderBase : public Base {
       const int64_t m = std::min(n - done, Decoder::kScratchValues);
       const int64_t got = indices_.GetBatch(scratch_, m);
       if (got != m) return Fail(n, done + got);
-      if (QUIVER_PREDICT_FALSE(MaxIndex(scratch_, m) >= dictionary_size_)) return OutOfRange();
+      if (QUIVER_PREDICT_FALSE(MaxIndex(scratch_, m) >= dictionary_size_)) {
+        return OutOfRange(scratch_);
+      }
       map(static_cast<const uint32_t*>(scratch_), m, done);
       position_ += m;
       done += m;
@@ -96,12 +107,13 @@ class DictionaryDecoderBase : public Base {
     return st;
   }
 
-  Status OutOfRange() {
+  // indices[] (from the value at position_ on) holds one out of range.
+  Status OutOfRange(const uint32_t* indices) {
     int64_t j = 0;
-    while (scratch_[j] < dictionary_size_) ++j;
+    while (indices[j] < dictionary_size_) ++j;
     this->values_left_ = 0;
     return Status::Invalid(EnumName(this->encoding()), " ", EnumName(this->physical_type()),
-                           " page: index ", scratch_[j], " of value ", position_ + j,
+                           " page: index ", indices[j], " of value ", position_ + j,
                            " is out of range for a dictionary of ", dictionary_size_,
                            " values");
   }
@@ -166,6 +178,14 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
     return Status::OK();
   }
 
+  int64_t dictionary_length() const override {
+    return type_length() > 0 ? dictionary_.size() / type_length() : 0;
+  }
+  std::string_view dictionary_entry(int64_t i) const override {
+    return std::string_view(reinterpret_cast<const char*>(dictionary_.data()) + i * type_length(),
+                            static_cast<size_t>(type_length()));
+  }
+
   Status Decode(int64_t n, uint8_t* out) override {
     const auto width = static_cast<size_t>(type_length());
     const uint8_t* dictionary = dictionary_.data();
@@ -201,8 +221,20 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
     PlainByteArrayDecoder plain(bytes_.data(), size);
     QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data_as<std::string_view>())
                              .WithContext("dictionary page: "));
+    max_length_ = 0;
+    for (int64_t i = 0; i < num_values; ++i) {
+      max_length_ = std::max(max_length_,
+                             static_cast<int64_t>(dictionary_.data_as<std::string_view>()[i].size()));
+    }
     EndDictionary(num_values);
     return Status::OK();
+  }
+
+  int64_t dictionary_length() const override {
+    return dictionary_.size() / static_cast<int64_t>(sizeof(std::string_view));
+  }
+  std::string_view dictionary_entry(int64_t i) const override {
+    return dictionary_.data_as<std::string_view>()[i];
   }
 
   Status Decode(int64_t n, std::string_view* out) override {
@@ -213,7 +245,27 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
     });
   }
 
+  int64_t value_bytes_bound(int64_t n) const override {
+    if (max_length_ > 0 && n > kUnknownBytes / max_length_) return kUnknownBytes;
+    return n * max_length_;
+  }
+
  private:
+  Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* data) override {
+    const std::string_view* dictionary = dictionary_.data_as<std::string_view>();
+    int64_t written = 0;
+    QUIVER_RETURN_NOT_OK(ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
+      for (int64_t j = 0; j < m; ++j) {
+        const std::string_view value = dictionary[idx[j]];
+        std::memcpy(data + written, value.data(), value.size());
+        written += static_cast<int64_t>(value.size());
+        ends[done + j] = static_cast<int32_t>(base + written);
+      }
+    }));
+    return written;
+  }
+
+  int64_t max_length_ = 0;  // of the dictionary's entries
   // From the reader's pool (a dictionary page of many short values takes
   // up to 4x its size in views).
   MutableBuffer bytes_;

@@ -106,7 +106,16 @@ class PlainBinaryDecoder final
     return Take(n, [&] { return inner_.Decode(n, out); });
   }
 
+  // Whatever n: a malformed page may put all its bytes in one value.
+  int64_t value_bytes_bound(int64_t) const override { return inner_.bytes_left(); }
+
  private:
+  Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* data) override {
+    int64_t bytes = 0;
+    QUIVER_RETURN_NOT_OK(Take(n, [&] { return inner_.DecodeInto(n, base, ends, data, &bytes); }));
+    return bytes;
+  }
+
   Status StartPage(int64_t num_values, const uint8_t* data, int64_t size) override {
     inner_ = PlainByteArrayDecoder(data, size);
     return Check(num_values, size / 4, "its bytes (4 bytes a length)");

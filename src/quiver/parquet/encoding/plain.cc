@@ -216,6 +216,26 @@ Status PlainBooleanDecoder::Skip(int64_t n) {
   return Status::OK();
 }
 
+Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* out,
+                                         int64_t* bytes) {
+  int64_t written = 0;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    if (QUIVER_PREDICT_FALSE(size_ - pos_ < 4)) break;
+    const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
+    if (QUIVER_PREDICT_FALSE(length > size_ - pos_ - 4)) break;
+    std::memcpy(out + written, data_ + pos_ + 4, static_cast<size_t>(length));
+    written += length;
+    ends[i] = static_cast<int32_t>(base + written);
+    pos_ += 4 + length;
+  }
+  values_read_ += i;
+  *bytes = written;
+  if (i == n) return Status::OK();
+  std::string_view unused;
+  return Decode(1, &unused);  // the error of value i
+}
+
 Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
   for (int64_t i = 0; i < n; ++i) {
     if (size_ - pos_ < 4) {

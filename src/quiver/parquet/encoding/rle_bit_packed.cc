@@ -290,6 +290,45 @@ void RleBitPackedDecoder::LoadBlock() {
   block_pos_ = 0;
 }
 
+void RleBitPackedDecoder::SkipLiteral(int64_t k) {
+  const int64_t next = LiteralIndex() + k;
+  lit_left_ -= k;
+  lit_block_ = next / 32;
+  if (next % 32 == 0) {
+    block_pos_ = 32;
+  } else {
+    LoadBlock();  // block lit_block_, then lit_block_ + 1 is the next to load
+    block_pos_ = static_cast<int>(next % 32);
+  }
+}
+
+int64_t RleBitPackedDecoder::GetBits(uint8_t* out, int64_t out_offset, int64_t n,
+                                     int64_t* ones) {
+  int64_t read = 0;
+  int64_t set = 0;
+  while (read < n) {
+    if (rle_left_ > 0) {
+      const int64_t k = std::min(rle_left_, n - read);
+      bitmap::SetBitsTo(out, out_offset + read, k, rle_value_ != 0);
+      if (rle_value_ != 0) set += k;
+      rle_left_ -= k;
+      read += k;
+    } else if (lit_left_ > 0) {
+      // The run's values are within its bytes (NextRun cut a truncated run).
+      const int64_t k = std::min(lit_left_, n - read);
+      const int64_t index = LiteralIndex();
+      bitmap::CopyBitmap(lit_data_, index, k, out, out_offset + read);
+      set += bitmap::CountSetBits(lit_data_, index, k);
+      SkipLiteral(k);
+      read += k;
+    } else if (!NextRun()) {
+      break;
+    }
+  }
+  *ones += set;
+  return read;
+}
+
 template <typename T>
 int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
   int64_t read = 0;
@@ -337,6 +376,14 @@ int64_t RleBitPackedDecoder::Count(int64_t n, uint32_t value, uint32_t max_value
       const int64_t k = std::min(rle_left_, n - read);
       if (rle_value_ == value) count += k;
       rle_left_ -= k;
+      read += k;
+    } else if (lit_left_ > 0 && bit_width_ == 1 && max_value >= 1) {
+      // Every value is 0 or 1: count the run's bits in bulk.
+      const int64_t k = std::min(lit_left_, n - read);
+      const int64_t ones = bitmap::CountSetBits(lit_data_, LiteralIndex(), k);
+      if (value == 1) count += ones;
+      if (value == 0) count += k - ones;
+      SkipLiteral(k);
       read += k;
     } else if (lit_left_ > 0) {
       if (block_pos_ == 32) LoadBlock();

@@ -135,6 +135,14 @@ class RleBitPackedDecoder {
   // fewer than n with status() OK tells the two apart with GetBatch(&v, 1).
   int64_t Count(int64_t n, uint32_t value, uint32_t max_value, int64_t* equal);
 
+  // Bit width 1 only (definition levels of a column whose maximum level is
+  // 1): decodes up to n values as bits [out_offset, out_offset + n) of
+  // `out` and adds to *ones how many are 1. RLE runs are set as ranges and
+  // bit-packed runs copied as bitmaps (the hybrid packs values from the
+  // least significant bit, as Arrow bitmaps are laid out). Returns how many
+  // were decoded, as GetBatch().
+  int64_t GetBits(uint8_t* out, int64_t out_offset, int64_t n, int64_t* ones);
+
   // OK, or why decoding stopped before the end of the data.
   const Status& status() const { return status_; }
   int bit_width() const { return bit_width_; }
@@ -143,6 +151,12 @@ class RleBitPackedDecoder {
   bool NextRun();
   void Fail(Status status);
   void LoadBlock();
+  // The index, within the current bit-packed run, of its next value.
+  int64_t LiteralIndex() const {
+    return block_pos_ == 32 ? lit_block_ * 32 : (lit_block_ - 1) * 32 + block_pos_;
+  }
+  // Moves past k (<= lit_left_) values of the current bit-packed run.
+  void SkipLiteral(int64_t k);
 
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;

@@ -9,6 +9,8 @@
 #include <bit>
 #include <limits>
 
+#include "quiver/util/bit_util.h"
+
 namespace quiver::parquet {
 
 namespace {
@@ -68,6 +70,32 @@ Result<int64_t> V1LevelSectionSize(Encoding encoding, int16_t max_level, int64_t
       return Status::Invalid("level encoding ", EncodingText(encoding),
                              " is not RLE or BIT_PACKED");
   }
+}
+
+int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t* out,
+                       int64_t out_offset) {
+  int64_t set = 0;
+  int64_t i = 0;
+  // Up to a byte boundary of the output, bit by bit.
+  for (; i < n && ((out_offset + i) & 7) != 0; ++i) {
+    const bool bit = levels[i] >= level;
+    bit_util::SetBitTo(out, out_offset + i, bit);
+    set += bit;
+  }
+  // Then whole bytes: eight compares a byte (a loop GCC vectorises).
+  uint8_t* bytes = out + ((out_offset + i) >> 3);
+  for (; i + 8 <= n; i += 8) {
+    uint8_t byte = 0;
+    for (int j = 0; j < 8; ++j) byte |= static_cast<uint8_t>((levels[i + j] >= level) << j);
+    *bytes++ = byte;
+    set += std::popcount(static_cast<unsigned>(byte));
+  }
+  for (; i < n; ++i) {
+    const bool bit = levels[i] >= level;
+    bit_util::SetBitTo(out, out_offset + i, bit);
+    set += bit;
+  }
+  return set;
 }
 
 Status LevelDecoder::SetData(std::string_view kind, Encoding encoding, int16_t max_level,
@@ -179,6 +207,35 @@ Status LevelDecoder::Decode(int64_t n, int16_t* out) {
   if (got < n) return Fail(rle ? RleStopped(base + got) : Exhausted(base + got));
   levels_left_ -= n;
   return Status::OK();
+}
+
+Result<int64_t> LevelDecoder::DecodeBits(int64_t n, uint8_t* out, int64_t out_offset) {
+  QUIVER_RETURN_NOT_OK(CheckWanted(n));
+  if (max_level_ != 1) {
+    return Fail(Status::Invalid(kind_, " levels: decoding as bits needs max level 1, not ",
+                                max_level_));
+  }
+  const int64_t base = num_values_ - levels_left_;
+  int64_t ones = 0;
+  if (encoding_ == Encoding::kRle) {
+    const int64_t got = rle_.GetBits(out, out_offset, n, &ones);
+    // Bit width 1 holds no level above 1: only a short section stops it.
+    if (got < n) return Fail(RleStopped(base + got));
+  } else {
+    int16_t scratch[kScratchLevels];
+    for (int64_t done = 0; done < n;) {
+      const int64_t k = std::min(kScratchLevels, n - done);
+      const int64_t got = UnpackMsbFirst(k, scratch);
+      for (int64_t i = 0; i < got; ++i) {
+        bit_util::SetBitTo(out, out_offset + done + i, scratch[i] != 0);
+        ones += scratch[i] != 0;
+      }
+      if (got < k) return Fail(Exhausted(base + done + got));
+      done += k;
+    }
+  }
+  levels_left_ -= n;
+  return ones;
 }
 
 Result<int64_t> LevelDecoder::Count(int64_t n, int16_t level) {

@@ -32,6 +32,11 @@ int LevelBitWidth(int16_t max_level);
 Result<int64_t> V1LevelSectionSize(format::Encoding encoding, int16_t max_level,
                                    int64_t num_values, const uint8_t* data, int64_t size);
 
+// Bits [out_offset, out_offset + n) of `out` set where levels[i] >= level
+// (a validity bitmap from definition levels); returns how many are set.
+int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t* out,
+                       int64_t out_offset);
+
 class LevelDecoder {
  public:
   // `kind`: "definition" or "repetition" (for messages; must outlive the
@@ -48,6 +53,11 @@ class LevelDecoder {
   // Counts, among the next n levels, those equal to `level`, and moves past
   // them (the same checks as Decode). Runs count without being expanded.
   Result<int64_t> Count(int64_t n, int16_t level);
+
+  // max_level 1 only: the next n levels as bits [out_offset, out_offset +
+  // n) of `out` (1 where the level is 1); returns how many are 1. The same
+  // checks as Decode. RLE sections go run by run, never level by level.
+  Result<int64_t> DecodeBits(int64_t n, uint8_t* out, int64_t out_offset);
 
   int64_t levels_left() const { return levels_left_; }
 

@@ -5,6 +5,7 @@
 #include "quiver/array/concatenate.h"
 #include "quiver/array/nulls.h"
 #include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/levels/level_decoder.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/dcheck.h"
 
@@ -46,6 +47,18 @@ Result<Slots> StructSlots(const ReadNode& node, const Levels& levels, MemoryPool
   const bool nullable = node.field->nullable() && info.def_level > info.repeated_ancestor_def_level;
   MutableBuffer bits(pool);
   if (nullable) QUIVER_RETURN_NOT_OK(bits.Resize(bit_util::BytesForBits(levels.n)));
+  if (levels.rep == nullptr && info.repeated_ancestor_def_level == 0) {
+    // No list above: every level is a slot.
+    slots.length = levels.n;
+    if (nullable && levels.def != nullptr) {
+      slots.null_count = levels.n - LevelsToBitmap(levels.def, levels.n, info.def_level,
+                                                   bits.data(), 0);
+    } else if (nullable) {
+      slots.null_count = info.def_level > 0 ? levels.n : 0;
+    }
+    if (slots.null_count > 0) slots.validity = bits.Freeze();
+    return slots;
+  }
   for (int64_t i = 0; i < levels.n; ++i) {
     const int16_t def = levels.DefAt(i);
     if (levels.RepAt(i) > info.rep_level || def < info.repeated_ancestor_def_level) continue;

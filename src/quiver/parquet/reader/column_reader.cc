@@ -79,6 +79,7 @@ Status ColumnReader::StartRowGroup(int row_group) {
                            PageReader::Make(file_, meta, data_end_, *column_, context, options_));
   }
   dictionary_decoder_.reset();
+  builder_->DictionaryChanged();
   decoders_.clear();
   values_ = nullptr;
   page_levels_left_ = 0;
@@ -127,6 +128,7 @@ Result<bool> ColumnReader::NextDataPage() {
       dictionary_decoder_ = std::move(made).MoveValueUnsafe();
       QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(
           page.num_values, page.data.data(), static_cast<int64_t>(page.data.size()))));
+      builder_->DictionaryChanged();
       continue;
     }
     const DataPage& page = pages_->data_page();
@@ -200,7 +202,7 @@ Status ColumnReader::FillPending(int64_t n) {
 Status ColumnReader::Consume(int64_t begin, int64_t end) {
   const int64_t n = end - begin;
   if (n == 0) return Status::OK();
-  if (max_rep_ > 0) {
+  if (max_rep_ > 0 && keep_levels_) {
     QUIVER_RETURN_NOT_OK(rep_.ExtendFromSlice(pending_rep_.data() + begin, n * 2));
   }
   if (max_def_ == 0) {
@@ -210,14 +212,20 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
     return Status::OK();
   }
   const int16_t* def = pending_def_.data() + begin;
-  QUIVER_RETURN_NOT_OK(def_.ExtendFromSlice(def, n * 2));
+  if (keep_levels_) QUIVER_RETURN_NOT_OK(def_.ExtendFromSlice(def, n * 2));
   num_levels_ += n;
   // Slots of the leaf's array and which of them hold a value.
   QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
   uint8_t* valid = valid_.data();
   int64_t slot = num_slots_;
   int64_t values = 0;
-  for (int64_t i = 0; i < n; ++i) {
+  if (slot_def_ == 0) {
+    // Every level is a slot (no list above the leaf); levels are at most
+    // max_def_, so a value is a level >= max_def_.
+    values = LevelsToBitmap(def, n, max_def_, valid, slot);
+    slot += n;
+  }
+  for (int64_t i = slot_def_ == 0 ? n : 0; i < n; ++i) {
     const int16_t d = def[i];
     if (d < slot_def_) continue;
     const bool has_value = d == max_def_;
@@ -236,7 +244,35 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
   return Status::OK();
 }
 
+Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
+  int64_t records = 0;
+  while (records < want) {
+    if (page_levels_left_ == 0) {
+      QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
+      if (!more) break;
+      continue;
+    }
+    // Each level is one record and one slot; its bit says whether the slot
+    // holds a value.
+    const int64_t n = std::min(want - records, page_levels_left_);
+    QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
+    auto ones = def_decoder_.DecodeBits(n, valid_.data(), num_slots_);
+    if (!ones.ok()) return PageError(ones.status());
+    const int64_t values = *ones;
+    page_levels_left_ -= n;
+    num_levels_ += n;
+    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(
+        values_, n, values == n ? nullptr : valid_.data(), num_slots_, values)));
+    num_nulls_ += n - values;
+    num_slots_ += n;
+    records += n;
+  }
+  *read = records;
+  return Status::OK();
+}
+
 Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
+  if (flat_) return ReadFlat(want, read);
   int64_t records = 0;
   const bool repeated = max_rep_ > 0;
   while (true) {

@@ -67,10 +67,22 @@ class ColumnReader {
   // more than LeafBuilder::kChunkBytes; see set_allow_chunks).
   Result<std::vector<ArrayDataPtr>> FinishLeafChunks();
   void set_allow_chunks(bool allow) { builder_->set_allow_chunks(allow); }
+  // Off: the leaf's levels are not kept for an assembly (the assembly
+  // reads only the first leaf of each struct, list or map;
+  // def_levels() and rep_levels() are then empty). A nullable top-level
+  // leaf of a flat column (max levels def 1, rep 0) then decodes its
+  // definition levels straight into its validity bitmap. Call before the
+  // first ReadRecords.
+  void set_keep_levels(bool keep) {
+    keep_levels_ = keep;
+    flat_ = !keep && max_rep_ == 0 && max_def_ == 1 && slot_def_ == 0;
+  }
   // Forgets the batch's levels (after the assembly).
   void ClearBatch();
 
   const ColumnDescriptor& column() const { return *column_; }
+  // The leaf's index in the schema's columns.
+  int32_t leaf_column() const { return leaf_->column; }
   int64_t bytes_buffered() const;
 
  private:
@@ -78,6 +90,7 @@ class ColumnReader {
 
   Result<bool> NextDataPage();
   Status FillPending(int64_t n);
+  Status ReadFlat(int64_t want, int64_t* read);
   Status Consume(int64_t begin, int64_t end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
@@ -93,6 +106,8 @@ class ColumnReader {
   // Slots: entries with def >= slot_def_; values: def == max_def_.
   int16_t slot_def_ = 0;
   bool nullable_ = false;
+  bool keep_levels_ = true;  // see set_keep_levels
+  bool flat_ = false;
 
   std::unique_ptr<LeafBuilder> builder_;
   std::unique_ptr<PageReader> pages_;

@@ -1,6 +1,7 @@
 #include "quiver/parquet/reader/file_reader.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -202,6 +203,20 @@ class ParquetBatchReader final : public RecordBatchReader {
                                           page_options));
       readers_[static_cast<size_t>(leaf->column)] = reader.get();
       owned_.push_back(std::move(reader));
+    }
+    // The assembly reads the levels of each struct's, list's and map's
+    // first leaf only.
+    std::set<int32_t> keep;
+    std::function<void(const ReadNode&)> mark = [&](const ReadNode& node) {
+      if (node.kind == ReadNode::Kind::kLeaf) return;
+      if (!node.columns.empty()) keep.insert(node.columns.front());
+      for (const ReadNode& child : node.children) mark(child);
+    };
+    for (const ReadNode& node : nodes_) mark(node);
+    for (ColumnReader* reader : readers_) {
+      if (reader != nullptr && !keep.contains(reader->leaf_column())) {
+        reader->set_keep_levels(false);
+      }
     }
     if (chunked_leaves_) {
       for (const ReadNode& node : nodes_) {

@@ -268,7 +268,10 @@ class BinaryBuilder32 final : public LeafBuilder {
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
     auto* typed = static_cast<ByteArrayDecoder*>(decoder);
-    if (allow_chunks_) return AppendChunked(typed, num_slots, valid, valid_offset, num_values);
+    // Value by value only where the chunk may end within these values.
+    if (allow_chunks_ && typed->value_bytes_bound(num_values) > kChunkBytes - data_.size()) {
+      return AppendChunked(typed, num_slots, valid, valid_offset, num_values);
+    }
     const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 4 - 1;
     QUIVER_RETURN_NOT_OK(typed->DecodeArrow(num_slots, valid, valid_offset, &offsets_, &data_));
     if (utf8_) {
@@ -517,9 +520,15 @@ class DictionaryBuilder final : public LeafBuilder {
         indices_(pool),
         memo_(pool) {}
 
+  void DictionaryChanged() override { remap_.clear(); }
+
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
     QUIVER_RETURN_NOT_OK(indices_.Reserve(num_slots * 4));
+    if (decoder->encoding() == format::Encoding::kRleDictionary ||
+        decoder->encoding() == format::Encoding::kPlainDictionary) {
+      return AppendIndices(decoder, num_slots, valid, valid_offset, num_values);
+    }
     const bool utf8 = IsStringLike(TypeAs<DictionaryType>(*type_).value_type()->id());
     auto put = [&](std::string_view value, bool is_valid) -> Status {
       int32_t index = 0;
@@ -603,6 +612,7 @@ class DictionaryBuilder final : public LeafBuilder {
     // Each batch has its own dictionary: the values it uses, in order of
     // first use (memory stays bounded by the batch).
     memo_.Clear();
+    remap_.clear();
     auto data =
         ArrayData::Make(type_, length, {std::move(validity), std::move(indices)}, null_count);
     data->dictionary = std::move(dictionary);
@@ -612,6 +622,61 @@ class DictionaryBuilder final : public LeafBuilder {
   int64_t bytes_buffered() const override { return indices_.size() + memo_.memory_used(); }
 
  private:
+  // The memo's index of the page dictionary's entry `entry`, inserted on
+  // its first use in the batch.
+  Result<int32_t> FirstUse(const Decoder* decoder, int32_t entry) {
+    const std::string_view value = decoder->dictionary_entry(entry);
+    bool inserted = false;
+    QUIVER_ASSIGN_OR_RAISE(int32_t index, memo_.GetOrInsert(value, &inserted));
+    if (inserted && IsStringLike(TypeAs<DictionaryType>(*type_).value_type()->id()) &&
+        !IsValidUtf8(value)) {
+      return Status::Invalid("invalid UTF-8 in a string value");
+    }
+    remap_[static_cast<size_t>(entry)] = index;
+    return index;
+  }
+
+  // A dictionary-encoded page: its indices mapped to the batch's
+  // dictionary through remap_ (the page dictionary's entry -> the memo's
+  // index, -1 until first used), so each distinct entry is hashed once per
+  // batch and every value costs a table lookup.
+  Status AppendIndices(Decoder* decoder, int64_t num_slots, const uint8_t* valid,
+                       int64_t valid_offset, int64_t num_values) {
+    const int64_t entries = decoder->dictionary_length();
+    if (static_cast<int64_t>(remap_.size()) != entries) {
+      remap_.assign(static_cast<size_t>(entries), -1);
+    }
+    page_indices_.resize(static_cast<size_t>(num_values));
+    QUIVER_RETURN_NOT_OK(decoder->DecodeIndices(num_values, page_indices_.data()));
+    int32_t* remap = remap_.data();
+    const int32_t* in = page_indices_.data();
+    int32_t* out = reinterpret_cast<int32_t*>(indices_.data() + indices_.size());
+    // Maps in[0, n) to out[0, n).
+    auto map_run = [&](const int32_t* from, int32_t* to, int64_t n) -> Status {
+      for (int64_t i = 0; i < n; ++i) {
+        int32_t index = remap[from[i]];
+        if (QUIVER_PREDICT_FALSE(index < 0)) {
+          QUIVER_ASSIGN_OR_RAISE(index, FirstUse(decoder, from[i]));
+        }
+        to[i] = index;
+      }
+      return Status::OK();
+    };
+    if (valid == nullptr) {
+      QUIVER_RETURN_NOT_OK(map_run(in, out, num_slots));
+    } else {
+      std::memset(out, 0, static_cast<size_t>(num_slots) * 4);  // null slots: index 0
+      Status status;
+      bitmap::VisitSetBitRuns(valid, valid_offset, num_slots, [&](int64_t pos, int64_t len) {
+        if (status.ok()) status = map_run(in, out + pos, len);
+        in += len;
+      });
+      QUIVER_RETURN_NOT_OK(status);
+    }
+    indices_.UnsafeSetSize(indices_.size() + num_slots * 4);
+    return Status::OK();
+  }
+
   // The int32 indices in the dictionary type's index type (ARROW:schema
   // keeps the writer's, e.g. int8); CapacityError when the dictionary has
   // more values than that type can index.
@@ -651,6 +716,8 @@ class DictionaryBuilder final : public LeafBuilder {
   MutableBuffer indices_;
   quiver::internal::BinaryMemoTable memo_;
   std::vector<std::string_view> views_;
+  std::vector<int32_t> remap_;         // see AppendIndices
+  std::vector<int32_t> page_indices_;  // AppendIndices' scratch
   std::vector<uint8_t> scratch_;
 };
 

@@ -35,6 +35,10 @@ class LeafBuilder {
   // with `validity` (nullptr: none) and `null_count` nulls.
   virtual Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) = 0;
 
+  // The column reader set a new dictionary page's values in the
+  // dictionary decoder (entries seen before may now mean other values).
+  virtual void DictionaryChanged() {}
+
   // Bytes held by the slots not yet finished (for the batch's memory).
   virtual int64_t bytes_buffered() const = 0;
 
