@@ -21,13 +21,6 @@ bool StartsWith(const Buffer& data, const char* magic) {
   return data.size() >= static_cast<int64_t>(n) && std::memcmp(data.data(), magic, n) == 0;
 }
 
-// The status with "NAME: " in front unless its message starts with the
-// name already (the Parquet reader names the file itself).
-Status Named(const Status& status, const std::string& name) {
-  if (status.ok() || status.message().starts_with(name)) return status;
-  return status.WithContext(name, ": ");
-}
-
 // Buffer bytes of an array (children and dictionary included).
 int64_t BufferBytes(const ArrayData& data) {
   int64_t n = 0;
@@ -71,7 +64,7 @@ class IpcSource final : public BatchSource {
       batch = file_->ReadRecordBatch(i);
       if (!batch.ok()) batch = batch.status().WithContext("record batch ", i, ": ");
     }
-    if (!batch.ok()) return Named(batch.status(), name_);
+    if (!batch.ok()) return WithName(batch.status(), name_);
     if (*batch != nullptr) {
       for (const auto& column : (*batch)->columns_data()) bytes_done_ += BufferBytes(*column);
     }
@@ -108,7 +101,7 @@ class ParquetSource final : public BatchSource {
     source->total_bytes_ = data->size();
     auto file = std::make_shared<io::BufferReader>(std::move(data), name);
     auto reader_or = parquet::FileReader::Open(file);
-    if (!reader_or.ok()) return Named(reader_or.status(), name);
+    if (!reader_or.ok()) return WithName(reader_or.status(), name);
     source->reader_ = std::move(reader_or).MoveValueUnsafe();
     parquet::FileReader& reader = *source->reader_;
     const auto& row_groups = reader.metadata().row_groups;
@@ -131,11 +124,11 @@ class ParquetSource final : public BatchSource {
       source->total_rows_ += source->group_rows_.back();
     }
     auto schema = reader.SchemaFor(options.columns);
-    if (!schema.ok()) return Named(schema.status(), name);
+    if (!schema.ok()) return WithName(schema.status(), name);
     source->schema_ = (*schema)->WithMetadata(FooterMetadata(reader));
     auto batches = reader.GetRecordBatchReader(options.columns, options.row_groups,
                                                options.batch_size);
-    if (!batches.ok()) return Named(batches.status(), name);
+    if (!batches.ok()) return WithName(batches.status(), name);
     source->batches_ = std::move(batches).MoveValueUnsafe();
     return std::unique_ptr<BatchSource>(std::move(source));
   }
@@ -165,7 +158,7 @@ class ParquetSource final : public BatchSource {
 
   Result<RecordBatchPtr> Next() override {
     auto next = batches_->Next();
-    if (!next.ok()) return Named(next.status(), name_);
+    if (!next.ok()) return WithName(next.status(), name_);
     RecordBatchPtr batch = std::move(next).MoveValueUnsafe();
     if (batch == nullptr) return batch;
     rows_done_ += batch->num_rows();
@@ -204,7 +197,7 @@ Result<std::unique_ptr<BatchSource>> BatchSource::Open(const std::string& path,
                                                        const SourceOptions& options) {
   std::string name = path == "-" ? "<stdin>" : path;
   auto data = LoadInput(path);
-  if (!data.ok()) return Named(data.status(), name);
+  if (!data.ok()) return WithName(data.status(), name);
   if (StartsWith(**data, kParquetMagic)) {
     return ParquetSource::Open(std::move(data).MoveValueUnsafe(), std::move(name), options);
   }

@@ -43,6 +43,11 @@ std::string ErrorMessage(const Status& status) {
   }
 }
 
+Status WithName(const Status& status, const std::string& name) {
+  if (status.ok() || status.message().starts_with(name)) return status;
+  return status.WithContext(name, ": ");
+}
+
 Result<std::shared_ptr<Buffer>> LoadInput(const std::string& path) {
   if (path == "-") {
     auto stream = io::FileInputStream::FromDescriptor(STDIN_FILENO, /*owns_fd=*/false);

@@ -45,6 +45,9 @@ void PrintError(std::string_view command, std::string_view message);
 // The message of a Status for users: the message, with the status code
 // spelled out when it is not the usual Invalid / IOError ("not implemented: ...").
 std::string ErrorMessage(const Status& status);
+// `status` with "NAME: " in front, unless its message names `name` first
+// already (the Parquet reader names the file itself).
+Status WithName(const Status& status, const std::string& name);
 
 // The whole of `path` ("-" = standard input, read until its end): regular
 // files are memory-mapped, anything else (pipes, devices) is read.

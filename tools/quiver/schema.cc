@@ -123,7 +123,7 @@ int RunSchema(const SchemaArgs& args) {
   }
   auto reader = parquet::FileReader::Open(std::make_shared<io::BufferReader>(*data, name));
   if (!reader.ok()) {
-    PrintError(kCommand, ErrorMessage(reader.status()));
+    PrintError(kCommand, ErrorMessage(WithName(reader.status(), name)));
     return kExitFailure;
   }
   InspectOptions options;
@@ -131,7 +131,7 @@ int RunSchema(const SchemaArgs& args) {
   options.read_page_index = false;
   auto file = InspectFile(**data, name, options);
   if (!file.ok()) {
-    PrintError(kCommand, name + ": " + ErrorMessage(file.status()));
+    PrintError(kCommand, ErrorMessage(WithName(file.status(), name)));
     return kExitFailure;
   }
   const Schema& arrow = *(*reader)->schema();
