@@ -133,6 +133,15 @@ def cli_transcript(*args, cwd):
 # --- expected cell values, from pyarrow's Python values ---------------------
 
 
+def special_float(v, nan, inf, minus_inf):
+    """The spelling of NaN and the infinities, or the float itself."""
+    if math.isnan(v):
+        return nan
+    if math.isinf(v):
+        return inf if v > 0 else minus_inf
+    return v
+
+
 def json_value(v, typ):
     """What `cat --format jsonl` writes for a pyarrow value of type `typ`."""
     if v is None:
@@ -140,11 +149,7 @@ def json_value(v, typ):
     if pa.types.is_dictionary(typ):
         return json_value(v, typ.value_type)
     if pa.types.is_floating(typ):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "Infinity" if v > 0 else "-Infinity"
-        return v
+        return special_float(v, "NaN", "Infinity", "-Infinity")
     if pa.types.is_decimal(typ):
         return v  # compared as Decimal (parse_float=Decimal)
     if pa.types.is_binary(typ) or pa.types.is_fixed_size_binary(typ):
@@ -169,11 +174,7 @@ def text_value(v, typ):
     if pa.types.is_dictionary(typ):
         return text_value(v, typ.value_type)
     if pa.types.is_floating(typ):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return v  # compared as floats
+        return special_float(v, "nan", "inf", "-inf")  # finite ones compared as floats
     if pa.types.is_boolean(typ):
         return "true" if v else "false"
     if pa.types.is_binary(typ):

@@ -24,23 +24,24 @@ T LoadAt(const ArrayData& data, int buffer, int64_t i) {
                                (data.offset + i) * static_cast<int64_t>(sizeof(T)));
 }
 
+// Slot i of a binary or string array with OffsetT offsets.
+template <typename OffsetT>
+std::string_view OffsetView(const ArrayData& data, int64_t i) {
+  const int64_t begin = LoadAt<OffsetT>(data, 1, i);
+  const int64_t end = LoadAt<OffsetT>(data, 1, i + 1);
+  return {reinterpret_cast<const char*>(data.buffers[2]->data()) + begin,
+          static_cast<size_t>(end - begin)};
+}
+
 // The bytes of slot i of a binary-like array.
 std::string_view BinaryView(const ArrayData& data, int64_t i) {
   switch (data.type->id()) {
     case Type::kString:
-    case Type::kBinary: {
-      const auto begin = LoadAt<int32_t>(data, 1, i);
-      const auto end = LoadAt<int32_t>(data, 1, i + 1);
-      return {reinterpret_cast<const char*>(data.buffers[2]->data()) + begin,
-              static_cast<size_t>(end - begin)};
-    }
+    case Type::kBinary:
+      return OffsetView<int32_t>(data, i);
     case Type::kLargeString:
-    case Type::kLargeBinary: {
-      const auto begin = LoadAt<int64_t>(data, 1, i);
-      const auto end = LoadAt<int64_t>(data, 1, i + 1);
-      return {reinterpret_cast<const char*>(data.buffers[2]->data()) + begin,
-              static_cast<size_t>(end - begin)};
-    }
+    case Type::kLargeBinary:
+      return OffsetView<int64_t>(data, i);
     case Type::kFixedSizeBinary: {
       const int64_t width = TypeAs<FixedSizeBinaryType>(*data.type).fixed_byte_width();
       return {reinterpret_cast<const char*>(data.buffers[1]->data()) + (data.offset + i) * width,
@@ -125,20 +126,6 @@ class CellWriter {
         }
         return Status::OK();
       }
-      case Type::kDecimal32:
-      case Type::kDecimal64:
-      case Type::kDecimal128:
-      case Type::kDecimal256:
-        return AppendValueText(data, i, out_);
-      case Type::kDate32:
-      case Type::kDate64:
-      case Type::kTimestamp:
-      case Type::kTime32:
-      case Type::kTime64:
-      case Type::kIntervalMonths:
-      case Type::kIntervalDayTime:
-      case Type::kIntervalMonthDayNano:
-        return Quoted(data, i);
       case Type::kString:
       case Type::kLargeString:
       case Type::kStringView: {
@@ -170,8 +157,13 @@ class CellWriter {
         CellWriter nested(CellFormat::kJson, out_);
         return nested.Nested(data, i);
       }
+      default:
+        break;
     }
-    return Status::NotImplemented("showing values of type ", type.ToString());
+    // Decimals (a number), dates, times, timestamps and intervals (strings):
+    // PrettyPrint's text. Other types are NotImplemented there.
+    if (IsDecimal(type.id())) return AppendValueText(data, i, out_);
+    return Quoted(data, i);
   }
 
  private:

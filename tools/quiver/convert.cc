@@ -176,31 +176,50 @@ int RunRewrite(TranscodeArgs args) {
   return Transcode(kCommand, args, /*parquet_only=*/true);
 }
 
-void AddCommonFlags(CLI::App* cmd, TranscodeArgs* args) {
+// The command line of convert and rewrite: INPUT, OUTPUT (optional for
+// rewrite --in-place), the one flag each has alone, and the writer flags.
+struct CommandText {
+  const char* name;
+  const char* description;
+  const char* input_help;
+  const char* output_help;
+  const char* footer;
+};
+
+std::shared_ptr<TranscodeArgs> AddTranscodeCommand(CLI::App* app, const CommandText& text,
+                                                   bool rewrite) {
+  auto args = std::make_shared<TranscodeArgs>();
+  CLI::App* cmd = app->add_subcommand(text.name, text.description);
+  cmd->add_option(rewrite ? "IN" : "INPUT", args->input, text.input_help)->required();
+  auto* output = cmd->add_option(rewrite ? "OUT" : "OUTPUT", args->output, text.output_help);
+  if (rewrite) {
+    cmd->add_flag("--in-place", args->in_place,
+                  "Replace IN (through a temporary file next to it, renamed over IN on success)");
+  } else {
+    output->required();
+    cmd->add_flag("--skip-input-validation", args->skip_input_validation,
+                  "Trust an IPC input's offsets and UTF-8 (skip the full validation of each "
+                  "batch)");
+  }
   cmd->add_flag("-q,--quiet", args->quiet, "Do not print the summary line or the progress line");
   AddWriterFlags(cmd, &args->writer);
+  cmd->footer(text.footer);
+  return args;
 }
 
 }  // namespace
 
 Runner AddConvertCommand(CLI::App* app) {
-  auto args = std::make_shared<TranscodeArgs>();
-  CLI::App* cmd = app->add_subcommand(
-      "convert", "Convert an Arrow IPC file or stream, or a Parquet file, to a Parquet file");
-  cmd->add_option("INPUT", args->input,
-                  "Arrow IPC file or stream, or Parquet file ('-' = standard input)")
-      ->required();
-  cmd->add_option("OUTPUT", args->output,
-                  "Parquet file to write (replaced only on success; '-' = standard output)")
-      ->required();
-  cmd->add_flag("--skip-input-validation", args->skip_input_validation,
-                "Trust an IPC input's offsets and UTF-8 (skip the full validation of each batch)");
-  AddCommonFlags(cmd, args.get());
-  cmd->footer(
-      "Examples:\n"
-      "  quiver convert data.arrow data.parquet --compression zstd --compression-level 3\n"
-      "  some-producer | quiver convert - out.parquet --data-page-version 2.0 --no-dictionary\n"
-      "  quiver convert in.arrows out.parquet --compression zstd --compression names=snappy\n");
+  auto args = AddTranscodeCommand(
+      app,
+      {"convert", "Convert an Arrow IPC file or stream, or a Parquet file, to a Parquet file",
+       "Arrow IPC file or stream, or Parquet file ('-' = standard input)",
+       "Parquet file to write (replaced only on success; '-' = standard output)",
+       "Examples:\n"
+       "  quiver convert data.arrow data.parquet --compression zstd --compression-level 3\n"
+       "  some-producer | quiver convert - out.parquet --data-page-version 2.0 --no-dictionary\n"
+       "  quiver convert in.arrows out.parquet --compression zstd --compression names=snappy\n"},
+      /*rewrite=*/false);
   return [args] {
     if (Status st = CheckNotInput(args->input, args->output); !st.ok()) {
       PrintError("convert", st.message() + std::string(" (see 'quiver rewrite')"));
@@ -211,21 +230,16 @@ Runner AddConvertCommand(CLI::App* app) {
 }
 
 Runner AddRewriteCommand(CLI::App* app) {
-  auto args = std::make_shared<TranscodeArgs>();
-  CLI::App* cmd = app->add_subcommand(
-      "rewrite", "Re-encode a Parquet file with other writer options (streaming, atomic)");
-  cmd->add_option("IN", args->input, "Parquet file to read")->required();
-  cmd->add_option("OUT", args->output,
-                  "Parquet file to write (replaced only on success; may not be IN)");
-  cmd->add_flag("--in-place", args->in_place,
-                "Replace IN (through a temporary file next to it, renamed over IN on success)");
-  AddCommonFlags(cmd, args.get());
-  cmd->footer(
-      "Key/value metadata of IN is kept; ARROW:schema is written anew; row groups follow\n"
-      "the writer options.\n"
-      "Examples:\n"
-      "  quiver rewrite in.parquet out.parquet --cdc --compression zstd\n"
-      "  quiver rewrite data.parquet --in-place --row-group-size 100000\n");
+  auto args = AddTranscodeCommand(
+      app,
+      {"rewrite", "Re-encode a Parquet file with other writer options (streaming, atomic)",
+       "Parquet file to read", "Parquet file to write (replaced only on success; may not be IN)",
+       "Key/value metadata of IN is kept; ARROW:schema is written anew; row groups follow\n"
+       "the writer options.\n"
+       "Examples:\n"
+       "  quiver rewrite in.parquet out.parquet --cdc --compression zstd\n"
+       "  quiver rewrite data.parquet --in-place --row-group-size 100000\n"},
+      /*rewrite=*/true);
   return [args] { return RunRewrite(*args); };
 }
 
