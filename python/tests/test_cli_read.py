@@ -29,7 +29,7 @@ import pytest
 import parquet_pages
 
 REPO = Path(__file__).resolve().parents[2]
-CLI = Path(os.environ.get("QUIVER_CLI", str(REPO / "build" / "release" / "quiver")))
+CLI = Path(os.environ.get("QUIVER_CLI", str(REPO / "build" / "release" / "quiver"))).resolve()
 GOLDEN = Path(__file__).resolve().parent / "golden" / "cli"
 TYPED = REPO / "testdata" / "quiver" / "typed.parquet"
 UPDATE = os.environ.get("QUIVER_UPDATE_GOLDEN") == "1"
@@ -308,6 +308,41 @@ def test_cat_head_reads_only_what_it_needs(pq_file):
     assert r.returncode == FAILURE
     err = r.stderr.decode()
     assert err.startswith("quiver cat: ") and str(pq_file) in err and "row group 2" in err, err
+
+
+def test_cat_head_stops_within_a_column_chunk(tmp_path):
+    """Pages past the first rows are not decoded: a corrupt header of the
+    last page of the only row group goes unnoticed by --head."""
+    n = 100_000
+    path = tmp_path / "pages.parquet"
+    pq.write_table(pa.table({"a": pa.array(range(n), pa.int64())}), path, data_page_size=8192,
+                   compression="none", use_dictionary=False, write_statistics=False)
+    pages = parquet_pages.read_file(path).row_groups[0].columns[0].pages
+    assert len(pages) > 10
+    data = bytearray(path.read_bytes())
+    header = pages[-2].data_offset + pages[-2].compressed_size  # the last page's header
+    data[header:header + 6] = b"\xff" * 6
+    path.write_bytes(bytes(data))
+    r = ok("cat", path, "--head", "5", "--format", "csv")
+    assert r.stdout.decode().split() == ["a", "0", "1", "2", "3", "4"]
+    r = run("cat", path, "--format", "csv")
+    assert r.returncode == FAILURE
+    err = r.stderr.decode()
+    assert f"page {len(pages) - 1}" in err and "row group 0" in err and "'a'" in err, err
+
+
+def test_cat_reads_arrow_ipc_and_stdin(tmp_path, pq_file):
+    table = pa.table({"a": [1, 2, None], "s": ["x", None, "z"]})
+    path = tmp_path / "t.arrows"
+    with ipc.new_stream(str(path), table.schema) as w:
+        w.write_table(table)
+    r = ok("cat", path, "--format", "jsonl")
+    assert [json.loads(x) for x in r.stdout.decode().splitlines()] == table.to_pylist()
+    r = run("cat", path, "--columns", "a")
+    assert r.returncode == FAILURE and "needs a Parquet input" in r.stderr.decode()
+    r = subprocess.run([str(CLI), "cat", "-", "--head", "2", "--columns", "a", "--format", "jsonl"],
+                       input=pq_file.read_bytes(), capture_output=True, timeout=60)
+    assert r.returncode == OK and r.stdout == b'{"a":0}\n{"a":1}\n', r
 
 
 def test_cat_closed_pipe_is_a_quiet_end(tmp_path):
