@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -39,6 +41,11 @@ std::string ErrorMessage(const Status& status) {
     default:
       return status.ToString();
   }
+}
+
+Status WithName(const Status& status, const std::string& name) {
+  if (status.ok() || status.message().starts_with(name)) return status;
+  return status.WithContext(name, ": ");
 }
 
 Result<std::shared_ptr<Buffer>> LoadInput(const std::string& path) {
@@ -79,6 +86,60 @@ void InstallInterruptHandlers() {
 }
 
 int InterruptSignal() { return g_signal; }
+
+namespace {
+constexpr size_t kStdoutBufferSize = size_t{1} << 16;
+}  // namespace
+
+StdoutSink::~StdoutSink() {
+  if (!closed_ && !broken_pipe_) (void)Flush();
+}
+
+Status StdoutSink::WriteOut(const char* data, size_t size) {
+  if (broken_pipe_) return Status::IOError("cannot write to standard output: the pipe is closed");
+  while (size > 0) {
+    const ssize_t n = ::write(STDOUT_FILENO, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      if (err == EPIPE) broken_pipe_ = true;
+      return Status::IOError("cannot write to standard output: ", std::strerror(err));
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return Status::OK();
+}
+
+Status StdoutSink::Write(const void* data, int64_t nbytes) {
+  if (closed_) return Status::IOError("write to a closed standard output");
+  const auto* bytes = static_cast<const char*>(data);
+  const auto size = static_cast<size_t>(nbytes);
+  position_ += nbytes;
+  if (buffer_.size() + size < kStdoutBufferSize) {
+    buffer_.append(bytes, size);
+    return Status::OK();
+  }
+  QUIVER_RETURN_NOT_OK(Flush());
+  if (size >= kStdoutBufferSize) return WriteOut(bytes, size);
+  buffer_.append(bytes, size);
+  return Status::OK();
+}
+
+Status StdoutSink::Flush() {
+  Status st = WriteOut(buffer_.data(), buffer_.size());
+  buffer_.clear();
+  return st;
+}
+
+Status StdoutSink::Close() {
+  if (closed_) return Status::OK();
+  Status st = Flush();
+  closed_ = true;
+  return st;
+}
+
+void IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
 
 std::string EscapeBytes(std::string_view bytes) {
   std::string out;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "quiver/io/interfaces.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/util/result.h"
 #include "quiver/util/status.h"
@@ -35,12 +36,18 @@ using Runner = std::function<int()>;
 Runner AddConvertCommand(CLI::App* app);
 Runner AddInspectCommand(CLI::App* app);
 Runner AddDedupCommand(CLI::App* app);
+Runner AddCatCommand(CLI::App* app);
+Runner AddSchemaCommand(CLI::App* app);
+Runner AddRewriteCommand(CLI::App* app);
 
 // Prints "quiver <command>: <message>" on stderr (one line per message line).
 void PrintError(std::string_view command, std::string_view message);
 // The message of a Status for users: the message, with the status code
 // spelled out when it is not the usual Invalid / IOError ("not implemented: ...").
 std::string ErrorMessage(const Status& status);
+// `status` with "NAME: " in front, unless its message names `name` first
+// already (the Parquet reader names the file itself).
+Status WithName(const Status& status, const std::string& name);
 
 // The whole of `path` ("-" = standard input, read until its end): regular
 // files are memory-mapped, anything else (pipes, devices) is read.
@@ -51,6 +58,32 @@ Result<std::shared_ptr<Buffer>> LoadInput(const std::string& path);
 void InstallInterruptHandlers();
 // The signal number received, or 0.
 int InterruptSignal();
+
+// Standard output as a buffered OutputStream (flushed at 64 KiB, by
+// Flush() and by Close(), which leaves the descriptor open). SIGPIPE
+// should be ignored (IgnoreSigpipe) so that a reader that went away
+// (`quiver cat f | head -1`) shows as a failed write with broken_pipe()
+// set: a quiet end, not an error.
+class StdoutSink final : public io::OutputStream {
+ public:
+  StdoutSink() = default;
+  ~StdoutSink() override;
+  Status Write(const void* data, int64_t nbytes) override;
+  Status Write(std::string_view text) { return Write(text.data(), static_cast<int64_t>(text.size())); }
+  Status Flush();
+  Result<int64_t> Tell() const override { return position_; }
+  Status Close() override;
+  bool closed() const override { return closed_; }
+  bool broken_pipe() const { return broken_pipe_; }
+
+ private:
+  Status WriteOut(const char* data, size_t size);
+  std::string buffer_;
+  int64_t position_ = 0;
+  bool closed_ = false;
+  bool broken_pipe_ = false;
+};
+void IgnoreSigpipe();
 
 // The bytes with control characters, backslashes and (unless the whole is
 // valid UTF-8) bytes >= 0x80 escaped as \xNN / \\: safe to print.

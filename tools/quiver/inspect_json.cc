@@ -60,8 +60,9 @@ void WriteStatistics(JsonWriter* w, const format::Statistics& s, const ValueCont
   w->EndObject();
 }
 
-void WriteSchema(JsonWriter* w, const InspectedFile& file) {
-  w->Key("schema");
+}  // namespace
+
+void WriteSchemaJson(JsonWriter* w, const InspectedFile& file) {
   w->BeginArray();
   for (const auto& node : file.schema) {
     const auto& e = file.metadata.schema[static_cast<size_t>(node.element)];
@@ -83,6 +84,8 @@ void WriteSchema(JsonWriter* w, const InspectedFile& file) {
   }
   w->EndArray();
 }
+
+namespace {
 
 void WritePage(JsonWriter* w, const PageRecord& page, const ValueContext& context) {
   const auto& h = page.header;
@@ -247,7 +250,8 @@ std::string RenderJson(const InspectedFile& file, const RenderOptions& options) 
     }
   }
   w.EndArray();
-  WriteSchema(&w, file);
+  w.Key("schema");
+  WriteSchemaJson(&w, file);
   w.Key("row_groups");
   w.BeginArray();
   for (size_t rg = 0; rg < meta.row_groups.size(); ++rg) {

@@ -18,6 +18,13 @@ struct RenderOptions {
 std::string RenderText(const InspectedFile& file, const RenderOptions& options);
 std::string RenderJson(const InspectedFile& file, const RenderOptions& options);
 
+class JsonWriter;
+// The Parquet schema tree (name, repetition, physical type, length, logical
+// and converted type, field id): an aligned table indented by two spaces, or
+// a JSON array of one object per element.
+void RenderSchemaText(const InspectedFile& file, std::string* out);
+void WriteSchemaJson(JsonWriter* w, const InspectedFile& file);
+
 // How to decode the statistics values of a chunk.
 ValueContext ContextFor(const InspectedFile& file, const ChunkRecord& chunk);
 

@@ -8,55 +8,11 @@
 
 #include "cli_common.h"
 #include "inspect_render.h"
+#include "text_table.h"
 
 namespace quiver::cli {
 
 namespace {
-
-// Columns padded to their widest cell; columns marked 'r' align right.
-class TextTable {
- public:
-  TextTable(std::vector<std::string> header, std::string align)
-      : align_(std::move(align)) {
-    rows_.push_back(std::move(header));
-  }
-  void Add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-
-  void Render(std::string* out, size_t indent) const {
-    std::vector<size_t> width(rows_[0].size(), 0);
-    for (const auto& row : rows_) {
-      for (size_t i = 0; i < row.size() && i < width.size(); ++i) {
-        width[i] = std::max(width[i], DisplayWidth(row[i]));
-      }
-    }
-    for (const auto& row : rows_) {
-      std::string line(indent, ' ');
-      for (size_t i = 0; i < width.size(); ++i) {
-        const std::string& cell = i < row.size() ? row[i] : kEmpty;
-        const size_t pad = width[i] - DisplayWidth(cell);
-        const bool right = i < align_.size() && align_[i] == 'r';
-        if (right) line.append(pad, ' ');
-        line += cell;
-        if (!right && i + 1 < width.size()) line.append(pad, ' ');
-        if (i + 1 < width.size()) line += "  ";
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      *out += line;
-      *out += '\n';
-    }
-  }
-
- private:
-  // Code points, so that UTF-8 names line up.
-  static size_t DisplayWidth(const std::string& s) {
-    size_t n = 0;
-    for (char c : s) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
-    return n;
-  }
-  static inline const std::string kEmpty;
-  std::string align_;
-  std::vector<std::vector<std::string>> rows_;
-};
 
 template <typename T>
 std::string Opt(const std::optional<T>& v) {
@@ -88,8 +44,9 @@ std::string StatisticsText(const format::Statistics& s, const ValueContext& cont
   return text;
 }
 
-void RenderSchema(const InspectedFile& file, std::string* out) {
-  *out += "schema:\n";
+}  // namespace
+
+void RenderSchemaText(const InspectedFile& file, std::string* out) {
   TextTable table({"name", "repetition", "type", "length", "logical", "converted", "field_id"},
                   "lllrllr");
   for (const auto& node : file.schema) {
@@ -107,6 +64,8 @@ void RenderSchema(const InspectedFile& file, std::string* out) {
   }
   table.Render(out, 2);
 }
+
+namespace {
 
 void RenderPages(const ChunkRecord& chunk, const ValueContext& context, std::string* out) {
   fmt::format_to(std::back_inserter(*out), "    pages ({}):\n",
@@ -242,7 +201,8 @@ std::string RenderText(const InspectedFile& file, const RenderOptions& options) 
     table.Render(&out, 2);
   }
   out += '\n';
-  RenderSchema(file, &out);
+  out += "schema:\n";
+  RenderSchemaText(file, &out);
   for (size_t rg = 0; rg < meta.row_groups.size(); ++rg) {
     const auto& g = meta.row_groups[rg];
     fmt::format_to(std::back_inserter(out), "\nrow group {}: {} rows, {} bytes", rg, g.num_rows,

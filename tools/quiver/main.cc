@@ -1,5 +1,7 @@
-// The `quiver` command-line program: `quiver convert` (Arrow IPC ->
-// Parquet) and `quiver inspect` (a Parquet file's metadata and pages).
+// The `quiver` command-line program: `quiver convert` (Arrow IPC or
+// Parquet -> Parquet), `rewrite` (Parquet -> Parquet with other writer
+// options), `cat` (rows), `schema`, `inspect` (a Parquet file's metadata and
+// pages) and `dedup`.
 // Each subcommand lives in its own file and registers itself on the CLI11
 // app; main() parses, turns CLI11's parse errors into
 // "quiver <command>: <message>" with exit code 2, and runs the chosen
@@ -49,6 +51,9 @@ int Main(int argc, char** argv) {
   add(quiver::cli::AddConvertCommand(&app), "convert");
   add(quiver::cli::AddInspectCommand(&app), "inspect");
   add(quiver::cli::AddDedupCommand(&app), "dedup");
+  add(quiver::cli::AddCatCommand(&app), "cat");
+  add(quiver::cli::AddSchemaCommand(&app), "schema");
+  add(quiver::cli::AddRewriteCommand(&app), "rewrite");
 
   try {
     app.parse(argc, argv);

@@ -90,6 +90,12 @@ class Printer {
     return status_;
   }
 
+  // One valid slot of a non-nested array.
+  Status PrintValue(const ArrayData& data, int64_t i) {
+    WriteValue(data, *data.type, i);
+    return status_;
+  }
+
   const std::string& out() const { return out_; }
 
  private:
@@ -543,6 +549,20 @@ std::string PrettyPrint(const Array& array, const PrettyPrintOptions& options) {
     if (status.ok()) return printer.out();
   }
   return "<Invalid array: " + status.message() + ">";
+}
+
+Status AppendValueText(const ArrayData& data, int64_t i, std::string* out) {
+  if (data.type->num_fields() > 0 || data.type->id() == Type::kDictionary ||
+      data.type->id() == Type::kNull) {
+    return Status::NotImplemented("AppendValueText of type ", data.type->ToString());
+  }
+  if (i < 0 || i >= data.length) {
+    return Status::Invalid("AppendValueText: slot ", i, " out of an array of length ", data.length);
+  }
+  Printer printer(PrettyPrintOptions::Defaults());
+  QUIVER_RETURN_NOT_OK(printer.PrintValue(data, i));
+  *out += printer.out();
+  return Status::OK();
 }
 
 std::string Array::ToString() const { return PrettyPrint(*this, PrettyPrintOptions::Defaults()); }

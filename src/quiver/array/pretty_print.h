@@ -67,4 +67,11 @@ std::string PrettyPrint(const Array& array, const PrettyPrintOptions& options);
 // array is invalid.
 Status PrettyPrint(const Array& array, const PrettyPrintOptions& options, std::ostream* sink);
 
+// Appends to *out the text PrettyPrint shows for the valid slot `i`
+// (logical position) of `data`, an array of a non-nested type that passed
+// ValidateArray (strings quoted and escaped, binary as hex, dates, times,
+// decimals and intervals as described above). Nested and dictionary types
+// are NotImplemented: their callers walk them.
+Status AppendValueText(const ArrayData& data, int64_t i, std::string* out);
+
 }  // namespace quiver
