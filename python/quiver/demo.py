@@ -88,8 +88,8 @@ def make_rows(rng, first_id, n):
     notes = pc.binary_join(pa.ListArray.from_arrays(word_offsets, words), " ")
     n_tags = rng.integers(0, 5, n)
     tag_offsets = np.concatenate([[0], np.cumsum(n_tags)]).astype(np.int32)
-    tags = pa.ListArray.from_arrays(pa.array(tag_offsets),
-                                    pa.array(rng.integers(0, 500, int(tag_offsets[-1])), pa.int32()))
+    tag_values = pa.array(rng.integers(0, 500, int(tag_offsets[-1])), pa.int32())
+    tags = pa.ListArray.from_arrays(pa.array(tag_offsets), tag_values)
     price_arr = pa.array(price, mask=rng.random(n) < 0.02)
     return pa.table({"id": pa.array(ids), "qty": pa.array(qty), "price": price_arr,
                      "city": city, "note": notes, "tags": tags})
@@ -151,8 +151,8 @@ def _import_judges():
         except ImportError:
             missing.append(name.split(".")[0])
     if missing:
-        sys.exit(f"quiver.demo needs {', '.join(missing)} (the readers it compares against); "
-                 "they are pinned in python/requirements.txt (`make demo` installs them into .venv)")
+        sys.exit(f"quiver.demo needs {', '.join(missing)} (the readers it compares against); they "
+                 "are pinned in python/requirements.txt (`make demo` installs them into .venv)")
     return mods["pyarrow.parquet"], mods["duckdb"], mods["polars"]
 
 
@@ -203,10 +203,11 @@ def _judges(pq, duckdb, pl):
             ("polars", lambda path: pl.read_parquet(path).to_arrow())]
 
 
-def _print_times(tq, tp, what=""):
-    print(f"   Quiver   {tq:6.2f} s{what and '  ' + what[0]}")
-    print(f"   pyarrow  {tp:6.2f} s{what and '  ' + what[1]}")
-    print(f"   Quiver/pyarrow time: {tq / tp:.2f} ({'Quiver faster' if tq < tp else 'Quiver slower'})")
+def _print_times(tq, tp, notes=("", "")):
+    print(f"   Quiver   {tq:6.2f} s{notes[0]}")
+    print(f"   pyarrow  {tp:6.2f} s{notes[1]}")
+    verdict = "Quiver faster" if tq < tp else "Quiver slower" if tq > tp else "the same"
+    print(f"   Quiver/pyarrow time: {tq / tp:.2f} ({verdict})")
 
 
 def _benchmark(table, tmp, reps, pq):
@@ -219,7 +220,7 @@ def _benchmark(table, tmp, reps, pq):
         reps,
         lambda: quiver.write_parquet(table, q_path, use_threads=False, **WRITE_OPTIONS),
         lambda: pq.write_table(table, p_path, **WRITE_OPTIONS))
-    _print_times(tq, tp, (f"{mib(os.path.getsize(q_path)):>9}", f"{mib(os.path.getsize(p_path)):>9}"))
+    _print_times(tq, tp, [f"  {mib(os.path.getsize(path)):>9}" for path in (q_path, p_path)])
 
     print(f"\n2. Read Quiver's file back (median of {reps} interleaved runs)")
     result = {}
@@ -235,45 +236,54 @@ def _benchmark(table, tmp, reps, pq):
     return q_path
 
 
-def _cdc_dedup(table, edited, tmp, plain_original):
-    """Section 3; returns [(path, source table)] of the files it wrote."""
+class _ReaderChecks:
+    """Section 4: every judge reads every file Quiver wrote and compares it with
+    its source table. The checks start as the files are written (after the
+    timed sections), two at a time: the readers and the comparisons release
+    the GIL."""
+
+    def __init__(self, pool, judges):
+        self.pool, self.judges, self.checks = pool, judges, []
+
+    def add(self, path, source):
+        futures = {reader: self.pool.submit(lambda r=read: _first_difference(r(path), source))
+                   for reader, read in self.judges}
+        self.checks.append((path, futures))
+
+    def report(self):
+        """Prints one OK line per reader, or the first difference; True when all are equal."""
+        print(f"\n4. pyarrow, duckdb and polars read the {len(self.checks)} files Quiver wrote; "
+              "each compared with its source")
+        for reader, _ in self.judges:
+            for path, futures in self.checks:
+                diff = futures[reader].result()
+                if diff:
+                    print(f"   {reader:<8} {os.path.basename(path)}: {diff}")
+                    self.pool.shutdown(cancel_futures=True)
+                    return False
+            print(f"   {reader:<8} OK: {len(self.checks)} files equal to their source tables")
+        return True
+
+
+def _cdc_dedup(table, edited, tmp, plain_original, check):
+    """Section 3; check(path, source table) is called for each file it writes."""
     print("\n3. Content-defined chunking (CDC): edit the table, write it again, and measure what\n"
           "   a deduplicating store holding the original shares (quiver._quiver.dedup_compare)")
     originals = {False: plain_original, True: os.path.join(tmp, "original.cdc.parquet")}
     quiver.write_parquet(table, originals[True], use_content_defined_chunking=True, **WRITE_OPTIONS)
-    written, rows = [(originals[True], table)], []
+    check(originals[True], table)
+    rows = []
     for i, (name, t) in enumerate(edited):
         for cdc in (False, True):
             path = os.path.join(tmp, f"edit{i}.{'cdc' if cdc else 'plain'}.parquet")
             quiver.write_parquet(t, path, use_content_defined_chunking=cdc, **WRITE_OPTIONS)
-            written.append((path, t))
+            check(path, t)
             rows.append((name, cdc, os.path.getsize(path),
                          quiver._quiver.dedup_compare([originals[cdc]], path)))
     for line in dedup_table(rows):
         print("   " + line)
     print("   shared: bytes of the edited file already stored with the original (as pages /\n"
           "   as FastCDC chunks of the whole file); new: what the store must add.")
-    return written
-
-
-def _check_readers(written, judges):
-    """Section 4: every reader reads every file; True when all equal their sources."""
-    print(f"\n4. pyarrow, duckdb and polars read the {len(written)} files Quiver wrote; each "
-          "compared with its source")
-    # Two at a time: the readers and the comparisons release the GIL.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        checks = {(reader, path): pool.submit(lambda r=read, p=path, t=source:
-                                              _first_difference(r(p), t))
-                  for reader, read in judges for path, source in written}
-        for reader, _ in judges:
-            for path, _ in written:
-                diff = checks[reader, path].result()
-                if diff:
-                    print(f"   {reader:<8} {os.path.basename(path)}: {diff}")
-                    pool.shutdown(cancel_futures=True)
-                    return False
-            print(f"   {reader:<8} OK: {len(written)} files equal to their source tables")
-    return True
 
 
 def main(argv=None):
@@ -297,19 +307,22 @@ def main(argv=None):
     print(f"  {os.cpu_count()} cores; pyarrow {pa.__version__} single-threaded (set_cpu_count(1), "
           "use_threads=False); Quiver single-threaded (use_threads=False)")
 
-    with tempfile.TemporaryDirectory(prefix="quiver-demo-") as tmp:
+    # The pool is shut down (its checks finished) before the folder is removed.
+    with tempfile.TemporaryDirectory(prefix="quiver-demo-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         q_path = _benchmark(table, tmp, args.reps, pq)
         laps.append(time.perf_counter())
         if q_path is None:
             return 1
-        written = [(q_path, table)] + _cdc_dedup(table, edited, tmp, q_path)
-        laps.append(time.perf_counter())
-        ok = _check_readers(written, _judges(pq, duckdb, pl))
+        checks = _ReaderChecks(pool, _judges(pq, duckdb, pl))
+        checks.add(q_path, table)
+        _cdc_dedup(table, edited, tmp, q_path, checks.add)
+        ok = checks.report()
         laps.append(time.perf_counter())
     if not ok:
         return 1
     spent = ", ".join(f"{name} {b - a:.0f} s" for name, a, b in
-                      zip(("table", "1-2", "3", "4"), laps, laps[1:]))
+                      zip(("table", "1-2", "3-4"), laps, laps[1:]))
     print(f"\ndemo: done in {laps[-1] - laps[0]:.0f} s ({spent})")
     return 0
 
