@@ -1,16 +1,16 @@
 """Quiver's demo on built-in data: `python -m quiver.demo` (what `make demo` runs).
 
-1. builds a seeded table (ints, floats with nulls, strings, a list<int32>
-   column; 1,500,000 rows);
-2. writes it as Parquet with Quiver and with pyarrow, same options, pyarrow
+Builds a seeded table (ints, floats with nulls, strings, a list<int32>
+column; 1,500,000 rows), then, in four sections:
+1. writes it as Parquet with Quiver and with pyarrow, same options, pyarrow
    single-threaded: the median wall time of interleaved runs, and the ratio;
-3. reads it back with both, the same way;
-4. writes it with content-defined chunking (CDC) + zstd, applies four edits
+2. reads Quiver's file back with both, the same way;
+3. writes it with content-defined chunking (CDC) + zstd, applies four edits
    (insert 1% of rows in the middle, delete 1%, update a column over 1% of the
    rows, append 1%), writes each edited table with and without CDC, and prints
    how much of each edited file a deduplicating store holding the original
    already has (Quiver's own measurement, quiver._quiver.dedup_compare);
-5. has pyarrow, duckdb and polars read every file Quiver wrote and compares
+4. has pyarrow, duckdb and polars read every file Quiver wrote and compares
    each with its source table; the first difference exits non-zero.
 
 numpy and pyarrow build the tables; pyarrow, duckdb and polars are the judges.
