@@ -8,9 +8,10 @@ one column over a 1% range; append 1% of rows), writes each edited table the
 same way, and prints how much of each edited file a content-addressed store
 that already holds the original would share:
 
-  page level  pages as stored (header + compressed body) found in the original;
-  byte level  content-defined chunks of the whole file (FastCDC, 8/64/128 KiB,
-              as dedup storage backends cut files) found in the original.
+  pages   (page level) pages as stored (header + compressed body) found in
+          the original;
+  chunks  (byte level) content-defined chunks of the whole file (FastCDC,
+          8/64/128 KiB, as dedup storage backends cut files) found in the original.
 
 The dedup numbers come from Quiver's C++ code (src/quiver/dedup), through
 quiver._quiver.dedup_compare when the extension has it, else through the

@@ -43,8 +43,7 @@ def test_demo_small_run():
                     "4. pyarrow, duckdb and polars read the 10 files Quiver wrote",
                     "demo: done in"):
         assert section in out, f"{section!r} missing:\n{out}"
-    ratio = r"Quiver/pyarrow time: \d+\.\d\d \((Quiver faster|Quiver slower|the same)\)"
-    assert len(re.findall(ratio, out)) == 2, out
+    assert len(re.findall(r"Quiver/pyarrow time: \d+\.\d\d ", out)) == 2, out
     for reader in ("pyarrow", "duckdb", "polars"):
         assert re.search(rf"^\s+{reader}\s+OK: 10 files equal", out, re.M), out
     for edit in ("insert 1% rows in the middle", "delete 1% rows (at 1/3)",
