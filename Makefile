@@ -32,9 +32,10 @@ debug: deps
 	@cmake --preset debug >/dev/null
 	cmake --build --preset debug
 
+# python/quiver/demo.py: write and read timings against pyarrow, CDC dedup over
+# four edits, and pyarrow, duckdb and polars checking every file (under a minute).
 demo: release deps-python
-	build/release/examples/memory_demo
-	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python examples/parquet_demo.py
+	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m quiver.demo
 
 test: test-cpp test-python
 

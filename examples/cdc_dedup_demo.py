@@ -8,14 +8,17 @@ one column over a 1% range; append 1% of rows), writes each edited table the
 same way, and prints how much of each edited file a content-addressed store
 that already holds the original would share:
 
-  page level  pages as stored (header + compressed body) found in the original;
-  byte level  content-defined chunks of the whole file (FastCDC, 8/64/128 KiB,
-              as dedup storage backends cut files) found in the original.
+  pages   (page level) pages as stored (header + compressed body) found in
+          the original;
+  chunks  (byte level) content-defined chunks of the whole file (FastCDC,
+          8/64/128 KiB, as dedup storage backends cut files) found in the original.
 
 The dedup numbers come from Quiver's C++ code (src/quiver/dedup), through
 quiver._quiver.dedup_compare when the extension has it, else through the
 `quiver dedup --json` command; nothing is re-implemented here. Python-side
-work is only building the tables (pyarrow + numpy) and printing.
+work is only building the tables (pyarrow + numpy) and printing. The table,
+the edits and the printed table come from quiver.demo (`make demo` runs it
+with the write/read timings and the reader checks).
 
     PYTHONPATH=build/release/python .venv/bin/python examples/cdc_dedup_demo.py
         [--rows N] [--seed S] [--compression zstd|snappy] [--backend auto|python|cli]
@@ -37,75 +40,12 @@ import numpy as np
 import pyarrow as pa
 
 import quiver
+from quiver.demo import dedup_table, edits, make_rows, mib
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-WORDS = np.array(
-    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut "
-    "labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris "
-    "nisi aliquip ex ea commodo consequat duis aute irure in reprehenderit voluptate velit esse "
-    "cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt culpa qui "
-    "officia deserunt mollit anim id est laborum".split())
-CITIES = np.array(["Lisbon", "Oslo", "Quito", "Hanoi", "Nairobi", "Perth", "Lima", "Riga",
-                   "Accra", "Doha", "Kyoto", "Turin", "Cork", "Bergen", "Dakar", "Tartu"])
-
-
-def make_rows(rng, first_id, n):
-    """n fresh rows with ids first_id.. (one generator draws every row, so the
-    table and every edit are reproducible from the seed)."""
-    ids = np.arange(first_id, first_id + n, dtype=np.int64)
-    qty = rng.integers(0, 1000, n).astype(np.int32)
-    price = np.round(rng.gamma(2.0, 20.0, n), 2)
-    city = CITIES[rng.integers(0, len(CITIES), n)]
-    n_words = rng.integers(2, 9, n)
-    word_ids = rng.integers(0, len(WORDS), int(n_words.sum()))
-    words = WORDS[word_ids]
-    ends = np.cumsum(n_words)
-    starts = ends - n_words
-    notes = [" ".join(words[s:e]) for s, e in zip(starts, ends)]
-    n_tags = rng.integers(0, 5, n)
-    offsets = np.concatenate([[0], np.cumsum(n_tags)]).astype(np.int32)
-    tags = pa.ListArray.from_arrays(pa.array(offsets),
-                                    pa.array(rng.integers(0, 500, int(offsets[-1])), pa.int32()))
-    price_arr = pa.array(price, mask=rng.random(n) < 0.02)
-    return pa.table({"id": pa.array(ids), "qty": pa.array(qty), "price": price_arr,
-                     "city": pa.array(city), "note": pa.array(notes), "tags": tags})
-
-
-def edits(table, rng):
-    """(name, edited table) for each edit of the original."""
-    n = table.num_rows
-    k = max(1, n // 100)  # 1% of the rows
-    mid = n // 2
-    out = []
-    inserted = make_rows(rng, 10**12, k)
-    out.append(("insert 1% rows in the middle",
-                pa.concat_tables([table.slice(0, mid), inserted, table.slice(mid)])))
-    # docs/cdc.md's published case: an insertion near the start.
-    early = n // 50
-    inserted_early = make_rows(rng, 3 * 10**12, k)
-    out.append(("insert 1% rows near the start",
-                pa.concat_tables([table.slice(0, early), inserted_early, table.slice(early)])))
-    third = n // 3
-    out.append(("delete 1% rows (at 1/3)",
-                pa.concat_tables([table.slice(0, third), table.slice(third + k)])))
-    lo = int(n * 0.4)
-    price = table.column("price").combine_chunks().to_numpy(zero_copy_only=False)
-    price = price.copy()
-    price[lo:lo + k] = np.round(price[lo:lo + k] * 1.1, 2)
-    mask = table.column("price").combine_chunks().is_null().to_numpy(zero_copy_only=False)
-    updated = table.set_column(table.schema.get_field_index("price"), "price",
-                               pa.array(price, mask=mask))
-    out.append(("update price x1.1 on 1% rows", updated))
-    appended = make_rows(rng, 2 * 10**12, k)
-    out.append(("append 1% rows", pa.concat_tables([table, appended])))
-    return out
-
 
 def write(table, path, cdc, compression, use_dictionary, writer):
-    # One contiguous chunk per column, as a freshly built table would be, so
-    # that "with" and "without CDC" see the same write calls.
-    table = table.combine_chunks()
     options = {"compression": compression, "use_dictionary": use_dictionary}
     if cdc:
         options["use_content_defined_chunking"] = True  # pyarrow's defaults: 256 KiB / 1 MiB
@@ -142,10 +82,6 @@ class Dedup:
         return f["page_level"], f["byte_level"], f["page_columns"]
 
 
-def mib(n):
-    return f"{n / 2**20:.1f} MiB"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
@@ -168,7 +104,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     original = make_rows(rng, 0, args.rows)
-    edited = edits(original, rng)
+    edited = edits(original, rng, near_start=True)
     print(f"table: {args.rows:,} rows x {original.num_columns} columns "
           f"({', '.join(f'{f.name}: {f.type}' for f in original.schema)}), seed {args.seed}; "
           f"built in {time.perf_counter() - t0:.1f} s")
@@ -198,16 +134,9 @@ def main():
         if not args.out:
             shutil.rmtree(out_dir, ignore_errors=True)
 
-    header = (f"{'edit':<30} {'CDC':<4} {'file':>9} | {'page level: shared':>18} {'new':>9} |"
-              f" {'byte level: shared':>18} {'new':>9}")
-    print(header)
-    print("-" * len(header))
-    for name, _ in edited:
-        for r in (x for x in results if x["edit"] == name):
-            p, b = r["page_level"], r["byte_level"]
-            print(f"{name:<30} {'on' if r['cdc'] else 'off':<4} {mib(r['size']):>9} |"
-                  f" {100 * p['shared_ratio']:>17.1f}% {mib(p['new_bytes']):>9} |"
-                  f" {100 * b['shared_ratio']:>17.1f}% {mib(b['new_bytes']):>9}")
+    rows = [(name, r["cdc"], r["size"], r) for name, _ in edited
+            for r in results if r["edit"] == name]
+    print("\n".join(dedup_table(rows)))
     print("\nshared = bytes of the edited file (its pages / its chunks) already stored with the "
           "original;\nnew = bytes a deduplicating store must add for the edited file.")
     if args.by_column:

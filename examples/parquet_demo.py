@@ -6,7 +6,10 @@ Builds a table of 1,000,000 rows (integers, floats with NaN, strings, a
 timestamp with a time zone, a dictionary column, a list column, a struct),
 writes it with Quiver (zstd, page index, statistics; once more with
 content-defined chunking), reads it back with pyarrow, duckdb and polars and
-checks every value, then prints what `quiver inspect` sees. Run by `make demo`.
+checks every value, then prints what `quiver inspect` sees. (`make demo` runs
+python -m quiver.demo instead; this example covers more column types.)
+
+    PYTHONPATH=build/release/python .venv/bin/python examples/parquet_demo.py
 """
 import os
 import subprocess
