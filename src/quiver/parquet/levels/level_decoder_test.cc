@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/bit_util.h"
 
 namespace quiver::parquet {
 namespace {
@@ -447,6 +448,105 @@ TEST(LevelDecoder, RandomBytesNeverOverread) {
     if (decoded.ok()) {
       for (int16_t l : out) ASSERT_LE(l, max_level);
       EXPECT_EQ(*counted, std::count(out.begin(), out.end(), 1));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace quiver::parquet
+
+namespace quiver::parquet {
+namespace {
+
+// DecodeBits against the levels themselves, for RLE (runs set as ranges,
+// bit-packed runs copied) and BIT_PACKED sections, in batches that start
+// at every bit offset, interleaved with Decode and Count on the same
+// decoder (the bulk paths leave the run state where the others expect it).
+TEST(LevelDecoder, DecodeBitsMatchesLevels) {
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    const int64_t n = 3000 + seed * 37;
+    const Levels levels = RandomLevels(1, n, seed);
+    for (Encoding encoding : {Encoding::kRle, Encoding::kBitPacked}) {
+      Bytes bytes = encoding == Encoding::kRle ? EncodeRle(levels, 1) : PackMsbFirst(levels, 1);
+      const int64_t skip = encoding == Encoding::kRle ? 4 : 0;
+      LevelDecoder decoder;
+      {
+      Status st_ = decoder.SetData("definition", encoding, 1, n, bytes.data() + skip,
+                                static_cast<int64_t>(bytes.size()) - skip);
+      ASSERT_TRUE(st_.ok()) << st_;
+    }
+      std::vector<uint8_t> bits(static_cast<size_t>(n / 8 + 2), 0xA5);
+      std::mt19937 rng(seed);
+      for (int64_t done = 0; done < n;) {
+        const int64_t k = std::min<int64_t>(1 + rng() % 300, n - done);
+        const int how = static_cast<int>(rng() % 3);
+        if (how == 0) {
+          auto ones_r = decoder.DecodeBits(k, bits.data(), done);
+          ASSERT_TRUE(ones_r.ok()) << ones_r.status();
+          const int64_t ones = *ones_r;
+          int64_t expect_ones = 0;
+          for (int64_t i = 0; i < k; ++i) {
+            ASSERT_EQ(bit_util::GetBit(bits.data(), done + i), levels[done + i] == 1)
+                << "seed " << seed << " level " << done + i;
+            expect_ones += levels[done + i];
+          }
+          EXPECT_EQ(ones, expect_ones);
+        } else if (how == 1) {
+          Levels out(static_cast<size_t>(k));
+          {
+      Status st_ = decoder.Decode(k, out.data());
+      ASSERT_TRUE(st_.ok()) << st_;
+    }
+          EXPECT_TRUE(std::equal(out.begin(), out.end(), levels.begin() + done));
+        } else {
+          auto ones_r = decoder.Count(k, 1);
+          ASSERT_TRUE(ones_r.ok()) << ones_r.status();
+          const int64_t ones = *ones_r;
+          EXPECT_EQ(ones, std::count(levels.begin() + done, levels.begin() + done + k, 1));
+        }
+        done += k;
+      }
+      EXPECT_EQ(decoder.levels_left(), 0);
+    }
+  }
+}
+
+TEST(LevelDecoder, DecodeBitsErrors) {
+  const Levels levels(100, 1);
+  Bytes bytes = EncodeRle(levels, 1);
+  LevelDecoder decoder;
+  std::vector<uint8_t> bits(32);
+  // More levels than the section holds.
+  {
+      Status st_ = decoder.SetData("definition", Encoding::kRle, 1, 200, bytes.data() + 4,
+                            static_cast<int64_t>(bytes.size()) - 4);
+      ASSERT_TRUE(st_.ok()) << st_;
+    }
+  EXPECT_TRUE(decoder.DecodeBits(200, bits.data(), 0).status().IsInvalid());
+  // Only for max level 1.
+  {
+      Status st_ = decoder.SetData("definition", Encoding::kRle, 2, 100, bytes.data() + 4,
+                            static_cast<int64_t>(bytes.size()) - 4);
+      ASSERT_TRUE(st_.ok()) << st_;
+    }
+  EXPECT_TRUE(decoder.DecodeBits(10, bits.data(), 0).status().IsInvalid());
+}
+
+TEST(LevelsToBitmap, EveryOffsetAndLength) {
+  const Levels levels = RandomLevels(3, 200, 7);
+  for (int64_t offset = 0; offset < 9; ++offset) {
+    for (int64_t len : {0, 1, 7, 8, 9, 63, 64, 65, 200}) {
+      std::vector<uint8_t> bits(32, 0xFF);
+      const int64_t set = LevelsToBitmap(levels.data(), len, 2, bits.data(), offset);
+      int64_t expect = 0;
+      for (int64_t i = 0; i < len; ++i) {
+        ASSERT_EQ(bit_util::GetBit(bits.data(), offset + i), levels[i] >= 2);
+        expect += levels[i] >= 2;
+      }
+      EXPECT_EQ(set, expect);
+      // Bits around the range are untouched.
+      for (int64_t i = 0; i < offset; ++i) EXPECT_TRUE(bit_util::GetBit(bits.data(), i));
+      EXPECT_TRUE(bit_util::GetBit(bits.data(), offset + len));
     }
   }
 }

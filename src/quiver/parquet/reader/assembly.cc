@@ -140,6 +140,9 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
   int64_t length = 0;
   int64_t null_count = 0;
   int64_t elements = 0;
+  // Elements are at most the levels: check the offsets' range per level
+  // only when the levels pass it.
+  const bool may_overflow = levels.n > std::numeric_limits<Offset>::max();
   for (int64_t i = 0; i < levels.n; ++i) {
     const int16_t def = levels.DefAt(i);
     const int16_t rep = levels.RepAt(i);
@@ -156,7 +159,7 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
     } else if (rep == rep_info.rep_level) {
       ++elements;  // another element of the current list
     }
-    if (elements > std::numeric_limits<Offset>::max()) {
+    if (may_overflow && elements > std::numeric_limits<Offset>::max()) {
       return Status::CapacityError("field '", node.field->name(), "': more than ",
                                    std::numeric_limits<Offset>::max(),
                                    " list elements in one batch");
