@@ -28,10 +28,18 @@ process and Quiver's pool, decay -1, asserted through mallctl; pyarrow on its
 own jemalloc pool with decay -1, one CPU thread, one I/O thread), and each
 group runs in its own child process.
 
---breakdown adds, per group, what pyarrow and Quiver spend outside
-decoding: the share of Quiver's time that is decompression, estimated as
-(t_codec - t_none) / t_codec from the same run (same data, same pages; only
-the codec differs).
+--breakdown adds, per group, each reader's decompression share estimated
+from the same run as (t_codec - t_none) / t_codec (same data and pages;
+only the codec differs).
+
+--profile K then profiles Quiver on the K cases with the highest
+Quiver/pyarrow ratio: `perf record` of a process that only reads that
+file with quiver.read_table in a loop, its samples summed by symbol into
+decompression, page reading (headers, checksums), levels (level decoding,
+record scan, validity), value decoding (decoders, dictionary indices,
+builders, UTF-8), assembly (struct/list/map arrays from levels), memory
+(copies, zeroing, allocation, page faults) and other (Python, the rest).
+Skipped with a message where perf is not installed or not permitted.
 
 Run with the repository's .venv python and PYTHONPATH=<build>/python
 (bench/run_read.sh does both).
@@ -107,6 +115,81 @@ def run_group(group, rows, codecs, reps):
     return results
 
 
+# Symbol patterns of each part of a Quiver read, checked in order.
+PROFILE_PARTS = [
+    ("decompression", r"ZSTD|HUF_|FSE_|snappy|Snappy|LZ4|Brotli|inflate|Decompress"),
+    ("page reading", r"PageReader|thrift|Thrift|Crc32|crc32|ReadAt|Footer"),
+    ("levels", r"LevelDecoder|LevelsToBitmap|FirstAbove|ColumnReader::(Consume|ReadRecords|"
+               r"ReadFlat|FillPending)|RleBitPackedDecoder::(Count|GetBits|GetBatch<short>)"),
+    ("assembly", r"Assemble|StructSlots|ToFixedSizeList|MakeArrayOfNulls"),
+    ("value decoding", r"Decoder|Decode|Unpack|Plain|Dict|MaxIndex|Builder|Leaf|Utf8|Memo|"
+                       r"HashBytes|Int96|ByteStreamSplit|Delta"),
+    ("memory", r"memmove|memcpy|memset|clear_page|page_fault|exc_page|je_|jemalloc|malloc|"
+               r"free|mmap|munmap|folio|_raw_spin|rmqueue|lru"),
+]
+
+PROFILE_LOOP = '''
+import sys, time, quiver
+data = open(sys.argv[1], "rb").read()
+end = time.perf_counter() + float(sys.argv[2])
+while time.perf_counter() < end:
+    quiver.read_table(data)
+'''
+
+
+def profile_case(group, codec, rows, seconds=4.0):
+    """{part: share of samples} of Quiver reading (group, codec), or a message."""
+    import re
+    import shutil
+    if shutil.which("perf") is None:
+        return "perf is not installed (apt-get install linux-perf)"
+    table = wb.build_group(group, rows)
+    with tempfile.TemporaryDirectory(prefix="read-profile-") as tmp:
+        path = os.path.join(tmp, "f.parquet")
+        with open(path, "wb") as f:
+            f.write(write_pyarrow(table, codec))
+        out = os.path.join(tmp, "perf.data")
+        rec = subprocess.run(["perf", "record", "-F", "2000", "-o", out, "--", sys.executable,
+                              "-c", PROFILE_LOOP, path, str(seconds)],
+                             capture_output=True, text=True)
+        if rec.returncode != 0:
+            return "perf record failed: " + rec.stderr.strip().splitlines()[-1]
+        rep = subprocess.run(["perf", "report", "-i", out, "--no-children", "--sort", "symbol",
+                              "--stdio", "--percent-limit", "0"], capture_output=True, text=True)
+    shares = {name: 0.0 for name, _ in PROFILE_PARTS}
+    shares["other"] = 0.0
+    for line in rep.stdout.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+\[[^\]]*\]\s+(.*)", line)
+        if not m:
+            continue
+        pct, symbol = float(m.group(1)), m.group(2)
+        for name, pattern in PROFILE_PARTS:
+            if re.search(pattern, symbol):
+                shares[name] += pct
+                break
+        else:
+            shares["other"] += pct
+    return shares
+
+
+def print_profiles(results, k, rows):
+    ok = sorted((r for r in results if r["status"] == "ok"),
+                key=lambda r: -r["summary"]["ratio"])[:k]
+    if not ok:
+        return
+    print(f"\nwhere Quiver's time goes on the {len(ok)} slowest cases (perf samples, %):")
+    names = [name for name, _ in PROFILE_PARTS] + ["other"]
+    print(f"  {'case':48} {'ratio':>5}  " + "  ".join(f"{n:>14}" for n in names))
+    for r in ok:
+        shares = profile_case(r["group"], r["codec"], rows)
+        case = f"{r['group']} {r['codec']}"
+        if isinstance(shares, str):
+            print(f"  {case:48} {r['summary']['ratio']:5.2f}  {shares}")
+            continue
+        print(f"  {case:48} {r['summary']['ratio']:5.2f}  "
+              + "  ".join(f"{shares[n]:14.1f}" for n in names), flush=True)
+
+
 def fmt_ratio(s):
     lo, hi = s["ratio_pairs"]
     clo, chi = s["control_pairs"]
@@ -156,6 +239,8 @@ def main():
     ap.add_argument("--rows", type=int, default=wb.FULL_ROWS, help="rows per group")
     ap.add_argument("--breakdown", action="store_true",
                     help="print the decompression share of each reader's time")
+    ap.add_argument("--profile", type=int, default=0, metavar="K",
+                    help="profile Quiver (perf) on the K cases with the highest ratio")
     ap.add_argument("--json", metavar="OUT", help="write all raw timings to this JSON file")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--in-process", action="store_true",
@@ -211,6 +296,8 @@ def main():
                     print(f"  {g:40} {r['codec']:6} "
                           + (fmt_ratio(s) if s else r["status"]), flush=True)
     print_table(results, args.breakdown)
+    if args.profile:
+        print_profiles(results, args.profile, args.rows)
     print(f"\nread_bench: done in {time.perf_counter() - t0:.0f} s")
     if args.json:
         with open(args.json, "w") as f:

@@ -127,23 +127,24 @@ Status ByteArrayDecoder::Skip(int64_t n) {
   return Status::OK();
 }
 
-Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
+template <typename Offset>
+Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
                                      int64_t validity_offset, MutableBuffer* offsets,
                                      MutableBuffer* data) {
   if (num_slots < 0) return CheckWanted(num_slots);
   const int64_t valid =
       validity == nullptr ? num_slots : bitmap::CountSetBits(validity, validity_offset, num_slots);
   QUIVER_RETURN_NOT_OK(CheckWanted(valid));
-  constexpr int64_t kMaxOffset = std::numeric_limits<int32_t>::max();
-  if (offsets->empty()) QUIVER_RETURN_NOT_OK(offsets->Append(int32_t{0}));
-  QUIVER_RETURN_NOT_OK(offsets->Reserve(num_slots * int64_t{sizeof(int32_t)}));
-  const auto end_offset = [&] { return static_cast<int32_t>(data->size()); };
+  constexpr int64_t kMaxOffset = std::numeric_limits<Offset>::max();
+  if (offsets->empty()) QUIVER_RETURN_NOT_OK(offsets->Append(Offset{0}));
+  QUIVER_RETURN_NOT_OK(offsets->Reserve(num_slots * int64_t{sizeof(Offset)}));
+  const auto end_offset = [&] { return static_cast<Offset>(data->size()); };
 
   const int64_t bound = value_bytes_bound(valid);
-  if (bound <= kMaxOffset - data->size()) {
+  if (bound != kUnknownBytes && bound <= kMaxOffset - data->size()) {
     // One pass: the values' bytes straight into `data`.
     QUIVER_RETURN_NOT_OK(data->Reserve(bound));
-    int32_t* ends = offsets->data_as<int32_t>() + offsets->size() / 4;
+    Offset* ends = offsets->data_as<Offset>() + offsets->size() / int64_t{sizeof(Offset)};
     int64_t size = data->size();
     auto copy_run = [&](int64_t pos, int64_t len) -> Status {
       QUIVER_ASSIGN_OR_RAISE(int64_t bytes, DecodeInto(len, size, ends + pos, data->data() + size));
@@ -157,14 +158,14 @@ Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
       int64_t next = 0;  // first slot without its offset
       bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
         if (!status.ok()) return;
-        for (; next < pos; ++next) ends[next] = static_cast<int32_t>(size);
+        for (; next < pos; ++next) ends[next] = static_cast<Offset>(size);
         status = copy_run(pos, len);
         next = pos + len;
       });
-      for (; next < num_slots; ++next) ends[next] = static_cast<int32_t>(size);
+      for (; next < num_slots; ++next) ends[next] = static_cast<Offset>(size);
     }
     QUIVER_RETURN_NOT_OK(status);
-    offsets->UnsafeSetSize(offsets->size() + num_slots * int64_t{sizeof(int32_t)});
+    offsets->UnsafeSetSize(offsets->size() + num_slots * int64_t{sizeof(Offset)});
     data->UnsafeSetSize(size);
     return Status::OK();
   }
@@ -179,7 +180,8 @@ Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
       int64_t bytes = 0;
       for (int64_t i = 0; i < m; ++i) bytes += static_cast<int64_t>(views[i].size());
       if (bytes > kMaxOffset - data->size()) {
-        return Status::CapacityError("BYTE_ARRAY values: more than 2^31-1 bytes for one array");
+        return Status::CapacityError("BYTE_ARRAY values: more than ", kMaxOffset,
+                                     " bytes for one array");
       }
       QUIVER_RETURN_NOT_OK(data->Reserve(bytes));
       for (int64_t i = 0; i < m; ++i) {
@@ -205,7 +207,23 @@ Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
   return Status::OK();
 }
 
+Status ByteArrayDecoder::DecodeArrow(int64_t num_slots, const uint8_t* validity,
+                                     int64_t validity_offset, MutableBuffer* offsets,
+                                     MutableBuffer* data) {
+  return AppendArrow<int32_t>(num_slots, validity, validity_offset, offsets, data);
+}
+
+Status ByteArrayDecoder::DecodeArrowLarge(int64_t num_slots, const uint8_t* validity,
+                                          int64_t validity_offset, MutableBuffer* offsets,
+                                          MutableBuffer* data) {
+  return AppendArrow<int64_t>(num_slots, validity, validity_offset, offsets, data);
+}
+
 Result<int64_t> ByteArrayDecoder::DecodeInto(int64_t, int64_t, int32_t*, uint8_t*) {
+  return Status::NotImplemented("DecodeInto without a value_bytes_bound()");
+}
+
+Result<int64_t> ByteArrayDecoder::DecodeInto(int64_t, int64_t, int64_t*, uint8_t*) {
   return Status::NotImplemented("DecodeInto without a value_bytes_bound()");
 }
 

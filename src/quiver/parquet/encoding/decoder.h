@@ -180,6 +180,9 @@ class ByteArrayDecoder : public Decoder {
   // hold part of the batch.
   virtual Status DecodeArrow(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
                              MutableBuffer* offsets, MutableBuffer* data);
+  // The same with int64 offsets (large_binary / large_string).
+  Status DecodeArrowLarge(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
+                          MutableBuffer* offsets, MutableBuffer* data);
 
   // An upper bound of the bytes the next n values (n <= values_left())
   // hold, known without decoding them (PLAIN: the page's bytes left;
@@ -198,6 +201,12 @@ class ByteArrayDecoder : public Decoder {
   // and their end offsets, base + the bytes so far, to offsets[0, n).
   // Returns the bytes written.
   virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* offsets, uint8_t* data);
+  virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int64_t* offsets, uint8_t* data);
+
+ private:
+  template <typename Offset>
+  Status AppendArrow(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
+                     MutableBuffer* offsets, MutableBuffer* data);
 
  private:
   std::vector<std::string_view> views_;  // DecodeArrow's scratch

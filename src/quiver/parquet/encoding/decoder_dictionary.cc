@@ -252,6 +252,13 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
 
  private:
   Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* data) override {
+    return Into(n, base, ends, data);
+  }
+  Result<int64_t> DecodeInto(int64_t n, int64_t base, int64_t* ends, uint8_t* data) override {
+    return Into(n, base, ends, data);
+  }
+  template <typename End>
+  Result<int64_t> Into(int64_t n, int64_t base, End* ends, uint8_t* data) {
     const std::string_view* dictionary = dictionary_.data_as<std::string_view>();
     int64_t written = 0;
     QUIVER_RETURN_NOT_OK(ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
@@ -259,7 +266,7 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
         const std::string_view value = dictionary[idx[j]];
         std::memcpy(data + written, value.data(), value.size());
         written += static_cast<int64_t>(value.size());
-        ends[done + j] = static_cast<int32_t>(base + written);
+        ends[done + j] = static_cast<End>(base + written);
       }
     }));
     return written;

@@ -111,6 +111,13 @@ class PlainBinaryDecoder final
 
  private:
   Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* data) override {
+    return Into(n, base, ends, data);
+  }
+  Result<int64_t> DecodeInto(int64_t n, int64_t base, int64_t* ends, uint8_t* data) override {
+    return Into(n, base, ends, data);
+  }
+  template <typename End>
+  Result<int64_t> Into(int64_t n, int64_t base, End* ends, uint8_t* data) {
     int64_t bytes = 0;
     QUIVER_RETURN_NOT_OK(Take(n, [&] { return inner_.DecodeInto(n, base, ends, data, &bytes); }));
     return bytes;

@@ -216,7 +216,8 @@ Status PlainBooleanDecoder::Skip(int64_t n) {
   return Status::OK();
 }
 
-Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* out,
+template <typename End>
+Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, End* ends, uint8_t* out,
                                          int64_t* bytes) {
   int64_t written = 0;
   int64_t i = 0;
@@ -226,7 +227,7 @@ Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, int32_t* ends,
     if (QUIVER_PREDICT_FALSE(length > size_ - pos_ - 4)) break;
     std::memcpy(out + written, data_ + pos_ + 4, static_cast<size_t>(length));
     written += length;
-    ends[i] = static_cast<int32_t>(base + written);
+    ends[i] = static_cast<End>(base + written);
     pos_ += 4 + length;
   }
   values_read_ += i;
@@ -235,6 +236,11 @@ Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, int32_t* ends,
   std::string_view unused;
   return Decode(1, &unused);  // the error of value i
 }
+
+template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int32_t*, uint8_t*,
+                                                  int64_t*);
+template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int64_t*, uint8_t*,
+                                                  int64_t*);
 
 Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
   for (int64_t i = 0; i < n; ++i) {

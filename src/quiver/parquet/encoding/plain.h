@@ -158,7 +158,9 @@ class PlainByteArrayDecoder {
   // The next n values' bytes to out[0, ...) and their end offsets (base +
   // the bytes so far) to ends[0, n); *bytes gets the bytes written. `out`
   // has room for bytes_left() bytes. The same checks as Decode.
-  Status DecodeInto(int64_t n, int64_t base, int32_t* ends, uint8_t* out, int64_t* bytes);
+  // (Instantiated for int32_t and int64_t ends.)
+  template <typename End>
+  Status DecodeInto(int64_t n, int64_t base, End* ends, uint8_t* out, int64_t* bytes);
 
   int64_t bytes_left() const { return size_ - pos_; }
   int64_t bytes_consumed() const { return pos_; }

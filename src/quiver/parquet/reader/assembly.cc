@@ -140,32 +140,43 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
   int64_t length = 0;
   int64_t null_count = 0;
   int64_t elements = 0;
-  // Elements are at most the levels: check the offsets' range per level
-  // only when the levels pass it.
-  const bool may_overflow = levels.n > std::numeric_limits<Offset>::max();
-  for (int64_t i = 0; i < levels.n; ++i) {
-    const int16_t def = levels.DefAt(i);
-    const int16_t rep = levels.RepAt(i);
-    if (rep <= info.rep_level) {
-      if (def < info.repeated_ancestor_def_level) continue;  // no slot of this list
-      offsets.UnsafeAppend(static_cast<Offset>(elements));
-      if (nullable) {
-        const bool valid = def >= info.def_level;
-        bit_util::SetBitTo(bits.data(), length, valid);
-        null_count += !valid;
-      }
-      ++length;
-      if (def >= rep_info.def_level) ++elements;
-    } else if (rep == rep_info.rep_level) {
-      ++elements;  // another element of the current list
+  // Elements are at most the levels: past the offsets' range only when
+  // the levels are.
+  if (levels.n > std::numeric_limits<Offset>::max()) {
+    int64_t most = 0;
+    for (int64_t i = 0; i < levels.n; ++i) {
+      most += levels.RepAt(i) <= info.rep_level ? levels.DefAt(i) >= rep_info.def_level
+                                                : levels.RepAt(i) == rep_info.rep_level;
     }
-    if (may_overflow && elements > std::numeric_limits<Offset>::max()) {
+    if (most > std::numeric_limits<Offset>::max()) {
       return Status::CapacityError("field '", node.field->name(), "': more than ",
                                    std::numeric_limits<Offset>::max(),
                                    " list elements in one batch");
     }
   }
-  offsets.UnsafeAppend(static_cast<Offset>(elements));
+  // Branch-free: each level writes the next slot's offset and bit, and
+  // advances only if it starts a slot of this list.
+  Offset* ends = offsets.data_as<Offset>();
+  uint8_t* valid_bits = nullable ? bits.data() : nullptr;
+  const int16_t slot_def = info.repeated_ancestor_def_level;
+  for (int64_t i = 0; i < levels.n; ++i) {
+    const int16_t def = levels.DefAt(i);
+    const int16_t rep = levels.RepAt(i);
+    const bool new_list = rep <= info.rep_level;
+    const bool slot = new_list && def >= slot_def;
+    const bool element = new_list ? (def >= rep_info.def_level && def >= slot_def)
+                                  : rep == rep_info.rep_level;
+    ends[length] = static_cast<Offset>(elements);
+    if (valid_bits != nullptr) {
+      const bool valid = def >= info.def_level;
+      bit_util::SetBitTo(valid_bits, length, valid);
+      null_count += slot & !valid;
+    }
+    length += slot;
+    elements += element;
+  }
+  ends[length] = static_cast<Offset>(elements);
+  offsets.UnsafeSetSize((length + 1) * static_cast<int64_t>(sizeof(Offset)));
   QUIVER_ASSIGN_OR_RAISE(auto child,
                          AssembleArray(node.children.front(), readers, pool, elements));
   if (child->length != elements) {

@@ -69,6 +69,7 @@ Status ColumnReader::StartRowGroup(int row_group) {
     return Status::Invalid(context.ToString(), ": the column chunk's num_values ", meta.num_values,
                            " is negative");
   }
+  chunk_values_ = meta.num_values;
   if (meta.num_values == 0) {
     // An empty chunk: its pages are not read (as Arrow C++); some writers
     // store no page and a data_page_offset of 0
@@ -225,13 +226,15 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
     values = LevelsToBitmap(def, n, max_def_, valid, slot);
     slot += n;
   }
+  // Below a list, levels under slot_def_ are no slot: branch-free, each
+  // level writes the bit of the next slot and advances only if it is one.
   for (int64_t i = slot_def_ == 0 ? n : 0; i < n; ++i) {
     const int16_t d = def[i];
-    if (d < slot_def_) continue;
+    const bool is_slot = d >= slot_def_;
     const bool has_value = d == max_def_;
     bit_util::SetBitTo(valid, slot, has_value);
     values += has_value;
-    ++slot;
+    slot += is_slot;
   }
   const int64_t new_slots = slot - num_slots_;
   if (new_slots > 0) {
@@ -244,7 +247,21 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
   return Status::OK();
 }
 
+Status ColumnReader::ReserveFor(int64_t records) {
+  // Without lists a record is a slot. Bounded by the chunk's values, so a
+  // row count in the footer does not allocate by itself.
+  if (max_rep_ > 0 || !reserve_) return Status::OK();
+  reserve_ = false;
+  const int64_t slots = std::min({records, chunk_values_, kMaxReserveSlots});
+  if (max_def_ > 0) {
+    QUIVER_RETURN_NOT_OK(
+        valid_.Reserve(bit_util::BytesForBits(num_slots_ + slots) - valid_.size()));
+  }
+  return builder_->Reserve(slots);
+}
+
 Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
+  QUIVER_RETURN_NOT_OK(ReserveFor(want));
   int64_t records = 0;
   while (records < want) {
     if (page_levels_left_ == 0) {
@@ -273,6 +290,7 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
 
 Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
   if (flat_) return ReadFlat(want, read);
+  QUIVER_RETURN_NOT_OK(ReserveFor(want));
   int64_t records = 0;
   const bool repeated = max_rep_ > 0;
   while (true) {
@@ -294,10 +312,19 @@ Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
       records += i - begin;
     } else {
       const int16_t* rep = pending_rep_.data();
-      for (; i < end; ++i) {
-        if (rep[i] == 0) {
-          if (records == want) break;
-          ++records;
+      // Records starting in the pending levels, counted branch-free; when
+      // they are not more than wanted, every pending level is taken.
+      int64_t starts = 0;
+      for (int64_t j = begin; j < end; ++j) starts += rep[j] == 0;
+      if (records + starts <= want) {
+        records += starts;
+        i = end;
+      } else {
+        for (; i < end; ++i) {
+          if (rep[i] == 0) {
+            if (records == want) break;
+            ++records;
+          }
         }
       }
     }
@@ -324,6 +351,7 @@ Result<ArrayDataPtr> ColumnReader::FinishLeaf() {
   valid_.Clear();
   num_slots_ = 0;
   num_nulls_ = 0;
+  reserve_ = true;
   return array;
 }
 
@@ -340,6 +368,7 @@ Result<std::vector<ArrayDataPtr>> ColumnReader::FinishLeafChunks() {
   valid_.Clear();
   num_slots_ = 0;
   num_nulls_ = 0;
+  reserve_ = true;
   return chunks;
 }
 

@@ -91,6 +91,9 @@ class ColumnReader {
   Result<bool> NextDataPage();
   Status FillPending(int64_t n);
   Status ReadFlat(int64_t want, int64_t* read);
+  // Room for the batch's slots, once a batch (see LeafBuilder::Reserve).
+  Status ReserveFor(int64_t records);
+  static constexpr int64_t kMaxReserveSlots = int64_t{1} << 24;
   Status Consume(int64_t begin, int64_t end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
@@ -107,6 +110,8 @@ class ColumnReader {
   int16_t slot_def_ = 0;
   bool nullable_ = false;
   bool keep_levels_ = true;  // see set_keep_levels
+  bool reserve_ = true;      // ReserveFor not yet called this batch
+  int64_t chunk_values_ = 0;  // the chunk's num_values (metadata)
   bool flat_ = false;
 
   std::unique_ptr<LeafBuilder> builder_;

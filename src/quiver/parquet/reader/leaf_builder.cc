@@ -54,6 +54,7 @@ class FixedWidthLeaf : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return values_.size(); }
+  Status Reserve(int64_t slots) override { return values_.Reserve(slots * width_); }
 
  protected:
   FixedWidthLeaf(TypePtr type, int width, MemoryPool* pool)
@@ -214,7 +215,8 @@ class NullBuilder final : public LeafBuilder {
 // ---------------------------------------------------------------------------
 // Byte arrays into binary / string (int32 offsets): the decoder appends.
 
-Status CheckUtf8(const int32_t* offsets, int64_t n, const uint8_t* data) {
+template <typename Offset>
+Status CheckUtf8(const Offset* offsets, int64_t n, const uint8_t* data) {
   const int64_t begin = offsets[0];
   const int64_t end = offsets[n];
   const int64_t bad = FindInvalidUtf8(data + begin, end - begin);
@@ -314,6 +316,7 @@ class BinaryBuilder32 final : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
+  Status Reserve(int64_t slots) override { return offsets_.Reserve((slots + 1) * 4); }
 
  private:
   // Value by value through views, ending the chunk where a value would
@@ -373,7 +376,44 @@ class BinaryBuilder32 final : public LeafBuilder {
   std::vector<std::string_view> views_;
 };
 
-// large_binary / large_string / binary_view / string_view through the
+// large_binary / large_string (int64 offsets): the decoder appends.
+class LargeBinaryLeaf final : public LeafBuilder {
+ public:
+  LargeBinaryLeaf(TypePtr type, MemoryPool* pool)
+      : type_(std::move(type)), utf8_(IsStringLike(type_->id())), offsets_(pool), data_(pool) {}
+
+  Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                int64_t num_values) override {
+    const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 8 - 1;
+    QUIVER_RETURN_NOT_OK(static_cast<ByteArrayDecoder*>(decoder)->DecodeArrowLarge(
+        num_slots, valid, valid_offset, &offsets_, &data_));
+    if (utf8_) {
+      QUIVER_RETURN_NOT_OK(
+          CheckUtf8(offsets_.data_as<int64_t>() + first, num_slots, data_.data()));
+    }
+    return Status::OK();
+  }
+
+  Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) override {
+    if (offsets_.empty()) QUIVER_RETURN_NOT_OK(offsets_.Append(int64_t{0}));
+    const int64_t length = offsets_.size() / 8 - 1;
+    auto offsets = offsets_.Freeze();
+    auto data = data_.Freeze();
+    return ArrayData::Make(type_, length, {std::move(validity), std::move(offsets), std::move(data)},
+                           null_count);
+  }
+
+  int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
+  Status Reserve(int64_t slots) override { return offsets_.Reserve((slots + 1) * 8); }
+
+ private:
+  TypePtr type_;
+  bool utf8_;
+  MutableBuffer offsets_;
+  MutableBuffer data_;
+};
+
+// binary_view / string_view through the
 // array builders (empty values in null slots; the validity is the column
 // reader's).
 template <typename B>
@@ -620,6 +660,7 @@ class DictionaryBuilder final : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return indices_.size() + memo_.memory_used(); }
+  Status Reserve(int64_t slots) override { return indices_.Reserve(slots * 4); }
 
  private:
   // The memo's index of the page dictionary's entry `entry`, inserted on
@@ -840,9 +881,9 @@ Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& col
         case Type::kString:
           return std::unique_ptr<LeafBuilder>(new BinaryBuilder32(type, pool));
         case Type::kLargeBinary:
-          return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<LargeBinaryBuilder>(type, pool));
+          return std::unique_ptr<LeafBuilder>(new LargeBinaryLeaf(type, pool));
         case Type::kLargeString:
-          return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<LargeStringBuilder>(type, pool));
+          return std::unique_ptr<LeafBuilder>(new LargeBinaryLeaf(type, pool));
         case Type::kBinaryView:
         case Type::kStringView:
           return std::unique_ptr<LeafBuilder>(new BuilderBackedBinary<BinaryViewBuilder>(type, pool));

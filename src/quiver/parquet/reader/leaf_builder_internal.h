@@ -35,6 +35,10 @@ class LeafBuilder {
   // with `validity` (nullptr: none) and `null_count` nulls.
   virtual Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) = 0;
 
+  // A hint: about `slots` more slots come before the next Finish() (room
+  // is made for them at once rather than grown page by page).
+  virtual Status Reserve(int64_t slots) { return Status::OK(); }
+
   // The column reader set a new dictionary page's values in the
   // dictionary decoder (entries seen before may now mean other values).
   virtual void DictionaryChanged() {}
