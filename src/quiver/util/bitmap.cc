@@ -167,6 +167,20 @@ void SetBitsTo(uint8_t* data, int64_t offset, int64_t length, bool value) {
   if ((end & 7) != 0) set_masked(data + end_byte, tail_mask);
 }
 
+void PackBytes(const uint8_t* bytes, int64_t length, uint8_t* dest) {
+  int64_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    uint8_t byte = 0;
+    for (int j = 0; j < 8; ++j) byte |= static_cast<uint8_t>(bytes[i + j] << j);
+    dest[i >> 3] = byte;
+  }
+  if (i < length) {
+    uint8_t byte = 0;
+    for (int j = 0; i + j < length; ++j) byte |= static_cast<uint8_t>(bytes[i + j] << j);
+    dest[i >> 3] = byte;
+  }
+}
+
 void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dest,
                 int64_t dest_offset) {
   if (length <= 0) return;

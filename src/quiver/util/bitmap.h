@@ -93,6 +93,11 @@ int64_t CountSetBits(const uint8_t* data, int64_t bit_offset, int64_t length);
 // Sets bits [offset, offset + length) to `value`.
 void SetBitsTo(uint8_t* data, int64_t offset, int64_t length, bool value);
 
+// Bits [0, length) of `dest` from bytes[0, length), each 0 or 1 (a loop
+// that records one byte per item without the read-modify-write of a bit,
+// then packs eight at a time). Bits past `length` in the last byte are 0.
+void PackBytes(const uint8_t* bytes, int64_t length, uint8_t* dest);
+
 // dest[dest_offset + i] = src[src_offset + i] for i in [0, length).
 void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dest,
                 int64_t dest_offset);

@@ -146,9 +146,10 @@ class TypedDecoder : public Decoder {
 
   // `num_slots` slots of which those whose validity bit (validity_offset +
   // i) is set take the next values, the others a zero value; nullptr: all
-  // valid (Decode). One Decode of the valid count, then spread in place.
-  Status DecodeSpaced(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
-                      T* out);
+  // valid (Decode). By default one Decode of the valid count, then spread
+  // in place 64 slots at a time (PLAIN copies runs straight from the page).
+  virtual Status DecodeSpaced(int64_t num_slots, const uint8_t* validity,
+                              int64_t validity_offset, T* out);
 
   Status Skip(int64_t n) override;
 

@@ -5,6 +5,7 @@
 // lengths: StartPage() checks only the 4 bytes each value costs at least, and
 // plain.h checks each length as it reads it.
 #include "quiver/parquet/encoding/decoder_internal.h"
+#include "quiver/util/bitmap.h"
 
 namespace quiver::parquet::internal {
 namespace {
@@ -54,6 +55,16 @@ class PlainDecoder final : public PlainDecoderBase<TypedDecoder<T>, PlainFixedWi
 
   Status Decode(int64_t n, T* out) override {
     return this->Take(n, [&] { return this->inner_.Decode(n, out); });
+  }
+
+  // Runs of valid slots copied straight from the page.
+  Status DecodeSpaced(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
+                      T* out) override {
+    if (validity == nullptr || num_slots < 0) return Decode(num_slots, out);
+    const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
+    return this->Take(valid, [&] {
+      return this->inner_.DecodeSpaced(num_slots, validity, validity_offset, out);
+    });
   }
 
  private:

@@ -1,12 +1,14 @@
 #include "quiver/parquet/reader/assembly_internal.h"
 
 #include <limits>
+#include <type_traits>
 
 #include "quiver/array/concatenate.h"
 #include "quiver/array/nulls.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/levels/level_decoder.h"
 #include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 #include "quiver/util/dcheck.h"
 
 namespace quiver::parquet::internal {
@@ -156,25 +158,41 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
   }
   // Branch-free: each level writes the next slot's offset and bit, and
   // advances only if it starts a slot of this list.
+  // A byte a slot for validity (packed after the loop): no bit's
+  // read-modify-write waits on the previous level's.
   Offset* ends = offsets.data_as<Offset>();
-  uint8_t* valid_bits = nullable ? bits.data() : nullptr;
+  MutableBuffer valid_bytes(pool);
+  if (nullable) QUIVER_RETURN_NOT_OK(valid_bytes.Reserve(levels.n));
+  uint8_t* valid_out = valid_bytes.data();
   const int16_t slot_def = info.repeated_ancestor_def_level;
-  for (int64_t i = 0; i < levels.n; ++i) {
-    const int16_t def = levels.DefAt(i);
-    const int16_t rep = levels.RepAt(i);
-    const bool new_list = rep <= info.rep_level;
-    const bool slot = new_list && def >= slot_def;
-    const bool element = new_list ? (def >= rep_info.def_level && def >= slot_def)
-                                  : rep == rep_info.rep_level;
-    ends[length] = static_cast<Offset>(elements);
-    if (valid_bits != nullptr) {
-      const bool valid = def >= info.def_level;
-      bit_util::SetBitTo(valid_bits, length, valid);
-      null_count += slot & !valid;
+  const int16_t* rep_levels = levels.rep;
+  const int16_t* def_levels = levels.def;
+  auto scan = [&](auto has_def, auto is_nullable) {
+    for (int64_t i = 0; i < levels.n; ++i) {
+      int16_t def = 0;
+      if constexpr (has_def) def = def_levels[i];
+      const int16_t rep = rep_levels[i];
+      const bool new_list = rep <= info.rep_level;
+      const bool slot = new_list && def >= slot_def;
+      const bool element = new_list ? (def >= rep_info.def_level && def >= slot_def)
+                                    : rep == rep_info.rep_level;
+      ends[length] = static_cast<Offset>(elements);
+      if constexpr (is_nullable) {
+        const bool valid = def >= info.def_level;
+        valid_out[length] = valid;
+        null_count += slot & !valid;
+      }
+      length += slot;
+      elements += element;
     }
-    length += slot;
-    elements += element;
-  }
+  };
+  QUIVER_DCHECK(rep_levels != nullptr, "a list's first leaf has repetition levels");
+  const bool has_def = def_levels != nullptr;
+  if (has_def && nullable) scan(std::true_type{}, std::true_type{});
+  if (has_def && !nullable) scan(std::true_type{}, std::false_type{});
+  if (!has_def && nullable) scan(std::false_type{}, std::true_type{});
+  if (!has_def && !nullable) scan(std::false_type{}, std::false_type{});
+  if (nullable) bitmap::PackBytes(valid_out, length, bits.data());
   ends[length] = static_cast<Offset>(elements);
   offsets.UnsafeSetSize((length + 1) * static_cast<int64_t>(sizeof(Offset)));
   QUIVER_ASSIGN_OR_RAISE(auto child,

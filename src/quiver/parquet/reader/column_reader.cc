@@ -226,15 +226,24 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
     values = LevelsToBitmap(def, n, max_def_, valid, slot);
     slot += n;
   }
-  // Below a list, levels under slot_def_ are no slot: branch-free, each
-  // level writes the bit of the next slot and advances only if it is one.
-  for (int64_t i = slot_def_ == 0 ? n : 0; i < n; ++i) {
-    const int16_t d = def[i];
-    const bool is_slot = d >= slot_def_;
-    const bool has_value = d == max_def_;
-    bit_util::SetBitTo(valid, slot, has_value);
-    values += has_value;
-    slot += is_slot;
+  if (slot_def_ > 0) {
+    // Below a list, levels under slot_def_ are no slot: branch-free, each
+    // level writes the byte of the next slot and advances only if it is
+    // one; the bytes are packed into bits after.
+    slot_bytes_.resize(static_cast<size_t>(n));
+    uint8_t* bytes = slot_bytes_.data();
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int16_t d = def[i];
+      const bool has_value = d == max_def_;
+      bytes[k] = has_value;
+      values += has_value;
+      k += d >= slot_def_;
+    }
+    int64_t j = 0;
+    for (; j < k && ((slot + j) & 7) != 0; ++j) bit_util::SetBitTo(valid, slot + j, bytes[j] != 0);
+    bitmap::PackBytes(bytes + j, k - j, valid + ((slot + j) >> 3));
+    slot += k;
   }
   const int64_t new_slots = slot - num_slots_;
   if (new_slots > 0) {

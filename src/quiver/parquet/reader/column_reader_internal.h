@@ -129,6 +129,7 @@ class ColumnReader {
   std::vector<int16_t> pending_rep_;
   int64_t pending_pos_ = 0;
   int64_t pending_len_ = 0;
+  std::vector<uint8_t> slot_bytes_;  // Consume's scratch
 
   // The batch.
   MutableBuffer def_;
