@@ -17,21 +17,6 @@
 namespace quiver::parquet::internal {
 namespace {
 
-// The largest of indices[0, m): 16 lanes at a time, a loop of constant
-// trip count that GCC vectorises at -O2 (whose cost model leaves loops of
-// unknown count, needing an epilogue, scalar), then the rest.
-uint32_t MaxIndex(const uint32_t* indices, int64_t m) {
-  uint32_t lanes[16] = {};
-  int64_t j = 0;
-  for (; j + 16 <= m; j += 16) {
-    for (int k = 0; k < 16; ++k) lanes[k] = std::max(lanes[k], indices[j + k]);
-  }
-  for (; j < m; ++j) lanes[0] = std::max(lanes[0], indices[j]);
-  uint32_t max = 0;
-  for (uint32_t lane : lanes) max = std::max(max, lane);
-  return max;
-}
-
 // The index handling every dictionary decoder shares, over the typed
 // interface Base.
 template <typename Base>

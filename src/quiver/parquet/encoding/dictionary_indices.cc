@@ -2,6 +2,12 @@
 
 #include "quiver/util/bit_util.h"
 
+#include <algorithm>
+
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+
 namespace quiver::parquet {
 
 int MinBitWidth(int64_t num_dictionary_values) {
@@ -31,6 +37,25 @@ Result<RleBitPackedDecoder> MakeDictionaryIndexDecoder(const uint8_t* data, int6
     return Status::Invalid("dictionary indices: bit width ", bit_width, " is more than 32");
   }
   return RleBitPackedDecoder(data + 1, size - 1, bit_width);
+}
+
+uint32_t MaxIndex(const uint32_t* indices, int64_t n) {
+  uint32_t max = 0;
+  int64_t i = 0;
+#if defined(__SSE4_1__)
+  __m128i m0 = _mm_setzero_si128();
+  __m128i m1 = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    m0 = _mm_max_epu32(m0, _mm_loadu_si128(reinterpret_cast<const __m128i*>(indices + i)));
+    m1 = _mm_max_epu32(m1, _mm_loadu_si128(reinterpret_cast<const __m128i*>(indices + i + 4)));
+  }
+  m0 = _mm_max_epu32(m0, m1);
+  m0 = _mm_max_epu32(m0, _mm_shuffle_epi32(m0, _MM_SHUFFLE(1, 0, 3, 2)));
+  m0 = _mm_max_epu32(m0, _mm_shuffle_epi32(m0, _MM_SHUFFLE(2, 3, 0, 1)));
+  max = static_cast<uint32_t>(_mm_cvtsi128_si32(m0));
+#endif
+  for (; i < n; ++i) max = std::max(max, indices[i]);
+  return max;
 }
 
 }  // namespace quiver::parquet

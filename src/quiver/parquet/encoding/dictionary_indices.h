@@ -27,4 +27,8 @@ Result<int64_t> EncodeDictionaryIndices(const int32_t* indices, int64_t num_indi
 // of the indices that follow it.
 Result<RleBitPackedDecoder> MakeDictionaryIndexDecoder(const uint8_t* data, int64_t size);
 
+// The largest of indices[0, n) (0 when n is 0): the range check of decoded
+// indices, SSE4.1 unsigned maxima where the build has them.
+uint32_t MaxIndex(const uint32_t* indices, int64_t n);
+
 }  // namespace quiver::parquet

@@ -1,5 +1,6 @@
 #include "quiver/parquet/reader/leaf_builder_internal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "quiver/array/builder_binary.h"
 #include "quiver/array/memo_table.h"
+#include "quiver/parquet/encoding/dictionary_indices.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -560,7 +562,10 @@ class DictionaryBuilder final : public LeafBuilder {
         indices_(pool),
         memo_(pool) {}
 
-  void DictionaryChanged() override { remap_.clear(); }
+  void DictionaryChanged() override {
+    remap_.clear();
+    identity_prefix_ = 0;
+  }
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
@@ -653,6 +658,7 @@ class DictionaryBuilder final : public LeafBuilder {
     // first use (memory stays bounded by the batch).
     memo_.Clear();
     remap_.clear();
+    identity_prefix_ = 0;
     auto data =
         ArrayData::Make(type_, length, {std::move(validity), std::move(indices)}, null_count);
     data->dictionary = std::move(dictionary);
@@ -674,6 +680,7 @@ class DictionaryBuilder final : public LeafBuilder {
       return Status::Invalid("invalid UTF-8 in a string value");
     }
     remap_[static_cast<size_t>(entry)] = index;
+    if (index == entry && entry == identity_prefix_) ++identity_prefix_;
     return index;
   }
 
@@ -686,11 +693,9 @@ class DictionaryBuilder final : public LeafBuilder {
     const int64_t entries = decoder->dictionary_length();
     if (static_cast<int64_t>(remap_.size()) != entries) {
       remap_.assign(static_cast<size_t>(entries), -1);
+      identity_prefix_ = 0;
     }
-    page_indices_.resize(static_cast<size_t>(num_values));
-    QUIVER_RETURN_NOT_OK(decoder->DecodeIndices(num_values, page_indices_.data()));
     int32_t* remap = remap_.data();
-    const int32_t* in = page_indices_.data();
     int32_t* out = reinterpret_cast<int32_t*>(indices_.data() + indices_.size());
     // Maps in[0, n) to out[0, n).
     auto map_run = [&](const int32_t* from, int32_t* to, int64_t n) -> Status {
@@ -704,8 +709,18 @@ class DictionaryBuilder final : public LeafBuilder {
       return Status::OK();
     };
     if (valid == nullptr) {
-      QUIVER_RETURN_NOT_OK(map_run(in, out, num_slots));
+      // Straight into the batch's indices; mapped in place unless every
+      // index is in the identity prefix.
+      QUIVER_RETURN_NOT_OK(decoder->DecodeIndices(num_slots, out));
+      // (Checked indices are below the dictionary's size: non-negative.)
+      const bool identity =
+          num_slots == 0 || MaxIndex(reinterpret_cast<const uint32_t*>(out), num_slots) <
+                                static_cast<uint32_t>(identity_prefix_);
+      if (!identity) QUIVER_RETURN_NOT_OK(map_run(out, out, num_slots));
     } else {
+      page_indices_.resize(static_cast<size_t>(num_values));
+      QUIVER_RETURN_NOT_OK(decoder->DecodeIndices(num_values, page_indices_.data()));
+      const int32_t* in = page_indices_.data();
       std::memset(out, 0, static_cast<size_t>(num_slots) * 4);  // null slots: index 0
       Status status;
       bitmap::VisitSetBitRuns(valid, valid_offset, num_slots, [&](int64_t pos, int64_t len) {
@@ -758,6 +773,10 @@ class DictionaryBuilder final : public LeafBuilder {
   quiver::internal::BinaryMemoTable memo_;
   std::vector<std::string_view> views_;
   std::vector<int32_t> remap_;         // see AppendIndices
+  // Entries [0, identity_prefix_) of the page dictionary are the memo's
+  // first values in the same order (a writer's dictionary in order of
+  // first use): their indices need no mapping.
+  int32_t identity_prefix_ = 0;
   std::vector<int32_t> page_indices_;  // AppendIndices' scratch
   std::vector<uint8_t> scratch_;
 };
