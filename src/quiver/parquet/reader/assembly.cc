@@ -61,16 +61,21 @@ Result<Slots> StructSlots(const ReadNode& node, const Levels& levels, MemoryPool
     if (slots.null_count > 0) slots.validity = bits.Freeze();
     return slots;
   }
+  // Below a list: branch-free, a byte a slot, packed after.
+  MutableBuffer valid_bytes(pool);
+  if (nullable) QUIVER_RETURN_NOT_OK(valid_bytes.Reserve(levels.n));
+  uint8_t* valid_out = valid_bytes.data();
   for (int64_t i = 0; i < levels.n; ++i) {
     const int16_t def = levels.DefAt(i);
-    if (levels.RepAt(i) > info.rep_level || def < info.repeated_ancestor_def_level) continue;
+    const bool slot = levels.RepAt(i) <= info.rep_level && def >= info.repeated_ancestor_def_level;
     if (nullable) {
       const bool valid = def >= info.def_level;
-      bit_util::SetBitTo(bits.data(), slots.length, valid);
-      slots.null_count += !valid;
+      valid_out[slots.length] = valid;
+      slots.null_count += slot & !valid;
     }
-    ++slots.length;
+    slots.length += slot;
   }
+  if (nullable) bitmap::PackBytes(valid_out, slots.length, bits.data());
   if (slots.null_count > 0) slots.validity = bits.Freeze();
   return slots;
 }

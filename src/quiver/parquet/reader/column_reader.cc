@@ -69,7 +69,8 @@ Status ColumnReader::StartRowGroup(int row_group) {
     return Status::Invalid(context.ToString(), ": the column chunk's num_values ", meta.num_values,
                            " is negative");
   }
-  chunk_values_ = meta.num_values;
+  chunk_levels_left_ = meta.num_values;
+  group_rows_left_ = group.num_rows;
   if (meta.num_values == 0) {
     // An empty chunk: its pages are not read (as Arrow C++); some writers
     // store no page and a data_page_offset of 0
@@ -195,6 +196,7 @@ Status ColumnReader::FillPending(int64_t n) {
   }
   chunk_started_ = chunk_started_ || n > 0;
   page_levels_left_ -= n;
+  chunk_levels_left_ -= n;
   pending_pos_ = 0;
   pending_len_ = n;
   return Status::OK();
@@ -257,16 +259,28 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
 }
 
 Status ColumnReader::ReserveFor(int64_t records) {
-  // Without lists a record is a slot. Bounded by the chunk's values, so a
-  // row count in the footer does not allocate by itself.
-  if (max_rep_ > 0 || !reserve_) return Status::OK();
+  if (!reserve_) return Status::OK();
   reserve_ = false;
-  const int64_t slots = std::min({records, chunk_values_, kMaxReserveSlots});
+  // Without lists a record is one level and one slot. Below lists, the
+  // levels left in the chunk when the batch takes the rest of the row
+  // group (ReadTable); else nothing. Bounded by the chunk's level count
+  // (a row count in the footer allocates nothing by itself) and by
+  // kMaxReserveSlots (nor does a level count).
+  int64_t levels = 0;
+  if (max_rep_ == 0) {
+    levels = std::min(records, chunk_levels_left_);
+  } else if (records >= group_rows_left_) {
+    levels = chunk_levels_left_;
+  }
+  levels = std::clamp<int64_t>(levels, 0, kMaxReserveSlots);
+  if (levels == 0) return Status::OK();
   if (max_def_ > 0) {
     QUIVER_RETURN_NOT_OK(
-        valid_.Reserve(bit_util::BytesForBits(num_slots_ + slots) - valid_.size()));
+        valid_.Reserve(bit_util::BytesForBits(num_slots_ + levels) - valid_.size()));
+    if (keep_levels_) QUIVER_RETURN_NOT_OK(def_.Reserve(levels * 2));
   }
-  return builder_->Reserve(slots);
+  if (max_rep_ > 0 && keep_levels_) QUIVER_RETURN_NOT_OK(rep_.Reserve(levels * 2));
+  return builder_->Reserve(levels);
 }
 
 Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
@@ -286,6 +300,7 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
     if (!ones.ok()) return PageError(ones.status());
     const int64_t values = *ones;
     page_levels_left_ -= n;
+    chunk_levels_left_ -= n;
     num_levels_ += n;
     QUIVER_RETURN_NOT_OK(PageError(builder_->Append(
         values_, n, values == n ? nullptr : valid_.data(), num_slots_, values)));
@@ -293,6 +308,7 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
     num_slots_ += n;
     records += n;
   }
+  group_rows_left_ -= records;
   *read = records;
   return Status::OK();
 }
@@ -341,6 +357,7 @@ Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
     pending_pos_ = i;
     if (i < end) break;
   }
+  group_rows_left_ -= records;
   *read = records;
   return Status::OK();
 }

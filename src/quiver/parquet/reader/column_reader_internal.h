@@ -111,7 +111,8 @@ class ColumnReader {
   bool nullable_ = false;
   bool keep_levels_ = true;  // see set_keep_levels
   bool reserve_ = true;      // ReserveFor not yet called this batch
-  int64_t chunk_values_ = 0;  // the chunk's num_values (metadata)
+  int64_t chunk_levels_left_ = 0;  // of the chunk's num_values (metadata)
+  int64_t group_rows_left_ = 0;    // of the row group's num_rows (metadata)
   bool flat_ = false;
 
   std::unique_ptr<LeafBuilder> builder_;
