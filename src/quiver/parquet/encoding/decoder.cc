@@ -83,33 +83,20 @@ Status TypedDecoder<T>::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
                                      int64_t validity_offset, T* out) {
   if (validity == nullptr) return Decode(num_slots, out);
   if (num_slots < 0) return CheckWanted(num_slots);
-  int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
-  QUIVER_RETURN_NOT_OK(Decode(valid, out));
-  // Spread from the end, so that no value is overwritten before it moves,
-  // 64 slots at a time: all valid (one move), all null (a fill), or bit by
-  // bit. `valid` counts the values of slots [0, end); once it is `end`,
-  // those slots already hold their values.
-  int64_t end = num_slots;
-  while (end > valid) {
-    const int64_t begin = std::max<int64_t>(end - 64, 0);
-    const int n = static_cast<int>(end - begin);
-    const uint64_t bits = bitmap::LoadBits(validity, validity_offset + begin, n);
-    if (bits == bit_util::LeastSignificantBitMask(n)) {
-      valid -= n;
-      std::memmove(out + begin, out + valid, static_cast<size_t>(n) * sizeof(T));
-    } else if (bits == 0) {
-      std::fill(out + begin, out + end, T{});
-    } else {
-      for (int64_t i = end - 1; i >= begin; --i) {
-        if ((bits >> (i - begin)) & 1) {
-          out[i] = out[--valid];
-        } else {
-          out[i] = T{};
-        }
-      }
-    }
-    end = begin;
-  }
+  const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
+  // The values at the end of the slots, then moved forward run by run: a
+  // value's slot is never after where it was decoded, and every null slot
+  // is before the values not yet moved.
+  const T* from = out + (num_slots - valid);
+  QUIVER_RETURN_NOT_OK(Decode(valid, out + (num_slots - valid)));
+  int64_t next = 0;
+  bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
+    std::fill(out + next, out + pos, T{});
+    std::memmove(out + pos, from, static_cast<size_t>(len) * sizeof(T));
+    from += len;
+    next = pos + len;
+  });
+  std::fill(out + next, out + num_slots, T{});
   return Status::OK();
 }
 

@@ -146,8 +146,9 @@ class TypedDecoder : public Decoder {
 
   // `num_slots` slots of which those whose validity bit (validity_offset +
   // i) is set take the next values, the others a zero value; nullptr: all
-  // valid (Decode). By default one Decode of the valid count, then spread
-  // in place 64 slots at a time (PLAIN copies runs straight from the page).
+  // valid (Decode). By default one Decode of the valid count into the end
+  // of `out`, then moved forward run by run (PLAIN copies runs straight
+  // from the page).
   virtual Status DecodeSpaced(int64_t num_slots, const uint8_t* validity,
                               int64_t validity_offset, T* out);
 

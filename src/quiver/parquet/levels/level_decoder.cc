@@ -34,7 +34,21 @@ std::string EncodingText(Encoding encoding) {
 // pass taking the maximum (which vectorises), a search only if one is.
 int64_t FirstAbove(const int16_t* levels, int64_t n, int16_t max_level) {
   int16_t highest = 0;
-  for (int64_t i = 0; i < n; ++i) highest = std::max(highest, levels[i]);
+  int64_t i = 0;
+#if defined(__SSE2__)
+  __m128i m0 = _mm_setzero_si128();
+  __m128i m1 = _mm_setzero_si128();
+  for (; i + 16 <= n; i += 16) {
+    m0 = _mm_max_epi16(m0, _mm_loadu_si128(reinterpret_cast<const __m128i*>(levels + i)));
+    m1 = _mm_max_epi16(m1, _mm_loadu_si128(reinterpret_cast<const __m128i*>(levels + i + 8)));
+  }
+  m0 = _mm_max_epi16(m0, m1);
+  m0 = _mm_max_epi16(m0, _mm_shuffle_epi32(m0, _MM_SHUFFLE(1, 0, 3, 2)));
+  m0 = _mm_max_epi16(m0, _mm_shuffle_epi32(m0, _MM_SHUFFLE(2, 3, 0, 1)));
+  m0 = _mm_max_epi16(m0, _mm_srli_epi32(m0, 16));
+  highest = static_cast<int16_t>(_mm_cvtsi128_si32(m0));
+#endif
+  for (; i < n; ++i) highest = std::max(highest, levels[i]);
   if (highest <= max_level) return n;
   return std::find_if(levels, levels + n, [&](int16_t l) { return l > max_level; }) - levels;
 }
@@ -218,8 +232,11 @@ Status LevelDecoder::Decode(int64_t n, int16_t* out) {
   }
   const bool rle = encoding_ == Encoding::kRle;
   const int64_t got = rle ? rle_.GetBatch(out, n) : UnpackMsbFirst(n, out);
-  const int64_t above = FirstAbove(out, got, max_level_);
-  if (above < got) return Fail(TooHigh(base + above, out[above]));
+  // Levels of bit_width_ bits above max_level_ only if the width allows.
+  if (max_level_ < static_cast<int>(bit_util::LeastSignificantBitMask(bit_width_))) {
+    const int64_t above = FirstAbove(out, got, max_level_);
+    if (above < got) return Fail(TooHigh(base + above, out[above]));
+  }
   if (got < n) return Fail(rle ? RleStopped(base + got) : Exhausted(base + got));
   levels_left_ -= n;
   return Status::OK();

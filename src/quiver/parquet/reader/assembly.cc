@@ -1,5 +1,6 @@
 #include "quiver/parquet/reader/assembly_internal.h"
 
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 
@@ -65,16 +66,24 @@ Result<Slots> StructSlots(const ReadNode& node, const Levels& levels, MemoryPool
   MutableBuffer valid_bytes(pool);
   if (nullable) QUIVER_RETURN_NOT_OK(valid_bytes.Reserve(levels.n));
   uint8_t* valid_out = valid_bytes.data();
+  // Locals: the byte stores may alias anything in memory.
+  const int16_t rep_level = info.rep_level;
+  const int16_t slot_def = info.repeated_ancestor_def_level;
+  const int16_t def_level = info.def_level;
+  int64_t length = 0;
+  int64_t nulls = 0;
   for (int64_t i = 0; i < levels.n; ++i) {
     const int16_t def = levels.DefAt(i);
-    const bool slot = levels.RepAt(i) <= info.rep_level && def >= info.repeated_ancestor_def_level;
+    const int slot = (levels.RepAt(i) <= rep_level) & (def >= slot_def);
     if (nullable) {
-      const bool valid = def >= info.def_level;
-      valid_out[slots.length] = valid;
-      slots.null_count += slot & !valid;
+      const int valid = def >= def_level;
+      valid_out[length] = static_cast<uint8_t>(valid);
+      nulls += slot & (1 - valid);
     }
-    slots.length += slot;
+    length += slot;
   }
+  slots.length = length;
+  slots.null_count = nulls;
   if (nullable) bitmap::PackBytes(valid_out, slots.length, bits.data());
   if (slots.null_count > 0) slots.validity = bits.Freeze();
   return slots;
@@ -173,23 +182,35 @@ Result<ArrayDataPtr> AssembleList(const ReadNode& node, const std::vector<Column
   const int16_t* rep_levels = levels.rep;
   const int16_t* def_levels = levels.def;
   auto scan = [&](auto has_def, auto is_nullable) {
-    for (int64_t i = 0; i < levels.n; ++i) {
+    // Locals (not the captured counters, which the stores to ends[] could
+    // alias) and bitwise ands of the conditions, so nothing branches.
+    const int16_t rep_level = info.rep_level;
+    const int16_t def_level = info.def_level;
+    const int16_t element_def = std::max(rep_info.def_level, slot_def);
+    const int16_t element_rep = rep_info.rep_level;
+    const int64_t n = levels.n;
+    int64_t len = 0;
+    int64_t count = 0;
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
       int16_t def = 0;
       if constexpr (has_def) def = def_levels[i];
       const int16_t rep = rep_levels[i];
-      const bool new_list = rep <= info.rep_level;
-      const bool slot = new_list && def >= slot_def;
-      const bool element = new_list ? (def >= rep_info.def_level && def >= slot_def)
-                                    : rep == rep_info.rep_level;
-      ends[length] = static_cast<Offset>(elements);
+      const int new_list = rep <= rep_level;
+      const int slot = new_list & (def >= slot_def);
+      const int element = (new_list & (def >= element_def)) | ((1 - new_list) & (rep == element_rep));
+      ends[len] = static_cast<Offset>(count);
       if constexpr (is_nullable) {
-        const bool valid = def >= info.def_level;
-        valid_out[length] = valid;
-        null_count += slot & !valid;
+        const int valid = def >= def_level;
+        valid_out[len] = static_cast<uint8_t>(valid);
+        nulls += slot & (1 - valid);
       }
-      length += slot;
-      elements += element;
+      len += slot;
+      count += element;
     }
+    length = len;
+    elements = count;
+    null_count = nulls;
   };
   QUIVER_DCHECK(rep_levels != nullptr, "a list's first leaf has repetition levels");
   const bool has_def = def_levels != nullptr;

@@ -234,14 +234,19 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
     // one; the bytes are packed into bits after.
     slot_bytes_.resize(static_cast<size_t>(n));
     uint8_t* bytes = slot_bytes_.data();
+    // Locals: the byte stores may alias the members.
+    const int16_t max_def = max_def_;
+    const int16_t slot_def = slot_def_;
     int64_t k = 0;
+    int64_t with_value = 0;
     for (int64_t i = 0; i < n; ++i) {
       const int16_t d = def[i];
-      const bool has_value = d == max_def_;
-      bytes[k] = has_value;
-      values += has_value;
-      k += d >= slot_def_;
+      const int has_value = d == max_def;
+      bytes[k] = static_cast<uint8_t>(has_value);
+      with_value += has_value;
+      k += d >= slot_def;
     }
+    values += with_value;
     int64_t j = 0;
     for (; j < k && ((slot + j) & 7) != 0; ++j) bit_util::SetBitTo(valid, slot + j, bytes[j] != 0);
     bitmap::PackBytes(bytes + j, k - j, valid + ((slot + j) >> 3));

@@ -31,21 +31,6 @@ Status DecodeSpacedInto(TypedDecoder<T>* decoder, int64_t num_slots, const uint8
   return decoder->DecodeSpaced(num_slots, valid, valid_offset, out);
 }
 
-// Moves dense values [0, num_values) of `width` bytes at `data` to their
-// slots [0, num_slots) in place (back to front), zeroing null slots.
-void SpreadInPlace(uint8_t* data, int width, int64_t num_slots, const uint8_t* valid,
-                   int64_t valid_offset, int64_t num_values) {
-  int64_t v = num_values;
-  for (int64_t s = num_slots; s-- > 0;) {
-    uint8_t* slot = data + s * width;
-    if (bit_util::GetBit(valid, valid_offset + s)) {
-      --v;
-      if (v != s) std::memmove(slot, data + v * width, static_cast<size_t>(width));
-    } else {
-      std::memset(slot, 0, static_cast<size_t>(width));
-    }
-  }
-}
 
 // Leaves whose Arrow values are `width` bytes each, in one buffer.
 class FixedWidthLeaf : public LeafBuilder {
@@ -480,9 +465,25 @@ class FixedBytesBuilder final : public FixedWidthLeaf {
     auto* typed = static_cast<FixedLenByteArrayDecoder*>(decoder);
     QUIVER_RETURN_NOT_OK(values_.Reserve(num_slots * width_));
     uint8_t* out = values_.data() + values_.size();
-    QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out));
-    if (valid != nullptr && num_values < num_slots) {
-      SpreadInPlace(out, width_, num_slots, valid, valid_offset, num_values);
+    if (valid == nullptr || num_values == num_slots) {
+      QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out));
+    } else {
+      // The values at the end of the slots, then moved forward run by run
+      // (a value's slot is never after where it was decoded, and a null
+      // slot before every value not yet moved), null runs zeroed.
+      const int64_t w = width_;
+      const uint8_t* from = out + (num_slots - num_values) * w;
+      QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out + (num_slots - num_values) * w));
+      int64_t next = 0;
+      bitmap::VisitSetBitRuns(valid, valid_offset, num_slots, [&](int64_t pos, int64_t len) {
+        if (pos > next) std::memset(out + next * w, 0, static_cast<size_t>((pos - next) * w));
+        std::memmove(out + pos * w, from, static_cast<size_t>(len * w));
+        from += len * w;
+        next = pos + len;
+      });
+      if (num_slots > next) {
+        std::memset(out + next * w, 0, static_cast<size_t>((num_slots - next) * w));
+      }
     }
     values_.UnsafeSetSize(values_.size() + num_slots * width_);
     return Status::OK();
