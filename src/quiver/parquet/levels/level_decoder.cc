@@ -90,6 +90,22 @@ Result<int64_t> V1LevelSectionSize(Encoding encoding, int16_t max_level, int64_t
   }
 }
 
+int64_t CountLevels(const int16_t* levels, int64_t n, int16_t level) {
+  int64_t count = 0;
+  int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i want = _mm_set1_epi16(level);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(levels + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(levels + i + 8));
+    const __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(a, want), _mm_cmpeq_epi16(b, want));
+    count += std::popcount(static_cast<uint32_t>(_mm_movemask_epi8(eq)));
+  }
+#endif
+  for (; i < n; ++i) count += levels[i] == level;
+  return count;
+}
+
 int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t* out,
                        int64_t out_offset) {
   int64_t set = 0;

@@ -37,6 +37,9 @@ Result<int64_t> V1LevelSectionSize(format::Encoding encoding, int16_t max_level,
 int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t* out,
                        int64_t out_offset);
 
+// How many of levels[0, n) equal `level`.
+int64_t CountLevels(const int16_t* levels, int64_t n, int16_t level);
+
 class LevelDecoder {
  public:
   // `kind`: "definition" or "repetition" (for messages; must outlive the

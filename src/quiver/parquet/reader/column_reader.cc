@@ -154,14 +154,22 @@ Result<bool> ColumnReader::NextDataPage() {
           "repetition", page.rep_level_encoding, max_rep_, num_values, page.rep_levels.data(),
           static_cast<int64_t>(page.rep_levels.size()))));
     }
-    int64_t num_non_null = num_values;
     if (max_def_ > 0) {
       QUIVER_RETURN_NOT_OK(PageError(def_decoder_.SetData(
           "definition", page.def_level_encoding, max_def_, num_values, page.def_levels.data(),
           static_cast<int64_t>(page.def_levels.size()))));
-      // The values section holds the entries at the maximum level; count
-      // them without keeping the levels (the header's num_nulls of v2 pages
-      // is not trusted for it).
+    }
+    // The values section holds the entries at the maximum level (the
+    // header's num_nulls of v2 pages is not trusted for it).
+    int64_t num_non_null = num_values;
+    levels_at_once_ = false;
+    if (!flat_ && num_values <= kPageLevelsAtOnce) {
+      // The page's levels decoded once, up front, as the pending levels;
+      // the values counted from them.
+      QUIVER_RETURN_NOT_OK(DecodePageLevels(num_values));
+      if (max_def_ > 0) num_non_null = CountLevels(pending_def_.data(), num_values, max_def_);
+    } else if (max_def_ > 0) {
+      // Counted without keeping the levels (runs without expanding them).
       LevelDecoder counter;
       QUIVER_RETURN_NOT_OK(PageError(counter.SetData(
           "definition", page.def_level_encoding, max_def_, num_values, page.def_levels.data(),
@@ -175,9 +183,31 @@ Result<bool> ColumnReader::NextDataPage() {
     values_ = *decoder;
     QUIVER_RETURN_NOT_OK(PageError(values_->SetData(num_non_null, page.values.data(),
                                                     static_cast<int64_t>(page.values.size()))));
-    page_levels_left_ = num_values;
+    if (!levels_at_once_) page_levels_left_ = num_values;
     if (num_values > 0) return true;
   }
+}
+
+Status ColumnReader::DecodePageLevels(int64_t n) {
+  levels_at_once_ = true;
+  if (max_rep_ > 0) {
+    pending_rep_.resize(static_cast<size_t>(n));
+    QUIVER_RETURN_NOT_OK(PageError(rep_decoder_.Decode(n, pending_rep_.data())));
+    if (!chunk_started_ && n > 0 && pending_rep_[0] != 0) {
+      return PageError(Status::Invalid("the column chunk's first repetition level is ",
+                                       pending_rep_[0], ", not 0"));
+    }
+  }
+  if (max_def_ > 0) {
+    pending_def_.resize(static_cast<size_t>(n));
+    QUIVER_RETURN_NOT_OK(PageError(def_decoder_.Decode(n, pending_def_.data())));
+  }
+  chunk_started_ = chunk_started_ || n > 0;
+  chunk_levels_left_ -= n;
+  page_levels_left_ = 0;
+  pending_pos_ = 0;
+  pending_len_ = n;
+  return Status::OK();
 }
 
 Status ColumnReader::FillPending(int64_t n) {

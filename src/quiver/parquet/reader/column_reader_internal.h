@@ -90,6 +90,10 @@ class ColumnReader {
 
   Result<bool> NextDataPage();
   Status FillPending(int64_t n);
+  // Pages of at most kPageLevelsAtOnce levels have them all decoded when
+  // the page starts (once, not counted then decoded): the pending levels.
+  static constexpr int64_t kPageLevelsAtOnce = int64_t{1} << 20;
+  Status DecodePageLevels(int64_t n);
   Status ReadFlat(int64_t want, int64_t* read);
   // Room for the batch's slots, once a batch (see LeafBuilder::Reserve).
   Status ReserveFor(int64_t records);
@@ -111,6 +115,7 @@ class ColumnReader {
   bool nullable_ = false;
   bool keep_levels_ = true;  // see set_keep_levels
   bool reserve_ = true;      // ReserveFor not yet called this batch
+  bool levels_at_once_ = false;  // the current page's levels are all pending
   int64_t chunk_levels_left_ = 0;  // of the chunk's num_values (metadata)
   int64_t group_rows_left_ = 0;    // of the row group's num_rows (metadata)
   bool flat_ = false;
