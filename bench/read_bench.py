@@ -38,7 +38,8 @@ file with quiver.read_table in a loop, its samples summed by symbol into
 decompression, page reading (headers, checksums), levels (level decoding,
 record scan, validity), value decoding (decoders, dictionary indices,
 builders, UTF-8), assembly (struct/list/map arrays from levels), memory
-(copies, zeroing, allocation, page faults) and other (Python, the rest).
+(copies, zeroing, allocation, and all kernel time: page faults, unmapping)
+and other (Python, the rest).
 Skipped with a message where perf is not installed or not permitted.
 
 Run with the repository's .venv python and PYTHONPATH=<build>/python
@@ -117,15 +118,15 @@ def run_group(group, rows, codecs, reps):
 
 # Symbol patterns of each part of a Quiver read, checked in order.
 PROFILE_PARTS = [
-    ("decompression", r"ZSTD|HUF_|FSE_|snappy|Snappy|LZ4|Brotli|inflate|Decompress"),
+    ("decompression", r"libzstd|libsnappy|liblz4|libbrotli|libz\.so|ZSTD|HUF_|FSE_|snappy|"
+                      r"Snappy|LZ4|Brotli|inflate|Decompress"),
     ("page reading", r"PageReader|thrift|Thrift|Crc32|crc32|ReadAt|Footer"),
     ("levels", r"LevelDecoder|LevelsToBitmap|FirstAbove|ColumnReader::(Consume|ReadRecords|"
                r"ReadFlat|FillPending)|RleBitPackedDecoder::(Count|GetBits|GetBatch<short>)"),
     ("assembly", r"Assemble|StructSlots|ToFixedSizeList|MakeArrayOfNulls"),
     ("value decoding", r"Decoder|Decode|Unpack|Plain|Dict|MaxIndex|Builder|Leaf|Utf8|Memo|"
                        r"HashBytes|Int96|ByteStreamSplit|Delta"),
-    ("memory", r"memmove|memcpy|memset|clear_page|page_fault|exc_page|je_|jemalloc|malloc|"
-               r"free|mmap|munmap|folio|_raw_spin|rmqueue|lru"),
+    ("memory", r"^\[kernel|memmove|memcpy|memset|je_|jemalloc|malloc|free|mmap|munmap"),
 ]
 
 PROFILE_LOOP = '''
@@ -154,15 +155,18 @@ def profile_case(group, codec, rows, seconds=4.0):
                              capture_output=True, text=True)
         if rec.returncode != 0:
             return "perf record failed: " + rec.stderr.strip().splitlines()[-1]
-        rep = subprocess.run(["perf", "report", "-i", out, "--no-children", "--sort", "symbol",
-                              "--stdio", "--percent-limit", "0"], capture_output=True, text=True)
+        rep = subprocess.run(["perf", "report", "-i", out, "--no-children", "--sort",
+                              "dso,symbol", "--stdio", "--percent-limit", "0"],
+                             capture_output=True, text=True)
     shares = {name: 0.0 for name, _ in PROFILE_PARTS}
     shares["other"] = 0.0
     for line in rep.stdout.splitlines():
-        m = re.match(r"\s*([0-9.]+)%\s+\[[^\]]*\]\s+(.*)", line)
+        # "  12.34%  libzstd.so.1.5.4  [.] ZSTD_decompressBlock": the shared
+        # object names the codec libraries even where their symbols are not.
+        m = re.match(r"\s*([0-9.]+)%\s+(\S+)\s+\[[^\]]*\]\s+(.*)", line)
         if not m:
             continue
-        pct, symbol = float(m.group(1)), m.group(2)
+        pct, symbol = float(m.group(1)), m.group(2) + " " + m.group(3)
         for name, pattern in PROFILE_PARTS:
             if re.search(pattern, symbol):
                 shares[name] += pct
@@ -300,6 +304,7 @@ def main():
         print_profiles(results, args.profile, args.rows)
     print(f"\nread_bench: done in {time.perf_counter() - t0:.0f} s")
     if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
             json.dump({"rows": args.rows, "reps": args.reps, "pin": pin,
                        "options": WRITE_OPTIONS, "results": results}, f, indent=1)
