@@ -1,7 +1,7 @@
 """Quiver's demo on built-in data: `python -m quiver.demo` (what `make demo` runs).
 
 Builds a seeded table (ints, floats with nulls, strings, a list<int32>
-column; 1,200,000 rows), then, in four sections:
+column; 2,100,000 rows), then, in four sections:
 1. writes it as Parquet with Quiver and with pyarrow, same options, pyarrow
    single-threaded: the median wall time of interleaved runs, and the ratio;
 2. reads Quiver's file back with both, the same way;
@@ -35,15 +35,15 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise SystemExit(f"quiver.demo needs numpy and pyarrow ({e}); they are pinned in "
                      "python/requirements.txt (`make demo` installs them into .venv)") from e
 
-# 1.2 million rows keep the whole demo well under a minute on a busy 2-core
-# machine (about 32 s of CPU, 32 to 34 s wall; 1.5 million rows took 50 to
-# 68 s there, with other builds running). About half of it is the three
-# readers reading every file.
-# 1% of them (12,000) is deliberately not a multiple of max_rows_per_page
-# (20,000): an insertion of exactly whole pages would leave the later page
-# boundaries of a file written without CDC where they were, which flatters the
-# no-CDC case.
-DEFAULT_ROWS = 1_200_000
+# 2.1 million rows: the whole demo takes about 38 s on an idle 2-core machine
+# (2026-12-02, after the reader's speed work; 1.2 million rows took 32 to 34 s
+# on a busy one before it). About half of it is the three readers reading
+# every file.
+# 1% of them (21,000) is deliberately not a multiple of max_rows_per_page
+# (20,000): an insertion of exactly whole pages (2,000,000 rows: 20,000) leaves
+# the later page boundaries of a file written without CDC where they were,
+# which flatters the no-CDC case.
+DEFAULT_ROWS = 2_100_000
 DEFAULT_SEED = 20261202
 
 WORDS = pa.array(
