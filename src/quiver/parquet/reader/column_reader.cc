@@ -70,6 +70,7 @@ Status ColumnReader::StartRowGroup(int row_group) {
                            " is negative");
   }
   chunk_levels_left_ = meta.num_values;
+  chunk_bytes_ = meta.total_uncompressed_size;
   group_rows_left_ = group.num_rows;
   if (meta.num_values == 0) {
     // An empty chunk: its pages are not read (as Arrow C++); some writers
@@ -190,24 +191,8 @@ Result<bool> ColumnReader::NextDataPage() {
 
 Status ColumnReader::DecodePageLevels(int64_t n) {
   levels_at_once_ = true;
-  if (max_rep_ > 0) {
-    pending_rep_.resize(static_cast<size_t>(n));
-    QUIVER_RETURN_NOT_OK(PageError(rep_decoder_.Decode(n, pending_rep_.data())));
-    if (!chunk_started_ && n > 0 && pending_rep_[0] != 0) {
-      return PageError(Status::Invalid("the column chunk's first repetition level is ",
-                                       pending_rep_[0], ", not 0"));
-    }
-  }
-  if (max_def_ > 0) {
-    pending_def_.resize(static_cast<size_t>(n));
-    QUIVER_RETURN_NOT_OK(PageError(def_decoder_.Decode(n, pending_def_.data())));
-  }
-  chunk_started_ = chunk_started_ || n > 0;
-  chunk_levels_left_ -= n;
-  page_levels_left_ = 0;
-  pending_pos_ = 0;
-  pending_len_ = n;
-  return Status::OK();
+  page_levels_left_ = n;
+  return FillPending(n);
 }
 
 Status ColumnReader::FillPending(int64_t n) {
@@ -301,21 +286,28 @@ Status ColumnReader::ReserveFor(int64_t records) {
   // group (ReadTable); else nothing. Bounded by the chunk's level count
   // (a row count in the footer allocates nothing by itself) and by
   // kMaxReserveSlots (nor does a level count).
+  const bool rest_of_group = records >= group_rows_left_;
   int64_t levels = 0;
   if (max_rep_ == 0) {
     levels = std::min(records, chunk_levels_left_);
-  } else if (records >= group_rows_left_) {
+  } else if (rest_of_group) {
     levels = chunk_levels_left_;
   }
   levels = std::clamp<int64_t>(levels, 0, kMaxReserveSlots);
   if (levels == 0) return Status::OK();
+  // Byte arrays: the chunk's uncompressed size bounds PLAIN values (a hint
+  // only: dictionary pages may expand past it), up to kMaxReserveBytes.
+  const int64_t value_bytes =
+      rest_of_group && column_->physical_type == format::Type::kByteArray
+          ? std::clamp<int64_t>(chunk_bytes_, 0, kMaxReserveBytes)
+          : 0;
   if (max_def_ > 0) {
     QUIVER_RETURN_NOT_OK(
         valid_.Reserve(bit_util::BytesForBits(num_slots_ + levels) - valid_.size()));
     if (keep_levels_) QUIVER_RETURN_NOT_OK(def_.Reserve(levels * 2));
   }
   if (max_rep_ > 0 && keep_levels_) QUIVER_RETURN_NOT_OK(rep_.Reserve(levels * 2));
-  return builder_->Reserve(levels);
+  return builder_->Reserve(levels, value_bytes);
 }
 
 Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {

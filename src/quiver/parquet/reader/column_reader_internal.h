@@ -98,6 +98,7 @@ class ColumnReader {
   // Room for the batch's slots, once a batch (see LeafBuilder::Reserve).
   Status ReserveFor(int64_t records);
   static constexpr int64_t kMaxReserveSlots = int64_t{1} << 24;
+  static constexpr int64_t kMaxReserveBytes = int64_t{1} << 28;
   Status Consume(int64_t begin, int64_t end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
@@ -118,6 +119,7 @@ class ColumnReader {
   bool levels_at_once_ = false;  // the current page's levels are all pending
   int64_t chunk_levels_left_ = 0;  // of the chunk's num_values (metadata)
   int64_t group_rows_left_ = 0;    // of the row group's num_rows (metadata)
+  int64_t chunk_bytes_ = 0;        // the chunk's total_uncompressed_size (metadata)
   bool flat_ = false;
 
   std::unique_ptr<LeafBuilder> builder_;

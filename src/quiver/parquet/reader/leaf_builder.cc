@@ -41,7 +41,7 @@ class FixedWidthLeaf : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return values_.size(); }
-  Status Reserve(int64_t slots) override { return values_.Reserve(slots * width_); }
+  Status Reserve(int64_t slots, int64_t) override { return values_.Reserve(slots * width_); }
 
  protected:
   FixedWidthLeaf(TypePtr type, int width, MemoryPool* pool)
@@ -303,7 +303,10 @@ class BinaryBuilder32 final : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
-  Status Reserve(int64_t slots) override { return offsets_.Reserve((slots + 1) * 4); }
+  Status Reserve(int64_t slots, int64_t value_bytes) override {
+    QUIVER_RETURN_NOT_OK(offsets_.Reserve((slots + 1) * 4));
+    return data_.Reserve(std::min(value_bytes, kChunkBytes - data_.size()));
+  }
 
  private:
   // Value by value through views, ending the chunk where a value would
@@ -391,7 +394,10 @@ class LargeBinaryLeaf final : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return offsets_.size() + data_.size(); }
-  Status Reserve(int64_t slots) override { return offsets_.Reserve((slots + 1) * 8); }
+  Status Reserve(int64_t slots, int64_t value_bytes) override {
+    QUIVER_RETURN_NOT_OK(offsets_.Reserve((slots + 1) * 8));
+    return data_.Reserve(value_bytes);
+  }
 
  private:
   TypePtr type_;
@@ -667,7 +673,7 @@ class DictionaryBuilder final : public LeafBuilder {
   }
 
   int64_t bytes_buffered() const override { return indices_.size() + memo_.memory_used(); }
-  Status Reserve(int64_t slots) override { return indices_.Reserve(slots * 4); }
+  Status Reserve(int64_t slots, int64_t) override { return indices_.Reserve(slots * 4); }
 
  private:
   // The memo's index of the page dictionary's entry `entry`, inserted on

@@ -35,9 +35,10 @@ class LeafBuilder {
   // with `validity` (nullptr: none) and `null_count` nulls.
   virtual Result<ArrayDataPtr> Finish(std::shared_ptr<Buffer> validity, int64_t null_count) = 0;
 
-  // A hint: about `slots` more slots come before the next Finish() (room
-  // is made for them at once rather than grown page by page).
-  virtual Status Reserve(int64_t slots) { return Status::OK(); }
+  // A hint: about `slots` more slots come before the next Finish(), and
+  // for byte arrays about `value_bytes` bytes of values (0: unknown); room
+  // is made for them at once rather than grown page by page.
+  virtual Status Reserve(int64_t slots, int64_t value_bytes) { return Status::OK(); }
 
   // The column reader set a new dictionary page's values in the
   // dictionary decoder (entries seen before may now mean other values).
