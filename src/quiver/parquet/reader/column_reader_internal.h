@@ -92,7 +92,10 @@ class ColumnReader {
   Status FillPending(int64_t n);
   // Pages of at most kPageLevelsAtOnce levels have them all decoded when
   // the page starts (once, not counted then decoded): the pending levels.
-  static constexpr int64_t kPageLevelsAtOnce = int64_t{1} << 20;
+  // Small enough that the pending levels (outside the reader's pool) stay
+  // at 128 KiB an array per column; pyarrow's pages hold at most 20,000
+  // rows.
+  static constexpr int64_t kPageLevelsAtOnce = int64_t{1} << 16;
   Status DecodePageLevels(int64_t n);
   Status ReadFlat(int64_t want, int64_t* read);
   // Room for the batch's slots, once a batch (see LeafBuilder::Reserve).
