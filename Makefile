@@ -7,15 +7,16 @@
 #   make bench-build  the benchmarks (release tree)
 #   make bench        run them
 #   make fuzz         the libFuzzer targets (fuzz tree, clang), fixed runs and seed
+#   make test-tsan    the thread-pool and use_threads tests under ThreadSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench fuzz clean
+.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench fuzz test-tsan clean
 
 export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 export CCACHE_MAXSIZE ?= 2G
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh apt
@@ -64,6 +65,15 @@ fuzz:
 	@cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz
 	fuzz/run.sh
+
+# ThreadSanitizer (tsan tree): the thread pool and the writer's use_threads
+# (byte-identical files over every type and option set). Not in `make test`:
+# a second full build of the library.
+test-tsan: deps
+	@cmake --preset tsan >/dev/null
+	cmake --build --preset tsan --target quiver_util_test quiver_parquet_writer_test
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/util/quiver_util_test --gtest_filter='ParallelFor*'
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/parquet/writer/quiver_parquet_writer_test --gtest_filter='FileWriterThreads*'
 
 clean:
 	rm -rf build

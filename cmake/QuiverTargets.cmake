@@ -17,6 +17,13 @@ if(QUIVER_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   target_link_options(quiver_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
+if(QUIVER_TSAN)
+  if(QUIVER_SANITIZE)
+    message(FATAL_ERROR "QUIVER_TSAN and QUIVER_SANITIZE (ASan) cannot be combined")
+  endif()
+  target_compile_options(quiver_build_flags INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(quiver_build_flags INTERFACE -fsanitize=thread)
+endif()
 # The fuzz tree: every Quiver object file gets libFuzzer's coverage
 # instrumentation (the fuzz executables alone link libFuzzer's main, see
 # quiver_add_fuzz), at -O1 so that the sanitized runs are fast enough.

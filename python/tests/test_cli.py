@@ -341,6 +341,16 @@ def test_convert_newer_features(tmp_path, table, ipc_file, options):
         assert_failed_cleanly(r, tmp_path, before)
 
 
+@pytest.mark.parametrize("options", [[], ["--cdc", "--compression", "zstd"], ["--row-group-size", "700"]],
+                         ids=lambda o: " ".join(o) or "default")
+def test_convert_use_threads_same_bytes(tmp_path, table, ipc_file, options):
+    """--use-threads encodes the columns on several threads: the same file."""
+    assert run("convert", ipc_file, tmp_path / "one.parquet", *options).returncode == OK
+    assert run("convert", ipc_file, tmp_path / "many.parquet", "--use-threads", *options).returncode == OK
+    assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "many.parquet").read_bytes()
+    assert pq.read_table(tmp_path / "many.parquet").equals(table)
+
+
 @pytest.mark.parametrize(
     "options",
     [["--compression", "foo"], ["--compression", "=zstd"], ["--compression", "snappy", "--compression-level", "3"],

@@ -119,6 +119,48 @@ def test_writer_output_hashes(group, tmp_path):
     assert not changed, f"{group}: the writer's output changed for {sorted(changed)}: {changed}"
 
 
+def _threaded_sets(table):
+    """The writer matrix's variants (CDC included) and the golden sets with
+    many pages, row groups and encodings."""
+    sets = option_sets(table)
+    keep = set(wb.VARIANTS) | {"small_pages_v2_zstd", "cdc_small", "delta_encodings"}
+    return {k: v for k, v in sets.items() if k in keep}
+
+
+@pytest.mark.parametrize("group", wb.GROUPS)
+def test_use_threads_output_is_identical(group, tmp_path):
+    """use_threads=True encodes the fields of a row group on the thread pool;
+    the file must be byte for byte the single-threaded one, for every option
+    set (CDC included), through write_table and through batch-by-batch writes
+    (ParquetWriter.write_batch; there the chunks are finished on the pool)."""
+    table = wb.build_group(group, GOLDEN_ROWS)
+    # More fields than cores, so tasks queue and finish out of order.
+    wide = pa.Table.from_arrays([table.column(i % table.num_columns) for i in range(9)],
+                                names=[f"c{i}" for i in range(9)])
+    for name, opts in _threaded_sets(wide).items():
+        one = _hash_file(wide, dict(opts, use_threads=False), tmp_path / "one.parquet")
+        many = _hash_file(wide, dict(opts, use_threads=True), tmp_path / "many.parquet")
+        assert one == many, f"{group} / {name}: use_threads changed the file"
+        assert not one.startswith("error"), one
+    for opts in (dict(row_group_size=4000), dict(row_group_bytes=64 * 1024, compression="zstd",
+                                                 write_batch_size=500, write_page_index=True)):
+        batched = {_write_batches(wide, dict(opts, use_threads=threads), tmp_path / "b.parquet")
+                   for threads in (False, True)}
+        assert len(batched) == 1, f"{group} / {opts}: use_threads changed batch-by-batch writes"
+        assert not batched.pop().startswith("error")
+
+
+def _write_batches(table, options, path):
+    """The hash of the file ParquetWriter makes from 3,000-row batches."""
+    try:
+        with quiver.ParquetWriter(str(path), table.schema, **options) as w:
+            for batch in table.to_batches(max_chunksize=3000):
+                w.write_batch(batch)
+    except Exception as e:  # noqa: BLE001 - the error is part of the value compared
+        return f"error: {type(e).__name__}: {e}"
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 # ---------------------------------------------------------------------------
 # 2. CLI outputs
 

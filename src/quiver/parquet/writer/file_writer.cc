@@ -9,6 +9,7 @@
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/column_writer.h"
 #include "quiver/util/base64.h"
+#include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet {
 
@@ -50,10 +51,15 @@ class FileWriter::Impl {
       // Byte-bounded row groups: check the buffered size every write_batch_size
       // rows, so that one large batch is cut too.
       if (options_.row_group_bytes.has_value()) take = std::min(take, options_.write_batch_size);
-      for (int i = 0; i < batch.num_columns(); ++i) {
-        const ArrayDataPtr& col = batch.column_data(i);
-        QUIVER_RETURN_NOT_OK(WriteColumnSlice(i, take == col->length && offset == 0 ? col : col->Slice(offset, take)));
-      }
+      // Each top-level field has writers of its own: with use_threads the
+      // fields are written on the CPU pool.
+      Status st = ForEachField(batch.num_columns(), [&](int64_t i) {
+        const ArrayDataPtr& col = batch.column_data(static_cast<int>(i));
+        return WriteFieldSlice(static_cast<int>(i),
+                               take == col->length && offset == 0 ? col : col->Slice(offset, take),
+                               nullptr);
+      });
+      if (!st.ok()) return Fail(std::move(st));
       rows_in_group_ += take;
       offset += take;
       if (options_.row_group_bytes.has_value() && BufferedBytes() >= *options_.row_group_bytes) {
@@ -82,39 +88,38 @@ class FileWriter::Impl {
       return Status::OK();
     }
     QUIVER_RETURN_NOT_OK(FlushRowGroup());
-    // Row group by row group, column by column: each column chunk streams
-    // its pages to the sink and is finished before the next one starts.
+    // Row group by row group, column by column. Single-threaded, a field
+    // with one leaf streams its pages to the sink and is finished before the
+    // next one starts. With use_threads the fields of a row group are
+    // encoded on the CPU pool into buffered chunks (at most one row group of
+    // encoded pages in memory), then written in field order: the bytes are
+    // the same either way.
+    const bool threaded = options_.use_threads && table.num_columns() > 1;
+    std::vector<std::vector<ColumnChunkOutput>> finished(static_cast<size_t>(table.num_columns()));
     for (int64_t start = 0; start < table.num_rows(); start += options_.row_group_size) {
       const int64_t end = std::min(table.num_rows(), start + options_.row_group_size);
       format::RowGroup rg;
-      for (int i = 0; i < table.num_columns(); ++i) {
-        std::vector<std::unique_ptr<ColumnChunkWriter>> leaf_writers;
-        const int first = first_leaf_[static_cast<size_t>(i)];
-        const int last = first_leaf_[static_cast<size_t>(i) + 1];
-        // A field with one leaf streams its pages; the leaves of a nested
-        // field are written side by side, so they are buffered.
-        io::OutputStream* stream_to = last - first == 1 ? sink_ : nullptr;
-        for (int leaf = first; leaf < last; ++leaf) {
-          auto w = ColumnChunkWriter::Make(parquet_schema_.descriptor.column(leaf),
-                                           parquet_schema_.leaves[static_cast<size_t>(leaf)],
-                                           chunk_options_[static_cast<size_t>(leaf)], stream_to);
-          if (!w.ok()) return Fail(w.status());
-          leaf_writers.push_back(std::move(w).ValueOrDie());
+      if (threaded) {
+        Status st = ParallelFor(table.num_columns(), [&](int64_t i) {
+          auto out = EncodeTableField(table, static_cast<int>(i), start, end, nullptr);
+          if (!out.ok()) return out.status();
+          finished[static_cast<size_t>(i)] = std::move(out).MoveValueUnsafe();
+          return Status::OK();
+        });
+        if (!st.ok()) return Fail(std::move(st));
+        for (auto& outs : finished) {
+          for (auto& out : outs) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
+          outs.clear();
         }
-        int64_t chunk_start = 0;
-        for (const auto& chunk : table.column(i)->chunks()) {
-          const int64_t chunk_end = chunk_start + chunk->length();
-          const int64_t lo = std::max(start, chunk_start), hi = std::min(end, chunk_end);
-          if (lo < hi) {
-            const ArrayDataPtr& d = chunk->data();
-            QUIVER_RETURN_NOT_OK(WriteFieldSlice(
-                i, lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo),
-                &leaf_writers));
-          }
-          chunk_start = chunk_end;
-          if (chunk_start >= end) break;
+      } else {
+        for (int i = 0; i < table.num_columns(); ++i) {
+          // The leaves of a nested field are written side by side, so they
+          // are buffered.
+          const bool one_leaf = first_leaf_[static_cast<size_t>(i) + 1] - first_leaf_[static_cast<size_t>(i)] == 1;
+          auto outs = EncodeTableField(table, i, start, end, one_leaf ? sink_ : nullptr);
+          if (!outs.ok()) return Fail(outs.status());
+          for (auto& out : *outs) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
         }
-        for (auto& w : leaf_writers) QUIVER_RETURN_NOT_OK(FinishChunk(w.get(), &rg));
       }
       rows_in_group_ = end - start;
       QUIVER_RETURN_NOT_OK(EndRowGroup(std::move(rg)));
@@ -125,20 +130,71 @@ class FileWriter::Impl {
   Status FlushRowGroup() {
     QUIVER_RETURN_NOT_OK(CheckWritable());
     if (rows_in_group_ == 0 || writers_.empty()) return Status::OK();
+    // The chunks are finished (their last pages encoded and compressed) on
+    // the CPU pool with use_threads, then written in order.
+    std::vector<ColumnChunkOutput> finished(writers_.size());
+    Status st = ForEachField(static_cast<int64_t>(writers_.size()), [&](int64_t c) {
+      auto out = writers_[static_cast<size_t>(c)]->Finish();
+      if (!out.ok()) return out.status();
+      finished[static_cast<size_t>(c)] = std::move(out).MoveValueUnsafe();
+      return Status::OK();
+    });
+    if (!st.ok()) return Fail(std::move(st));
     format::RowGroup rg;
-    for (size_t c = 0; c < writers_.size(); ++c) {
-      QUIVER_RETURN_NOT_OK(FinishChunk(writers_[c].get(), &rg));
-    }
+    for (auto& out : finished) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
     QUIVER_RETURN_NOT_OK(EndRowGroup(std::move(rg)));
     return ResetWriters();
   }
 
-  // Finishes one column chunk: writes its bytes (unless it streamed them)
-  // and adds its metadata to `rg`.
-  Status FinishChunk(ColumnChunkWriter* writer, format::RowGroup* rg) {
-    auto finished = writer->Finish();
-    if (!finished.ok()) return Fail(finished.status());
-    ColumnChunkOutput out = std::move(finished).ValueOrDie();
+  // Runs fn(0) .. fn(n - 1): on the CPU pool with use_threads, else in order.
+  Status ForEachField(int64_t n, const std::function<Status(int64_t)>& fn) {
+    if (!options_.use_threads) {
+      for (int64_t i = 0; i < n; ++i) QUIVER_RETURN_NOT_OK(fn(i));
+      return Status::OK();
+    }
+    return ParallelFor(n, fn);
+  }
+
+  // Encodes rows [start, end) of a table's field `i` into finished column
+  // chunks, one per leaf. With a `stream_to` sink (a field with one leaf)
+  // the pages go straight to it.
+  Result<std::vector<ColumnChunkOutput>> EncodeTableField(const Table& table, int i, int64_t start,
+                                                          int64_t end, io::OutputStream* stream_to) {
+    std::vector<std::unique_ptr<ColumnChunkWriter>> leaf_writers;
+    const int first = first_leaf_[static_cast<size_t>(i)];
+    const int last = first_leaf_[static_cast<size_t>(i) + 1];
+    for (int leaf = first; leaf < last; ++leaf) {
+      QUIVER_ASSIGN_OR_RAISE(auto w, ColumnChunkWriter::Make(parquet_schema_.descriptor.column(leaf),
+                                                             parquet_schema_.leaves[static_cast<size_t>(leaf)],
+                                                             chunk_options_[static_cast<size_t>(leaf)],
+                                                             stream_to));
+      leaf_writers.push_back(std::move(w));
+    }
+    int64_t chunk_start = 0;
+    for (const auto& chunk : table.column(i)->chunks()) {
+      const int64_t chunk_end = chunk_start + chunk->length();
+      const int64_t lo = std::max(start, chunk_start), hi = std::min(end, chunk_end);
+      if (lo < hi) {
+        const ArrayDataPtr& d = chunk->data();
+        QUIVER_RETURN_NOT_OK(WriteFieldSlice(
+            i, lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo),
+            &leaf_writers));
+      }
+      chunk_start = chunk_end;
+      if (chunk_start >= end) break;
+    }
+    std::vector<ColumnChunkOutput> outs;
+    outs.reserve(leaf_writers.size());
+    for (auto& w : leaf_writers) {
+      QUIVER_ASSIGN_OR_RAISE(auto out, w->Finish());
+      outs.push_back(std::move(out));
+    }
+    return outs;
+  }
+
+  // Places one finished column chunk: writes its bytes (unless it streamed
+  // them) and adds its metadata to `rg`.
+  Status PlaceChunk(ColumnChunkOutput out, format::RowGroup* rg) {
     format::ColumnMetaData md = std::move(out.metadata);
     if (out.bytes != nullptr) {
       QUIVER_ASSIGN_OR_RAISE(int64_t base, sink_->Tell());
@@ -339,23 +395,19 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
-  Status WriteColumnSlice(int field_index, const ArrayDataPtr& data) {
-    return WriteFieldSlice(field_index, data, nullptr);
-  }
-
   // One write call for every leaf of a top-level field: to `leaf_writers`
-  // (that field's leaves, in order) or to the row group's writers.
+  // (that field's leaves, in order) or to the row group's writers. Touches
+  // only that field's writers (so fields can be written on several
+  // threads); the caller records a failure.
   Status WriteFieldSlice(int field_index, const ArrayDataPtr& data,
                          std::vector<std::unique_ptr<ColumnChunkWriter>>* leaf_writers) {
-    auto leaves = ComputeLevels(parquet_schema_.arrow, field_index, data);
-    if (!leaves.ok()) return Fail(leaves.status());
+    QUIVER_ASSIGN_OR_RAISE(auto leaves, ComputeLevels(parquet_schema_.arrow, field_index, data));
     size_t k = 0;
     int leaf = first_leaf_[static_cast<size_t>(field_index)];
-    for (const auto& levels : *leaves) {
+    for (const auto& levels : leaves) {
       ColumnChunkWriter* w = leaf_writers != nullptr ? (*leaf_writers)[k++].get()
                                                      : writers_[static_cast<size_t>(leaf++)].get();
-      Status st = w->Write(levels);
-      if (!st.ok()) return Fail(std::move(st));
+      QUIVER_RETURN_NOT_OK(w->Write(levels));
     }
     return Status::OK();
   }

@@ -94,6 +94,10 @@ struct WriterOptions {
   // Write the exact distinct count in column chunk statistics.
   bool write_distinct_count = false;
   bool validate_utf8 = true;
+  // Encode the top-level fields of a row group on the CPU thread pool
+  // (util/thread_pool.h; one thread per core, the caller included). The
+  // file is byte-identical to the single-threaded one; at most one row
+  // group of encoded pages is held in memory.
   bool use_threads = false;
   // Truncation limit of byte-array min/max statistics.
   int64_t statistics_truncate_length = 64;
