@@ -47,24 +47,6 @@ ScalarMemoTable<T>::ScalarMemoTable(MemoryPool* pool, int64_t expected_size)
       initial_capacity_(CapacityFor(std::clamp<int64_t>(expected_size, 0, kMaxMemoTableSize))) {}
 
 template <typename T>
-uint64_t ScalarMemoTable<T>::Hash(T value) const {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(value)) value = std::numeric_limits<T>::quiet_NaN();
-  }
-  return XXH3_64bits(&value, sizeof(T)) & hash_mask_;
-}
-
-template <typename T>
-bool ScalarMemoTable<T>::Equal(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    // Bitwise (so -0.0 != 0.0), except that NaNs are all one value.
-    return std::memcmp(&a, &b, sizeof(T)) == 0 || (std::isnan(a) && std::isnan(b));
-  } else {
-    return a == b;
-  }
-}
-
-template <typename T>
 int32_t ScalarMemoTable<T>::Get(T value) const {
   if (size_ == 0) return kKeyNotFound;
   const Slot* slots = slots_.data_as<Slot>();
@@ -77,7 +59,7 @@ int32_t ScalarMemoTable<T>::Get(T value) const {
 }
 
 template <typename T>
-Result<int32_t> ScalarMemoTable<T>::GetOrInsert(T value, bool* inserted) {
+Result<int32_t> ScalarMemoTable<T>::InsertGrowing(T value, bool* inserted) {
   if (QUIVER_PREDICT_FALSE(capacity_ == 0)) QUIVER_RETURN_NOT_OK(Rehash(initial_capacity_));
   const uint64_t hash = Hash(value);
   uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
@@ -93,7 +75,7 @@ Result<int32_t> ScalarMemoTable<T>::GetOrInsert(T value, bool* inserted) {
   }
   // A new value: make room first (so a failure leaves the table unchanged).
   if (QUIVER_PREDICT_FALSE(size_ >= kMaxMemoTableSize)) return TooManyValues();
-  QUIVER_RETURN_NOT_OK(values_.Reserve(sizeof(T)));
+  QUIVER_RETURN_NOT_OK(values_.Reserve(sizeof(T)));  // doubles
   if (QUIVER_PREDICT_FALSE(2 * (static_cast<int64_t>(size_) + 1) > capacity_)) {
     QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
     slots = slots_.data_as<Slot>();

@@ -11,9 +11,14 @@
 // index (-1 = empty) and either the value itself (ScalarMemoTable) or its
 // 64-bit hash (BinaryMemoTable, whose bytes live in one data buffer with
 // int64 offsets, so that the distinct values are already laid out as an
-// Arrow binary array). Hashes are XXH3-64 of the value's bytes (xxHash,
+// Arrow binary array). Byte strings are hashed with XXH3-64 (xxHash,
 // Debian's libxxhash), which is fast for short keys and has good low bits, so
-// masking it to the table size is fine.
+// masking it to the table size is fine. Scalars are hashed inline, as Arrow
+// C++'s ScalarHelper does: the value's bits times an odd 64-bit constant,
+// byte-swapped, so the well-mixed high bits of the product become the low
+// bits the mask keeps; the lookup of a value already in the table is inline
+// too (only an insertion that must grow the table is a call). The indices
+// (insertion order) do not depend on the hash.
 //
 // Equality is bitwise, except that for float and double every NaN equals
 // every other NaN (one dictionary entry for NaN, the first one's bits kept);
@@ -24,6 +29,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string_view>
 #include <type_traits>
 
@@ -57,7 +63,33 @@ class ScalarMemoTable {
   // The index of `value`, inserting it (as index size()) if new;
   // `*inserted` (if given) says which. OutOfMemory / CapacityError on failure
   // (the table is unchanged then).
-  Result<int32_t> GetOrInsert(T value, bool* inserted = nullptr);
+  Result<int32_t> GetOrInsert(T value, bool* inserted = nullptr) {
+    if (QUIVER_PREDICT_TRUE(capacity_ != 0)) {
+      const uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
+      Slot* slots = slots_.template data_as<Slot>();
+      for (uint64_t pos = Hash(value) & mask;; pos = (pos + 1) & mask) {
+        Slot& slot = slots[pos];
+        if (slot.index == kKeyNotFound) {
+          // A new value; room for it without growing: insert here.
+          if (QUIVER_PREDICT_TRUE(2 * (static_cast<int64_t>(size_) + 1) <= capacity_ &&
+                                  values_.size() + static_cast<int64_t>(sizeof(T)) <= values_.capacity())) {
+            const int32_t index = size_++;
+            slot.value = value;
+            slot.index = index;
+            values_.UnsafeAppend(value);
+            if (inserted != nullptr) *inserted = true;
+            return index;
+          }
+          break;
+        }
+        if (Equal(slot.value, value)) {
+          if (inserted != nullptr) *inserted = false;
+          return slot.index;
+        }
+      }
+    }
+    return InsertGrowing(value, inserted);
+  }
 
   // The distinct values in insertion order (size() of them).
   const T* values() const { return values_.data_as<T>(); }
@@ -85,8 +117,28 @@ class ScalarMemoTable {
     T value;
     int32_t index;  // kKeyNotFound = empty
   };
-  uint64_t Hash(T value) const;
-  static bool Equal(T a, T b);
+  uint64_t Hash(T value) const {
+    using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
+                 std::conditional_t<sizeof(T) == 2, uint16_t,
+                 std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (value != value) value = std::numeric_limits<T>::quiet_NaN();  // one NaN
+    }
+    Bits bits;
+    std::memcpy(&bits, &value, sizeof(T));
+    return __builtin_bswap64(static_cast<uint64_t>(bits) * 0x9E3779B97F4A7C15ull) & hash_mask_;
+  }
+  static bool Equal(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      // Bitwise (so -0.0 != 0.0), except that NaNs are all one value.
+      return std::memcmp(&a, &b, sizeof(T)) == 0 || (a != a && b != b);
+    } else {
+      return a == b;
+    }
+  }
+  // GetOrInsert's path for a new value when the table must grow first (or
+  // has no slots yet).
+  Result<int32_t> InsertGrowing(T value, bool* inserted);
   Status Rehash(int64_t new_capacity);
 
   MemoryPool* pool_;

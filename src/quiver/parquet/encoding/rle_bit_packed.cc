@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "quiver/parquet/encoding/bit_packing_internal.h"
 #include "quiver/util/bit_util.h"
@@ -68,6 +69,32 @@ template <typename T>
 Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
   int64_t i = 0;
   while (i < n) {
+    // Fast path: at a group boundary with no run open, a group of 8 values
+    // that are not all equal is a bit-packed group whatever comes next (Put
+    // would buffer the 8, then FlushGroup would append them to the literal
+    // run), so whole groups are appended at once. A group of 8 equal values
+    // (an RLE run starts) and the tail go through Put / PutRepeated.
+    if (num_buffered_ == 0 && repeat_count_ == 0) {
+      while (n - i >= 8) {
+        const T* g = values + i;
+        T lo = g[0], hi = g[0];
+        bool all_equal = true;
+        for (int k = 1; k < 8; ++k) {
+          lo = std::min(lo, g[k]);
+          hi = std::max(hi, g[k]);
+          all_equal &= g[k] == g[0];
+        }
+        bool negative = false;
+        if constexpr (std::is_signed_v<T>) negative = lo < 0;
+        if (all_equal || negative || static_cast<uint64_t>(hi) > max_value_) break;
+        for (int k = 0; k < 8; ++k) literal_[num_literal_ + k] = static_cast<uint32_t>(g[k]);
+        num_literal_ += 8;
+        num_values_ += 8;
+        i += 8;
+        if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
+      }
+      if (i >= n) break;
+    }
     const T v = values[i];
     int64_t j = i + 1;
     while (j < n && values[j] == v) ++j;

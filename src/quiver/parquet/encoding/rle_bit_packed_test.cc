@@ -236,6 +236,40 @@ TEST(RleBitPackedTest, DecodeInSmallBatchesAndOtherTypes) {
   }
 }
 
+// PutBatch's whole-group path (groups of 8 that are not all equal, at a
+// group boundary): random values with runs mixed in, fed in pieces of
+// random sizes, give the bytes of Put one value at a time.
+TEST(RleBitPackedTest, PutBatchInPiecesMatchesPut) {
+  std::mt19937_64 rng(11);
+  for (int w : {1, 2, 3, 8, 15}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<int16_t> values;
+      while (values.size() < 3000) {
+        const int16_t v = static_cast<int16_t>(rng() % (uint64_t{1} << w));
+        const int64_t len = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 40) : 1;
+        for (int64_t i = 0; i < len; ++i) values.push_back(v);
+      }
+      MutableBuffer a, b;
+      RleBitPackedEncoder by_put(w, &a, true), by_batch(w, &b, true);
+      for (int16_t v : values) ASSERT_TRUE(by_put.Put(static_cast<uint64_t>(v)).ok());
+      for (size_t at = 0; at < values.size();) {
+        const size_t n = std::min<size_t>(values.size() - at, rng() % 50);
+        ASSERT_TRUE(by_batch.PutBatch(values.data() + at, static_cast<int64_t>(n)).ok());
+        at += n;
+      }
+      EXPECT_EQ(by_batch.num_values(), static_cast<int64_t>(values.size()));
+      ASSERT_TRUE(by_put.Flush().ok());
+      ASSERT_TRUE(by_batch.Flush().ok());
+      ASSERT_EQ(ToBytes(a), ToBytes(b)) << "width " << w << " trial " << trial;
+    }
+  }
+  // A value too wide inside a would-be literal group is refused.
+  MutableBuffer c;
+  RleBitPackedEncoder enc(2, &c);
+  const int16_t wide[] = {0, 1, 2, 3, 0, 1, 2, 4, 0};
+  EXPECT_TRUE(enc.PutBatch(wide, 9).IsInvalid());
+}
+
 TEST(RleBitPackedTest, PutRepeatedAndPutBatchMatchPut) {
   std::mt19937_64 rng(7);
   for (int w : {0, 1, 2, 5, 16, 32}) {
