@@ -1,0 +1,82 @@
+#include "quiver/util/thread_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace quiver {
+namespace {
+
+TEST(ParallelFor, RunsEveryIndexOnce) {
+  ThreadPool pool(3);
+  for (int64_t n : {0, 1, 2, 7, 1000}) {
+    std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+    ASSERT_TRUE(ParallelFor(n, [&](int64_t i) {
+      hits[static_cast<size_t>(i)].fetch_add(1);
+      return Status::OK();
+    }, &pool).ok());
+    for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  }
+}
+
+TEST(ParallelFor, UsesSeveralThreads) {
+  ThreadPool pool(1);
+  std::mutex m;
+  std::set<std::thread::id> ids;
+  std::atomic<int> arrived{0};
+  // Two tasks that wait for each other can only finish on two threads.
+  ASSERT_TRUE(ParallelFor(2, [&](int64_t) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ids.insert(std::this_thread::get_id());
+    }
+    arrived.fetch_add(1);
+    while (arrived.load() < 2) std::this_thread::yield();
+    return Status::OK();
+  }, &pool).ok());
+  EXPECT_EQ(ids.size(), 2u);
+}
+
+TEST(ParallelFor, ReturnsTheLowestFailingIndex) {
+  ThreadPool pool(2);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::atomic<int>> ran(50);
+    Status st = ParallelFor(50, [&](int64_t i) {
+      ran[static_cast<size_t>(i)].fetch_add(1);
+      if (i == 30 || i == 7 || i == 9) return Status::Invalid("task ", i);
+      return Status::OK();
+    }, &pool);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.message(), "task 7");
+    for (int i = 0; i <= 7; ++i) EXPECT_EQ(ran[static_cast<size_t>(i)].load(), 1);
+  }
+}
+
+TEST(ParallelFor, NestedCallsDoNotDeadlock) {
+  ThreadPool pool(1);
+  std::atomic<int> leaves{0};
+  ASSERT_TRUE(ParallelFor(8, [&](int64_t) {
+    return ParallelFor(8, [&](int64_t) {
+      leaves.fetch_add(1);
+      return Status::OK();
+    }, &pool);
+  }, &pool).ok());
+  EXPECT_EQ(leaves.load(), 64);
+}
+
+TEST(ParallelFor, WithoutWorkersRunsInline) {
+  ThreadPool pool(0);
+  std::vector<int64_t> order;
+  ASSERT_TRUE(ParallelFor(5, [&](int64_t i) {
+    order.push_back(i);
+    return Status::OK();
+  }, &pool).ok());
+  EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_GE(ThreadPool::Cpu()->workers(), 0);
+}
+
+}  // namespace
+}  // namespace quiver
