@@ -74,7 +74,6 @@ class ColumnChunkWriter::Impl {
         leaf_(leaf),
         options_(options),
         sink_(sink),
-        pages_(options.pool),
         page_buf_(options.pool),
         scratch_(options.pool),
         compressed_(options.pool) {}
@@ -292,7 +291,7 @@ class ColumnChunkWriter::Impl {
     return values_->EstimatedPageSize();
   }
 
-  int64_t EstimatedBufferedSize() const { return pages_.size() + EstimatedPageSize(); }
+  int64_t EstimatedBufferedSize() const { return pages_size_ + EstimatedPageSize(); }
 
   Result<ColumnChunkOutput> Finish() {
     if (page_levels_ > 0 || num_pages_ == 0) QUIVER_RETURN_NOT_OK(FlushPage());
@@ -311,13 +310,16 @@ class ColumnChunkWriter::Impl {
       base = chunk_start_;
       md.total_compressed_size = sink_written_;
     } else {
-      MutableBuffer chunk(options_.pool);
-      QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&chunk));
+      MutableBuffer dictionary_page(options_.pool);
+      QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&dictionary_page));
       // Buffered data pages were recorded relative to their own start.
       for (auto& loc : offset_index_.page_locations) loc.offset += dict_len_;
-      QUIVER_RETURN_NOT_OK(chunk.ExtendFromSlice(pages_.data(), pages_.size()));
-      md.total_compressed_size = chunk.size();
-      out.bytes = chunk.Freeze();
+      md.total_compressed_size = dict_len_ + pages_size_;
+      out.bytes.reserve(pages_.size() + 1);
+      if (dict_len_ > 0) out.bytes.push_back(dictionary_page.Freeze());
+      for (auto& page : pages_) out.bytes.push_back(std::move(page));
+      pages_.clear();
+      pages_size_ = 0;
     }
     if (dict_len_ > 0) md.dictionary_page_offset = base;
     md.data_page_offset = base + dict_len_;
@@ -414,10 +416,11 @@ class ColumnChunkWriter::Impl {
     page_buf_.Clear();
     QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&page_buf_));
     QUIVER_RETURN_NOT_OK(sink_->Write(page_buf_.data(), page_buf_.size()));
-    QUIVER_RETURN_NOT_OK(sink_->Write(pages_.data(), pages_.size()));
+    for (const auto& page : pages_) QUIVER_RETURN_NOT_OK(sink_->Write(*page));
     for (auto& loc : offset_index_.page_locations) loc.offset += dict_len_;
-    sink_written_ = dict_len_ + pages_.size();
-    pages_ = MutableBuffer(options_.pool);
+    sink_written_ = dict_len_ + pages_size_;
+    pages_.clear();
+    pages_size_ = 0;
     page_buf_.Clear();
     streaming_ = true;
     return Status::OK();
@@ -553,6 +556,9 @@ class ColumnChunkWriter::Impl {
       header->crc = static_cast<int32_t>(crc);
     }
     const int64_t start = out->size();
+    // Room for the header (a few hundred bytes with statistics) and the
+    // page, so the body is copied once.
+    QUIVER_RETURN_NOT_OK(out->Reserve(1024 + prefix_len + stored.second));
     QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
     total_uncompressed_ += (out->size() - start) + uncompressed;
     if (prefix_len > 0) QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(prefix, prefix_len));
@@ -627,13 +633,21 @@ class ColumnChunkWriter::Impl {
     if (streaming_ && chunk_start_ < 0) {
       QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
     }
-    const int64_t page_offset = streaming_ ? sink_written_ : pages_.size();
-    MutableBuffer* target = streaming_ ? &page_buf_ : &pages_;
+    const int64_t page_offset = streaming_ ? sink_written_ : pages_size_;
+    // Buffered pages are kept one buffer each (no copy of the pages before
+    // them when the chunk grows).
+    MutableBuffer buffered(options_.pool);
+    MutableBuffer* target = streaming_ ? &page_buf_ : &buffered;
     QUIVER_ASSIGN_OR_RAISE(
         int64_t written,
         WritePage(&header, scratch_.data(), scratch_.size(), v2 ? levels.data() : nullptr,
                   v2 ? levels.size() : 0, target, streaming_ ? sink_ : nullptr));
-    if (streaming_) sink_written_ += written;
+    if (streaming_) {
+      sink_written_ += written;
+    } else {
+      pages_size_ += written;
+      pages_.push_back(buffered.Freeze());
+    }
 
     // Page index entries.
     format::PageLocation loc;
@@ -759,7 +773,8 @@ class ColumnChunkWriter::Impl {
   int64_t chunk_start_ = -1;
   int64_t sink_written_ = 0;
   int64_t dict_len_ = 0;
-  MutableBuffer pages_;
+  std::vector<std::shared_ptr<Buffer>> pages_;  // buffered data pages, in order
+  int64_t pages_size_ = 0;                      // their bytes
   MutableBuffer page_buf_;
   MutableBuffer scratch_;
   MutableBuffer compressed_;

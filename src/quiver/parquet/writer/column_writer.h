@@ -56,9 +56,11 @@ struct ColumnChunkOptions {
 // A finished column chunk: its bytes and metadata, with every offset
 // relative to the start of `bytes` (the file writer rebases them).
 struct ColumnChunkOutput {
-  // The chunk's bytes, or nullptr if they were streamed to the sink given to
-  // Make(); then every offset in the metadata is already absolute.
-  std::shared_ptr<Buffer> bytes;
+  // The chunk's bytes in order (its dictionary page, then one buffer per
+  // data page: pages are not copied into one block), or empty if they were
+  // streamed to the sink given to Make(); then every offset in the metadata
+  // is already absolute.
+  std::vector<std::shared_ptr<Buffer>> bytes;
   format::ColumnMetaData metadata;
   format::OffsetIndex offset_index;
   std::optional<format::ColumnIndex> column_index;

@@ -196,10 +196,12 @@ class FileWriter::Impl {
   // them) and adds its metadata to `rg`.
   Status PlaceChunk(ColumnChunkOutput out, format::RowGroup* rg) {
     format::ColumnMetaData md = std::move(out.metadata);
-    if (out.bytes != nullptr) {
+    if (!out.bytes.empty()) {
       QUIVER_ASSIGN_OR_RAISE(int64_t base, sink_->Tell());
-      Status st = sink_->Write(*out.bytes);
-      if (!st.ok()) return Fail(std::move(st));
+      for (const auto& part : out.bytes) {
+        Status st = sink_->Write(*part);
+        if (!st.ok()) return Fail(std::move(st));
+      }
       md.data_page_offset += base;
       if (md.dictionary_page_offset.has_value()) *md.dictionary_page_offset += base;
       for (auto& loc : out.offset_index.page_locations) loc.offset += base;
