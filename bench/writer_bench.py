@@ -131,6 +131,10 @@ BASE_OPTIONS = dict(
     row_group_size=1 << 20,
 )
 
+# Content-defined chunking: min 256 KiB, max 1 MiB, norm level 0 (the
+# Arrow C++ / arrow-go / arrow-rs defaults).
+CDC_DEFAULTS = {"min_chunk_size": 256 * 1024, "max_chunk_size": 1024 * 1024, "norm_level": 0}
+
 # name -> (option changes, needs per-column dict). bloom_filter is filled per
 # table (every leaf column, ndv = rows, fpp 0.05).
 VARIANTS = {
@@ -139,9 +143,13 @@ VARIANTS = {
     "parquet_2": {"data_page_version": "2.0"},
     "zstd": {"compression": "zstd", "compression_level": 1},
     "zstd_parquet_2": {"compression": "zstd", "compression_level": 1, "data_page_version": "2.0"},
-    "cdc": {"use_content_defined_chunking": {"min_chunk_size": 256 * 1024,
-                                              "max_chunk_size": 1024 * 1024,
-                                              "norm_level": 0}},
+    "cdc": {"use_content_defined_chunking": CDC_DEFAULTS},
+    # Not in the matrix's default list; the peer benchmark's TPC-H cases
+    # (bench/peers/PROTOCOL.md) use them.
+    "snappy": {"compression": "snappy"},
+    "cdc_zstd": {"use_content_defined_chunking": CDC_DEFAULTS, "compression": "zstd",
+                 "compression_level": 1},
+    "cdc_snappy": {"use_content_defined_chunking": CDC_DEFAULTS, "compression": "snappy"},
 }
 
 GROUPS = [
