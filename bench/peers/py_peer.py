@@ -33,6 +33,7 @@ these variables is refused with exit status 2.
 """
 
 import argparse
+import atexit
 import ctypes
 import gc
 import io
@@ -142,6 +143,13 @@ def local_symbol(path, symbol, anchor):
     lib = ctypes.CDLL(path)
     bias = ctypes.cast(getattr(lib, anchor), ctypes.c_void_p).value - table[anchor]
     return bias + table[symbol]
+
+
+class Shape:
+    """What writer_bench.variant_options reads of a table."""
+
+    def __init__(self, schema, num_rows):
+        self.schema, self.num_rows = schema, num_rows
 
 
 class KeepBytes:
@@ -269,6 +277,7 @@ class DuckdbPeer:
         self.version = f"duckdb {duckdb.__version__}"
         os.makedirs(SHM_DIR, exist_ok=True)
         self.path = os.path.join(SHM_DIR, f"duckdb-{os.getpid()}.parquet")
+        atexit.register(self.before)  # no file left on /dev/shm
         self.unsupported = None
         self.table = None
 
@@ -409,8 +418,10 @@ class PolarsPeer:
                 f"through _rjem_mallctl (runtime symbol table) {values}; thread pool {pool}")
 
     def load(self, table):
-        self.table = table
+        self.df = None
         self.df = self.pl.from_arrow(table, rechunk=True)  # outside the timing
+        # Only the shape stays (variant_options): the DataFrame holds the data.
+        self.table = Shape(table.schema, table.num_rows)
 
     def write_kwargs(self, variant):
         known_variant(variant)
@@ -563,6 +574,7 @@ def serve(peer_name):
                 table = load_ipc(cmd["input"])
                 peer.load(table)
                 reply({"ok": True, "rows": table.num_rows, "columns": table.num_columns})
+                del table  # the peer keeps what it needs
             elif op == "write":
                 reply(do_write(peer, cmd["variant"], int(cmd.get("reps", 1)), cmd.get("out")))
             elif op == "read":

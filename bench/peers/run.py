@@ -85,6 +85,12 @@ CODEC_BASE = {"zstd": "default", "snappy": "default", "zstd_parquet_2": "parquet
 # CDC variant -> the same writer without CDC (overhead = cdc / base - 1).
 CDC_BASE = {"cdc": "default", "cdc_zstd": "zstd", "cdc_snappy": "snappy"}
 SHM = "/dev/shm/quiver-peers"
+# Peak resident memory of a peer process as a multiple of its input's size
+# (TPC-H SF1, 1.0 GB in Arrow, decay off): Quiver 2.5, pyarrow 1.7, duckdb 6
+# (duckdb-mt was killed by the OOM killer at 6.4), polars killed at 4.2 on a
+# loaded machine. Others: 3. Scaled by --mem-factor.
+MEM_FACTOR = {"quiver": 3.0, "control": 3.0, "quiver-mt": 3.5, "pyarrow": 2.5,
+              "duckdb": 7.0, "duckdb-mt": 8.0, "polars": 5.0, "polars-mt": 6.0}
 QUICK_ROWS = 1 << 14
 
 
@@ -202,8 +208,16 @@ def write_ipc(table, path):
 
 
 def read_ipc(path):
-    with pa.OSFile(path) as f:
-        return pa.ipc.open_file(f).read_all().combine_chunks()
+    """The input table, memory-mapped (the driver holds no copy of it)."""
+    return pa.ipc.open_file(pa.memory_map(path)).read_all()
+
+
+def mem_available():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    return 1 << 40
 
 
 class Inputs:
@@ -305,10 +319,11 @@ def canonical(table, types):
 
 
 def gate_compare(path, expected):
-    """(ok, message, facts) for a peer's file against the input table."""
+    """(ok, message, facts) for a peer's file against the input table; one
+    column at a time (the TPC-H table is a gigabyte)."""
     facts = {}
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(path, memory_map=True)
         md = pf.metadata
         rg0 = md.row_group(0) if md.num_row_groups else None
         facts = {"bytes": os.path.getsize(path), "row_groups": md.num_row_groups,
@@ -317,22 +332,32 @@ def gate_compare(path, expected):
                  "page_index": bool(rg0 and rg0.num_columns and
                                     (rg0.column(0).has_offset_index
                                      or rg0.column(0).has_column_index))}
-        got = pf.read()
+        schema = pf.schema_arrow
     except Exception as e:  # noqa: BLE001
         return False, f"pyarrow cannot read it: {type(e).__name__}: {e}", facts
-    if got.column_names != expected.column_names:
-        return False, f"columns {got.column_names} != {expected.column_names}", facts
-    changes = [f"{f.name}: {e.type} -> {f.type}" for f, e in zip(got.schema, expected.schema)
+    if schema.names != expected.column_names:
+        return False, f"columns {schema.names} != {expected.column_names}", facts
+    if md.num_rows != expected.num_rows:
+        return False, f"{md.num_rows} rows, expected {expected.num_rows}", facts
+    changes = [f"{f.name}: {e.type} -> {f.type}" for f, e in zip(schema, expected.schema)
                if f.type != e.type]
     facts["type_changes"] = changes
-    types = [canon_type(e.type) for e in expected.schema]
-    try:
-        a, b = canonical(got, types), canonical(expected, types)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
-        return False, f"types differ beyond the allowed changes ({'; '.join(changes)}): {e}", facts
-    diff = wb.first_difference(a, b)
-    if diff is not None:
-        return False, diff, facts
+    for i, name in enumerate(expected.column_names):
+        try:
+            got = pf.read(columns=[name], use_threads=False)
+        except Exception as e:  # noqa: BLE001
+            return False, f"pyarrow cannot read column {name!r}: {type(e).__name__}: {e}", facts
+        want = expected.select([i])
+        types = [canon_type(want.schema[0].type)]
+        try:
+            a, b = canonical(got, types), canonical(want, types)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+            return False, (f"column {name!r}: type {got.schema[0].type} is not an allowed "
+                           f"change of {want.schema[0].type}: {e}"), facts
+        diff = wb.first_difference(a, b)
+        del got, a, b
+        if diff is not None:
+            return False, diff, facts
     return True, "equal to the input" + (f" (types: {'; '.join(changes)})" if changes else ""), \
         facts
 
@@ -622,60 +647,155 @@ def run_cases(session, cases, expected, rows, args, out):
                     del session.peers[name]
 
 
+def plan_parts(units, input_bytes, args):
+    """Splits the peer units (lists of processes that must share a session: a
+    peer and its multi-threaded arm) into sessions that fit in memory beside
+    Quiver and the control: every process holds the whole input and what it
+    writes, and with decay off keeps its peak (MEM_FACTOR)."""
+    def need(procs):
+        return args.mem_factor * input_bytes * sum(MEM_FACTOR.get(p, 3.0) for p in procs)
+    budget = 0.8 * mem_available()
+    parts, cur = [], []
+    for u in units:
+        if cur and need([MAIN, CONTROL] + cur + u) > budget:
+            parts.append(cur)
+            cur = []
+        cur = cur + u
+    if cur:
+        parts.append(cur)
+    if len(parts) > 1:
+        log(f"  memory: {budget / 2**30:.1f} GiB available, about "
+            f"{need([MAIN, CONTROL] + [p for u in units for p in u]) / 2**30:.1f} GiB needed: "
+            f"the peers run in {len(parts)} sets of processes, each with its own Quiver and "
+            f"control: {' | '.join(','.join(p) for p in parts)}")
+    return parts
+
+
+def merge_parts(recs):
+    """One record for a case that ran in several sets of processes: each peer's
+    ratio is to the Quiver of its own set; the fastest peer is the one with the
+    largest ratio; control and order come from the fastest peer's set."""
+    if len(recs) == 1:
+        return recs[0]
+    ok = [r for r in recs if "median_s" in r.get("summary", {})]
+    if not ok:
+        return recs[0]
+    merged = dict(ok[0])
+    merged["parts"] = recs
+    merged["arms"] = {}
+    for r in recs:
+        for name, a in r.get("arms", {}).items():
+            merged["arms"].setdefault(name, a)
+    ratio, med, bytes_ = {}, {}, {}
+    for r in ok:
+        ratio.update(r["summary"].get("ratio", {}))
+        for k, v in r["summary"]["median_s"].items():
+            if k not in (MAIN, CONTROL):
+                med[k] = v
+        bytes_.update(r.get("bytes", {}))
+    qs = [r["summary"]["median_s"][MAIN] for r in ok]
+    med[MAIN] = statistics.median(qs)
+    s = {"median_s": med, "ratio": ratio, "flags": [], "quiver_medians_by_part": qs}
+    pool = [a for a in ST_PEERS if a in ratio]
+    home = ok[0]
+    if pool:
+        fastest = max(pool, key=lambda a: ratio[a])
+        s["fastest"], s["ratio_fastest"] = fastest, ratio[fastest]
+        home = next(r for r in ok if fastest in r["summary"].get("ratio", {}))
+    for k in ("control", "control_range", "order_effect", "order_before", "order_after",
+              "order_rounds", "order_from"):
+        if k in home["summary"]:
+            s[k] = home["summary"][k]
+    for r in ok:
+        s["flags"] += [f for f in r["summary"].get("flags", []) if f not in s["flags"]]
+    merged["summary"] = s
+    merged["bytes"] = bytes_
+    merged["repeated"] = max(r.get("repeated", 0) for r in recs)
+    return merged
+
+
+def run_in_parts(path, units, args, bins, registry, settings, results, make_cases, variants,
+                 expected, load=True):
+    by_id = {}
+    order = []
+    for part in plan_parts(units, expected.nbytes, args):
+        session = Session([MAIN, CONTROL] + part, bins, args, registry)
+        out = []
+        try:
+            if load:
+                session.load(path)
+                session.settings(variants, settings)
+            run_cases(session, make_cases(session), expected, expected.num_rows, args, out)
+        finally:
+            session.close()
+        for r in out:
+            if r["id"] not in by_id:
+                order.append(r["id"])
+            by_id.setdefault(r["id"], []).append(r)
+    for i in order:
+        results.append(merge_parts(by_id[i]))
+
+
+def peer_units(procs, with_mt):
+    """[[peer, peer-mt], ...]: a peer and its multi-threaded arm stay together."""
+    units = []
+    for p in procs:
+        if p in ST_PEERS:
+            units.append([p] + ([p + "-mt"] if with_mt and p + "-mt" in procs else []))
+    if with_mt and "quiver-mt" in procs:
+        units.insert(0, ["quiver-mt"])
+    return units
+
+
 def section_matrix(args, inputs, bins, procs, registry, settings, results, read_too):
+    write = "matrix" in args.sections
     for g in args.groups:
         path = inputs.group(g, args.rows)
         expected = read_ipc(path)
         log(f"\n== {g}: {expected.num_rows:,} rows, {expected.nbytes / 1e6:,.1f} MB")
-        need_write = "matrix" in args.sections
-        names = [MAIN, CONTROL] + [p for p in procs if p in ST_PEERS]
-        if need_write:
-            names += [p for p in procs if p in MT_ARMS]
-        session = Session(names, bins, args, registry)
-        try:
-            if need_write:
-                session.load(path)
-                session.settings(args.variants, settings)
-                cases = [Case("matrix", g, v, "write",
-                              write_arms(session.peers, v, with_mt=(v == "default")),
-                              fastest_pool=ST_PEERS) for v in args.variants]
-                run_cases(session, cases, expected, expected.num_rows, args, results)
-            if read_too:
-                cases = []
-                for codec in ("none", "zstd"):
-                    f = os.path.join(SHM, "read", f"{g}.{args.rows}.{codec}.parquet")
-                    os.makedirs(os.path.dirname(f), exist_ok=True)
-                    if not os.path.exists(f):
-                        with open(f, "wb") as fh:
-                            fh.write(rb.write_pyarrow(expected, codec))
-                    arms = [Arm(MAIN, MAIN, file=f), Arm(CONTROL, CONTROL, file=f)]
-                    arms += [Arm(p, p, file=f) for p in session.peers if p in ST_PEERS]
-                    cases.append(Case("read", g, codec, "read", arms, fastest_pool=ST_PEERS))
-                run_cases(session, cases, expected, expected.num_rows, args, results)
-        finally:
-            session.close()
+        read_files = {}
+        if read_too:
+            for codec in ("none", "zstd"):
+                f = os.path.join(SHM, "read", f"{g}.{args.rows}.{codec}.parquet")
+                os.makedirs(os.path.dirname(f), exist_ok=True)
+                if not os.path.exists(f):
+                    with open(f, "wb") as fh:
+                        fh.write(rb.write_pyarrow(expected, codec))
+                read_files[codec] = f
+
+        def make_cases(session):
+            cases = []
+            if write:
+                cases += [Case("matrix", g, v, "write",
+                               write_arms(session.peers, v, with_mt=(v == "default")),
+                               fastest_pool=ST_PEERS) for v in args.variants]
+            for codec, f in read_files.items():
+                arms = [Arm(MAIN, MAIN, file=f), Arm(CONTROL, CONTROL, file=f)]
+                arms += [Arm(p, p, file=f) for p in session.peers if p in ST_PEERS]
+                cases.append(Case("read", g, codec, "read", arms, fastest_pool=ST_PEERS))
+            return cases
+        run_in_parts(path, peer_units(procs, with_mt=write), args, bins, registry, settings,
+                     results, make_cases, args.variants, expected, load=write)
+        for f in read_files.values():
+            os.unlink(f)
         del expected
 
 
 def section_cdc(args, inputs, bins, procs, registry, settings, results):
     paths = inputs.cdc(args.quick)
-    cdc_peers = [p for p in procs if p in ST_PEERS]
     for name, path in paths.items():
         expected = read_ipc(path)
         log(f"\n== CDC input {name}: {expected.num_rows:,} rows, {expected.nbytes / 1e6:,.1f} MB")
-        session = Session([MAIN, CONTROL] + cdc_peers, bins, args, registry)
-        try:
-            session.load(path)
-            session.settings(["default", "cdc"], settings)
+
+        def make_cases(session):
             arms = [Arm(MAIN, MAIN, "cdc"), Arm(f"{MAIN}:default", MAIN, "default"),
                     Arm(CONTROL, CONTROL, "cdc")]
             for p in session.peers:
                 if p in ST_PEERS:
                     arms += [Arm(p, p, "cdc"), Arm(f"{p}:default", p, "default")]
-            case = Case("cdc", name, "cdc vs default", "write", arms, fastest_pool=ST_PEERS)
-            run_cases(session, [case], expected, expected.num_rows, args, results)
-        finally:
-            session.close()
+            return [Case("cdc", name, "cdc vs default", "write", arms, fastest_pool=ST_PEERS)]
+        run_in_parts(path, peer_units(procs, with_mt=False), args, bins, registry, settings,
+                     results, make_cases, ["default", "cdc"], expected)
         del expected
 
 
@@ -685,33 +805,25 @@ def section_tpch(args, inputs, bins, procs, registry, settings, results):
     name = f"lineitem_sf{args.tpch_sf:g}"
     log(f"\n== TPC-H {name}: {expected.num_rows:,} rows, {expected.num_columns} columns, "
         f"{expected.nbytes / 1e6:,.1f} MB")
-    st = [p for p in procs if p in ST_PEERS]
-    session = Session([MAIN, CONTROL] + st, bins, args, registry)
-    try:
-        session.load(path)
-        session.settings(args.tpch_variants, settings)
-        cases = [Case("tpch", name, v, "write", write_arms(session.peers, v, with_mt=False),
-                      fastest_pool=ST_PEERS) for v in args.tpch_variants]
-        run_cases(session, cases, expected, expected.num_rows, args, results)
-    finally:
-        session.close()
-    mt = [p for p in procs if p in MT_ARMS]
-    if mt:
-        # The multi-threaded arms against their single-threaded selves (a
-        # separate set of processes: every process holds the whole table).
-        base = [p[:-3] for p in mt if p[:-3] in ST_PEERS]
-        session = Session([MAIN, CONTROL] + base + mt, bins, args, registry)
-        try:
-            session.load(path)
-            session.settings(args.tpch_variants, settings)
+
+    def st_cases(session):
+        return [Case("tpch", name, v, "write", write_arms(session.peers, v, with_mt=False),
+                     fastest_pool=ST_PEERS) for v in args.tpch_variants]
+    run_in_parts(path, peer_units(procs, with_mt=False), args, bins, registry, settings,
+                 results, st_cases, args.tpch_variants, expected)
+    # The multi-threaded arms against their single-threaded selves, in their
+    # own processes (every process holds the whole table).
+    units = [u for u in peer_units(procs, with_mt=True) if any(p in MT_ARMS for p in u)]
+    if units:
+        def mt_cases(session):
             cases = []
             for v in args.tpch_variants:
                 arms = [Arm(MAIN, MAIN, v), Arm(CONTROL, CONTROL, v)]
                 arms += [Arm(p, p, v) for p in session.peers if p not in (MAIN, CONTROL)]
                 cases.append(Case("tpch-mt", name, v, "write", arms, fastest_pool=ST_PEERS))
-            run_cases(session, cases, expected, expected.num_rows, args, results)
-        finally:
-            session.close()
+            return cases
+        run_in_parts(path, units, args, bins, registry, settings, results, mt_cases,
+                     args.tpch_variants, expected)
     del expected
 
 
@@ -803,23 +915,26 @@ def mt_table(recs):
              "polars speedup | quiver-mt/duckdb-mt | quiver-mt/polars-mt | control | flags |",
              "|" + "---|" * 11]
     for rec in recs:
-        m = rec.get("summary", {}).get("median_s", {})
-        if "quiver-mt" not in m and "duckdb-mt" not in m and "polars-mt" not in m:
+        s = rec.get("summary", {})
+        m, r = s.get("median_s", {}), s.get("ratio", {})
+        if not any(a in m for a in MT_ARMS):
             continue
 
-        def sp(a, b):
+        def sp(a, b):  # a peer against its own multi-threaded arm (same processes)
             return f"{m[a] / m[b]:.2f}x" if a in m and b in m else "-"
 
-        def rt(a, b):
-            return f"{m[a] / m[b]:.2f}" if a in m and b in m else "-"
+        # Quiver's arms through the ratios to the Quiver of their own set.
+        q_sp = f"{r['quiver-mt']:.2f}x" if "quiver-mt" in r else "-"
+
+        def rt(b):
+            return f"{r[b] / r['quiver-mt']:.2f}" if b in r and "quiver-mt" in r else "-"
         q, qm = m.get(MAIN), m.get("quiver-mt")
         lines.append(f"| {rec['input']} | {rec['label']} | "
-                     + (f"{q * 1e3:.1f} | " if q else "- | "))
-        lines[-1] += (f"{qm * 1e3:.1f} | " if qm else "- | ")
-        lines[-1] += (f"{sp(MAIN, 'quiver-mt')} | {sp('duckdb', 'duckdb-mt')} | "
-                      f"{sp('polars', 'polars-mt')} | {rt('quiver-mt', 'duckdb-mt')} | "
-                      f"{rt('quiver-mt', 'polars-mt')} | {control_text(rec['summary'])} | "
-                      f"{flags_text(rec)} |")
+                     + (f"{q * 1e3:.1f} | " if q else "- | ")
+                     + (f"{qm * 1e3:.1f} | " if qm else "- | ")
+                     + f"{q_sp} | {sp('duckdb', 'duckdb-mt')} | {sp('polars', 'polars-mt')} | "
+                     f"{rt('duckdb-mt')} | {rt('polars-mt')} | {control_text(s)} | "
+                     f"{flags_text(rec)} |")
     return lines
 
 
@@ -903,18 +1018,21 @@ def write_report(args, results, registry, settings, started, path_md, path_json,
                     md.append(f"| {r['input']} | {w} | {d * 1e3:.1f} | {c * 1e3:.1f} | "
                               f"{c / d - 1:+.1%} | {(c - d) * 1e3:.1f} | "
                               f"{b.get(w + ':default', 0) / 1e6:.1f} / {b.get(w, 0) / 1e6:.1f} |")
-    tp = {r["label"]: r for r in results if r["section"] == "tpch" and "median_s" in
-          r.get("summary", {})}
-    cdc_rows = [(v, base) for v, base in CDC_BASE.items() if v in tp and base in tp]
+    by = {(r["section"], r["input"], r["label"]): r for r in results
+          if r["section"] in ("matrix", "tpch") and "median_s" in r.get("summary", {})}
+    cdc_rows = [(sec, inp, v, CDC_BASE[v]) for (sec, inp, v) in by
+                if v in CDC_BASE and (sec, inp, CDC_BASE[v]) in by]
     if cdc_rows:
-        md += ["", "## TPC-H: CDC overhead per writer (cdc_X / X - 1, cases run one after the "
-                   "other)", "", "| variant | " + " | ".join(arms_seen) + " |",
+        md += ["", "## CDC overhead per writer in the matrix and TPC-H (cdc / the same variant "
+                   "without CDC - 1; added ms in brackets; the two cases ran one after the other)",
+               "", "| case | " + " | ".join(arms_seen) + " |",
                "|" + "---|" * (len(arms_seen) + 1)]
-        for v, base in cdc_rows:
-            m, mb = tp[v]["summary"]["median_s"], tp[base]["summary"]["median_s"]
-            md.append(f"| {v} | " + " | ".join(
-                f"{m[w] / mb[w] - 1:+.1%}" if w in m and w in mb else "-" for w in arms_seen)
-                + " |")
+        for sec, inp, v, base in cdc_rows:
+            m = by[(sec, inp, v)]["summary"]["median_s"]
+            mb = by[(sec, inp, base)]["summary"]["median_s"]
+            md.append(f"| {sec} {inp} {v} vs {base} | " + " | ".join(
+                f"{m[w] / mb[w] - 1:+.1%} ({(m[w] - mb[w]) * 1e3:+.1f})" if w in m and w in mb
+                else "-" for w in arms_seen) + " |")
     shares = codec_share(results)
     if shares:
         md += ["", "## The codec's share of each writer's time", "",
@@ -992,8 +1110,9 @@ def plot(results, peers, path, when, mach):
     except ImportError:
         log("matplotlib missing: no plot (scripts/install-deps.sh python-bench)")
         return
-    recs = [r for r in results if "ratio" in r.get("summary", {})
-            and r["section"] in ("matrix", "cdc", "read", "tpch")]
+    order = ("matrix", "cdc", "read", "tpch")
+    recs = sorted([r for r in results if "ratio" in r.get("summary", {})
+                   and r["section"] in order], key=lambda r: order.index(r["section"]))
     if not recs:
         return
     colors = {"pyarrow": "tab:blue", "duckdb": "tab:orange", "polars": "tab:green",
@@ -1070,20 +1189,25 @@ def main():
     ap.add_argument("--peers", default=",".join(DEFAULT_PEERS),
                     help="peers and multi-threaded arms besides quiver and its control "
                          f"(default {','.join(DEFAULT_PEERS)})")
-    ap.add_argument("--reps", type=int, default=5, help="rounds per case (default 5)")
+    ap.add_argument("--reps", type=int, default=None,
+                    help="rounds per case (default 5; 3 with --quick)")
     ap.add_argument("--quick", action="store_true",
                     help=f"smoke test: {QUICK_ROWS:,} rows a group, 1/32 of the CDC inputs, "
                          "TPC-H scale factor 0.01; results to build/peers/results-quick")
     ap.add_argument("--rows", type=int, default=None)
     ap.add_argument("--tpch-sf", type=float, default=None)
     ap.add_argument("--threshold", type=float, default=0.03)
+    ap.add_argument("--mem-factor", type=float, default=1.0,
+                    help="scales the memory estimates (MEM_FACTOR) by which the peers are "
+                         "split into sets of processes that fit in memory (default 1)")
     ap.add_argument("--max-repeats", type=int, default=None,
                     help="repeats of a flagged case (default 2; 0 with --quick)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--peer-bin", action="append", default=[], metavar="NAME=PATH",
                     help="binary of a native peer (arrow-rs, arrow-go)")
     ap.add_argument("--update-readme", action="store_true",
-                    help="write the summary into README.md (full runs)")
+                    help="write the summary into README.md (done anyway by a full run with the "
+                         "default sections, groups, variants and sizes)")
     args = ap.parse_args()
     args.sections = args.sections.split(",")
     args.groups = wb.GROUPS if args.groups == "all" else args.groups.split(",")
@@ -1096,6 +1220,8 @@ def main():
         if g not in wb.GROUPS:
             ap.error(f"unknown group {g!r}")
     args.rows = args.rows or (QUICK_ROWS if args.quick else wb.FULL_ROWS)
+    if args.reps is None:
+        args.reps = 3 if args.quick else 5
     if args.max_repeats is None:
         args.max_repeats = 0 if args.quick else 2
     args.tpch_sf = args.tpch_sf or (0.01 if args.quick else 1.0)
@@ -1115,6 +1241,13 @@ def main():
         if p != MAIN:
             procs.append(p)
 
+    # Files a killed DuckDB peer left on /dev/shm (tmpfs: memory).
+    if os.path.isdir(SHM):
+        for name in os.listdir(SHM):
+            pid = name.split("-")[-1].split(".")[0]
+            if name.startswith("duckdb-") and pid.isdigit() and \
+                    not os.path.exists(f"/proc/{pid}"):
+                os.unlink(os.path.join(SHM, name))
     inputs = Inputs(ROOT, args.quick)
     registry, settings, results = {}, {}, []
     log(f"bench-peers: sections {','.join(args.sections)}; {len(args.groups)} groups x "
@@ -1135,7 +1268,11 @@ def main():
     write_report(args, results, registry, settings, started, stem + ".md", stem + ".json",
                  stem + ".png")
     log(f"\nbench-peers: done in {time.perf_counter() - t0:.0f} s; {stem}.md, .json, .png")
-    if args.update_readme and not args.quick:
+    full_default = (not args.quick and args.sections == ["matrix", "cdc", "read", "tpch"]
+                    and args.groups == wb.GROUPS and args.rows == wb.FULL_ROWS
+                    and args.variants == MATRIX_VARIANTS.split(",")
+                    and args.tpch_sf == 1.0 and args.reps >= 5)
+    if (args.update_readme or full_default) and not args.quick:
         update_readme(stem + ".md", started.strftime("%Y-%m-%d"), machine(), results)
     failed = [r["id"] for r in results
               if any(a["status"] == "FAIL" for a in r.get("arms", {}).values())]

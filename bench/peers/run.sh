@@ -15,7 +15,7 @@
 # Arguments go to run.py, e.g.
 #   bench/peers/run.sh --quick                       # smoke test, results in build/peers/results-quick
 #   bench/peers/run.sh --sections matrix --groups primitive,string --variants default,zstd
-#   bench/peers/run.sh --update-readme               # full run; the README's summary too
+#   bench/peers/run.sh                               # full run; also writes the README summary
 # Environment: JOBS (build parallelism, default 2), SKIP_BUILD=1,
 # QUIVER_PEER_ARROW_RS / QUIVER_PEER_ARROW_GO (use these binaries, build nothing).
 set -euo pipefail
