@@ -164,9 +164,9 @@ class KeepBytes:
 
 
 def known_variant(variant):
-    if variant not in wb.VARIANTS:
-        raise Unsupported(f"variant {variant!r} is not one of writer_bench.VARIANTS "
-                          f"({', '.join(wb.VARIANTS)})")
+    if variant not in wb.ALL_VARIANTS:
+        raise Unsupported(f"variant {variant!r} is not one of writer_bench.ALL_VARIANTS "
+                          f"({', '.join(wb.ALL_VARIANTS)})")
 
 
 def codec_of(opts):
@@ -309,7 +309,7 @@ class DuckdbPeer:
 
     def copy_options(self, variant):
         known_variant(variant)
-        v = wb.VARIANTS[variant]
+        v = wb.ALL_VARIANTS[variant]
         if "use_content_defined_chunking" in v:
             raise Unsupported("DuckDB's Parquet writer has no content-defined chunking")
         opts = wb.variant_options(variant, self.table)
@@ -425,7 +425,7 @@ class PolarsPeer:
 
     def write_kwargs(self, variant):
         known_variant(variant)
-        v = wb.VARIANTS[variant]
+        v = wb.ALL_VARIANTS[variant]
         opts = wb.variant_options(variant, self.table)
         if "use_content_defined_chunking" in v:
             raise Unsupported("Polars' Parquet writer has no content-defined chunking")

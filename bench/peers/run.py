@@ -1214,8 +1214,8 @@ def main():
     args.variants = args.variants.split(",")
     args.tpch_variants = args.tpch_variants.split(",")
     for v in args.variants + args.tpch_variants:
-        if v not in wb.VARIANTS:
-            ap.error(f"unknown variant {v!r} (writer_bench.VARIANTS: {', '.join(wb.VARIANTS)})")
+        if v not in wb.ALL_VARIANTS:
+            ap.error(f"unknown variant {v!r} (writer_bench.ALL_VARIANTS: {', '.join(wb.ALL_VARIANTS)})")
     for g in args.groups:
         if g not in wb.GROUPS:
             ap.error(f"unknown group {g!r}")
