@@ -6,17 +6,18 @@
 #   make release      library, CLI and examples (build/release)
 #   make bench-build  the benchmarks (release tree)
 #   make bench        run them
+#   make bench-peers  Quiver vs arrow-rs, arrow-go, pyarrow, duckdb, polars
 #   make fuzz         the libFuzzer targets (fuzz tree, clang), fixed runs and seed
 #   make test-tsan    the thread-pool and use_threads tests under ThreadSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench fuzz test-tsan clean
+.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers fuzz test-tsan clean
 
 export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 export CCACHE_MAXSIZE ?= 2G
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh apt
@@ -57,6 +58,15 @@ bench-build:
 
 bench: bench-build
 	bench/run.sh
+
+# Quiver's writer and reader against the other implementations, each a peer
+# process (bench/peers/PROTOCOL.md); the Rust and Go peers are built when cargo
+# and go are installed. Results: bench/results/peers_<date>.{md,json,png}.
+# ARGS passes options to bench/peers/run.py (e.g. ARGS=--quick).
+bench-peers: deps
+	@scripts/install-deps.sh python-bench
+	@scripts/install-deps.sh python-build
+	bench/peers/run.sh $(ARGS)
 
 # libFuzzer targets (build/fuzz/fuzzers), each run over its committed seed
 # corpus (fuzz/corpus/<target>) for a fixed number of runs with a fixed seed.

@@ -131,6 +131,10 @@ BASE_OPTIONS = dict(
     row_group_size=1 << 20,
 )
 
+# Content-defined chunking: min 256 KiB, max 1 MiB, norm level 0 (the
+# Arrow C++ / arrow-go / arrow-rs defaults).
+CDC_DEFAULTS = {"min_chunk_size": 256 * 1024, "max_chunk_size": 1024 * 1024, "norm_level": 0}
+
 # name -> (option changes, needs per-column dict). bloom_filter is filled per
 # table (every leaf column, ndv = rows, fpp 0.05).
 VARIANTS = {
@@ -139,10 +143,17 @@ VARIANTS = {
     "parquet_2": {"data_page_version": "2.0"},
     "zstd": {"compression": "zstd", "compression_level": 1},
     "zstd_parquet_2": {"compression": "zstd", "compression_level": 1, "data_page_version": "2.0"},
-    "cdc": {"use_content_defined_chunking": {"min_chunk_size": 256 * 1024,
-                                              "max_chunk_size": 1024 * 1024,
-                                              "norm_level": 0}},
+    "cdc": {"use_content_defined_chunking": CDC_DEFAULTS},
 }
+# Not part of the matrix (nor of its golden hashes): the peer benchmark's
+# TPC-H cases (bench/peers/PROTOCOL.md). variant_options takes both.
+EXTRA_VARIANTS = {
+    "snappy": {"compression": "snappy"},
+    "cdc_zstd": {"use_content_defined_chunking": CDC_DEFAULTS, "compression": "zstd",
+                 "compression_level": 1},
+    "cdc_snappy": {"use_content_defined_chunking": CDC_DEFAULTS, "compression": "snappy"},
+}
+ALL_VARIANTS = {**VARIANTS, **EXTRA_VARIANTS}
 
 GROUPS = [
     "primitive", "primitive_non_null", "bool", "bool_non_null", "string", "string_non_null",
@@ -399,7 +410,7 @@ def leaf_paths(schema):
 
 def variant_options(variant, table):
     opts = dict(BASE_OPTIONS)
-    for k, v in VARIANTS[variant].items():
+    for k, v in ALL_VARIANTS[variant].items():
         if v == "EVERY_LEAF":
             # Every leaf but BOOLEAN ones: both writers refuse a bloom filter
             # on a BOOLEAN column (pyarrow 26: "BloomFilterBuilder does not

@@ -9,6 +9,7 @@
 #   scripts/install-deps.sh fuzz     # + clang-14 and libFuzzer (make fuzz)
 #   scripts/install-deps.sh python   # the .venv with everything the tests need
 #   scripts/install-deps.sh python-build  # the .venv with the build requirements
+#   scripts/install-deps.sh python-bench  # + matplotlib, tpchgen-cli (make bench-peers)
 #   scripts/install-deps.sh          # both
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,8 +56,11 @@ want_python() {
   .venv/bin/python -m pip install -q --disable-pip-version-check -r "$req"
   # A full install also satisfies the build requirements.
   cp "$req" "$stamp"
-  if [ "$req" = python/requirements.txt ]; then
+  if [ "$req" = python/requirements.txt ] || [ "$req" = python/requirements-bench.txt ]; then
     cp python/requirements-build.txt .venv/.stamp-requirements-build.txt
+  fi
+  if [ "$req" = python/requirements-bench.txt ]; then
+    cp python/requirements.txt .venv/.stamp-requirements.txt
   fi
 }
 
@@ -66,6 +70,7 @@ case "${1:-all}" in
   fuzz) want_apt "${APT_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}" ;;
   python) want_python ;;
   python-build) want_python python/requirements-build.txt ;;
+  python-bench) want_python python/requirements-bench.txt ;;
   all) want_apt; want_python ;;
-  *) echo "usage: $0 [apt|bench|fuzz|python|python-build|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [apt|bench|fuzz|python|python-build|python-bench|all]" >&2; exit 2 ;;
 esac
