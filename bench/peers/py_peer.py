@@ -153,7 +153,8 @@ class Shape:
 
 
 class KeepBytes:
-    """Quiver's file-object sink: write() is called once, with the whole file."""
+    """Quiver's file-object sink: write() is called once, with the whole file
+    (a memoryview of the writer's buffer)."""
 
     def __init__(self):
         self.data = b""
@@ -209,8 +210,8 @@ class QuiverPeer:
     def settings(self, variant):
         opts = self.options(variant)
         diffs = ["sink: Quiver's Python file-object path: the file is built in Quiver's "
-                 "in-memory BufferOutputStream and copied once into a Python bytes object "
-                 "(that copy is inside the timing)"]
+                 "in-memory BufferOutputStream (as pyarrow's BufferOutputStream) and handed "
+                 "to write() as a memoryview of that buffer (no copy)"]
         if self.mt:
             diffs.append("use_threads=True (multi-threaded arm)")
         return {"call": "quiver.write_parquet(table, file_object, **opts)", **opts}, diffs

@@ -3,6 +3,7 @@
 #include "writer_bindings.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
 #include <memory>
@@ -288,10 +289,23 @@ struct PyParquetWriter {
     writer.reset();
     Check(st);
     if (memory != nullptr) {
+      // The file is handed over without a copy: a read-only memoryview of
+      // the writer's buffer, which the view keeps alive (a file object that
+      // keeps what it is given keeps the buffer).
       auto bytes = Unwrap(memory->Finish());
-      file_object.attr("write")(nb::bytes(reinterpret_cast<const char*>(bytes->data()),
-                                          static_cast<size_t>(bytes->size())));
       memory.reset();
+      // (Through a NumPy array when NumPy is installed; else a bytes copy.)
+      nb::object view;
+      try {
+        auto* owned = new std::shared_ptr<Buffer>(bytes);
+        nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::shared_ptr<Buffer>*>(p); });
+        const size_t shape[1] = {static_cast<size_t>(bytes->size())};
+        nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(bytes->data(), 1, shape, owner);
+        view = nb::module_::import_("builtins").attr("memoryview")(nb::cast(array));
+      } catch (const nb::python_error&) {
+        view = nb::bytes(reinterpret_cast<const char*>(bytes->data()), static_cast<size_t>(bytes->size()));
+      }
+      file_object.attr("write")(view);
     }
   }
 
