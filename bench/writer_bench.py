@@ -602,6 +602,21 @@ def probe_variant(variant):
 # ---------------------------------------------------------------------------
 # Allocators.
 
+def read_decay(mallctl, who):
+    """{opt.dirty_decay_ms, opt.muzzy_decay_ms} through `mallctl`; exit 2 unless both -1."""
+    values = {}
+    for name in ("opt.dirty_decay_ms", "opt.muzzy_decay_ms"):
+        v = ctypes.c_ssize_t(0)
+        size = ctypes.c_size_t(ctypes.sizeof(v))
+        rc = mallctl(name.encode(), ctypes.byref(v), ctypes.byref(size), None, 0)
+        if rc != 0:
+            refuse(f"{who}: mallctl({name}) failed with {rc}")
+        values[name] = v.value
+    if any(v != -1 for v in values.values()):
+        refuse(f"{who} reads {values} (both must be -1)")
+    return values
+
+
 def pin_allocators():
     """Returns a line describing the pin; refuses (exit 2) if it does not hold."""
     # Quiver: its default pool must be jemalloc, and jemalloc's decay off.
@@ -617,16 +632,7 @@ def pin_allocators():
     mallctl = je.mallctl
     mallctl.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t),
                         ctypes.c_void_p, ctypes.c_size_t]
-    values = {}
-    for name in ("opt.dirty_decay_ms", "opt.muzzy_decay_ms"):
-        v = ctypes.c_ssize_t(0)
-        size = ctypes.c_size_t(ctypes.sizeof(v))
-        rc = mallctl(name.encode(), ctypes.byref(v), ctypes.byref(size), None, 0)
-        if rc != 0:
-            refuse(f"mallctl({name}) failed with {rc}")
-        values[name] = v.value
-    if any(v != -1 for v in values.values()):
-        refuse(f"Quiver's jemalloc reads {values} (both must be -1)")
+    values = read_decay(mallctl, "Quiver's jemalloc")
     # pyarrow: its jemalloc pool, decay off, single thread.
     pool = pa.jemalloc_memory_pool()
     pa.set_memory_pool(pool)

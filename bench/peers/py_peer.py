@@ -104,19 +104,7 @@ def mallctl_fn(address):
                             ctypes.c_size_t)(address)
 
 
-def read_decay(mallctl, who):
-    """{opt.dirty_decay_ms, opt.muzzy_decay_ms} through `mallctl`; exit 2 unless both -1."""
-    values = {}
-    for name in ("opt.dirty_decay_ms", "opt.muzzy_decay_ms"):
-        v = ctypes.c_ssize_t(0)
-        size = ctypes.c_size_t(ctypes.sizeof(v))
-        rc = mallctl(name.encode(), ctypes.byref(v), ctypes.byref(size), None, 0)
-        if rc != 0:
-            wb.refuse(f"{who}: mallctl({name}) failed with {rc}")
-        values[name] = v.value
-    if any(v != -1 for v in values.values()):
-        wb.refuse(f"{who} reads {values} (both must be -1)")
-    return values
+read_decay = wb.read_decay  # exit 2 unless both decays read -1
 
 
 def loaded_library(fragment):
