@@ -474,17 +474,23 @@ def timed(fn):
     return (w1 - w0) / 1e9, (c1 - c0) / 1e9
 
 
+WARMUPS = 3
+
+
 def measure(run_p, run_q, before, reps):
     """Interleaved repetitions of pyarrow (P), Quiver (Q), control (C = P again)."""
     arms = {"P": run_p, "Q": run_q, "C": run_p}
     order = ["P", "Q", "C"]
     wall = {a: [] for a in arms}
     cpu = {a: [] for a in arms}
-    # One untimed warm-up of each arm.
-    for a in order[:2]:
-        if before:
-            before()
-        arms[a]()
+    # Untimed warm-ups of each arm: memory pools take a few runs to settle
+    # (pyarrow's first three writes of the string group's 326 MB file took
+    # 1.7, 0.75 and 0.48 s, then 0.33 s; one warm-up overstated Quiver's lead).
+    for _ in range(WARMUPS):
+        for a in order[:2]:
+            if before:
+                before()
+            arms[a]()
     for r in range(reps):
         rot = order[r % 3:] + order[:r % 3]
         for a in rot:

@@ -25,8 +25,8 @@ Same input for every peer: each table is written once to an Arrow IPC file
 under build/peers/inputs/ (cached) and `load`ed by every peer process before
 any timing. Per case: a correctness gate (each peer writes the file once,
 pyarrow reads it back and it must equal the input up to the type changes a
-peer legitimately makes, which are listed; this write is also the untimed
-warm-up), then --reps rounds; in round r the arms run in an order rotated by
+peer legitimately makes, which are listed; this write is also the first
+untimed warm-up, followed by EXTRA_WARMUPS more), then --reps rounds; in round r the arms run in an order rotated by
 r (r * arms / reps positions), each writing once. Arms: every peer, and a
 control arm (a second Quiver process). Reported: medians; Quiver's median
 divided by each peer's and by the fastest peer's; beside it the control's
@@ -406,6 +406,9 @@ def run_round(case, order, peers, results):
             results.setdefault("_bytes", {})[arm.name] = r["bytes"]
 
 
+EXTRA_WARMUPS = 2  # untimed runs of each arm after the gate's, before timing
+
+
 def gate(case, peers, expected, expected_rows):
     """Runs each arm once (the warm-up), checks the result; drops failing arms."""
     os.makedirs(os.path.join(SHM, "gate"), exist_ok=True)
@@ -427,6 +430,12 @@ def gate(case, peers, expected, expected_rows):
             arm.message = err
             continue
         arm.warmup = r["seconds"][0]
+        # More untimed runs: a memory pool takes a few runs to settle (pyarrow's
+        # first three writes of the 326 MB string file: 1.7, 0.75, 0.48 s, then 0.33).
+        if case.kind == "write":
+            p.call(cmd="write", variant=arm.variant, reps=EXTRA_WARMUPS, out=None)
+        else:
+            p.call(cmd="read", file=arm.file, reps=EXTRA_WARMUPS)
         if case.kind == "write":
             ok, msg, facts = gate_compare(out, expected)
             os.unlink(out)
@@ -963,7 +972,7 @@ def write_report(args, results, registry, settings, started, path_md, path_json,
               f"commit {mach.get('commit', '?')}. "
               f"{'QUICK smoke run (small inputs): the numbers mean nothing. ' if args.quick else ''}"
               f"Reps {args.reps} per arm per attempt (+1 untimed warm-up that is the correctness "
-              f"gate); threshold {args.threshold:.0%}.")
+              f"gate, then {EXTRA_WARMUPS} more untimed); threshold {args.threshold:.0%}.")
     md.append("")
     md.append("Cells are Quiver's median time divided by the peer's (below 1: Quiver faster). "
               "control = second Quiver process / Quiver, median [per-round min..max]: a ratio "
