@@ -584,7 +584,13 @@ class ColumnChunkWriter::Impl {
     const int64_t values_in_page = values_->page_num_values();
     scratch_.Clear();
     MutableBuffer levels(options_.pool);
-    MutableBuffer* level_out = v2 ? &levels : &scratch_;
+    // Levels go in front of the values in the page body. With v2 pages, and
+    // with v1 pages that are not compressed, they are written as a separate
+    // piece before the body (the same bytes), so the body is the value
+    // writer's own buffer, handed over without a copy (FlushPage into an
+    // empty buffer swaps).
+    const bool levels_apart = v2 || codec_ == nullptr;
+    MutableBuffer* level_out = levels_apart ? &levels : &scratch_;
     int64_t rep_len = 0, def_len = 0;
     if (column_.max_rep > 0) {
       const int64_t before = level_out->size();
@@ -640,8 +646,8 @@ class ColumnChunkWriter::Impl {
     MutableBuffer* target = streaming_ ? &page_buf_ : &buffered;
     QUIVER_ASSIGN_OR_RAISE(
         int64_t written,
-        WritePage(&header, scratch_.data(), scratch_.size(), v2 ? levels.data() : nullptr,
-                  v2 ? levels.size() : 0, target, streaming_ ? sink_ : nullptr));
+        WritePage(&header, scratch_.data(), scratch_.size(), levels_apart ? levels.data() : nullptr,
+                  levels_apart ? levels.size() : 0, target, streaming_ ? sink_ : nullptr));
     if (streaming_) {
       sink_written_ += written;
     } else {

@@ -110,6 +110,18 @@ PhysT LoadFixed(ValueKind kind, const ArrayData& d, int64_t i) {
   }
 }
 
+// Moves a PLAIN page's values to `out`: by swapping buffers when `out` is
+// empty (no copy), else by appending. `values` is left empty.
+Status TakePlain(MutableBuffer* values, MutableBuffer* out) {
+  if (out->empty()) {
+    std::swap(*values, *out);
+  } else {
+    QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(values->data(), values->size()));
+  }
+  values->Clear();
+  return Status::OK();
+}
+
 // Dictionary keys of a physical type: floating point values are keyed by
 // their bits, so that NaNs with different payloads stay distinct values (the
 // memo table treats every NaN as equal) and the file keeps every value's
@@ -198,8 +210,7 @@ class FixedValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
       enc = Encoding::kByteStreamSplit;
     } else {
-      QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(values_.data(), values_.size()));
-      values_.Clear();
+      QUIVER_RETURN_NOT_OK(TakePlain(&values_, out));
       enc = Encoding::kPlain;
     }
     ResetPage();
@@ -455,8 +466,7 @@ class BytesValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
       enc = Encoding::kByteStreamSplit;
     } else {
-      QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(values_.data(), values_.size()));
-      values_.Clear();
+      QUIVER_RETURN_NOT_OK(TakePlain(&values_, out));
       enc = Encoding::kPlain;
     }
     ResetPage();
