@@ -41,7 +41,8 @@ class ThreadPool {
   State* state_;
 };
 
-// Runs fn(0) .. fn(n - 1), on `pool`'s workers and the calling thread.
+// Runs fn(0) .. fn(n - 1), on `pool`'s workers and the calling thread (in
+// order on the calling thread alone when `pool` is null or has no workers).
 // Returns the first error by index, or OK.
 Status ParallelFor(int64_t n, const std::function<Status(int64_t)>& fn,
                    ThreadPool* pool = ThreadPool::Cpu());

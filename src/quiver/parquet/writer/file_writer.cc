@@ -100,7 +100,7 @@ class FileWriter::Impl {
       const int64_t end = std::min(table.num_rows(), start + options_.row_group_size);
       format::RowGroup rg;
       if (threaded) {
-        Status st = ParallelFor(table.num_columns(), [&](int64_t i) {
+        Status st = ForEachField(table.num_columns(), [&](int64_t i) {
           auto out = EncodeTableField(table, static_cast<int>(i), start, end, nullptr);
           if (!out.ok()) return out.status();
           finished[static_cast<size_t>(i)] = std::move(out).MoveValueUnsafe();
@@ -146,13 +146,10 @@ class FileWriter::Impl {
     return ResetWriters();
   }
 
-  // Runs fn(0) .. fn(n - 1): on the CPU pool with use_threads, else in order.
+  // Runs fn(0) .. fn(n - 1): on the CPU pool with use_threads, else in order
+  // on this thread (ParallelFor without a pool).
   Status ForEachField(int64_t n, const std::function<Status(int64_t)>& fn) {
-    if (!options_.use_threads) {
-      for (int64_t i = 0; i < n; ++i) QUIVER_RETURN_NOT_OK(fn(i));
-      return Status::OK();
-    }
-    return ParallelFor(n, fn);
+    return ParallelFor(n, fn, options_.use_threads ? ThreadPool::Cpu() : nullptr);
   }
 
   // Encodes rows [start, end) of a table's field `i` into finished column
