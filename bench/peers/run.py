@@ -40,6 +40,13 @@ number of attempts.
 Output: <out-dir>/peers_<date>.md (tables, settings and differences per peer,
 machine), .json (raw), .png (ratios, log scale, lines at 1.0 and 0.67).
 Default out-dir bench/results; --quick writes to build/peers/results-quick.
+The .md and .json are rewritten after every input, so a run that is stopped
+leaves its finished cases.
+
+A peer that does not answer a command within REPLY_TIMEOUT seconds per rep is
+killed; a peer that dies (an out-of-memory kill, say) fails the case it was in
+(or only its own arm, in the gate) and is started again, with the input
+loaded, for the next case (at most MAX_RESTARTS times per set of processes).
 
 Run through bench/peers/run.sh (builds the extension and the Rust/Go peers).
 """
@@ -51,10 +58,12 @@ import json
 import math
 import os
 import platform
+import queue
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -92,6 +101,11 @@ SHM = "/dev/shm/quiver-peers"
 MEM_FACTOR = {"quiver": 3.0, "control": 3.0, "quiver-mt": 3.5, "pyarrow": 2.5,
               "duckdb": 7.0, "duckdb-mt": 8.0, "polars": 5.0, "polars-mt": 6.0}
 QUICK_ROWS = 1 << 14
+# Seconds a peer may take to answer one command (per rep): past it the peer is
+# killed and the case reports it (a stuck or thrashing peer must not stall the run).
+REPLY_TIMEOUT = 600
+# Times a peer that died is started again within one set of processes.
+MAX_RESTARTS = 2
 
 
 def log(*a):
@@ -119,16 +133,41 @@ class Peer:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.log, text=True, bufsize=1, cwd=ROOT, env=env)
         self.hello = None
+        # Replies are read by a thread into a queue, so that a reply is waited
+        # for with a deadline and a peer that dies (an OOM kill leaves a zombie
+        # whose pipe may stay open) is noticed by polling its status.
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _reply(self, what, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=1.0)
+            except queue.Empty:
+                line = ""
+                if self.proc.poll() is None:
+                    if time.monotonic() < deadline:
+                        continue
+                    self.proc.kill()
+                    self.proc.wait()
+                    raise PeerDied(f"{self.arm}: no reply to {what} in {timeout:.0f} s: killed; "
+                                   f"{self.tail()}")
+            if not line:
+                rc = self.proc.wait()
+                raise PeerDied(f"{self.arm} exited with status {rc} on {what}"
+                               + (" (allocator pin refused)" if rc == 2 else "")
+                               + (" (killed: out of memory?)" if rc == -9 else "")
+                               + f"; see {self.log_path}: {self.tail()}")
+            return json.loads(line)
 
     def wait_hello(self):
-        arm = self.arm
-        line = self.proc.stdout.readline()
-        if not line:
-            rc = self.proc.wait()
-            raise PeerDied(f"{arm} exited with status {rc} before its hello line"
-                           + (" (allocator pin refused)" if rc == 2 else "")
-                           + f"; see {self.log_path}: {self.tail()}")
-        self.hello = json.loads(line)
+        self.hello = self._reply("start-up (before its hello line)", REPLY_TIMEOUT)
 
     def tail(self, n=5):
         try:
@@ -143,11 +182,7 @@ class Peer:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             raise PeerDied(f"{self.arm}: {e}; {self.tail()}") from None
-        line = self.proc.stdout.readline()
-        if not line:
-            rc = self.proc.wait()
-            raise PeerDied(f"{self.arm} died (status {rc}) on {cmd.get('cmd')}; {self.tail()}")
-        return json.loads(line)
+        return self._reply(cmd.get("cmd"), REPLY_TIMEOUT * max(1, cmd.get("reps", 1)))
 
     def quit(self):
         if self.proc.poll() is None:
@@ -417,25 +452,31 @@ def gate(case, peers, expected, expected_rows):
         if p is None:
             arm.status, arm.message = "absent", "peer not running"
             continue
-        if case.kind == "write":
-            out = os.path.join(SHM, "gate", f"{arm.name}.parquet")
-            if os.path.exists(out):
-                os.unlink(out)
-            r = p.call(cmd="write", variant=arm.variant, reps=1, out=out)
-        else:
-            r = p.call(cmd="read", file=arm.file, reps=1)
+        try:
+            if case.kind == "write":
+                out = os.path.join(SHM, "gate", f"{arm.name}.parquet")
+                if os.path.exists(out):
+                    os.unlink(out)
+                r = p.call(cmd="write", variant=arm.variant, reps=1, out=out)
+            else:
+                r = p.call(cmd="read", file=arm.file, reps=1)
+            # More untimed runs: a memory pool takes a few runs to settle (pyarrow's
+            # first three writes of the 326 MB string file: 1.7, 0.75, 0.48 s, then 0.33).
+            if "error" not in r:
+                if case.kind == "write":
+                    p.call(cmd="write", variant=arm.variant, reps=EXTRA_WARMUPS, out=None)
+                else:
+                    p.call(cmd="read", file=arm.file, reps=EXTRA_WARMUPS)
+        except PeerDied as e:
+            log(f"!!! {case.id}: {e}")
+            arm.status, arm.message = "died", str(e)
+            continue
         if "error" in r:
             err = r["error"]
             arm.status = "unsupported" if err.startswith("unsupported") else "error"
             arm.message = err
             continue
         arm.warmup = r["seconds"][0]
-        # More untimed runs: a memory pool takes a few runs to settle (pyarrow's
-        # first three writes of the 326 MB string file: 1.7, 0.75, 0.48 s, then 0.33).
-        if case.kind == "write":
-            p.call(cmd="write", variant=arm.variant, reps=EXTRA_WARMUPS, out=None)
-        else:
-            p.call(cmd="read", file=arm.file, reps=EXTRA_WARMUPS)
         if case.kind == "write":
             ok, msg, facts = gate_compare(out, expected)
             os.unlink(out)
@@ -594,34 +635,67 @@ def print_case(rec):
 class Session:
     def __init__(self, procs, bins, args, registry):
         self.peers = {}
-        self.registry = registry
+        self.bins, self.args, self.registry = bins, args, registry
+        self.wanted = list(procs)
+        self.restarts = {}
+        self.path = None
         # Started together (start-up is imports: seconds each), then each hello read.
-        started = {name: Peer(name, "native" if name in NATIVE_PEERS else "python",
-                              peer_argv(name, bins), args.log_dir) for name in procs}
+        started = {name: self._spawn(name) for name in procs}
         for name, p in started.items():
-            try:
-                p.wait_hello()
-            except PeerDied as e:
-                log(f"!!! {e}")
-                registry.setdefault("_dead", {})[name] = str(e)
-                p.quit()
-                continue
-            self.peers[name] = p
-            key = "quiver" if name == CONTROL else name
-            registry.setdefault(key, p.hello)
+            self._hello(name, p)
+
+    def _spawn(self, name):
+        return Peer(name, "native" if name in NATIVE_PEERS else "python",
+                    peer_argv(name, self.bins), self.args.log_dir)
+
+    def _hello(self, name, p):
+        try:
+            p.wait_hello()
+        except PeerDied as e:
+            log(f"!!! {e}")
+            self.registry.setdefault("_dead", {})[name] = str(e)
+            p.quit()
+            return False
+        self.peers[name] = p
+        key = "quiver" if name == CONTROL else name
+        self.registry.setdefault(key, p.hello)
+        return True
+
+    def _load(self, name, p, path):
+        try:
+            r = p.call(cmd="load", input=path)
+        except PeerDied as e:
+            log(f"!!! {e}")
+            del self.peers[name]
+            return
+        if "error" in r:
+            log(f"!!! {name}: load {path}: {r['error']}")
+            p.quit()
+            del self.peers[name]
 
     def load(self, path):
+        self.path = path
         for name, p in list(self.peers.items()):
-            try:
-                r = p.call(cmd="load", input=path)
-            except PeerDied as e:
-                log(f"!!! {e}")
-                del self.peers[name]
+            self._load(name, p, path)
+
+    def revive(self):
+        """Starts again (and loads the input into) each peer that died during a
+        case, at most MAX_RESTARTS times each: the next cases still have it."""
+        for name in self.wanted:
+            p = self.peers.get(name)
+            if p is not None and p.proc.poll() is None:
                 continue
-            if "error" in r:
-                log(f"!!! {name}: load {path}: {r['error']}")
+            if p is not None:
                 p.quit()
                 del self.peers[name]
+            if self.restarts.get(name, 0) >= MAX_RESTARTS or \
+                    name in self.registry.get("_dead", {}):
+                continue
+            self.restarts[name] = self.restarts.get(name, 0) + 1
+            log(f"  restarting {name} (restart {self.restarts[name]} of {MAX_RESTARTS})")
+            p = self._spawn(name)
+            if self._hello(name, p) and self.path is not None:
+                self._load(name, p, self.path)
 
     def settings(self, variants, store):
         for name, p in self.peers.items():
@@ -651,9 +725,7 @@ def run_cases(session, cases, expected, rows, args, out):
             out.append({"id": case.id, "section": case.section, "input": case.input,
                         "label": case.label, "kind": case.kind, "error": str(e),
                         "summary": {"flags": ["error"]}})
-            for name, p in list(session.peers.items()):
-                if p.proc.poll() is not None:
-                    del session.peers[name]
+        session.revive()
 
 
 def plan_parts(units, input_bytes, args):
@@ -743,6 +815,8 @@ def run_in_parts(path, units, args, bins, registry, settings, results, make_case
             by_id.setdefault(r["id"], []).append(r)
     for i in order:
         results.append(merge_parts(by_id[i]))
+    if args.checkpoint:
+        args.checkpoint()
 
 
 def peer_units(procs, with_mt):
@@ -873,7 +947,7 @@ def cell(rec, arm):
         return "-"
     if a["status"] == "unsupported":
         return "unsup"
-    if a["status"] in ("FAIL", "error"):
+    if a["status"] in ("FAIL", "error", "died"):
         return a["status"]
     r = rec["summary"].get("ratio", {}).get(arm)
     return fmt_ratio(r) if r is not None else "-"
@@ -897,7 +971,7 @@ def flags_text(rec):
     if rec.get("repeated"):
         out.append(f"repeated {rec['repeated']}x")
     for name, a in rec.get("arms", {}).items():
-        if a["status"] in ("FAIL", "error"):
+        if a["status"] in ("FAIL", "error", "died"):
             out.append(f"{name} {a['status']}")
     if rec.get("error"):
         out.append("error: " + rec["error"][:80])
@@ -1106,9 +1180,11 @@ def write_report(args, results, registry, settings, started, path_md, path_json,
     with open(path_md, "w") as f:
         f.write("\n".join(md))
     with open(path_json, "w") as f:
-        json.dump({"date": started.isoformat(), "machine": mach, "args": vars(args),
+        json.dump({"date": started.isoformat(), "machine": mach,
+                   "args": {k: v for k, v in vars(args).items() if k != "checkpoint"},
                    "peers": registry, "settings": settings, "results": results}, f, indent=1)
-    plot(results, st_peers, path_png, when, mach)
+    if path_png:
+        plot(results, st_peers, path_png, when, mach)
 
 
 def plot(results, peers, path, when, mach):
@@ -1259,6 +1335,15 @@ def main():
                 os.unlink(os.path.join(SHM, name))
     inputs = Inputs(ROOT, args.quick)
     registry, settings, results = {}, {}, []
+    os.makedirs(args.out_dir, exist_ok=True)
+    stem = os.path.join(args.out_dir, f"peers_{started.strftime('%Y-%m-%d')}")
+
+    def checkpoint():
+        """The report so far (no plot), after each input: a run that is stopped
+        or dies still leaves its finished cases."""
+        write_report(args, results, registry, settings, started, stem + ".md", stem + ".json",
+                     None)
+    args.checkpoint = checkpoint
     log(f"bench-peers: sections {','.join(args.sections)}; {len(args.groups)} groups x "
         f"{len(args.variants)} variants at {args.rows:,} rows; peers quiver (+control), "
         f"{', '.join(procs)}; {args.reps} rounds a case")
@@ -1272,8 +1357,7 @@ def main():
         section_tpch(args, inputs, bins, procs, registry, settings, results)
     shutil.rmtree(SHM, ignore_errors=True)
 
-    os.makedirs(args.out_dir, exist_ok=True)
-    stem = os.path.join(args.out_dir, f"peers_{started.strftime('%Y-%m-%d')}")
+    args.checkpoint = None
     write_report(args, results, registry, settings, started, stem + ".md", stem + ".json",
                  stem + ".png")
     log(f"\nbench-peers: done in {time.perf_counter() - t0:.0f} s; {stem}.md, .json, .png")
