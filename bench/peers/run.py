@@ -1286,7 +1286,7 @@ def main():
                     help="scales the memory estimates (MEM_FACTOR) by which the peers are "
                          "split into sets of processes that fit in memory (default 1)")
     ap.add_argument("--max-repeats", type=int, default=None,
-                    help="repeats of a flagged case (default 2; 0 with --quick)")
+                    help="repeats of a flagged case (default 1; 0 with --quick)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--peer-bin", action="append", default=[], metavar="NAME=PATH",
                     help="binary of a native peer (arrow-rs, arrow-go)")
@@ -1308,7 +1308,7 @@ def main():
     if args.reps is None:
         args.reps = 3 if args.quick else 5
     if args.max_repeats is None:
-        args.max_repeats = 0 if args.quick else 2
+        args.max_repeats = 0 if args.quick else 1
     args.tpch_sf = args.tpch_sf or (0.01 if args.quick else 1.0)
     args.out_dir = args.out_dir or os.path.join(
         ROOT, "build/peers/results-quick" if args.quick else "bench/results")
