@@ -103,6 +103,51 @@ TEST(ScalarMemoTable, HundredThousandDistinctValues) {
   EXPECT_EQ(memo.Get(values[0] ^ 1), reference.count(values[0] ^ 1) ? 0 : kKeyNotFound);
 }
 
+TEST(ScalarMemoTable, BatchInsertAndReserveMatchOneByOne) {
+  // GetOrInsertBatch (prefetching) and Reserve (one rehash midway) give the
+  // indices GetOrInsert gives one value at a time; floats go in as their bits.
+  std::mt19937_64 rng(7);
+  std::vector<uint32_t> bits(50'000);
+  for (auto& b : bits) b = static_cast<uint32_t>(rng() % 20'000);  // repeats too
+  ScalarMemoTable<uint32_t> one;
+  std::vector<int32_t> expected;
+  for (uint32_t b : bits) {
+    BASSIGN(int32_t index, one.GetOrInsert(b));
+    expected.push_back(index);
+  }
+  std::vector<float> floats(bits.size());
+  std::memcpy(floats.data(), bits.data(), bits.size() * sizeof(float));
+  for (const bool reserve : {false, true}) {
+    ScalarMemoTable<uint32_t> batch;
+    std::vector<int32_t> out(bits.size(), -2);
+    std::vector<int64_t> new_at;
+    const int64_t half = static_cast<int64_t>(bits.size()) / 2;
+    BASSERT_OK(batch.GetOrInsertBatch(floats.data(), half, out.data(),
+                                     [&](int64_t j) { new_at.push_back(j); }));
+    if (reserve) {
+      BASSERT_OK(batch.Reserve(1 << 17));
+      EXPECT_GE(batch.memory_used(), int64_t{1} << 18);
+    }
+    BASSERT_OK(batch.GetOrInsertBatch(floats.data() + half, half, out.data() + half,
+                                     [&](int64_t j) { new_at.push_back(half + j); }));
+    EXPECT_EQ(out, expected);
+    ASSERT_EQ(batch.size(), one.size());
+    // on_insert saw exactly the first occurrences, in order.
+    std::vector<int64_t> first;
+    std::unordered_map<uint32_t, int> seen;
+    for (size_t j = 0; j < bits.size(); ++j) {
+      if (seen.emplace(bits[j], 0).second) first.push_back(static_cast<int64_t>(j));
+    }
+    EXPECT_EQ(new_at, first);
+    for (int32_t i = 0; i < batch.size(); ++i) ASSERT_EQ(batch.value(i), one.value(i));
+  }
+  ScalarMemoTable<uint32_t> empty;
+  BASSERT_OK(empty.Reserve(1000));
+  EXPECT_EQ(empty.Get(5), kKeyNotFound);
+  BASSIGN(int32_t index, empty.GetOrInsert(5));
+  EXPECT_EQ(index, 0);
+}
+
 TEST(ScalarMemoTable, ForcedCollisions) {
   // Hashes masked to 2 bits: every lookup walks a long probe run.
   ScalarMemoTable<uint16_t> memo;

@@ -27,6 +27,7 @@
 // Nulls are not memoised: callers track them separately.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -91,6 +92,29 @@ class ScalarMemoTable {
     return InsertGrowing(value, inserted);
   }
 
+  // GetOrInsert of values[0, n) in order (each bit-cast to T): out[j] = the
+  // index of values[j], and on_insert(j) is called for each value new to the
+  // table. The slot of the value kPrefetchAhead places on is prefetched, so
+  // that the cache misses of a table larger than the cache overlap instead of
+  // following one another. On failure, out[0, n) is unspecified and the
+  // values before the failing one are in the table.
+  template <typename Src, typename OnInsert>
+  Status GetOrInsertBatch(const Src* values, int64_t n, int32_t* out, OnInsert&& on_insert) {
+    static_assert(sizeof(Src) == sizeof(T) && std::is_trivially_copyable_v<Src>);
+    constexpr int64_t kPrefetchAhead = 8;
+    for (int64_t j = 0; j < n; ++j) {
+      if (j + kPrefetchAhead < n && capacity_ != 0) {
+        const T ahead = std::bit_cast<T>(values[j + kPrefetchAhead]);
+        __builtin_prefetch(slots_.template data_as<Slot>() +
+                           (Hash(ahead) & static_cast<uint64_t>(capacity_ - 1)));
+      }
+      bool inserted = false;
+      QUIVER_ASSIGN_OR_RAISE(out[j], GetOrInsert(std::bit_cast<T>(values[j]), &inserted));
+      if (inserted) on_insert(j);
+    }
+    return Status::OK();
+  }
+
   // The distinct values in insertion order (size() of them).
   const T* values() const { return values_.data_as<T>(); }
   T value(int32_t index) const { return values()[index]; }
@@ -103,6 +127,10 @@ class ScalarMemoTable {
     for (int32_t i = start; i < size_; ++i) visit(i, v[i]);
   }
 
+  // Grows the table (if needed) so that `n` distinct values fit without
+  // rehashing: for a caller that sees the table is going to be large, one
+  // rehash instead of a doubling after another. Indices do not change.
+  Status Reserve(int64_t n);
   // Empties the table and frees its memory.
   void Clear();
   // Bytes held (slots and values).

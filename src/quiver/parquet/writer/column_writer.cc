@@ -85,6 +85,7 @@ class ColumnChunkWriter::Impl {
     vo.v2_pages = options_.page_version == DataPageVersion::kV2;
     vo.statistics = options_.statistics;
     vo.validate_utf8 = options_.validate_utf8;
+    vo.dictionary_pagesize_limit = options_.dictionary_pagesize_limit;
     vo.pool = options_.pool;
     QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, leaf_, vo));
     dictionary_enabled_ = values_->dictionary_active();

@@ -156,19 +156,17 @@ class FixedValueWriter final : public ValueWriter {
           kind == ValueKind::kDouble) {
         const PhysT* raw = d.GetValues<PhysT>(1);
         const uint8_t* valid = d.validity();
-        if (valid == nullptr) {
-          scratch_.assign(raw + start, raw + end);
-        } else {
-          bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
-                                  [&](int64_t pos, int64_t len) {
-                                    scratch_.insert(scratch_.end(), raw + start + pos,
-                                                    raw + start + pos + len);
-                                  });
-        }
+        // No nulls: the leaf's values are consumed where they are (no copy).
+        if (valid == nullptr) return Consume(raw + start, end - start, nullptr);
+        bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
+                                [&](int64_t pos, int64_t len) {
+                                  scratch_.insert(scratch_.end(), raw + start + pos,
+                                                  raw + start + pos + len);
+                                });
       } else {
         ForEachValid(d, start, end, [&](int64_t i) { scratch_.push_back(LoadFixed<PhysT>(kind, d, i)); });
       }
-      return Consume(nullptr);
+      return Consume(scratch_.data(), static_cast<int64_t>(scratch_.size()), nullptr);
     }
     // Arrow dictionary leaf: resolve indices to dictionary values.
     const ArrayData& d = *leaf_;
@@ -184,7 +182,7 @@ class FixedValueWriter final : public ValueWriter {
       scratch_.push_back(LoadFixed<PhysT>(kind, dict, k));
     });
     QUIVER_RETURN_NOT_OK(st);
-    return Consume(&dict_indices_);
+    return Consume(scratch_.data(), static_cast<int64_t>(scratch_.size()), &dict_indices_);
   }
 
   int64_t EstimatedPageSize() const override {
@@ -234,46 +232,66 @@ class FixedValueWriter final : public ValueWriter {
  private:
   void OnNewLeaf() override { remap_.clear(); }
 
-  // Feeds scratch_ (valid values of one Append) to statistics and encoders.
-  // `arrow_indices`: the Arrow dictionary index of each value, for the
-  // index -> memo index cache (no re-hashing of repeated values).
-  Status Consume(const std::vector<int64_t>* arrow_indices) {
-    const int64_t n = static_cast<int64_t>(scratch_.size());
-    if (options_.statistics && n > 0) page_stats_->Update(scratch_.data(), n);
+  // Feeds the valid values of one Append, v[0, n), to statistics and
+  // encoders. `arrow_indices`: the Arrow dictionary index of each value, for
+  // the index -> memo index cache (no re-hashing of repeated values).
+  Status Consume(const PhysT* v, int64_t n, const std::vector<int64_t>* arrow_indices) {
+    if (options_.statistics && n > 0) page_stats_->Update(v, n);
     // While the dictionary is on, the memo table already finds the distinct
     // values: only a value new to it is hashed for the bloom filter.
     if (bloom_hashes_ != nullptr && n > 0 && !use_dict_) {
       const size_t at = bloom_hashes_->size();
       bloom_hashes_->resize(at + static_cast<size_t>(n));
-      BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
+      BloomFilter::Hashes(v, n, bloom_hashes_->data() + at);
     }
     page_num_values_ += n;
     if (!use_dict_) {
       if constexpr (std::is_same_v<PhysT, int32_t> || std::is_same_v<PhysT, int64_t>) {
-        if (delta_ != nullptr) return delta_->Put(scratch_.data(), n);
+        if (delta_ != nullptr) return delta_->Put(v, n);
       }
-      if (bss_ != nullptr) return bss_->Put(scratch_.data(), n);
-      return values_.ExtendFromSlice(scratch_.data(), n * static_cast<int64_t>(sizeof(PhysT)));
+      if (bss_ != nullptr) return bss_->Put(v, n);
+      return values_.ExtendFromSlice(v, n * static_cast<int64_t>(sizeof(PhysT)));
     }
-    indices_.reserve(indices_.size() + static_cast<size_t>(n));
     if (arrow_indices != nullptr) {
+      indices_.reserve(indices_.size() + static_cast<size_t>(n));
       if (remap_.size() < static_cast<size_t>(leaf_->dictionary->length)) {
         remap_.assign(static_cast<size_t>(leaf_->dictionary->length), -1);
       }
       for (int64_t j = 0; j < n; ++j) {
         int32_t& slot = remap_[static_cast<size_t>((*arrow_indices)[static_cast<size_t>(j)])];
         if (slot < 0) {
-          QUIVER_ASSIGN_OR_RAISE(slot, Memoize(scratch_[static_cast<size_t>(j)]));
+          QUIVER_ASSIGN_OR_RAISE(slot, Memoize(v[j]));
         }
         indices_.push_back(slot);
       }
       return Status::OK();
     }
-    for (int64_t j = 0; j < n; ++j) {
-      QUIVER_ASSIGN_OR_RAISE(int32_t idx, Memoize(scratch_[static_cast<size_t>(j)]));
-      indices_.push_back(idx);
+    const size_t at = indices_.size();
+    indices_.resize(at + static_cast<size_t>(n));
+    const Status st = memo_.GetOrInsertBatch(v, n, indices_.data() + at, [&](int64_t j) {
+          if (bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v[j]));
+        });
+    if (!st.ok()) {
+      indices_.resize(at);
+      return st;
     }
-    return Status::OK();
+    return MaybeReserveMemo(n);
+  }
+
+  // A column whose values have been nearly all distinct so far (7 in 8) is
+  // likely to fill the dictionary up to its size limit: the memo table is
+  // grown to that size at once, one rehash instead of a doubling after
+  // another (the indices, and so the file, do not change).
+  Status MaybeReserveMemo(int64_t n) {
+    memo_seen_ += n;
+    if (memo_reserved_ || memo_seen_ < 1024 || memo_.size() * int64_t{8} < memo_seen_ * 7) {
+      return Status::OK();
+    }
+    memo_reserved_ = true;
+    constexpr int64_t kMaxReserve = int64_t{1} << 20;
+    const int64_t at_limit =
+        options_.dictionary_pagesize_limit / static_cast<int64_t>(sizeof(PhysT)) + 1024;
+    return memo_.Reserve(std::min(at_limit, kMaxReserve));
   }
 
   // The memo index of `v`; a value new to the memo table is bloom-hashed.
@@ -307,6 +325,8 @@ class FixedValueWriter final : public ValueWriter {
   std::vector<int32_t> indices_;
   std::vector<int64_t> dict_indices_;
   std::vector<int32_t> remap_;
+  int64_t memo_seen_ = 0;  // values memoized (MaybeReserveMemo)
+  bool memo_reserved_ = false;
 };
 
 // --- Booleans ---------------------------------------------------------------

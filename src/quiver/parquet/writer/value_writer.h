@@ -29,6 +29,9 @@ struct ValueWriterOptions {
   bool v2_pages = false;
   bool statistics = true;
   bool validate_utf8 = true;
+  // The column writer's dictionary_pagesize_limit (it falls back to the
+  // non-dictionary encoding past it): bounds how large a memo table grows.
+  int64_t dictionary_pagesize_limit = int64_t{1} << 20;
   MemoryPool* pool = DefaultMemoryPool();
 };
 
