@@ -319,6 +319,26 @@ TEST(BloomFilterAlgorithm, InsertedValuesAreFound) {
   EXPECT_TRUE(std::equal(f.bitset().begin(), f.bitset().end(), g.bitset().begin()));
 }
 
+TEST(BloomFilterAlgorithm, BatchInsertEqualsOneByOne) {
+  // InsertHashes (the AVX2 kernel where the CPU has it, else the prefetching
+  // scalar loop) against InsertHash, for batches shorter and longer than the
+  // prefetch distance and filters of one block to a megabyte.
+  std::mt19937_64 rng(3);
+  for (int64_t bytes : {int64_t{32}, int64_t{64}, int64_t{4096}, int64_t{1} << 20}) {
+    for (int64_t n : {0, 1, 7, 8, 9, 100, 70000}) {
+      SCOPED_TRACE(std::to_string(bytes) + " bytes, " + std::to_string(n) + " hashes");
+      std::vector<uint64_t> hashes(static_cast<size_t>(n));
+      for (auto& h : hashes) h = rng();
+      ASSERT_OK_AND_ASSIGN(BloomFilter batch, BloomFilter::MakeWithNumBytes(bytes));
+      ASSERT_OK_AND_ASSIGN(BloomFilter single, BloomFilter::MakeWithNumBytes(bytes));
+      batch.InsertHashes(hashes.data(), n);
+      for (uint64_t h : hashes) single.InsertHash(h);
+      ASSERT_TRUE(std::equal(batch.bitset().begin(), batch.bitset().end(),
+                             single.bitset().begin()));
+    }
+  }
+}
+
 TEST(BloomFilterFold, EqualsAFilterBuiltAtTheFoldedSize) {
   std::mt19937_64 rng(9);
   for (int n : {0, 1, 10, 1000, 20000, 300000}) {
