@@ -141,14 +141,14 @@ class Shape:
 
 
 class KeepBytes:
-    """Quiver's file-object sink: write() is called once, with the whole file
-    (a memoryview of the writer's buffer)."""
+    """Quiver's file-object sink: keeps what write() is given, at close, the
+    file chunk by chunk (memoryviews of the writer's chunks: no copy)."""
 
     def __init__(self):
-        self.data = b""
+        self.parts = []
 
     def write(self, data):
-        self.data = data
+        self.parts.append(data)
         return len(data)
 
 
@@ -172,7 +172,7 @@ class QuiverPeer:
         self.mt = mt
         probe = KeepBytes()
         quiver.write_parquet(pa.table({"x": [1]}), probe)
-        self.version = pq.ParquetFile(pa.BufferReader(probe.data)).metadata.created_by
+        self.version = pq.ParquetFile(pa.BufferReader(b"".join(probe.parts))).metadata.created_by
         self.table = None
 
     def load(self, table):
@@ -192,14 +192,14 @@ class QuiverPeer:
         def run():
             sink = KeepBytes()
             quiver.write_parquet(self.table, sink, **opts)
-            return sink.data
+            return sink.parts
         return run
 
     def settings(self, variant):
         opts = self.options(variant)
         diffs = ["sink: Quiver's Python file-object path: the file is built in Quiver's "
-                 "in-memory BufferOutputStream (as pyarrow's BufferOutputStream) and handed "
-                 "to write() as a memoryview of that buffer (no copy)"]
+                 "in-memory ChunkedOutputStream (pyarrow: its BufferOutputStream) and handed "
+                 "to write() chunk by chunk as memoryviews (no copy)"]
         if self.mt:
             diffs.append("use_threads=True (multi-threaded arm)")
         return {"call": "quiver.write_parquet(table, file_object, **opts)", **opts}, diffs
@@ -520,10 +520,12 @@ def do_write(peer, variant, reps, out):
         cpu.append(c)
     if data is None:
         data = peer.result()
-    nbytes = len(data) if not isinstance(data, pa.Buffer) else data.size
+    parts = data if isinstance(data, list) else [data]  # (Quiver's: the file's chunks)
+    nbytes = sum(len(p) if not isinstance(p, pa.Buffer) else p.size for p in parts)
     if out:
         with open(out, "wb") as f:
-            f.write(data)
+            for p in parts:
+                f.write(p)
     return {"seconds": seconds, "bytes": nbytes, "cpu_seconds": cpu}
 
 

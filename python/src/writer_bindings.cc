@@ -241,7 +241,7 @@ SchemaPtr SchemaFromPy(nb::handle schema) {
 
 struct PyParquetWriter {
   std::unique_ptr<parquet::FileWriter> writer;
-  std::unique_ptr<io::BufferOutputStream> memory;  // when writing to a file object
+  std::unique_ptr<io::ChunkedOutputStream> memory;  // when writing to a file object
   nb::object file_object;
 
   void EnsureOpen() {
@@ -289,23 +289,28 @@ struct PyParquetWriter {
     writer.reset();
     Check(st);
     if (memory != nullptr) {
-      // The file is handed over without a copy: a read-only memoryview of
-      // the writer's buffer, which the view keeps alive (a file object that
-      // keeps what it is given keeps the buffer).
-      auto bytes = Unwrap(memory->Finish());
+      // The file is handed over without a copy, chunk by chunk (the stream
+      // never re-copies as it grows): a read-only memoryview of each chunk,
+      // which the view keeps alive (a file object that keeps what it is
+      // given keeps the chunks).
+      auto chunks = Unwrap(memory->Finish());
       memory.reset();
-      // (Through a NumPy array when NumPy is installed; else a bytes copy.)
-      nb::object view;
-      try {
-        auto* owned = new std::shared_ptr<Buffer>(bytes);
-        nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::shared_ptr<Buffer>*>(p); });
-        const size_t shape[1] = {static_cast<size_t>(bytes->size())};
-        nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(bytes->data(), 1, shape, owner);
-        view = nb::module_::import_("builtins").attr("memoryview")(nb::cast(array));
-      } catch (const nb::python_error&) {
-        view = nb::bytes(reinterpret_cast<const char*>(bytes->data()), static_cast<size_t>(bytes->size()));
-      }
-      file_object.attr("write")(view);
+      nb::object write = file_object.attr("write");
+      for (const auto& chunk : chunks) write(ReadOnlyView(chunk));
+    }
+  }
+
+  // A read-only memoryview of `bytes` that keeps it alive (through a NumPy
+  // array when NumPy is installed; else a bytes copy).
+  static nb::object ReadOnlyView(const std::shared_ptr<Buffer>& bytes) {
+    try {
+      auto* owned = new std::shared_ptr<Buffer>(bytes);
+      nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::shared_ptr<Buffer>*>(p); });
+      const size_t shape[1] = {static_cast<size_t>(bytes->size())};
+      nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(bytes->data(), 1, shape, owner);
+      return nb::module_::import_("builtins").attr("memoryview")(nb::cast(array));
+    } catch (const nb::python_error&) {
+      return nb::bytes(reinterpret_cast<const char*>(bytes->data()), static_cast<size_t>(bytes->size()));
     }
   }
 
@@ -320,7 +325,7 @@ std::unique_ptr<PyParquetWriter> OpenWriter(nb::handle where, SchemaPtr schema, 
   WriterOptions options = ParseWriterOptions(kwargs);
   auto w = std::make_unique<PyParquetWriter>();
   if (nb::hasattr(where, "write") && !IsStr(where)) {
-    w->memory = std::make_unique<io::BufferOutputStream>();
+    w->memory = std::make_unique<io::ChunkedOutputStream>();
     w->file_object = nb::borrow(where);
     w->writer = Unwrap(parquet::FileWriter::Open(w->memory.get(), std::move(schema), std::move(options)));
     return w;

@@ -130,6 +130,45 @@ TEST(BufferOutputStream, CollectsWrites) {
   EXPECT_FALSE(out.Finish().ok());
 }
 
+TEST(ChunkedOutputStream, CollectsWritesInGrowingChunks) {
+  // Small writes, one spanning several chunks, and one larger than the
+  // largest chunk: the chunks end to end are the bytes written, in order.
+  std::string expected;
+  ChunkedOutputStream out;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string s = std::to_string(i) + ",";
+    ASSERT_TRUE(out.Write(s.data(), static_cast<int64_t>(s.size())).ok());
+    expected += s;
+  }
+  const std::string big = Bytes(static_cast<int>(ChunkedOutputStream::kFirstChunk * 5 + 17));
+  ASSERT_TRUE(out.Write(big.data(), static_cast<int64_t>(big.size())).ok());
+  expected += big;
+  const std::string huge = Bytes(static_cast<int>(ChunkedOutputStream::kMaxChunk + 3));
+  ASSERT_TRUE(out.Write(huge.data(), static_cast<int64_t>(huge.size())).ok());
+  expected += huge;
+  ASSERT_TRUE(out.Write("z", 1).ok());
+  expected += "z";
+  ASSERT_TRUE(out.Write("", 0).ok());
+  EXPECT_EQ(*out.Tell(), static_cast<int64_t>(expected.size()));
+  EXPECT_FALSE(out.Write("x", -1).ok());
+  auto chunks = out.Finish();
+  ASSERT_TRUE(chunks.ok());
+  ASSERT_GE(chunks->size(), 3u);
+  std::string got;
+  for (const auto& c : *chunks) {
+    ASSERT_GT(c->size(), 0);
+    got += AsString(*c);
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_FALSE(out.Write("x", 1).ok());
+  EXPECT_FALSE(out.Finish().ok());
+  // Nothing written: no chunks.
+  ChunkedOutputStream empty;
+  auto none = empty.Finish();
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
 TEST(ReadableFile, ReadsRanges) {
   TempDir dir;
   const std::string content = Bytes(5000);

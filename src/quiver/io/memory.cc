@@ -22,6 +22,48 @@ Result<std::shared_ptr<Buffer>> BufferOutputStream::Finish() {
   return buffer_.Freeze();
 }
 
+Status ChunkedOutputStream::Write(const void* data, int64_t nbytes) {
+  if (closed_) return Status::IOError("write to a closed ChunkedOutputStream");
+  if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  const auto* p = static_cast<const uint8_t*>(data);
+  while (nbytes > 0) {
+    const int64_t room = current_.capacity() - current_.size();
+    if (room == 0) {
+      if (current_.size() > 0) done_.push_back(current_.Freeze());
+      current_ = MutableBuffer(pool_);
+      QUIVER_RETURN_NOT_OK(current_.Reserve(std::max(next_chunk_, nbytes)));
+      next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
+      continue;
+    }
+    const int64_t take = std::min(room, nbytes);
+    current_.UnsafeExtendFromSlice(p, take);
+    p += take;
+    nbytes -= take;
+    position_ += take;
+  }
+  return Status::OK();
+}
+
+Status ChunkedOutputStream::Close() {
+  closed_ = true;
+  return Status::OK();
+}
+
+Result<std::vector<std::shared_ptr<Buffer>>> ChunkedOutputStream::Finish() {
+  if (closed_) return Status::IOError("ChunkedOutputStream already finished or closed");
+  closed_ = true;
+  const int64_t size = current_.size();
+  if (size > 0 && current_.capacity() - size > size) {
+    // Mostly empty: Freeze would zero the unused rest; copying the used part
+    // into a buffer of its size costs less.
+    MutableBuffer last(pool_);
+    QUIVER_RETURN_NOT_OK(last.ExtendFromSlice(current_.data(), size));
+    current_ = std::move(last);
+  }
+  if (size > 0) done_.push_back(current_.Freeze());
+  return std::move(done_);
+}
+
 Result<std::shared_ptr<Buffer>> BufferReader::ReadAt(int64_t offset, int64_t length) const {
   if (closed_) return Status::IOError("read from a closed BufferReader ('", name_, "')");
   QUIVER_RETURN_NOT_OK(CheckReadRange(offset, length));

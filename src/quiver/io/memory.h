@@ -1,5 +1,6 @@
 // Streams over memory: BufferOutputStream collects writes in a pool
-// buffer; BufferReader reads a Buffer sequentially or by range, handing out
+// buffer; ChunkedOutputStream in a list of them (no copy as it grows);
+// BufferReader reads a Buffer sequentially or by range, handing out
 // zero-copy slices (which is what makes IPC and Parquet reading from memory
 // zero-copy: the slices keep the buffer alive).
 #pragma once
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
@@ -30,6 +32,38 @@ class BufferOutputStream final : public OutputStream {
 
  private:
   MutableBuffer buffer_;
+  bool closed_ = false;
+};
+
+// Writes into a list of pool buffers ("chunks") that double in size from
+// kFirstChunk up to kMaxChunk: unlike one growing buffer, what is written is
+// copied once (into its chunk) and never again as the stream grows, and no
+// chunk is reallocated (Quiver's Python file-object path: the file is handed
+// over chunk by chunk at the end). A write larger than the room left fills the
+// current chunk and goes on in a new one of at least the rest's size.
+class ChunkedOutputStream final : public OutputStream {
+ public:
+  static constexpr int64_t kFirstChunk = int64_t{64} << 10;
+  static constexpr int64_t kMaxChunk = int64_t{64} << 20;
+
+  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool()) : pool_(pool), current_(pool) {}
+
+  using OutputStream::Write;
+  Status Write(const void* data, int64_t nbytes) override;
+  Result<int64_t> Tell() const override { return position_; }
+  Status Close() override;
+  bool closed() const override { return closed_; }
+
+  // Closes the stream and returns the chunks in order (no copy; none is
+  // empty; their bytes end to end are everything written).
+  Result<std::vector<std::shared_ptr<Buffer>>> Finish();
+
+ private:
+  MemoryPool* pool_;
+  std::vector<std::shared_ptr<Buffer>> done_;
+  MutableBuffer current_;
+  int64_t next_chunk_ = kFirstChunk;
+  int64_t position_ = 0;
   bool closed_ = false;
 };
 
