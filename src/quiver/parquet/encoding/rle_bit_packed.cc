@@ -3,6 +3,7 @@
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -123,6 +124,98 @@ Status RleBitPackedEncoder::PutBatch(const int32_t* values, int64_t n) {
 }
 Status RleBitPackedEncoder::PutBatch(const uint32_t* values, int64_t n) {
   return PutBatchImpl(values, n);
+}
+
+namespace {
+
+// The 8 bits of `byte` as 8 values 0/1 (LSB first).
+struct BitsAsValues {
+  uint32_t v[256][8];
+  constexpr BitsAsValues() : v() {
+    for (int b = 0; b < 256; ++b) {
+      for (int k = 0; k < 8; ++k) v[b][k] = static_cast<uint32_t>((b >> k) & 1);
+    }
+  }
+};
+constexpr BitsAsValues kBitsAsValues;
+
+// Bits [pos, pos + 8) of an LSB-first bitmap (all within the bitmap).
+inline uint8_t EightBitsAt(const uint8_t* bits, int64_t pos) {
+  const uint8_t* p = bits + (pos >> 3);
+  const int shift = static_cast<int>(pos & 7);
+  if (shift == 0) return p[0];
+  return static_cast<uint8_t>((p[0] >> shift) | (p[1] << (8 - shift)));
+}
+
+// Length of the run of bits equal to bit `pos` starting there, at most
+// `limit` (>= 1) bits: a word at a time.
+inline int64_t RunOfEqualBits(const uint8_t* bits, int64_t pos, int64_t limit) {
+  const bool one = bit_util::GetBit(bits, pos);
+  int64_t len = 0;
+  while (len < limit) {
+    const int64_t at = pos + len;
+    const int64_t take = std::min<int64_t>(57, limit - len);  // 57 + 7 shift <= 64 bits
+    uint64_t word = 0;
+    std::memcpy(&word, bits + (at >> 3), static_cast<size_t>((take + (at & 7) + 7) / 8));
+    word >>= (at & 7);
+    if (one) word = ~word;
+    const uint64_t mask = (uint64_t{1} << take) - 1;
+    word &= mask;  // set bits: where the run breaks
+    if (word != 0) return len + std::countr_zero(word);
+    len += take;
+  }
+  return limit;
+}
+
+}  // namespace
+
+Status RleBitPackedEncoder::PutBitmap(const uint8_t* bits, int64_t offset, int64_t n) {
+  if (bit_width_ != 1) {
+    return Status::Invalid("RLE/bit-packed encoder: PutBitmap needs bit width 1, not ", bit_width_);
+  }
+  int64_t i = 0;
+  while (i < n) {
+    // An RLE run is open and the next bit ends it: if the 8 bits from there
+    // are not all equal, Put would close the run and buffer them into a
+    // bit-packed group, so the run is closed now and they take the fast
+    // path below.
+    if (repeat_count_ >= 8 && num_buffered_ == 0 && n - i >= 8 &&
+        bit_util::GetBit(bits, offset + i) != (current_value_ != 0)) {
+      const uint8_t g = EightBitsAt(bits, offset + i);
+      if (g != 0 && g != 0xFF) QUIVER_RETURN_NOT_OK(FlushRepeatedRun());
+    }
+    // As PutBatchImpl: at a group boundary with no run open, 8 bits that are
+    // not all equal are a bit-packed group whatever follows.
+    if (num_buffered_ == 0 && repeat_count_ == 0) {
+      while (n - i >= 8) {
+        const uint8_t g = EightBitsAt(bits, offset + i);
+        if (g == 0 || g == 0xFF) break;
+        std::memcpy(literal_ + num_literal_, kBitsAsValues.v[g], sizeof(kBitsAsValues.v[g]));
+        num_literal_ += 8;
+        num_values_ += 8;
+        i += 8;
+        if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
+      }
+      if (i >= n) break;
+    }
+    const int64_t run = RunOfEqualBits(bits, offset + i, n - i);
+    const uint64_t v = bit_util::GetBit(bits, offset + i) ? 1 : 0;
+    if (run >= 8 && num_buffered_ == 0 && repeat_count_ == 0) {
+      // At a group boundary, 8 or more equal values: Put would buffer 8,
+      // find them all equal (ending the bit-packed run, if any) and open an
+      // RLE run that the rest extends.
+      if (num_literal_ > 0) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
+      current_value_ = v;
+      repeat_count_ = run;
+      num_values_ += run;
+    } else if (run == 1) {
+      QUIVER_RETURN_NOT_OK(Put(v));
+    } else {
+      QUIVER_RETURN_NOT_OK(PutRepeated(v, run));
+    }
+    i += run;
+  }
+  return Status::OK();
 }
 
 Status RleBitPackedEncoder::FlushGroup() {

@@ -70,6 +70,12 @@ class RleBitPackedEncoder {
   Status PutBatch(const int32_t* values, int64_t n);
   Status PutBatch(const uint32_t* values, int64_t n);
 
+  // Put() of bits [offset, offset + n) of the LSB-first bitmap `bits`, each
+  // a value 0 or 1 (booleans, levels 0/1); bit_width must be 1. Whole groups
+  // of 8 bits that are not all equal become a bit-packed group a byte at a
+  // time; runs of equal bits go through PutRepeated.
+  Status PutBitmap(const uint8_t* bits, int64_t offset, int64_t n);
+
   // Writes out the pending runs (and patches the length prefix); returns the
   // number of bytes appended to `out` since the previous Flush() (prefix
   // included). The encoder is then empty and may encode a new stream.

@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include "quiver/parquet/encoding/dictionary_indices.h"
+#include "quiver/util/bit_util.h"
 
 namespace quiver::parquet {
 namespace {
@@ -268,6 +270,49 @@ TEST(RleBitPackedTest, PutBatchInPiecesMatchesPut) {
   RleBitPackedEncoder enc(2, &c);
   const int16_t wide[] = {0, 1, 2, 3, 0, 1, 2, 4, 0};
   EXPECT_TRUE(enc.PutBatch(wide, 9).IsInvalid());
+}
+
+TEST(RleBitPackedTest, PutBitmapMatchesPut) {
+  // Bitmaps of random bits, of runs (short, around 8, long) and of all ones,
+  // at every bit offset, put whole and in pieces.
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<uint8_t> values;
+    const int kind = trial % 3;
+    while (values.size() < 2500) {
+      const uint8_t v = static_cast<uint8_t>(rng() & 1);
+      const int64_t len = kind == 0   ? 1
+                          : kind == 1 ? static_cast<int64_t>(rng() % 20) + 1
+                                      : static_cast<int64_t>(rng() % 300) + 1;
+      for (int64_t k = 0; k < len; ++k) values.push_back(v);
+    }
+    if (trial == 59) std::fill(values.begin(), values.end(), uint8_t{1});
+    const int64_t offset = trial % 8 + (trial % 5) * 8;
+    std::vector<uint8_t> bitmap((values.size() + static_cast<size_t>(offset)) / 8 + 1, 0xA5);
+    for (size_t k = 0; k < values.size(); ++k) {
+      bit_util::SetBitTo(bitmap.data(), offset + static_cast<int64_t>(k), values[k] != 0);
+    }
+    MutableBuffer a, b, c;
+    RleBitPackedEncoder by_put(1, &a, true), whole(1, &b, true), pieces(1, &c, true);
+    for (uint8_t v : values) ASSERT_TRUE(by_put.Put(v).ok());
+    const auto n = static_cast<int64_t>(values.size());
+    ASSERT_TRUE(whole.PutBitmap(bitmap.data(), offset, n).ok());
+    for (int64_t at = 0; at < n;) {
+      const int64_t len = std::min<int64_t>(n - at, static_cast<int64_t>(rng() % 70));
+      ASSERT_TRUE(pieces.PutBitmap(bitmap.data(), offset + at, len).ok());
+      at += len;
+    }
+    EXPECT_EQ(whole.num_values(), n);
+    ASSERT_TRUE(by_put.Flush().ok());
+    ASSERT_TRUE(whole.Flush().ok());
+    ASSERT_TRUE(pieces.Flush().ok());
+    ASSERT_EQ(ToBytes(a), ToBytes(b)) << "trial " << trial;
+    ASSERT_EQ(ToBytes(a), ToBytes(c)) << "trial " << trial;
+  }
+  MutableBuffer d;
+  RleBitPackedEncoder wide(2, &d);
+  const uint8_t one = 1;
+  EXPECT_TRUE(wide.PutBitmap(&one, 0, 1).IsInvalid());
 }
 
 TEST(RleBitPackedTest, PutRepeatedAndPutBatchMatchPut) {

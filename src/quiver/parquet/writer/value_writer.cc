@@ -385,13 +385,10 @@ class BooleanValueWriter final : public ValueWriter {
     Encoding enc;
     const int64_t n = page_num_values_;
     if (options_.v2_pages || options_.encoding == Encoding::kRle) {
-      // RLE with a 4-byte length prefix (Encodings.md, booleans).
-      unpacked_.resize(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) {
-        unpacked_[static_cast<size_t>(i)] = bit_util::GetBit(bits_.data(), i) ? 1 : 0;
-      }
+      // RLE with a 4-byte length prefix (Encodings.md, booleans), encoded
+      // from the page's bitmap directly.
       RleBitPackedEncoder rle(1, out, /*length_prefix=*/true);
-      QUIVER_RETURN_NOT_OK(rle.PutBatch(unpacked_.data(), n));
+      QUIVER_RETURN_NOT_OK(rle.PutBitmap(bits_.data(), 0, n));
       QUIVER_RETURN_NOT_OK(rle.Flush().status());
       enc = Encoding::kRle;
     } else {
@@ -405,7 +402,6 @@ class BooleanValueWriter final : public ValueWriter {
 
  private:
   MutableBuffer bits_;
-  std::vector<uint8_t> unpacked_;
 };
 
 // --- Byte arrays and fixed-length byte arrays -------------------------------
