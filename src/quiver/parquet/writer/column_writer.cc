@@ -512,7 +512,25 @@ class ColumnChunkWriter::Impl {
   Status EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level, bool length_prefix,
                       MutableBuffer* out) {
     RleBitPackedEncoder enc(LevelBitWidth(max_level), out, length_prefix);
-    QUIVER_RETURN_NOT_OK(enc.PutBatch(levels.data(), static_cast<int64_t>(levels.size())));
+    const auto n = static_cast<int64_t>(levels.size());
+    if (max_level == 1) {
+      // Levels 0/1 (a flat nullable column's definition levels): packed to a
+      // bitmap and encoded from it, a group of 8 at a time (PutBitmap).
+      level_bits_.resize(static_cast<size_t>(n / 8 + 1));
+      const int16_t* l = levels.data();
+      int64_t i = 0;
+      for (; i + 8 <= n; i += 8) {
+        uint32_t byte = 0;
+        for (int k = 0; k < 8; ++k) byte |= static_cast<uint32_t>(l[i + k] & 1) << k;
+        level_bits_[static_cast<size_t>(i / 8)] = static_cast<uint8_t>(byte);
+      }
+      uint32_t tail = 0;
+      for (int k = 0; i + k < n; ++k) tail |= static_cast<uint32_t>(l[i + k] & 1) << k;
+      level_bits_[static_cast<size_t>(i / 8)] = static_cast<uint8_t>(tail);
+      QUIVER_RETURN_NOT_OK(enc.PutBitmap(level_bits_.data(), 0, n));
+    } else {
+      QUIVER_RETURN_NOT_OK(enc.PutBatch(levels.data(), n));
+    }
     return enc.Flush().status();
   }
 
@@ -760,6 +778,7 @@ class ColumnChunkWriter::Impl {
 
   // The open page.
   std::vector<int16_t> page_def_;
+  std::vector<uint8_t> level_bits_;  // EncodeLevels: levels 0/1 as a bitmap
   std::vector<int16_t> page_rep_;
   std::vector<int64_t> page_def_histogram_;
   std::vector<int64_t> page_rep_histogram_;

@@ -361,8 +361,7 @@ class BooleanValueWriter final : public ValueWriter {
     if (valid == nullptr) {
       run(start, end - start);
     } else {
-      bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
-                              [&](int64_t pos, int64_t len) { run(start + pos, len); });
+      QUIVER_RETURN_NOT_OK(AppendValid(src, valid, d.offset + start, end - start, &n, &ones));
     }
     QUIVER_RETURN_NOT_OK(st);
     if (options_.statistics && n > 0) {
@@ -381,6 +380,65 @@ class BooleanValueWriter final : public ValueWriter {
 
   int64_t EstimatedPageSize() const override { return (page_num_values_ + 7) / 8; }
 
+ private:
+  // Appends the bits of `values` at the set bits of `valid` (both from bit
+  // `pos`, `len` slots) to the page bitmap after its page_num_values_ bits:
+  // 64 slots at a time, each run of valid slots in a word moved as one
+  // shifted piece into a 64-bit accumulator (no call per run; random nulls
+  // make runs of a few slots). *n: bits appended; *ones: of them set.
+  Status AppendValid(const uint8_t* values, const uint8_t* valid, int64_t pos, int64_t len,
+                     int64_t* n, int64_t* ones) {
+    const int64_t at = page_num_values_;
+    // Whole 64-bit words from the word holding bit `at`, room for all `len`.
+    const int64_t words = (at + len) / 64 + 1;
+    if (words * 8 > bits_.size()) QUIVER_RETURN_NOT_OK(bits_.Resize(words * 8, 0));
+    uint8_t* out = bits_.data();
+    int64_t word_index = at / 64;
+    int filled = static_cast<int>(at % 64);
+    uint64_t acc = bitmap::LoadBits(out, word_index * 64, filled);
+    int64_t count = 0, set = 0;
+    auto put = [&](uint64_t bits, int nbits) {  // nbits in [1, 64]; bits above nbits zero
+      acc |= bits << filled;
+      if (filled + nbits >= 64) {
+        const uint64_t le = bit_util::ToLittleEndian(acc);
+        std::memcpy(out + 8 * word_index++, &le, 8);
+        acc = filled == 0 ? 0 : bits >> (64 - filled);
+        filled = filled + nbits - 64;
+      } else {
+        filled += nbits;
+      }
+    };
+    for (int64_t i = 0; i < len; i += 64) {
+      const int width = static_cast<int>(std::min<int64_t>(64, len - i));
+      uint64_t v = bitmap::LoadBits(valid, pos + i, width);
+      if (v == 0) continue;
+      const uint64_t x = bitmap::LoadBits(values, pos + i, width);
+      set += std::popcount(x & v);
+      if (v == bit_util::LeastSignificantBitMask(width)) {
+        put(x, width);
+        count += width;
+        continue;
+      }
+      while (v != 0) {
+        const int s = std::countr_zero(v);
+        const uint64_t t = ~(v >> s);
+        const int run = t == 0 ? 64 - s : std::countr_zero(t);
+        const uint64_t mask = bit_util::LeastSignificantBitMask(run);
+        put((x >> s) & mask, run);
+        count += run;
+        v &= ~(mask << s);
+      }
+    }
+    if (filled > 0) {
+      const uint64_t le = bit_util::ToLittleEndian(acc);
+      std::memcpy(out + 8 * word_index, &le, 8);
+    }
+    *n += count;
+    *ones += set;
+    return Status::OK();
+  }
+
+ public:
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
     const int64_t n = page_num_values_;
