@@ -14,7 +14,11 @@ Sections (--sections):
           1,048,576 rows) x variant (writer_bench.VARIANTS);
   cdc     CDC overhead in each writer that has CDC: the four ~64 MiB inputs
           of docs/benchmarks.md section 2 (bench/cdc_overhead.py
-          make_inputs), each written with `default` and `cdc`;
+          make_inputs), each written with `default` and `cdc`. The chunker
+          alone is not a peer case: no peer exposes its chunker (arrow-rs
+          60.1.0 declares `pub(crate) mod chunker`; pyarrow has no binding
+          for it; arrow-go v18.8.0 has no CDC). Quiver's chunker alone is
+          bench/chunker_benchmark.cc (`make bench`);
   read    every peer reads the pyarrow-written file (bench/read_bench.py
           write_pyarrow) of each group, uncompressed and zstd;
   tpch    TPC-H lineitem (tpchgen-cli, scale factor 1) from an in-memory
