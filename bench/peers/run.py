@@ -103,10 +103,11 @@ SHM = "/dev/shm/quiver-peers"
 # Quiver 2.5, pyarrow 1.7, duckdb 6 (duckdb-mt was OOM-killed at 6.4), polars
 # killed at 4.2 on a loaded machine. The string group (326 MB), measured
 # after its default variant: polars-mt 8.9, polars 8.4, arrow-rs 6.7,
-# pyarrow 5.7, quiver-mt 5.3, quiver 4.9 (duckdb was OOM-killed). The factors
-# are those peaks with a margin. Others: 6. Scaled by --mem-factor.
+# pyarrow 5.7, quiver-mt 5.3, quiver 4.9 (duckdb was OOM-killed, and again
+# at a factor of 8 on the parquet_2 variant). The factors are those peaks with
+# a margin. Others: 6. Scaled by --mem-factor.
 MEM_FACTOR = {"quiver": 5.5, "control": 5.5, "quiver-mt": 6.0, "pyarrow": 6.5,
-              "duckdb": 8.0, "duckdb-mt": 9.0, "polars": 9.5, "polars-mt": 10.0,
+              "duckdb": 12.0, "duckdb-mt": 13.0, "polars": 9.5, "polars-mt": 10.0,
               "arrow-rs": 7.5, "arrow-go": 6.0}
 QUICK_ROWS = 1 << 14
 # Seconds a peer may take to answer one command (per rep): past it the peer is
