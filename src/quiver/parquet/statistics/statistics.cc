@@ -132,18 +132,39 @@ class FloatStatistics final : public ColumnStatistics {
 
   void Update(const void* values, int64_t count) override {
     const T* v = static_cast<const T*>(values);
-    T lo = min_, hi = max_;
-    int64_t nans = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      T x = v[i];
-      if (std::isnan(x)) {
-        ++nans;
-        continue;
-      }
-      lo = x < lo ? x : lo;
-      hi = x > hi ? x : hi;
+    // Branch-free, four independent lanes: a NaN compares false, so it never
+    // becomes the min or max, and is only counted. (The order in which equal
+    // zeros are met can leave -0.0 or +0.0: Encode writes zeros as -0.0 /
+    // +0.0 whatever was seen.)
+    constexpr int kLanes = 4;
+    T lo[kLanes], hi[kLanes];
+    int64_t nan_lanes[kLanes] = {};
+    for (int k = 0; k < kLanes; ++k) {
+      lo[k] = min_;
+      hi[k] = max_;
     }
-    Fold(lo, hi, count - nans, nans);
+    int64_t i = 0;
+    for (; i + kLanes <= count; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) {
+        const T x = v[i + k];
+        nan_lanes[k] += x != x;
+        lo[k] = x < lo[k] ? x : lo[k];
+        hi[k] = x > hi[k] ? x : hi[k];
+      }
+    }
+    for (; i < count; ++i) {
+      const T x = v[i];
+      nan_lanes[0] += x != x;
+      lo[0] = x < lo[0] ? x : lo[0];
+      hi[0] = x > hi[0] ? x : hi[0];
+    }
+    int64_t nans = 0;
+    for (int k = 0; k < kLanes; ++k) {
+      nans += nan_lanes[k];
+      lo[0] = lo[k] < lo[0] ? lo[k] : lo[0];
+      hi[0] = hi[k] > hi[0] ? hi[k] : hi[0];
+    }
+    Fold(lo[0], hi[0], count - nans, nans);
   }
   void UpdateSpaced(const void* values, const uint8_t* valid, int64_t valid_offset,
                     int64_t count) override {
