@@ -1,5 +1,6 @@
 #include "quiver/parquet/statistics/statistics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -223,12 +224,33 @@ class Float16Statistics final : public ColumnStatistics {
  public:
   Float16Statistics() : ColumnStatistics(StatsKind::kFloat16) {}
 
+  // A batch is reduced without converting to float: a non-NaN half maps to
+  // an integer key in the order of its value (positive: 0x8000 + bits;
+  // negative: 0x7FFF - magnitude), branch-free, and the batch's smallest and
+  // largest keys are folded in with Consider. Only -0.0 and +0.0 compare
+  // equal as floats yet differ as keys, and Encode writes zeros as -0.0 /
+  // +0.0 whatever was kept, so the statistics are those of Add one by one.
   void Update(const void* values, int64_t count) override {
     const uint8_t* v = static_cast<const uint8_t*>(values);
-    for (int64_t i = 0; i < count; ++i) Add(Load(v + 2 * i));
+    uint32_t lo = 0xFFFF, hi = 0;
+    int64_t nans = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const uint32_t h = Load(v + 2 * i);
+      const uint32_t mag = h & 0x7FFF;
+      const bool nan = mag > 0x7C00;
+      const uint32_t key = (h & 0x8000) != 0 ? 0x7FFF - mag : 0x8000 + mag;
+      nans += nan;
+      lo = std::min(lo, nan ? 0xFFFFu : key);
+      hi = std::max(hi, nan ? 0u : key);
+    }
+    nan_count_ += nans;
+    if (nans == count) return;
+    Consider(FromKey(lo));
+    Consider(FromKey(hi));
   }
   void UpdateSpaced(const void* values, const uint8_t* valid, int64_t valid_offset,
                     int64_t count) override {
+    if (valid == nullptr) return Update(values, count);
     const uint8_t* v = static_cast<const uint8_t*>(values);
     ForEachValid(valid, valid_offset, count, [&](int64_t i) { Add(Load(v + 2 * i)); });
   }
@@ -271,6 +293,10 @@ class Float16Statistics final : public ColumnStatistics {
     uint16_t h;
     std::memcpy(&h, p, 2);
     return h;
+  }
+  // The half whose Update key is `key`.
+  static uint16_t FromKey(uint32_t key) {
+    return static_cast<uint16_t>(key >= 0x8000 ? key - 0x8000 : 0x8000 | (0x7FFF - key));
   }
   void Add(uint16_t h) {
     if (std::isnan(HalfToFloat(h))) {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <random>
+#include <string_view>
 #include <vector>
 
 namespace quiver::parquet {
@@ -84,6 +86,30 @@ TEST(Statistics, Float16) {
   EXPECT_EQ(Decode<uint16_t>(*e.min), 0xC000);
   EXPECT_EQ(Decode<uint16_t>(*e.max), 0x3C00);
   EXPECT_EQ(*e.nan_count, 1);
+}
+
+TEST(Statistics, Float16BatchEqualsOneByOne) {
+  // Update (a batch, by integer keys) against UpdateOne per value: every
+  // half as a batch of its own, then random batches of every kind of value
+  // (zeros of both signs, subnormals, infinities, NaNs).
+  std::mt19937 rng(3);
+  auto check = [](const std::vector<uint16_t>& h) {
+    auto batch = ColumnStatistics::Make(StatsKind::kFloat16, false, 2);
+    auto one = ColumnStatistics::Make(StatsKind::kFloat16, false, 2);
+    batch->Update(h.data(), static_cast<int64_t>(h.size()));
+    for (uint16_t x : h) one->UpdateOne(std::string_view(reinterpret_cast<const char*>(&x), 2));
+    const auto a = batch->Encode(), b = one->Encode();
+    ASSERT_EQ(a.min, b.min);
+    ASSERT_EQ(a.max, b.max);
+    ASSERT_EQ(a.nan_count, b.nan_count);
+  };
+  for (uint32_t x = 0; x < 65536; ++x) check({static_cast<uint16_t>(x)});
+  const uint16_t specials[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x7C00, 0xFC00, 0x7E00, 0xFE01};
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<uint16_t> h(rng() % 9);
+    for (auto& x : h) x = rng() % 3 == 0 ? specials[rng() % 9] : static_cast<uint16_t>(rng());
+    check(h);
+  }
 }
 
 TEST(Statistics, BooleansAndMerge) {

@@ -863,7 +863,15 @@ class BytesValueWriter final : public ValueWriter {
       for (const auto& v : scratch_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
     }
     int64_t bytes = 0;
-    if (options_.statistics) {
+    if (options_.statistics && arrow_.stats_kind == StatsKind::kFloat16) {
+      // FLOAT16 (2-byte values): gathered, and reduced as one batch.
+      halves_.resize(static_cast<size_t>(n));
+      for (int64_t k = 0; k < n; ++k) {
+        std::memcpy(&halves_[static_cast<size_t>(k)], scratch_[static_cast<size_t>(k)].data(), 2);
+      }
+      page_stats_->Update(halves_.data(), n);
+      bytes = 2 * n;
+    } else if (options_.statistics) {
       // Runs of equal values (common in low-cardinality data) compare once.
       std::string_view prev;
       bool has_prev = false;
@@ -940,6 +948,7 @@ class BytesValueWriter final : public ValueWriter {
   std::unique_ptr<ByteStreamSplitEncoder> bss_;
   int64_t encoded_estimate_ = 0;
   std::vector<std::string_view> scratch_;
+  std::vector<uint16_t> halves_;  // FLOAT16 values of one Consume, for the statistics
   std::vector<char> arena_;
   std::vector<int32_t> indices_;
   // Arrow dictionary leaves: per entry of the current leaf's dictionary,
