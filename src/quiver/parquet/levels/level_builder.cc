@@ -37,7 +37,15 @@ class LeafShredder {
   // repetition level first_rep and the others at rest_rep.
   void EmitRun(int64_t n, int16_t def, int16_t first_rep, int16_t rest_rep) {
     if (n <= 0) return;
-    if (out_->max_def > 0) out_->def_levels.insert(out_->def_levels.end(), static_cast<size_t>(n), def);
+    if (out_->max_def > 0) {
+      if (def == 0) {
+        // (Zero-filled by resize: a memset, where a fill of a runtime value
+        // of int16 is a loop. Null runs are level 0.)
+        out_->def_levels.resize(out_->def_levels.size() + static_cast<size_t>(n));
+      } else {
+        out_->def_levels.insert(out_->def_levels.end(), static_cast<size_t>(n), def);
+      }
+    }
     if (out_->max_rep > 0) {
       out_->rep_levels.push_back(first_rep);
       out_->rep_levels.insert(out_->rep_levels.end(), static_cast<size_t>(n - 1), rest_rep);

@@ -489,8 +489,7 @@ class ColumnChunkWriter::Impl {
                     std::vector<int64_t>* hist) {
     hist->assign(static_cast<size_t>(max_level) + 1, 0);
     if (max_level == 1) {
-      int64_t ones = 0;
-      for (int64_t i = 0; i < n; ++i) ones += levels[i];
+      const int64_t ones = CountLevels(levels, n, 1);  // (16 at a time)
       (*hist)[1] = ones;
       (*hist)[0] = n - ones;
       return;
@@ -515,18 +514,10 @@ class ColumnChunkWriter::Impl {
     const auto n = static_cast<int64_t>(levels.size());
     if (max_level == 1) {
       // Levels 0/1 (a flat nullable column's definition levels): packed to a
-      // bitmap and encoded from it, a group of 8 at a time (PutBitmap).
+      // bitmap (LevelsToBitmap, 16 at a time) and encoded from it, a group
+      // of 8 at a time (PutBitmap).
       level_bits_.resize(static_cast<size_t>(n / 8 + 1));
-      const int16_t* l = levels.data();
-      int64_t i = 0;
-      for (; i + 8 <= n; i += 8) {
-        uint32_t byte = 0;
-        for (int k = 0; k < 8; ++k) byte |= static_cast<uint32_t>(l[i + k] & 1) << k;
-        level_bits_[static_cast<size_t>(i / 8)] = static_cast<uint8_t>(byte);
-      }
-      uint32_t tail = 0;
-      for (int k = 0; i + k < n; ++k) tail |= static_cast<uint32_t>(l[i + k] & 1) << k;
-      level_bits_[static_cast<size_t>(i / 8)] = static_cast<uint8_t>(tail);
+      LevelsToBitmap(levels.data(), n, 1, level_bits_.data(), 0);
       QUIVER_RETURN_NOT_OK(enc.PutBitmap(level_bits_.data(), 0, n));
     } else {
       QUIVER_RETURN_NOT_OK(enc.PutBatch(levels.data(), n));
