@@ -1,6 +1,8 @@
 #include "quiver/parquet/levels/level_builder.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <string>
 
 #include "quiver/parquet/schema/arrow_to_parquet.h"
@@ -61,18 +63,26 @@ class LeafShredder {
     const size_t at = out_->def_levels.size();
     out_->def_levels.resize(at + static_cast<size_t>(n));
     int16_t* o = out_->def_levels.data() + at;
-    const int16_t step = static_cast<int16_t>(present - absent);
+    // A word is filled with the majority level, 4 levels a store, then the
+    // minority's slots are set one by one (few in sparse or dense words).
+    const uint64_t absent4 = 0x0001000100010001ull * static_cast<uint16_t>(absent);
+    const uint64_t present4 = 0x0001000100010001ull * static_cast<uint16_t>(present);
+    auto fill = [](int16_t* dst, int nb, uint64_t level4, int16_t level) {
+      int b = 0;
+      for (; b + 4 <= nb; b += 4) std::memcpy(dst + b, &level4, sizeof(level4));
+      for (; b < nb; ++b) dst[b] = level;
+    };
     for (int64_t pos = 0; pos < n; pos += 64) {
       const int nb = n - pos < 64 ? static_cast<int>(n - pos) : 64;
       const uint64_t w = bitmap::LoadBits(valid, bit_offset + pos, nb);
       int16_t* dst = o + pos;
-      if (w == 0) {
-        std::fill(dst, dst + nb, absent);
-      } else if (w == bit_util::LeastSignificantBitMask(nb)) {
-        std::fill(dst, dst + nb, present);
+      if (2 * std::popcount(w) <= nb) {
+        fill(dst, nb, absent4, absent);
+        for (uint64_t x = w; x != 0; x &= x - 1) dst[std::countr_zero(x)] = present;
       } else {
-        for (int b = 0; b < nb; ++b) {
-          dst[b] = static_cast<int16_t>(absent + static_cast<int16_t>((w >> b) & 1) * step);
+        fill(dst, nb, present4, present);
+        for (uint64_t x = ~w & bit_util::LeastSignificantBitMask(nb); x != 0; x &= x - 1) {
+          dst[std::countr_zero(x)] = absent;
         }
       }
     }
