@@ -116,7 +116,7 @@ class ColumnChunkWriter::Impl {
     if (levels.max_def != column_.max_def || levels.max_rep != column_.max_rep) {
       return Status::Invalid("column '", column_.path, "': levels do not match the schema");
     }
-    values_->SetLeaf(levels.leaf.get());
+    values_->SetLeaf(levels.leaf.get(), levels.num_values);
     {
       QUIVER_ASSIGN_OR_RAISE(const bool fall_back, values_->BeginLeaf());
       if (fall_back) QUIVER_RETURN_NOT_OK(FallBackToPlain());

@@ -230,7 +230,10 @@ class FixedValueWriter final : public ValueWriter {
   }
 
  private:
-  void OnNewLeaf() override { remap_.clear(); }
+  void OnNewLeaf() override {
+    remap_.clear();
+    leaf_seen_ = 0;
+  }
 
   // Feeds the valid values of one Append, v[0, n), to statistics and
   // encoders. `arrow_indices`: the Arrow dictionary index of each value, for
@@ -281,17 +284,23 @@ class FixedValueWriter final : public ValueWriter {
   // A column whose values have been nearly all distinct so far (7 in 8) is
   // likely to fill the dictionary up to its size limit: the memo table is
   // grown to that size at once, one rehash instead of a doubling after
-  // another (the indices, and so the file, do not change).
+  // another (the indices, and so the file, do not change). Never beyond
+  // what the values of this write call can fill (a sparse or short column
+  // must not get a table sized for the limit); a later call may grow it
+  // again.
   Status MaybeReserveMemo(int64_t n) {
     memo_seen_ += n;
+    leaf_seen_ += n;
     if (memo_reserved_ || memo_seen_ < 1024 || memo_.size() * int64_t{8} < memo_seen_ * 7) {
       return Status::OK();
     }
-    memo_reserved_ = true;
     constexpr int64_t kMaxReserve = int64_t{1} << 20;
-    const int64_t at_limit =
-        options_.dictionary_pagesize_limit / static_cast<int64_t>(sizeof(PhysT)) + 1024;
-    return memo_.Reserve(std::min(at_limit, kMaxReserve));
+    const int64_t at_limit = std::min(
+        options_.dictionary_pagesize_limit / static_cast<int64_t>(sizeof(PhysT)) + 1024,
+        kMaxReserve);
+    const int64_t can_fill = memo_.size() + std::max<int64_t>(0, leaf_values_ - leaf_seen_);
+    if (can_fill >= at_limit) memo_reserved_ = true;
+    return memo_.Reserve(std::min(at_limit, can_fill));
   }
 
   // The memo index of `v`; a value new to the memo table is bloom-hashed.
@@ -326,6 +335,7 @@ class FixedValueWriter final : public ValueWriter {
   std::vector<int64_t> dict_indices_;
   std::vector<int32_t> remap_;
   int64_t memo_seen_ = 0;  // values memoized (MaybeReserveMemo)
+  int64_t leaf_seen_ = 0;  // of them, in the current write call
   bool memo_reserved_ = false;
 };
 

@@ -43,9 +43,11 @@ class ValueWriter {
                                                    const ArrowLeaf& arrow,
                                                    const ValueWriterOptions& options);
 
-  // The leaf array of the current write call (kept alive by the caller).
-  void SetLeaf(const ArrayData* leaf) {
+  // The leaf array of the current write call (kept alive by the caller) and
+  // how many of its values the call writes (LeafLevels::num_values).
+  void SetLeaf(const ArrayData* leaf, int64_t num_values) {
     leaf_ = leaf;
+    leaf_values_ = num_values;
     OnNewLeaf();
   }
   // Called after SetLeaf, before any value of the call is appended: true if
@@ -100,6 +102,7 @@ class ValueWriter {
   const ArrowLeaf& arrow_;          // Arrow facts
   ValueWriterOptions options_;
   const ArrayData* leaf_ = nullptr;
+  int64_t leaf_values_ = 0;
   int64_t page_num_values_ = 0;
   int64_t page_byte_array_bytes_ = 0;
   std::unique_ptr<ColumnStatistics> page_stats_;
