@@ -474,6 +474,11 @@ class BooleanValueWriter final : public ValueWriter {
 
 // --- Byte arrays and fixed-length byte arrays -------------------------------
 
+// Whether two values have the same bytes (no call for the empty ones).
+inline bool SameBytes(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
 class BytesValueWriter final : public ValueWriter {
  public:
   BytesValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
@@ -887,10 +892,7 @@ class BytesValueWriter final : public ValueWriter {
       bool has_prev = false;
       for (const auto& v : scratch_) {
         bytes += static_cast<int64_t>(v.size());
-        if (stats_by_value_ && has_prev && v.size() == prev.size() &&
-            std::memcmp(v.data(), prev.data(), v.size()) == 0) {
-          continue;
-        }
+        if (stats_by_value_ && has_prev && SameBytes(v, prev)) continue;
         page_stats_->UpdateOne(v);
         prev = v;
         has_prev = true;
@@ -928,21 +930,27 @@ class BytesValueWriter final : public ValueWriter {
       }
       return Status::OK();
     }
-    indices_.reserve(indices_.size() + static_cast<size_t>(n));
     // Runs of equal values are looked up once.
+    const size_t at = indices_.size();
+    indices_.resize(at + static_cast<size_t>(n));
+    int32_t* out = indices_.data() + at;
     std::string_view prev;
     int32_t prev_index = -1;
     for (const auto& v : scratch_) {
-      if (prev_index >= 0 && v.size() == prev.size() &&
-          std::memcmp(v.data(), prev.data(), v.size()) == 0) {
-        indices_.push_back(prev_index);
+      if (prev_index >= 0 && SameBytes(v, prev)) {
+        *out++ = prev_index;
         continue;
       }
       bool inserted = false;
-      QUIVER_ASSIGN_OR_RAISE(prev_index, memo_.GetOrInsert(v, &inserted));
+      auto index = memo_.GetOrInsert(v, &inserted);
+      if (!index.ok()) {
+        indices_.resize(at);
+        return index.status();
+      }
+      prev_index = *index;
       if (inserted && bloom && bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
       prev = v;
-      indices_.push_back(prev_index);
+      *out++ = prev_index;
     }
     return Status::OK();
   }
