@@ -98,6 +98,9 @@ CODEC_BASE = {"zstd": "default", "snappy": "default", "zstd_parquet_2": "parquet
 # CDC variant -> the same writer without CDC (overhead = cdc / base - 1).
 CDC_BASE = {"cdc": "default", "cdc_zstd": "zstd", "cdc_snappy": "snappy"}
 SHM = "/dev/shm/quiver-peers"
+# This run's gate and read files: a directory of its own, so that two runs at
+# once do not read (or delete) each other's files.
+RUN_SHM = os.path.join(SHM, f"run-{os.getpid()}")
 # Peak resident memory of a peer process as a multiple of its input's size
 # (decay off, so a process keeps its peak). TPC-H SF1 (1.0 GB in Arrow):
 # Quiver 2.5, pyarrow 1.7, duckdb 6 (duckdb-mt was OOM-killed at 6.4), polars
@@ -469,7 +472,7 @@ EXTRA_WARMUPS = 2  # untimed runs of each arm after the gate's, before timing
 
 def gate(case, peers, expected, expected_rows):
     """Runs each arm once (the warm-up), checks the result; drops failing arms."""
-    os.makedirs(os.path.join(SHM, "gate"), exist_ok=True)
+    os.makedirs(os.path.join(RUN_SHM, "gate"), exist_ok=True)
     for arm in case.arms:
         p = peers.get(arm.proc)
         if p is None:
@@ -477,7 +480,7 @@ def gate(case, peers, expected, expected_rows):
             continue
         try:
             if case.kind == "write":
-                out = os.path.join(SHM, "gate", f"{arm.name}.parquet")
+                out = os.path.join(RUN_SHM, "gate", f"{arm.name}.parquet")
                 if os.path.exists(out):
                     os.unlink(out)
                 r = p.call(cmd="write", variant=arm.variant, reps=1, out=out)
@@ -873,7 +876,7 @@ def section_matrix(args, inputs, bins, procs, registry, settings, results, read_
         read_files = {}
         if read_too:
             for codec in ("none", "zstd"):
-                f = os.path.join(SHM, "read", f"{g}.{args.rows}.{codec}.parquet")
+                f = os.path.join(RUN_SHM, "read", f"{g}.{args.rows}.{codec}.parquet")
                 os.makedirs(os.path.dirname(f), exist_ok=True)
                 if not os.path.exists(f):
                     with open(f, "wb") as fh:
@@ -1360,13 +1363,16 @@ def main():
         if p != MAIN:
             procs.append(p)
 
-    # Files a killed DuckDB peer left on /dev/shm (tmpfs: memory).
+    # Files a killed DuckDB peer or a killed run left on /dev/shm (tmpfs: memory).
     if os.path.isdir(SHM):
         for name in os.listdir(SHM):
             pid = name.split("-")[-1].split(".")[0]
-            if name.startswith("duckdb-") and pid.isdigit() and \
-                    not os.path.exists(f"/proc/{pid}"):
+            if not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+                continue
+            if name.startswith("duckdb-"):
                 os.unlink(os.path.join(SHM, name))
+            elif name.startswith("run-"):
+                shutil.rmtree(os.path.join(SHM, name), ignore_errors=True)
     inputs = Inputs(ROOT, args.quick)
     registry, settings, results = {}, {}, []
     os.makedirs(args.out_dir, exist_ok=True)
@@ -1389,7 +1395,7 @@ def main():
         section_cdc(args, inputs, bins, procs, registry, settings, results)
     if "tpch" in args.sections:
         section_tpch(args, inputs, bins, procs, registry, settings, results)
-    shutil.rmtree(SHM, ignore_errors=True)
+    shutil.rmtree(RUN_SHM, ignore_errors=True)
 
     args.checkpoint = None
     write_report(args, results, registry, settings, started, stem + ".md", stem + ".json",
