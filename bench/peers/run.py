@@ -42,7 +42,8 @@ or order effect is off by more than --threshold (3%) is flagged and run again
 number of attempts.
 
 Output: <out-dir>/peers_<date>.md (tables, settings and differences per peer,
-machine), .json (raw), .png (ratios, log scale, lines at 1.0 and 0.67).
+machine), .json (raw; .gitignore keeps it out of the repository), .png (ratios,
+log scale, lines at 1.0 and 0.67).
 Default out-dir bench/results; --quick writes to build/peers/results-quick.
 The .md and .json are rewritten after every input, so a run that is stopped
 leaves its finished cases.

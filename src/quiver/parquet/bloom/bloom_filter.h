@@ -122,6 +122,12 @@ class BloomFilter {
   // ends up sized for the values actually inserted.
   void FoldToTargetFpp(double fpp);
 
+  // Byte offset of the block selected by the upper 32 bits of `hash`
+  // among `num_blocks` blocks (the layout above; also the AVX2 insertion's).
+  static int64_t BlockOffsetOf(uint64_t hash, uint64_t num_blocks) {
+    return static_cast<int64_t>(((hash >> 32) * num_blocks) >> 32) * kBytesPerBlock;
+  }
+
   // Bitset size in bytes (a multiple of kBytesPerBlock).
   int64_t num_bytes() const { return bitset_.size(); }
   // The bitset as it is written to a file.
@@ -151,10 +157,7 @@ class BloomFilter {
 
   static Result<BloomFilter> Allocate(int64_t num_bytes, MemoryPool* pool);
 
-  // Byte offset of the block selected by the upper 32 bits of `hash`.
-  int64_t BlockOffset(uint64_t hash) const {
-    return static_cast<int64_t>(((hash >> 32) * num_blocks_) >> 32) * kBytesPerBlock;
-  }
+  int64_t BlockOffset(uint64_t hash) const { return BlockOffsetOf(hash, num_blocks_); }
   // Words are little-endian in memory and on disk.
   static uint32_t LoadWord(const uint8_t* p) {
     uint32_t word;

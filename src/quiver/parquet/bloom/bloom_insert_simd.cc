@@ -23,14 +23,6 @@ bool BloomInsertSimdEnabled() {
   return avx2;
 }
 
-namespace {
-
-inline uint64_t BlockOffset(uint64_t hash, uint64_t num_blocks) {
-  return ((hash >> 32) * num_blocks >> 32) * BloomFilter::kBytesPerBlock;
-}
-
-}  // namespace
-
 // Compiled for AVX2 function by function (as cdc/gear_simd.cc does for
 // AVX-512); called only where BloomInsertSimdEnabled().
 __attribute__((target("avx2"))) void BloomInsertHashesAvx2(uint8_t* bitset, uint64_t num_blocks,
@@ -43,11 +35,13 @@ __attribute__((target("avx2"))) void BloomInsertHashesAvx2(uint8_t* bitset, uint
       static_cast<int>(s[6]), static_cast<int>(s[7]));
   const __m256i ones = _mm256_set1_epi32(1);
   for (int64_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) __builtin_prefetch(bitset + BlockOffset(hashes[i + kAhead], num_blocks), 1);
+    if (i + kAhead < n) {
+      __builtin_prefetch(bitset + BloomFilter::BlockOffsetOf(hashes[i + kAhead], num_blocks), 1);
+    }
     const uint64_t hash = hashes[i];
     const __m256i key = _mm256_set1_epi32(static_cast<int>(static_cast<uint32_t>(hash)));
     const __m256i bit = _mm256_srli_epi32(_mm256_mullo_epi32(key, salt), 27);
-    auto* block = reinterpret_cast<__m256i*>(bitset + BlockOffset(hash, num_blocks));
+    auto* block = reinterpret_cast<__m256i*>(bitset + BloomFilter::BlockOffsetOf(hash, num_blocks));
     _mm256_storeu_si256(block, _mm256_or_si256(_mm256_loadu_si256(block),
                                                _mm256_sllv_epi32(ones, bit)));
   }
