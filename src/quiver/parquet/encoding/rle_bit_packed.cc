@@ -141,10 +141,7 @@ constexpr BitsAsValues kBitsAsValues;
 
 // Bits [pos, pos + 8) of an LSB-first bitmap (all within the bitmap).
 inline uint8_t EightBitsAt(const uint8_t* bits, int64_t pos) {
-  const uint8_t* p = bits + (pos >> 3);
-  const int shift = static_cast<int>(pos & 7);
-  if (shift == 0) return p[0];
-  return static_cast<uint8_t>((p[0] >> shift) | (p[1] << (8 - shift)));
+  return static_cast<uint8_t>(bitmap::LoadBits(bits, pos, 8));
 }
 
 // Length of the run of bits equal to bit `pos` starting there, at most
@@ -153,15 +150,10 @@ inline int64_t RunOfEqualBits(const uint8_t* bits, int64_t pos, int64_t limit) {
   const bool one = bit_util::GetBit(bits, pos);
   int64_t len = 0;
   while (len < limit) {
-    const int64_t at = pos + len;
-    const int64_t take = std::min<int64_t>(57, limit - len);  // 57 + 7 shift <= 64 bits
-    uint64_t word = 0;
-    std::memcpy(&word, bits + (at >> 3), static_cast<size_t>((take + (at & 7) + 7) / 8));
-    word >>= (at & 7);
-    if (one) word = ~word;
-    const uint64_t mask = (uint64_t{1} << take) - 1;
-    word &= mask;  // set bits: where the run breaks
-    if (word != 0) return len + std::countr_zero(word);
+    const int take = static_cast<int>(std::min<int64_t>(64, limit - len));
+    uint64_t word = bitmap::LoadBits(bits, pos + len, take);
+    if (one) word = ~word & bit_util::LeastSignificantBitMask(take);
+    if (word != 0) return len + std::countr_zero(word);  // set bits: where the run breaks
     len += take;
   }
   return limit;
