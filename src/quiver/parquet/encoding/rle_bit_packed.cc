@@ -150,6 +150,19 @@ inline int64_t RunOfEqualBits(const uint8_t* bits, int64_t pos, int64_t limit) {
   const bool one = bit_util::GetBit(bits, pos);
   int64_t len = 0;
   while (len < limit) {
+    if (((pos + len) & 7) == 0) {
+      // Byte aligned (a page's levels, from bit 0): 256 bits a step while
+      // they are all equal (long null runs of sparse columns).
+      const uint64_t flip = one ? ~uint64_t{0} : 0;
+      const uint8_t* p = bits + ((pos + len) >> 3);
+      for (; limit - len >= 256; p += 32, len += 256) {
+        const uint64_t w0 = bit_util::SafeLoad<uint64_t>(p) ^ flip;
+        const uint64_t w1 = bit_util::SafeLoad<uint64_t>(p + 8) ^ flip;
+        const uint64_t w2 = bit_util::SafeLoad<uint64_t>(p + 16) ^ flip;
+        const uint64_t w3 = bit_util::SafeLoad<uint64_t>(p + 24) ^ flip;
+        if ((w0 | w1 | w2 | w3) != 0) break;
+      }
+    }
     const int take = static_cast<int>(std::min<int64_t>(64, limit - len));
     uint64_t word = bitmap::LoadBits(bits, pos + len, take);
     if (one) word = ~word & bit_util::LeastSignificantBitMask(take);
@@ -254,15 +267,26 @@ Status RleBitPackedEncoder::FlushLiteralRun() {
     internal::Pack32(literal_ + 32 * b, bit_width_, p);
     p += 4 * bit_width_;
   }
-  const int rest = num_literal_ % 32;  // 0, 8, 16 or 24 values
-  if (rest > 0) {
-    uint32_t padded[32] = {};
-    std::memcpy(padded, literal_ + 32 * full_blocks, rest * sizeof(uint32_t));
-    uint8_t packed[4 * 32];
-    internal::Pack32(padded, bit_width_, packed);
-    const int bytes = rest / 8 * bit_width_;
-    std::memcpy(p, packed, bytes);
-    p += bytes;
+  // The 0, 8, 16 or 24 values left, a group of 8 (bit_width_ bytes) at a
+  // time through a bit accumulator (a run of one group is common: the
+  // scattered values of a sparse column's levels).
+  const uint32_t* v = literal_ + 32 * full_blocks;
+  const uint32_t* const v_end = literal_ + num_literal_;
+  if (bit_width_ == 1) {
+    for (; v < v_end; v += 8) {
+      *p++ = static_cast<uint8_t>(v[0] | v[1] << 1 | v[2] << 2 | v[3] << 3 | v[4] << 4 |
+                                  v[5] << 5 | v[6] << 6 | v[7] << 7);
+    }
+  } else {
+    for (; v < v_end; v += 8) {
+      uint64_t acc = 0;  // (< 8 bits pending + 32: fits)
+      int pending = 0;
+      for (int k = 0; k < 8; ++k) {
+        acc |= static_cast<uint64_t>(v[k]) << pending;
+        pending += bit_width_;
+        for (; pending >= 8; pending -= 8, acc >>= 8) *p++ = static_cast<uint8_t>(acc);
+      }
+    }
   }
   out_->UnsafeSetSize(p - out_->data());
   num_literal_ = 0;

@@ -287,6 +287,14 @@ TEST(RleBitPackedTest, PutBitmapMatchesPut) {
       for (int64_t k = 0; k < len; ++k) values.push_back(v);
     }
     if (trial == 59) std::fill(values.begin(), values.end(), uint8_t{1});
+    if (trial == 56 || trial == 58) {
+      // Runs of hundreds to thousands of bits (PutBitmap skips 256 aligned
+      // bits a step), alternating.
+      values.clear();
+      for (uint8_t v = 0; values.size() < 12000; v ^= 1) {
+        values.insert(values.end(), static_cast<size_t>(rng() % 1500) + 250, v);
+      }
+    }
     const int64_t offset = trial % 8 + (trial % 5) * 8;
     std::vector<uint8_t> bitmap((values.size() + static_cast<size_t>(offset)) / 8 + 1, 0xA5);
     for (size_t k = 0; k < values.size(); ++k) {

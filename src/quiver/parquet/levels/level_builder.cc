@@ -29,8 +29,18 @@ class LeafShredder {
   }
 
  private:
+  // Room in def_bits for n more levels (new bits are 0).
+  uint8_t* GrowBits(int64_t n) {
+    out_->def_bits.resize(static_cast<size_t>(bit_util::BytesForBits(out_->num_levels + n)));
+    return out_->def_bits.data();
+  }
+
   void Emit(int16_t def, int16_t rep) {
-    if (out_->max_def > 0) out_->def_levels.push_back(def);
+    if (out_->def_packed) {
+      bit_util::SetBitTo(GrowBits(1), out_->num_levels, def != 0);
+    } else if (out_->max_def > 0) {
+      out_->def_levels.push_back(def);
+    }
     if (out_->max_rep > 0) out_->rep_levels.push_back(rep);
     ++out_->num_levels;
   }
@@ -39,7 +49,10 @@ class LeafShredder {
   // repetition level first_rep and the others at rest_rep.
   void EmitRun(int64_t n, int16_t def, int16_t first_rep, int16_t rest_rep) {
     if (n <= 0) return;
-    if (out_->max_def > 0) {
+    if (out_->def_packed) {
+      uint8_t* bits = GrowBits(n);
+      if (def != 0) bitmap::SetBitsTo(bits, out_->num_levels, n, true);
+    } else if (out_->max_def > 0) {
       if (def == 0) {
         // (Zero-filled by resize: a memset, where a fill of a runtime value
         // of int16 is a loop. Null runs are level 0.)
@@ -58,8 +71,13 @@ class LeafShredder {
   // Definition levels of a leaf with a validity bitmap: `present` where the
   // bit is set, `absent` where not, 64 slots at a time (all-null and
   // all-valid words are filled without looking at single bits).
+  // Packed levels (present 1, absent 0) are the bits themselves.
   void EmitFromBitmap(const uint8_t* valid, int64_t bit_offset, int64_t n, int16_t present,
                       int16_t absent) {
+    if (out_->def_packed) {
+      bitmap::CopyBitmap(valid, bit_offset, n, GrowBits(n), out_->num_levels);
+      return;
+    }
     const size_t at = out_->def_levels.size();
     out_->def_levels.resize(at + static_cast<size_t>(n));
     int16_t* o = out_->def_levels.data() + at;
@@ -322,7 +340,8 @@ int CountLeaves(const DataType& type) {
 }
 
 Result<std::vector<LeafLevels>> ComputeLevels(const ArrowTree& tree, int field,
-                                              const ArrayDataPtr& column) {
+                                              const ArrayDataPtr& column,
+                                              bool pack_flat_def_levels) {
   std::vector<LeafLevels> leaves;
   std::vector<std::vector<Step>> paths;
   std::vector<Step> path;
@@ -332,7 +351,12 @@ Result<std::vector<LeafLevels>> ComputeLevels(const ArrowTree& tree, int field,
     leaf.leaf = nullptr;
     // Keep the leaf array alive through the column (the path points into it).
     const ArrayData* leaf_data = paths[i].back().data;
-    if (leaf.max_def > 0) leaf.def_levels.reserve(static_cast<size_t>(column->length));
+    leaf.def_packed = pack_flat_def_levels && leaf.max_def == 1 && leaf.max_rep == 0;
+    if (leaf.def_packed) {
+      leaf.def_bits.reserve(static_cast<size_t>(bit_util::BytesForBits(column->length)));
+    } else if (leaf.max_def > 0) {
+      leaf.def_levels.reserve(static_cast<size_t>(column->length));
+    }
     if (leaf.max_rep > 0) leaf.rep_levels.reserve(static_cast<size_t>(column->length));
     Status st = LeafShredder(paths[i], &leaf).Run(column->length);
     if (!st.ok()) {
@@ -347,11 +371,12 @@ Result<std::vector<LeafLevels>> ComputeLevels(const ArrowTree& tree, int field,
   return leaves;
 }
 
-Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column) {
+Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column,
+                                              bool pack_flat_def_levels) {
   QUIVER_ASSIGN_OR_RAISE(
       ParquetSchema schema,
       ArrowToParquetSchema(Schema({std::make_shared<const Field>(field)})));
-  return ComputeLevels(schema.arrow, 0, column);
+  return ComputeLevels(schema.arrow, 0, column, pack_flat_def_levels);
 }
 
 }  // namespace quiver::parquet

@@ -38,9 +38,17 @@ struct LeafLevels {
   bool leaf_nullable = false;
   int16_t max_def = 0;
   int16_t max_rep = 0;
-  // One entry per level slot. Empty when max_def == 0 (resp. max_rep == 0).
+  // One entry per level slot. Empty when max_def == 0 (resp. max_rep == 0),
+  // and def_levels when they are packed.
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;
+  // Packed definition levels (ComputeLevels with pack_flat_def_levels, for a
+  // column with max_def == 1 and max_rep == 0: one optional node on the
+  // path and no repetition): bit i (LSB first) is slot i's level, 0 or 1.
+  // A sixteenth of the memory the int16 levels take, and filled from the
+  // optional node's validity bitmap by a bit copy.
+  bool def_packed = false;
+  std::vector<uint8_t> def_bits;
   // Number of level slots (== rows for non-repeated columns).
   int64_t num_levels = 0;
   // Leaf slot ranges [first, second) visited in order; the values to write
@@ -54,13 +62,16 @@ struct LeafLevels {
 // `tree` maps, any offset) into one LeafLevels per Parquet leaf of that
 // field. TypeError if an array's type is not its field's; Invalid if a
 // non-nullable field has a null in a reachable slot, or if the data is
-// structurally inconsistent.
+// structurally inconsistent. With pack_flat_def_levels, the leaves whose
+// max_def is 1 and max_rep 0 get packed definition levels (def_bits).
 Result<std::vector<LeafLevels>> ComputeLevels(const ArrowTree& tree, int field,
-                                              const ArrayDataPtr& column);
+                                              const ArrayDataPtr& column,
+                                              bool pack_flat_def_levels = false);
 
 // The same for `field` alone: maps it (ArrowToParquetSchema of a schema of
 // that one field, whose errors it returns) and shreds `column`.
-Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column);
+Result<std::vector<LeafLevels>> ComputeLevels(const Field& field, const ArrayDataPtr& column,
+                                              bool pack_flat_def_levels = false);
 
 // Number of Parquet leaves an Arrow type maps to.
 int CountLeaves(const DataType& type);

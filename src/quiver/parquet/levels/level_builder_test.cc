@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <random>
 #include <utility>
 #include <vector>
 
 #include "quiver/array/test_util_internal.h"
+#include "quiver/util/bit_util.h"
 
 namespace quiver::parquet {
 namespace {
@@ -15,10 +19,60 @@ using namespace ::quiver::testutil;  // NOLINT
 using Ranges = std::vector<std::pair<int64_t, int64_t>>;
 using Levels = std::vector<int16_t>;
 
+// Validity of n slots in stretches of 64 ([0, 64), [64, 128), [128, 192),
+// then the rest), each valid with its percentage (0 and 100: all null, all
+// valid).
+std::vector<bool> Stretches(std::mt19937_64& rng, int64_t n, const std::array<int, 4>& percent) {
+  std::vector<bool> valid(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    valid[static_cast<size_t>(i)] = static_cast<int>(rng() % 100) < percent[std::min<size_t>(i / 64, 3)];
+  }
+  return valid;
+}
+
+std::vector<int32_t> Iota(int64_t n) {
+  std::vector<int32_t> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+  return v;
+}
+
+// Every leaf's packed levels (where the column packs: max_def 1, max_rep
+// 0) are its int16 levels as bits, with the same ranges and counts.
+void ExpectPackedMatches(const std::vector<LeafLevels>& plain,
+                         const std::vector<LeafLevels>& packed) {
+  ASSERT_EQ(plain.size(), packed.size());
+  for (size_t i = 0; i < plain.size(); ++i) {
+    const LeafLevels& a = plain[i];
+    const LeafLevels& b = packed[i];
+    EXPECT_FALSE(a.def_packed);
+    ASSERT_EQ(b.def_packed, a.max_def == 1 && a.max_rep == 0) << "leaf " << i;
+    EXPECT_EQ(a.num_levels, b.num_levels);
+    EXPECT_EQ(a.num_values, b.num_values);
+    EXPECT_EQ(a.ranges, b.ranges);
+    EXPECT_EQ(a.rep_levels, b.rep_levels);
+    if (!b.def_packed) {
+      EXPECT_EQ(a.def_levels, b.def_levels);
+      continue;
+    }
+    EXPECT_TRUE(b.def_levels.empty());
+    ASSERT_EQ(static_cast<int64_t>(b.def_bits.size()), bit_util::BytesForBits(b.num_levels));
+    Levels unpacked;
+    for (int64_t k = 0; k < b.num_levels; ++k) {
+      unpacked.push_back(bit_util::GetBit(b.def_bits.data(), k) ? 1 : 0);
+    }
+    EXPECT_EQ(a.def_levels, unpacked) << "leaf " << i;
+  }
+}
+
+// The levels of a one-leaf field; the packed levels are checked against
+// them on the way.
 LeafLevels One(const Field& field, const ArrayDataPtr& data) {
   auto r = ComputeLevels(field, data);
   EXPECT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->size(), 1u);
+  auto packed = ComputeLevels(field, data, /*pack_flat_def_levels=*/true);
+  EXPECT_TRUE(packed.ok()) << packed.status();
+  if (r.ok() && packed.ok()) ExpectPackedMatches(*r, *packed);
   return std::move((*r)[0]);
 }
 
@@ -106,20 +160,12 @@ TEST(LevelBuilder, StructWithNullsAndSlices) {
 // stretches), sliced at offsets 0..70 so every bit alignment is seen.
 TEST(LevelBuilder, BitmapPathsMatchSlotBySlotReference) {
   const int64_t n = 300;
-  uint64_t seed = 12345;
-  auto next = [&]() {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return seed >> 33;
-  };
-  std::vector<bool> struct_valid(n), leaf_valid(n);
-  std::vector<int32_t> values(n);
-  for (int64_t i = 0; i < n; ++i) {
-    // Stretches: 0-63 sparse (1%), 64-127 all valid, 128-191 all null, then 50%.
-    const int64_t r = static_cast<int64_t>(next() % 100);
-    struct_valid[i] = i < 64 ? r < 3 : i < 128 ? true : i < 192 ? false : r < 50;
-    leaf_valid[i] = i >= 64 && i < 128 ? (r < 90) : r < 60;
-    values[i] = static_cast<int32_t>(i);
-  }
+  std::mt19937_64 rng(12345);
+  // The struct: sparse, all valid, all null, then half; the leaf: 90% valid
+  // under the struct's all-valid stretch, else 60%.
+  const std::vector<bool> struct_valid = Stretches(rng, n, {3, 100, 0, 50});
+  const std::vector<bool> leaf_valid = Stretches(rng, n, {60, 90, 60, 60});
+  const std::vector<int32_t> values = Iota(n);
   auto a = ArrayFromVector<int32_t>(int32(), values, leaf_valid);
   auto type = struct_({field("a", int32())});
   auto data = StructArrayFromChildren(type, n, {a}, struct_valid);
@@ -146,6 +192,34 @@ TEST(LevelBuilder, BitmapPathsMatchSlotBySlotReference) {
   auto r = ComputeLevels(Field("s", type, false), data->Slice(64, 100));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("has a null at slot 64"), std::string::npos) << r.status();
+}
+
+// Packed levels (max_def 1: a nullable leaf, or a nullable struct with a
+// required leaf) from every path that emits them (validity copies, null
+// runs, all-valid runs, a null-type leaf), at every bit alignment.
+TEST(LevelBuilder, PackedFlatLevelsMatchInt16Levels) {
+  const int64_t n = 300;
+  std::mt19937_64 rng(777);
+  const std::vector<bool> struct_valid = Stretches(rng, n, {3, 100, 0, 50});
+  const std::vector<bool> leaf_valid = Stretches(rng, n, {2, 100, 0, 60});
+  const std::vector<int32_t> values = Iota(n);
+  auto leaf = ArrayFromVector<int32_t>(int32(), values, leaf_valid);
+  auto required = ArrayFromVector<int32_t>(int32(), values);
+  auto type = struct_({field("a", int32(), false)});
+  auto st = StructArrayFromChildren(type, n, {required}, struct_valid);
+  auto two = struct_({field("a", int32(), false), field("b", int32(), true)});
+  auto st2 = StructArrayFromChildren(two, n, {required, leaf}, struct_valid);
+  for (int64_t offset = 0; offset <= 70; ++offset) {
+    const int64_t len = n - offset - (offset % 7);
+    One(Field("x", int32(), true), leaf->Slice(offset, len));
+    One(Field("s", type, true), st->Slice(offset, len));
+    // Two leaves: a packs (max_def 1), b does not (max_def 2).
+    auto plain = ComputeLevels(Field("t", two, true), st2->Slice(offset, len));
+    auto packed = ComputeLevels(Field("t", two, true), st2->Slice(offset, len), true);
+    ASSERT_TRUE(plain.ok() && packed.ok());
+    ExpectPackedMatches(*plain, *packed);
+  }
+  One(Field("n", null(), true), NullArrayOfLength(77));
 }
 
 TEST(LevelBuilder, MapKeysAndValues) {

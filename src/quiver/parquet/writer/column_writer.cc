@@ -12,6 +12,8 @@
 #include "quiver/parquet/statistics/statistics.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/value_writer.h"
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 #include "quiver/util/crc32.h"
 
 namespace quiver::parquet {
@@ -116,6 +118,10 @@ class ColumnChunkWriter::Impl {
     if (levels.max_def != column_.max_def || levels.max_rep != column_.max_rep) {
       return Status::Invalid("column '", column_.path, "': levels do not match the schema");
     }
+    if (levels.def_packed && chunker_ != nullptr) {  // (the chunker reads int16 levels)
+      return Status::Invalid("column '", column_.path,
+                             "': internal error: packed definition levels with CDC");
+    }
     values_->SetLeaf(levels.leaf.get(), levels.num_values);
     {
       QUIVER_ASSIGN_OR_RAISE(const bool fall_back, values_->BeginLeaf());
@@ -140,7 +146,6 @@ class ColumnChunkWriter::Impl {
   // those of hashing the call at once.
   Status WriteChunked(const LeafLevels& levels) {
     const int64_t n = levels.num_levels;
-    const int16_t* def = levels.def_levels.empty() ? nullptr : levels.def_levels.data();
     const bool repeated = !levels.rep_levels.empty();
     const auto slot_def = static_cast<int16_t>(column_.max_def - (levels.leaf_nullable ? 1 : 0));
     const int64_t window = WindowLevels(levels);
@@ -162,7 +167,7 @@ class ColumnChunkWriter::Impl {
         const int64_t rows_left = std::max<int64_t>(options_.max_rows_per_page - page_rows_, 1);
         const int64_t end = level + std::min(options_.write_batch_size, rows_left);
         if (end > wend) break;
-        QUIVER_RETURN_NOT_OK(WriteBatch(def, nullptr, level, end, slot_def, true));
+        QUIVER_RETURN_NOT_OK(WriteBatch(levels, level, end, slot_def, true));
         level = end;
       }
     }
@@ -205,7 +210,6 @@ class ColumnChunkWriter::Impl {
   // last record start, whose levels are checked against the page limits only
   // when pages need not start on records (!align_records_).
   Status WriteRange(const LeafLevels& levels, int64_t begin, int64_t n) {
-    const int16_t* def = levels.def_levels.empty() ? nullptr : levels.def_levels.data();
     const int16_t* rep = levels.rep_levels.empty() ? nullptr : levels.rep_levels.data();
     // A level consumes a leaf slot iff the leaf's parent is present.
     const int16_t slot_def =
@@ -215,7 +219,7 @@ class ColumnChunkWriter::Impl {
       if (rep == nullptr) {
         const int64_t rows_left = std::max<int64_t>(options_.max_rows_per_page - page_rows_, 1);
         const int64_t end = std::min({n, level + options_.write_batch_size, level + rows_left});
-        QUIVER_RETURN_NOT_OK(WriteBatch(def, rep, level, end, slot_def, /*check_limits=*/true));
+        QUIVER_RETURN_NOT_OK(WriteBatch(levels, level, end, slot_def, /*check_limits=*/true));
         level = end;
         continue;
       }
@@ -233,10 +237,10 @@ class ColumnChunkWriter::Impl {
         ++rows;
       }
       if (checked_end >= 0) {
-        QUIVER_RETURN_NOT_OK(WriteBatch(def, rep, level, checked_end, slot_def, true));
+        QUIVER_RETURN_NOT_OK(WriteBatch(levels, level, checked_end, slot_def, true));
         level = checked_end;
       }
-      if (end > level) QUIVER_RETURN_NOT_OK(WriteBatch(def, rep, level, end, slot_def, !align_records_));
+      if (end > level) QUIVER_RETURN_NOT_OK(WriteBatch(levels, level, end, slot_def, !align_records_));
       level = end;
     }
     return Status::OK();
@@ -258,9 +262,9 @@ class ColumnChunkWriter::Impl {
   // One mini-batch, then the dictionary size limit and (if check_limits) the
   // page limits; as Arrow C++, the page size limit counts the values'
   // estimated encoded size only (not the levels).
-  Status WriteBatch(const int16_t* def, const int16_t* rep, int64_t begin, int64_t end,
-                    int16_t slot_def, bool check_limits) {
-    QUIVER_RETURN_NOT_OK(WriteMiniBatch(def, rep, begin, end, slot_def));
+  Status WriteBatch(const LeafLevels& levels, int64_t begin, int64_t end, int16_t slot_def,
+                    bool check_limits) {
+    QUIVER_RETURN_NOT_OK(WriteMiniBatch(levels, begin, end, slot_def));
     if (values_->dictionary_active() && values_->dictionary_limit_applies() &&
         values_->dictionary_plain_bytes() >= options_.dictionary_pagesize_limit) {
       QUIVER_RETURN_NOT_OK(FallBackToPlain());
@@ -428,7 +432,7 @@ class ColumnChunkWriter::Impl {
   }
 
   int64_t EstimatedPageSize() const {
-    const int64_t level_bits = static_cast<int64_t>(page_def_.size()) * LevelBitWidth(column_.max_def) +
+    const int64_t level_bits = page_levels_ * LevelBitWidth(column_.max_def) +
                                static_cast<int64_t>(page_rep_.size()) * LevelBitWidth(column_.max_rep);
     return level_bits / 8 + values_->EstimatedPageSize();
   }
@@ -439,12 +443,31 @@ class ColumnChunkWriter::Impl {
     bloom_hashes_.clear();
   }
 
-  Status WriteMiniBatch(const int16_t* def, const int16_t* rep, int64_t begin, int64_t end,
-                        int16_t slot_def) {
+  Status WriteMiniBatch(const LeafLevels& levels, int64_t begin, int64_t end, int16_t slot_def) {
+    const int16_t* rep = levels.rep_levels.empty() ? nullptr : levels.rep_levels.data();
     int64_t slots = end - begin;
-    if (def != nullptr) {
-      page_def_.insert(page_def_.end(), def + begin, def + end);
-      AddHistogram(def + begin, end - begin, column_.max_def, &batch_histogram_);
+    int64_t values = slots;  // the leaf values among the slots
+    if (column_.max_def > 0) {
+      const int64_t n = end - begin;
+      if (PageDefPacked()) {
+        // Levels 0/1 kept as bits: copied from packed levels, or packed
+        // from int16 ones (16 at a time); the histogram is the bit count.
+        page_def_bits_.resize(static_cast<size_t>(bit_util::BytesForBits(page_levels_ + n)));
+        int64_t ones;
+        if (levels.def_packed) {
+          bitmap::CopyBitmap(levels.def_bits.data(), begin, n, page_def_bits_.data(), page_levels_);
+          ones = bitmap::CountSetBits(levels.def_bits.data(), begin, n);
+        } else {
+          ones = LevelsToBitmap(levels.def_levels.data() + begin, n, 1, page_def_bits_.data(),
+                                page_levels_);
+        }
+        batch_histogram_.assign({n - ones, ones});
+      } else {
+        const int16_t* def = levels.def_levels.data();
+        page_def_.insert(page_def_.end(), def + begin, def + end);
+        AddHistogram(def + begin, n, column_.max_def, &batch_histogram_);
+      }
+      values = batch_histogram_[static_cast<size_t>(column_.max_def)];
       slots = 0;
       for (size_t k = 0; k < batch_histogram_.size(); ++k) {
         const int64_t count = batch_histogram_[k];
@@ -465,11 +488,13 @@ class ColumnChunkWriter::Impl {
       page_rep_histogram_[0] += end - begin;
     }
     page_levels_ += end - begin;
-    // Hand the consumed leaf slots to the value writer, range by range.
+    // Hand the consumed leaf slots to the value writer, range by range
+    // (slots that are all null are only passed over: a sparse column's
+    // mini-batches are often all null).
     while (slots > 0) {
       const auto& r = (*ranges_)[static_cast<size_t>(range_index_)];
       const int64_t take = std::min(slots, r.second - range_pos_);
-      QUIVER_RETURN_NOT_OK(values_->Append(range_pos_, range_pos_ + take));
+      if (values > 0) QUIVER_RETURN_NOT_OK(values_->Append(range_pos_, range_pos_ + take));
       range_pos_ += take;
       slots -= take;
       if (range_pos_ == r.second && range_index_ + 1 < static_cast<int64_t>(ranges_->size())) {
@@ -507,6 +532,9 @@ class ColumnChunkWriter::Impl {
     for (; i < n; ++i) ++t[static_cast<size_t>(levels[i])];
     for (size_t k = 0; k < w; ++k) (*hist)[k] = t[k] + t[w + k] + t[2 * w + k] + t[3 * w + k];
   }
+
+  // Levels 0/1 of a flat column, packed as the page went (page_def_bits_).
+  bool PageDefPacked() const { return column_.max_def == 1 && column_.max_rep == 0; }
 
   Status EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level, bool length_prefix,
                       MutableBuffer* out) {
@@ -609,7 +637,13 @@ class ColumnChunkWriter::Impl {
     }
     if (column_.max_def > 0) {
       const int64_t before = level_out->size();
-      QUIVER_RETURN_NOT_OK(EncodeLevels(page_def_, column_.max_def, !v2, level_out));
+      if (PageDefPacked()) {
+        RleBitPackedEncoder enc(1, level_out, !v2);
+        QUIVER_RETURN_NOT_OK(enc.PutBitmap(page_def_bits_.data(), 0, page_levels_));
+        QUIVER_RETURN_NOT_OK(enc.Flush().status());
+      } else {
+        QUIVER_RETURN_NOT_OK(EncodeLevels(page_def_, column_.max_def, !v2, level_out));
+      }
       def_len = level_out->size() - before;
     }
     // Statistics of the page, before the value writer resets them.
@@ -717,6 +751,7 @@ class ColumnChunkWriter::Impl {
     num_levels_ += page_levels_;
     ++num_pages_;
     page_def_.clear();
+    page_def_bits_.clear();
     page_rep_.clear();
     std::fill(page_def_histogram_.begin(), page_def_histogram_.end(), 0);
     std::fill(page_rep_histogram_.begin(), page_rep_histogram_.end(), 0);
@@ -769,6 +804,7 @@ class ColumnChunkWriter::Impl {
 
   // The open page.
   std::vector<int16_t> page_def_;
+  std::vector<uint8_t> page_def_bits_;  // instead of page_def_ where PageDefPacked()
   std::vector<uint8_t> level_bits_;  // EncodeLevels: levels 0/1 as a bitmap
   std::vector<int16_t> page_rep_;
   std::vector<int64_t> page_def_histogram_;

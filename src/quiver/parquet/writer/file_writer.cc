@@ -400,7 +400,11 @@ class FileWriter::Impl {
   // threads); the caller records a failure.
   Status WriteFieldSlice(int field_index, const ArrayDataPtr& data,
                          std::vector<std::unique_ptr<ColumnChunkWriter>>* leaf_writers) {
-    QUIVER_ASSIGN_OR_RAISE(auto leaves, ComputeLevels(parquet_schema_.arrow, field_index, data));
+    // Flat columns' levels 0/1 as bits, except for CDC, whose chunker
+    // reads int16 levels.
+    QUIVER_ASSIGN_OR_RAISE(auto leaves,
+                           ComputeLevels(parquet_schema_.arrow, field_index, data,
+                                         !options_.content_defined_chunking.has_value()));
     size_t k = 0;
     int leaf = first_leaf_[static_cast<size_t>(field_index)];
     for (const auto& levels : leaves) {

@@ -8,7 +8,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "quiver/array/array.h"
 #include "quiver/array/test_util_internal.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/writer/column_writer.h"
 
 namespace quiver::parquet {
 namespace {
@@ -402,6 +405,70 @@ TEST(FileWriterThreads, ErrorFromAFieldIsReported) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("UTF-8"), std::string::npos) << st;
   EXPECT_FALSE((*writer)->Close().ok());
+}
+
+}  // namespace
+}  // namespace quiver::parquet
+
+namespace quiver::parquet {
+namespace {
+
+// The column writer's pages from packed definition levels (the writer's
+// path without CDC) are those from int16 levels (the CDC path's), for
+// nullable leaves and a nullable struct's required leaf, sparse and dense,
+// in v1 and v2 pages, with and without the dictionary, over several write
+// calls (sliced inputs at odd offsets).
+TEST(ColumnChunkWriter, PackedLevelsWriteTheSamePagesAsInt16Levels) {
+  const int64_t n = 5000;
+  std::mt19937_64 rng(99);
+  std::vector<bool> sparse(n), dense(n);
+  std::vector<int64_t> values(n);
+  for (int64_t i = 0; i < n; ++i) {
+    // Sparse (1%, none in [2000, 2600)), dense (80%); values repeat in the
+    // first 3000 slots (dictionary pages), then are distinct (fallback).
+    const auto r = static_cast<int64_t>(rng() % 1000);
+    sparse[i] = (i < 2000 || i >= 2600) && r < 10;
+    dense[i] = r < 800;
+    values[i] = i < 3000 ? r % 37 : static_cast<int64_t>(rng() >> 1);
+  }
+  auto required = ArrayFromVector<int64_t>(int64(), values);
+  auto st_type = struct_({field("a", int64(), false)});
+  const std::vector<std::pair<std::shared_ptr<const Field>, ArrayDataPtr>> inputs = {
+      {field("sparse", int64(), true), ArrayFromVector<int64_t>(int64(), values, sparse)},
+      {field("dense", int64(), true), ArrayFromVector<int64_t>(int64(), values, dense)},
+      {field("st", st_type, true), StructArrayFromChildren(st_type, n, {required}, sparse)},
+  };
+  for (const auto& [f, data] : inputs) {
+    auto schema = ArrowToParquetSchema(Schema({f}));
+    ASSERT_TRUE(schema.ok()) << schema.status();
+    for (const bool v2 : {false, true}) {
+      for (const bool dictionary : {false, true}) {
+        ColumnChunkOptions options;
+        options.page_version = v2 ? DataPageVersion::kV2 : DataPageVersion::kV1;
+        options.dictionary = dictionary;
+        options.max_rows_per_page = 700;
+        options.codec = compression::CompressionCodec::UNCOMPRESSED;
+        std::string bytes[2];
+        for (const bool packed : {false, true}) {
+          auto w = ColumnChunkWriter::Make(schema->descriptor.column(0), schema->leaves[0], options);
+          ASSERT_TRUE(w.ok()) << w.status();
+          for (int64_t at = 0; at < n;) {
+            const int64_t len = std::min<int64_t>(n - at, 1 + at % 1777);
+            auto levels = ComputeLevels(schema->arrow, 0, data->Slice(at, len), packed);
+            ASSERT_TRUE(levels.ok()) << levels.status();
+            ASSERT_EQ((*levels)[0].def_packed, packed);
+            ASSERT_TRUE((*w)->Write((*levels)[0]).ok());
+            at += len;
+          }
+          auto out = (*w)->Finish();
+          ASSERT_TRUE(out.ok()) << out.status();
+          for (const auto& b : out->bytes) bytes[packed].append(reinterpret_cast<const char*>(b->data()), b->size());
+        }
+        EXPECT_FALSE(bytes[0].empty());
+        EXPECT_EQ(bytes[0], bytes[1]) << f->name() << " v2 " << v2 << " dictionary " << dictionary;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -37,6 +37,36 @@ void ForEachValid(const ArrayData& d, int64_t start, int64_t end, F&& f) {
   });
 }
 
+// Copies the values of the valid slots among raw[0, n) (validity bits
+// [bit_offset, bit_offset + n) of `valid`) to out, which has room for n;
+// returns how many. A word of 64 slots at a time: all valid, a copy; few
+// valid, a visit of its set bits; else a branch-free compaction (presence
+// is unpredictable in a mixed word).
+template <typename T>
+int64_t GatherValid(const T* raw, const uint8_t* valid, int64_t bit_offset, int64_t n, T* out) {
+  int64_t k = 0;
+  for (int64_t pos = 0; pos < n; pos += 64) {
+    const int nb = n - pos < 64 ? static_cast<int>(n - pos) : 64;
+    const uint64_t w = bitmap::LoadBits(valid, bit_offset + pos, nb);
+    const T* src = raw + pos;
+    const int set = std::popcount(w);
+    if (set == nb) {
+      std::memcpy(out + k, src, static_cast<size_t>(nb) * sizeof(T));
+    } else if (set <= 16) {
+      T* dst = out + k;
+      for (uint64_t x = w; x != 0; x &= x - 1) *dst++ = src[std::countr_zero(x)];
+    } else {
+      T* dst = out + k;
+      for (int b = 0; b < nb; ++b) {
+        *dst = src[b];
+        dst += (w >> b) & 1;
+      }
+    }
+    k += set;
+  }
+  return k;
+}
+
 // Calls f(i, k) for each valid slot i in [start, end) of the dictionary
 // array `d`, k being its index (read with the index type's width, decided
 // once per call, not per slot).
@@ -158,11 +188,11 @@ class FixedValueWriter final : public ValueWriter {
         const uint8_t* valid = d.validity();
         // No nulls: the leaf's values are consumed where they are (no copy).
         if (valid == nullptr) return Consume(raw + start, end - start, nullptr);
-        bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
-                                [&](int64_t pos, int64_t len) {
-                                  scratch_.insert(scratch_.end(), raw + start + pos,
-                                                  raw + start + pos + len);
-                                });
+        if (gather_.size() < static_cast<size_t>(end - start)) {
+          gather_.resize(static_cast<size_t>(end - start));
+        }
+        const int64_t n = GatherValid(raw + start, valid, d.offset + start, end - start, gather_.data());
+        return Consume(gather_.data(), n, nullptr);
       } else {
         ForEachValid(d, start, end, [&](int64_t i) { scratch_.push_back(LoadFixed<PhysT>(kind, d, i)); });
       }
@@ -331,6 +361,7 @@ class FixedValueWriter final : public ValueWriter {
       std::conditional_t<std::is_same_v<PhysT, int64_t>, int64_t, int32_t>>>
       delta_;
   std::vector<PhysT> scratch_;
+  std::vector<PhysT> gather_;  // the valid values of one Append (GatherValid; grown, never shrunk)
   std::vector<int32_t> indices_;
   std::vector<int64_t> dict_indices_;
   std::vector<int32_t> remap_;
