@@ -219,37 +219,94 @@ class LeafShredder {
         const int64_t fixed = node.kind == ArrowNodeKind::kFixedSizeList
                                   ? TypeAs<ListType>(*d.type).list_size()
                                   : 0;
-        for (int64_t i = start; i < end; ++i) {
-          int16_t rep = i == start ? first_rep : rest_rep;
-          if (valid != nullptr && !bit_util::GetBit(valid, d.offset + i)) {
+        // Slot i's child range [*cs, *ce).
+        auto bounds = [&](int64_t i, int64_t* cs, int64_t* ce) {
+          if (off32 != nullptr) {
+            *cs = off32[i];
+            *ce = off32[i + 1];
+          } else if (off64 != nullptr) {
+            *cs = off64[i];
+            *ce = off64[i + 1];
+          } else {
+            *cs = (d.offset + i) * fixed;
+            *ce = *cs + fixed;
+          }
+        };
+        auto is_valid = [&](int64_t i) {
+          return valid == nullptr || bit_util::GetBit(valid, d.offset + i);
+        };
+        int64_t i = start;
+        while (i < end) {
+          const int16_t rep = i == start ? first_rep : rest_rep;
+          if (!is_valid(i)) {
             if (!node.nullable) return NullInRequired(node, i);
             Emit(def, rep);
+            ++i;
             continue;
           }
           int64_t cs, ce;
-          if (off32 != nullptr) {
-            cs = off32[i];
-            ce = off32[i + 1];
-          } else if (off64 != nullptr) {
-            cs = off64[i];
-            ce = off64[i + 1];
-          } else {
-            cs = (d.offset + i) * fixed;
-            ce = cs + fixed;
-          }
+          bounds(i, &cs, &ce);
           if (ce < cs) {
             return Status::Invalid("field '", node.name, "': list offsets decrease at slot ", i);
           }
           if (cs == ce) {
             Emit(empty_def, rep);
+            ++i;
             continue;
           }
-          QUIVER_RETURN_NOT_OK(Visit(depth + 1, cs, ce, rep, elem_rep));
+          // A run of present, non-empty slots [i, j) owns the contiguous
+          // child range [cs, run_end): visited at once (one descent, not
+          // one per slot), then the first element of each slot after the
+          // first gets its slot's repetition level.
+          int64_t j = i + 1;
+          int64_t run_end = ce;
+          while (j < end && is_valid(j)) {
+            int64_t s2, e2;
+            bounds(j, &s2, &e2);
+            if (s2 != run_end || e2 <= s2) break;  // (an empty slot, or bad offsets: checked above)
+            run_end = e2;
+            ++j;
+          }
+          const int64_t base = out_->num_levels;
+          QUIVER_RETURN_NOT_OK(Visit(depth + 1, cs, run_end, rep, elem_rep));
+          if (j > i + 1) MarkListStarts(base, i, j, cs, run_end - cs, elem_rep, rest_rep, bounds);
+          i = j;
         }
         return Status::OK();
       }
     }
     return Status::OK();
+  }
+
+  // After the elements [cs, cs + elements) of list slots [i, j) were
+  // emitted from level `base` on, each at elem_rep: the first element of
+  // slots i + 1 .. j - 1 is set to slot_rep. An element's first level is
+  // the one at a repetition level <= elem_rep (deeper levels are above
+  // it); with one level per element, element e is level base + e - cs.
+  template <typename Bounds>
+  void MarkListStarts(int64_t base, int64_t i, int64_t j, int64_t cs, int64_t elements,
+                      int16_t elem_rep, int16_t slot_rep, const Bounds& bounds) {
+    int16_t* r = out_->rep_levels.data();
+    int64_t first, last;
+    if (out_->num_levels - base == elements) {
+      for (int64_t k = i + 1; k < j; ++k) {
+        bounds(k, &first, &last);
+        r[base + first - cs] = slot_rep;
+      }
+      return;
+    }
+    int64_t k = i + 1;
+    bounds(k, &first, &last);
+    int64_t elem = cs;
+    for (int64_t l = base; l < out_->num_levels; ++l) {
+      if (r[l] > elem_rep) continue;
+      if (elem == first) {
+        r[l] = slot_rep;
+        if (++k == j) return;
+        bounds(k, &first, &last);
+      }
+      ++elem;
+    }
   }
 
   void AddRange(int64_t start, int64_t end, int64_t values) {
