@@ -7,6 +7,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 #include "quiver/util/utf8.h"
@@ -234,7 +238,41 @@ class Float16Statistics final : public ColumnStatistics {
     const uint8_t* v = static_cast<const uint8_t*>(values);
     uint32_t lo = 0xFFFF, hi = 0;
     int64_t nans = 0;
-    for (int64_t i = 0; i < count; ++i) {
+    int64_t i = 0;
+#if defined(__SSE4_1__)
+    // Eight halves a step in 16-bit lanes (the compiler keeps the scalar
+    // loop below scalar): the same keys, NaNs masked out of the min (as
+    // 0xFFFF) and the max (as 0), counted per lane and summed every 8192
+    // steps, before a lane could wrap.
+    {
+      const __m128i mag_mask = _mm_set1_epi16(0x7FFF);
+      const __m128i inf = _mm_set1_epi16(0x7C00);
+      const __m128i bias = _mm_set1_epi16(static_cast<int16_t>(0x8000));
+      __m128i vlo = _mm_set1_epi16(-1), vhi = _mm_setzero_si128();
+      while (i + 8 <= count) {
+        __m128i vnan = _mm_setzero_si128();
+        const int64_t stop = std::min(count - 7, i + 8 * 8192);
+        for (; i < stop; i += 8) {
+          const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 2 * i));
+          const __m128i mag = _mm_and_si128(h, mag_mask);
+          const __m128i nan = _mm_cmpgt_epi16(mag, inf);  // (mag <= 0x7FFF: signed is fine)
+          const __m128i negative = _mm_srai_epi16(h, 15);
+          const __m128i key = _mm_blendv_epi8(_mm_add_epi16(mag, bias), _mm_sub_epi16(mag_mask, mag),
+                                              negative);
+          vlo = _mm_min_epu16(vlo, _mm_or_si128(key, nan));
+          vhi = _mm_max_epu16(vhi, _mm_andnot_si128(nan, key));
+          vnan = _mm_sub_epi16(vnan, nan);
+        }
+        alignas(16) uint16_t lanes[8];
+        _mm_store_si128(reinterpret_cast<__m128i*>(lanes), vnan);
+        for (uint16_t c : lanes) nans += c;
+      }
+      lo = static_cast<uint32_t>(_mm_extract_epi16(_mm_minpos_epu16(vlo), 0));
+      hi = 0xFFFFu - static_cast<uint32_t>(_mm_extract_epi16(
+                         _mm_minpos_epu16(_mm_xor_si128(vhi, _mm_set1_epi16(-1))), 0));
+    }
+#endif
+    for (; i < count; ++i) {
       const uint32_t h = Load(v + 2 * i);
       const uint32_t mag = h & 0x7FFF;
       const bool nan = mag > 0x7C00;

@@ -546,6 +546,24 @@ class BytesValueWriter final : public ValueWriter {
       default:
         break;
     }
+    if (arrow_.value_kind == ValueKind::kFixedSizeBinary ||
+        arrow_.value_kind == ValueKind::kFloat16) {
+      // Fixed widths: the values' views, a run of valid slots at a time.
+      const auto w = static_cast<size_t>(column_.type_length);
+      const char* base = reinterpret_cast<const char*>(d.buffers[1]->data()) + d.offset * column_.type_length;
+      auto run = [&](int64_t s, int64_t e) {
+        for (int64_t i = s; i < e; ++i) scratch_.emplace_back(base + static_cast<size_t>(i) * w, w);
+      };
+      const uint8_t* valid = d.validity();
+      if (valid == nullptr) {
+        scratch_.reserve(static_cast<size_t>(end - start));
+        run(start, end);
+      } else {
+        bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
+                                [&](int64_t pos, int64_t len) { run(start + pos, start + pos + len); });
+      }
+      return Consume(check_utf8_);
+    }
     if (arrow_.value_kind == ValueKind::kDecimalToFlba) {
       arena_.reserve(static_cast<size_t>((end - start) * column_.type_length));
     }
@@ -961,10 +979,35 @@ class BytesValueWriter final : public ValueWriter {
       }
       return Status::OK();
     }
-    // Runs of equal values are looked up once.
     const size_t at = indices_.size();
     indices_.resize(at + static_cast<size_t>(n));
     int32_t* out = indices_.data() + at;
+    if (fixed_ && column_.type_length == 2) {
+      // 2-byte values (FLOAT16): a direct table from each of the 65,536
+      // values to its memo index (-1: not seen) instead of hashing; the memo
+      // table still holds the dictionary, and a value missing from the
+      // table is looked up there (it may have been inserted by another
+      // path), so the table is only ever a cache of it.
+      if (direct2_.empty()) direct2_.assign(65536, -1);
+      for (const auto& v : scratch_) {
+        uint16_t key;
+        std::memcpy(&key, v.data(), 2);
+        int32_t m = direct2_[key];
+        if (m < 0) {
+          bool inserted = false;
+          auto index = memo_.GetOrInsert(v, &inserted);
+          if (!index.ok()) {
+            indices_.resize(at);
+            return index.status();
+          }
+          m = direct2_[key] = *index;
+          if (inserted && bloom && bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
+        }
+        *out++ = m;
+      }
+      return Status::OK();
+    }
+    // Runs of equal values are looked up once.
     std::string_view prev;
     int32_t prev_index = -1;
     for (const auto& v : scratch_) {
@@ -991,6 +1034,7 @@ class BytesValueWriter final : public ValueWriter {
   bool check_utf8_;
   bool stats_by_value_;
   internal::BinaryMemoTable memo_;
+  std::vector<int32_t> direct2_;  // 2-byte values -> memo index (Consume)
   MutableBuffer values_;
   std::unique_ptr<DeltaLengthByteArrayEncoder> delta_length_;
   std::unique_ptr<DeltaByteArrayEncoder> delta_;
