@@ -113,10 +113,7 @@ class FileWriter::Impl {
         }
       } else {
         for (int i = 0; i < table.num_columns(); ++i) {
-          // The leaves of a nested field are written side by side, so they
-          // are buffered.
-          const bool one_leaf = first_leaf_[static_cast<size_t>(i) + 1] - first_leaf_[static_cast<size_t>(i)] == 1;
-          auto outs = EncodeTableField(table, i, start, end, one_leaf ? sink_ : nullptr);
+          auto outs = EncodeTableField(table, i, start, end, sink_);
           if (!outs.ok()) return Fail(outs.status());
           for (auto& out : *outs) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
         }
@@ -153,34 +150,50 @@ class FileWriter::Impl {
   }
 
   // Encodes rows [start, end) of a table's field `i` into finished column
-  // chunks, one per leaf. With a `stream_to` sink (a field with one leaf)
-  // the pages go straight to it.
+  // chunks, one per leaf. With a `stream_to` sink the pages go straight to
+  // it where the leaves' chunks can follow one another: a field with one
+  // leaf, or rows in one array (its levels are computed once, then each
+  // leaf is written and finished before the next); otherwise the leaves of
+  // each slice are written side by side and buffered.
   Result<std::vector<ColumnChunkOutput>> EncodeTableField(const Table& table, int i, int64_t start,
                                                           int64_t end, io::OutputStream* stream_to) {
-    std::vector<std::unique_ptr<ColumnChunkWriter>> leaf_writers;
-    const int first = first_leaf_[static_cast<size_t>(i)];
-    const int last = first_leaf_[static_cast<size_t>(i) + 1];
-    for (int leaf = first; leaf < last; ++leaf) {
-      QUIVER_ASSIGN_OR_RAISE(auto w, ColumnChunkWriter::Make(parquet_schema_.descriptor.column(leaf),
-                                                             parquet_schema_.leaves[static_cast<size_t>(leaf)],
-                                                             chunk_options_[static_cast<size_t>(leaf)],
-                                                             stream_to));
-      leaf_writers.push_back(std::move(w));
-    }
+    std::vector<ArrayDataPtr> slices;
     int64_t chunk_start = 0;
     for (const auto& chunk : table.column(i)->chunks()) {
       const int64_t chunk_end = chunk_start + chunk->length();
       const int64_t lo = std::max(start, chunk_start), hi = std::min(end, chunk_end);
       if (lo < hi) {
         const ArrayDataPtr& d = chunk->data();
-        QUIVER_RETURN_NOT_OK(WriteFieldSlice(
-            i, lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo),
-            &leaf_writers));
+        slices.push_back(lo == chunk_start && hi == chunk_end ? d : d->Slice(lo - chunk_start, hi - lo));
       }
       chunk_start = chunk_end;
       if (chunk_start >= end) break;
     }
+    const int first = first_leaf_[static_cast<size_t>(i)];
+    const int last = first_leaf_[static_cast<size_t>(i) + 1];
+    auto make_writer = [&](int leaf, io::OutputStream* sink) {
+      return ColumnChunkWriter::Make(parquet_schema_.descriptor.column(leaf),
+                                     parquet_schema_.leaves[static_cast<size_t>(leaf)],
+                                     chunk_options_[static_cast<size_t>(leaf)], sink);
+    };
     std::vector<ColumnChunkOutput> outs;
+    outs.reserve(static_cast<size_t>(last - first));
+    if (stream_to != nullptr && last - first > 1 && slices.size() == 1) {
+      QUIVER_ASSIGN_OR_RAISE(auto leaves, FieldLevels(i, slices[0]));
+      for (int leaf = first; leaf < last; ++leaf) {
+        QUIVER_ASSIGN_OR_RAISE(auto w, make_writer(leaf, stream_to));
+        QUIVER_RETURN_NOT_OK(w->Write(leaves[static_cast<size_t>(leaf - first)]));
+        QUIVER_ASSIGN_OR_RAISE(auto out, w->Finish());
+        outs.push_back(std::move(out));
+      }
+      return outs;
+    }
+    std::vector<std::unique_ptr<ColumnChunkWriter>> leaf_writers;
+    for (int leaf = first; leaf < last; ++leaf) {
+      QUIVER_ASSIGN_OR_RAISE(auto w, make_writer(leaf, last - first == 1 ? stream_to : nullptr));
+      leaf_writers.push_back(std::move(w));
+    }
+    for (const auto& slice : slices) QUIVER_RETURN_NOT_OK(WriteFieldSlice(i, slice, &leaf_writers));
     outs.reserve(leaf_writers.size());
     for (auto& w : leaf_writers) {
       QUIVER_ASSIGN_OR_RAISE(auto out, w->Finish());
@@ -394,17 +407,20 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
+  // The levels of every leaf of a top-level field. Flat columns' levels
+  // 0/1 as bits, except for CDC, whose chunker reads int16 levels.
+  Result<std::vector<LeafLevels>> FieldLevels(int field_index, const ArrayDataPtr& data) const {
+    return ComputeLevels(parquet_schema_.arrow, field_index, data,
+                         !options_.content_defined_chunking.has_value());
+  }
+
   // One write call for every leaf of a top-level field: to `leaf_writers`
   // (that field's leaves, in order) or to the row group's writers. Touches
   // only that field's writers (so fields can be written on several
   // threads); the caller records a failure.
   Status WriteFieldSlice(int field_index, const ArrayDataPtr& data,
                          std::vector<std::unique_ptr<ColumnChunkWriter>>* leaf_writers) {
-    // Flat columns' levels 0/1 as bits, except for CDC, whose chunker
-    // reads int16 levels.
-    QUIVER_ASSIGN_OR_RAISE(auto leaves,
-                           ComputeLevels(parquet_schema_.arrow, field_index, data,
-                                         !options_.content_defined_chunking.has_value()));
+    QUIVER_ASSIGN_OR_RAISE(auto leaves, FieldLevels(field_index, data));
     size_t k = 0;
     int leaf = first_leaf_[static_cast<size_t>(field_index)];
     for (const auto& levels : leaves) {
