@@ -77,13 +77,21 @@ class IntegerStatistics final : public ColumnStatistics {
   void Update(const void* values, int64_t count) override {
     if (count == 0) return;
     const T* v = static_cast<const T*>(values);
-    T lo = min_, hi = max_;
-    for (int64_t i = 0; i < count; ++i) {
-      lo = v[i] < lo ? v[i] : lo;
-      hi = v[i] > hi ? v[i] : hi;
+    // Four independent lanes (one min/max chain was the loop's latency).
+    T lo[4] = {min_, min_, min_, min_}, hi[4] = {max_, max_, max_, max_};
+    int64_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+      for (int k = 0; k < 4; ++k) {
+        lo[k] = v[i + k] < lo[k] ? v[i + k] : lo[k];
+        hi[k] = v[i + k] > hi[k] ? v[i + k] : hi[k];
+      }
     }
-    min_ = lo;
-    max_ = hi;
+    for (; i < count; ++i) {
+      lo[0] = v[i] < lo[0] ? v[i] : lo[0];
+      hi[0] = v[i] > hi[0] ? v[i] : hi[0];
+    }
+    min_ = std::min({lo[0], lo[1], lo[2], lo[3]});
+    max_ = std::max({hi[0], hi[1], hi[2], hi[3]});
     has_ = true;
   }
   void UpdateSpaced(const void* values, const uint8_t* valid, int64_t valid_offset,

@@ -24,16 +24,23 @@ namespace {
 
 using format::Encoding;
 
+// Calls f(s, e) for each run [s, e) of valid slots in [start, end) of `d`.
+template <typename F>
+void ForEachValidRun(const ArrayData& d, int64_t start, int64_t end, F&& f) {
+  const uint8_t* valid = d.validity();
+  if (valid == nullptr) {
+    if (start < end) f(start, end);
+    return;
+  }
+  bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
+                          [&](int64_t pos, int64_t len) { f(start + pos, start + pos + len); });
+}
+
 // Calls f(i) for each valid slot i in [start, end) of `d`.
 template <typename F>
 void ForEachValid(const ArrayData& d, int64_t start, int64_t end, F&& f) {
-  const uint8_t* valid = d.validity();
-  if (valid == nullptr) {
-    for (int64_t i = start; i < end; ++i) f(i);
-    return;
-  }
-  bitmap::VisitSetBitRuns(valid, d.offset + start, end - start, [&](int64_t pos, int64_t len) {
-    for (int64_t i = start + pos; i < start + pos + len; ++i) f(i);
+  ForEachValidRun(d, start, end, [&](int64_t s, int64_t e) {
+    for (int64_t i = s; i < e; ++i) f(i);
   });
 }
 
@@ -107,37 +114,49 @@ T LowBytes(const uint8_t* p) {
 
 // --- Fixed-width physical types ---------------------------------------------
 
-template <typename PhysT>
-PhysT LoadFixed(ValueKind kind, const ArrayData& d, int64_t i) {
+// Calls f(load) with `load(i)`: slot i of `d` as PhysT, converted as
+// `kind` says (the switch on the kind is made once, outside the caller's
+// loop over slots).
+template <typename PhysT, typename F>
+decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
   if constexpr (std::is_same_v<PhysT, int32_t>) {
     switch (kind) {
-      case ValueKind::kInt8: return d.GetValues<int8_t>(1)[i];
-      case ValueKind::kUInt8: return d.GetValues<uint8_t>(1)[i];
-      case ValueKind::kInt16: return d.GetValues<int16_t>(1)[i];
-      case ValueKind::kUInt16: return d.GetValues<uint16_t>(1)[i];
+      case ValueKind::kInt8: return f([p = d.GetValues<int8_t>(1)](int64_t i) -> int32_t { return p[i]; });
+      case ValueKind::kUInt8: return f([p = d.GetValues<uint8_t>(1)](int64_t i) -> int32_t { return p[i]; });
+      case ValueKind::kInt16: return f([p = d.GetValues<int16_t>(1)](int64_t i) -> int32_t { return p[i]; });
+      case ValueKind::kUInt16: return f([p = d.GetValues<uint16_t>(1)](int64_t i) -> int32_t { return p[i]; });
       case ValueKind::kTime32Seconds:
-        return static_cast<int32_t>(static_cast<uint32_t>(d.GetValues<int32_t>(1)[i]) * 1000u);
+        return f([p = d.GetValues<int32_t>(1)](int64_t i) {
+          return static_cast<int32_t>(static_cast<uint32_t>(p[i]) * 1000u);
+        });
       case ValueKind::kDate64:
-        return static_cast<int32_t>(d.GetValues<int64_t>(1)[i] / 86400000);
-      case ValueKind::kDecimalToInt32: {
-        const int w = d.type->byte_width();
-        return LowBytes<int32_t>(d.buffers[1]->data() + (d.offset + i) * w);
-      }
-      default: return d.GetValues<int32_t>(1)[i];
+        return f([p = d.GetValues<int64_t>(1)](int64_t i) { return static_cast<int32_t>(p[i] / 86400000); });
+      case ValueKind::kDecimalToInt32:
+        return f([&d, w = d.type->byte_width()](int64_t i) {
+          return LowBytes<int32_t>(d.buffers[1]->data() + (d.offset + i) * w);
+        });
+      default: return f([p = d.GetValues<int32_t>(1)](int64_t i) { return p[i]; });
     }
   } else if constexpr (std::is_same_v<PhysT, int64_t>) {
     switch (kind) {
       case ValueKind::kSecondsToMillis64:
-        return static_cast<int64_t>(static_cast<uint64_t>(d.GetValues<int64_t>(1)[i]) * 1000u);
-      case ValueKind::kDecimalToInt64: {
-        const int w = d.type->byte_width();
-        return LowBytes<int64_t>(d.buffers[1]->data() + (d.offset + i) * w);
-      }
-      default: return d.GetValues<int64_t>(1)[i];
+        return f([p = d.GetValues<int64_t>(1)](int64_t i) {
+          return static_cast<int64_t>(static_cast<uint64_t>(p[i]) * 1000u);
+        });
+      case ValueKind::kDecimalToInt64:
+        return f([&d, w = d.type->byte_width()](int64_t i) {
+          return LowBytes<int64_t>(d.buffers[1]->data() + (d.offset + i) * w);
+        });
+      default: return f([p = d.GetValues<int64_t>(1)](int64_t i) { return p[i]; });
     }
   } else {
-    return d.GetValues<PhysT>(1)[i];
+    return f([p = d.GetValues<PhysT>(1)](int64_t i) { return p[i]; });
   }
+}
+
+template <typename PhysT>
+PhysT LoadFixed(ValueKind kind, const ArrayData& d, int64_t i) {
+  return WithFixedLoader<PhysT>(kind, d, [i](auto load) -> PhysT { return load(i); });
 }
 
 // Moves a PLAIN page's values to `out`: by swapping buffers when `out` is
@@ -182,21 +201,25 @@ class FixedValueWriter final : public ValueWriter {
     const ValueKind kind = arrow_.value_kind;
     if (!arrow_.dictionary) {
       const ArrayData& d = *leaf_;
-      if (kind == ValueKind::kInt32 || kind == ValueKind::kInt64 || kind == ValueKind::kFloat ||
-          kind == ValueKind::kDouble) {
+      const bool as_is = kind == ValueKind::kInt32 || kind == ValueKind::kInt64 ||
+                         kind == ValueKind::kFloat || kind == ValueKind::kDouble;
+      const uint8_t* valid = d.validity();
+      if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
+      if (as_is) {
         const PhysT* raw = d.GetValues<PhysT>(1);
-        const uint8_t* valid = d.validity();
         // No nulls: the leaf's values are consumed where they are (no copy).
         if (valid == nullptr) return Consume(raw + start, end - start, nullptr);
-        if (gather_.size() < static_cast<size_t>(end - start)) {
-          gather_.resize(static_cast<size_t>(end - start));
-        }
         const int64_t n = GatherValid(raw + start, valid, d.offset + start, end - start, gather_.data());
         return Consume(gather_.data(), n, nullptr);
-      } else {
-        ForEachValid(d, start, end, [&](int64_t i) { scratch_.push_back(LoadFixed<PhysT>(kind, d, i)); });
       }
-      return Consume(scratch_.data(), static_cast<int64_t>(scratch_.size()), nullptr);
+      // Converted kinds: a tight loop per run of valid slots.
+      PhysT* out = gather_.data();
+      WithFixedLoader<PhysT>(kind, d, [&](auto load) {
+        ForEachValidRun(d, start, end, [&](int64_t s, int64_t e) {
+          for (int64_t i = s; i < e; ++i) *out++ = load(i);
+        });
+      });
+      return Consume(gather_.data(), out - gather_.data(), nullptr);
     }
     // Arrow dictionary leaf: resolve indices to dictionary values.
     const ArrayData& d = *leaf_;
