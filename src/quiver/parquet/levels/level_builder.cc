@@ -235,6 +235,11 @@ class LeafShredder {
         auto is_valid = [&](int64_t i) {
           return valid == nullptr || bit_util::GetBit(valid, d.offset + i);
         };
+        if (path_[depth + 1].node->kind == ArrowNodeKind::kLeaf &&
+            ListOfLeaf(depth, start, end, first_rep, rest_rep, def, empty_def, elem_rep,
+                       node.nullable, bounds, is_valid)) {
+          return Status::OK();
+        }
         int64_t i = start;
         while (i < end) {
           const int16_t rep = i == start ? first_rep : rest_rep;
@@ -278,6 +283,84 @@ class LeafShredder {
     return Status::OK();
   }
 
+  // A list whose child is the leaf (list<primitive>, the inner list of
+  // nested lists): the levels of slots [start, end) in two flat passes, the
+  // first counting them, the second writing them, with no descent per run
+  // of slots. Returns false, having emitted nothing, for any input the
+  // general walk must see (it reports errors: a null in a required list or
+  // leaf, bad offsets; and a null-type leaf).
+  template <typename Bounds, typename IsValid>
+  bool ListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep, int16_t rest_rep,
+                  int16_t null_def, int16_t empty_def, int16_t elem_rep, bool list_nullable,
+                  const Bounds& bounds, const IsValid& is_valid) {
+    const ArrowNode& leaf_node = *path_[depth + 1].node;
+    const ArrayData& leaf = *path_[depth + 1].data;
+    if (leaf.type->id() == Type::kNull) return false;
+    const uint8_t* leaf_valid = leaf.validity();
+    if (leaf_valid != nullptr && !leaf_node.nullable) return false;
+    int64_t total = 0;
+    int64_t cs, ce;
+    for (int64_t i = start; i < end; ++i) {
+      if (!is_valid(i)) {
+        if (!list_nullable) return false;
+        ++total;
+        continue;
+      }
+      bounds(i, &cs, &ce);
+      if (cs < 0 || ce < cs || ce > leaf.length) return false;
+      total += std::max<int64_t>(ce - cs, 1);
+    }
+    const int16_t present = leaf_node.levels.def_level;
+    const auto leaf_null = static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0));
+    const size_t at = out_->def_levels.size();
+    out_->def_levels.resize(at + static_cast<size_t>(total));
+    out_->rep_levels.resize(at + static_cast<size_t>(total));
+    int16_t* dp = out_->def_levels.data() + at;
+    int16_t* rp = out_->rep_levels.data() + at;
+    int64_t values = 0;
+    int64_t range_start = -1, range_end = -1;  // the leaf range being extended
+    for (int64_t i = start; i < end; ++i) {
+      const int16_t rep = i == start ? first_rep : rest_rep;
+      if (!is_valid(i)) {
+        *dp++ = null_def;
+        *rp++ = rep;
+        continue;
+      }
+      bounds(i, &cs, &ce);
+      if (cs == ce) {
+        *dp++ = empty_def;
+        *rp++ = rep;
+        continue;
+      }
+      const int64_t len = ce - cs;
+      rp[0] = rep;
+      std::fill(rp + 1, rp + len, elem_rep);
+      rp += len;
+      if (leaf_valid == nullptr) {
+        std::fill(dp, dp + len, present);
+        values += len;
+      } else {
+        for (int64_t k = 0; k < len; ++k) {
+          const bool v = bit_util::GetBit(leaf_valid, leaf.offset + cs + k);
+          dp[k] = v ? present : leaf_null;
+          values += v;
+        }
+      }
+      dp += len;
+      if (cs == range_end) {
+        range_end = ce;
+      } else {
+        if (range_start >= 0) AddRange(range_start, range_end, 0);
+        range_start = cs;
+        range_end = ce;
+      }
+    }
+    if (range_start >= 0) AddRange(range_start, range_end, 0);
+    out_->num_values += values;
+    out_->num_levels += total;
+    return true;
+  }
+
   // After the elements [cs, cs + elements) of list slots [i, j) were
   // emitted from level `base` on, each at elem_rep: the first element of
   // slots i + 1 .. j - 1 is set to slot_rep. An element's first level is
@@ -295,17 +378,17 @@ class LeafShredder {
       }
       return;
     }
-    int64_t k = i + 1;
-    bounds(k, &first, &last);
-    int64_t elem = cs;
-    for (int64_t l = base; l < out_->num_levels; ++l) {
-      if (r[l] > elem_rep) continue;
-      if (elem == first) {
-        r[l] = slot_rep;
-        if (++k == j) return;
-        bounds(k, &first, &last);
+    int64_t elem = cs;  // the element whose first level is the next one at or below elem_rep
+    int64_t l = base;
+    for (int64_t k = i + 1; k < j; ++k) {
+      bounds(k, &first, &last);
+      for (;; ++l) {
+        if (r[l] > elem_rep) continue;
+        if (elem++ == first) {
+          r[l++] = slot_rep;
+          break;
+        }
       }
-      ++elem;
     }
   }
 

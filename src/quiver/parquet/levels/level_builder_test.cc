@@ -222,6 +222,57 @@ TEST(LevelBuilder, PackedFlatLevelsMatchInt16Levels) {
   One(Field("n", null(), true), NullArrayOfLength(77));
 }
 
+// Lists of leaves (levels written in two flat passes) against a slot-by-slot
+// reference: list and large_list of nullable int32, with null lists that
+// own child ranges, empty lists and null items, sliced at every offset.
+TEST(LevelBuilder, ListOfLeavesMatchesSlotBySlotReference) {
+  std::mt19937_64 rng(2024);
+  const int64_t n = 200;
+  std::vector<int64_t> offsets = {0};
+  std::vector<bool> list_valid;
+  for (int64_t i = 0; i < n; ++i) {
+    offsets.push_back(offsets.back() + static_cast<int64_t>(rng() % 5));  // 0..4 (a null may own some)
+    list_valid.push_back(rng() % 4 != 0);
+  }
+  const int64_t m = offsets.back();
+  const std::vector<bool> item_valid = Stretches(rng, m, {70, 100, 0, 75});
+  auto items = ArrayFromVector<int32_t>(int32(), Iota(m), item_valid);
+  for (const TypePtr& type : {list(int32()), large_list(int32())}) {
+    auto data = ListArrayFromOffsets(type, offsets, items, list_valid);
+    for (int64_t offset = 0; offset < 40; ++offset) {
+      const int64_t len = n - offset - offset % 3;
+      LeafLevels l = One(Field("l", type, true), data->Slice(offset, len));
+      Levels def, rep;
+      Ranges ranges;
+      int64_t values = 0;
+      for (int64_t i = offset; i < offset + len; ++i) {
+        const int16_t r = 0;  // (a top-level list: every slot is a new row)
+        if (!list_valid[static_cast<size_t>(i)] || offsets[i] == offsets[i + 1]) {
+          def.push_back(list_valid[static_cast<size_t>(i)] ? 1 : 0);
+          rep.push_back(r);
+          continue;
+        }
+        for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+          const bool v = item_valid[static_cast<size_t>(e)];
+          def.push_back(v ? 3 : 2);
+          rep.push_back(e == offsets[i] ? r : 1);
+          values += v;
+        }
+        if (!ranges.empty() && ranges.back().second == offsets[i]) {
+          ranges.back().second = offsets[i + 1];
+        } else {
+          ranges.emplace_back(offsets[i], offsets[i + 1]);
+        }
+      }
+      ASSERT_EQ(l.def_levels, def) << type->ToString() << " offset " << offset;
+      ASSERT_EQ(l.rep_levels, rep) << type->ToString() << " offset " << offset;
+      EXPECT_EQ(l.ranges, ranges) << type->ToString() << " offset " << offset;
+      EXPECT_EQ(l.num_values, values);
+      EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size()));
+    }
+  }
+}
+
 TEST(LevelBuilder, MapKeysAndValues) {
   // [{"a": 1, "b": null}, null]
   auto keys = StringArrayFromVector({"a", "b"});
