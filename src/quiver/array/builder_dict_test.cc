@@ -191,6 +191,22 @@ TEST(ScalarMemoTable, FloatsNaNAndSignedZero) {
   EXPECT_EQ(f0, f1);
 }
 
+TEST(BytesEqual, EveryLengthAndEveryDifferingByte) {
+  // Lengths 0..40 (the inline paths of 1, 2, 4 and 8 bytes up to 16, and
+  // memcmp beyond), equal and differing at each position, at odd addresses.
+  std::vector<uint8_t> a(48), b(48);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = b[i] = static_cast<uint8_t>(i * 7 + 1);
+  EXPECT_TRUE(internal::BytesEqual(nullptr, nullptr, 0));
+  for (size_t n = 0; n <= 40; ++n) {
+    EXPECT_TRUE(internal::BytesEqual(a.data() + 1, b.data() + 1, n)) << n;
+    for (size_t k = 0; k < n; ++k) {
+      b[1 + k] ^= 0x40;
+      EXPECT_FALSE(internal::BytesEqual(a.data() + 1, b.data() + 1, n)) << n << " " << k;
+      b[1 + k] ^= 0x40;
+    }
+  }
+}
+
 TEST(BinaryMemoTable, ValuesOffsetsAndCollisions) {
   BinaryMemoTable memo;
   EXPECT_EQ(memo.size(), 0);

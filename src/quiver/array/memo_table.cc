@@ -181,7 +181,7 @@ int32_t BinaryMemoTable::Get(const void* bytes, int64_t length) const {
     if (slot.hash == hash) {
       const int64_t start = o[slot.index];
       if (o[slot.index + 1] - start == length &&
-          std::memcmp(data_.data() + start, bytes, static_cast<size_t>(length)) == 0) {
+          BytesEqual(data_.data() + start, bytes, static_cast<size_t>(length))) {
         return slot.index;
       }
     }
@@ -205,7 +205,7 @@ Result<int32_t> BinaryMemoTable::GetOrInsert(const void* bytes, int64_t length, 
     if (slot.hash == hash) {
       const int64_t start = o[slot.index];
       if (o[slot.index + 1] - start == length &&
-          std::memcmp(data_.data() + start, bytes, static_cast<size_t>(length)) == 0) {
+          BytesEqual(data_.data() + start, bytes, static_cast<size_t>(length))) {
         if (inserted != nullptr) *inserted = false;
         return slot.index;
       }

@@ -40,6 +40,29 @@
 
 namespace quiver::internal {
 
+// Whether a[0, n) == b[0, n). Up to 16 bytes inline, by two overlapping
+// loads of 8, 4, 2 or 1 bytes that stay within the n bytes (short values,
+// where a memcmp call costs more than the compare); memcmp beyond. n == 0
+// reads nothing (the pointers may be null).
+inline bool BytesEqual(const void* a, const void* b, size_t n) {
+  const auto* p = static_cast<const uint8_t*>(a);
+  const auto* q = static_cast<const uint8_t*>(b);
+  auto same = [&](auto width) {
+    using W = decltype(width);
+    W x0, y0, x1, y1;
+    std::memcpy(&x0, p, sizeof(W));
+    std::memcpy(&y0, q, sizeof(W));
+    std::memcpy(&x1, p + n - sizeof(W), sizeof(W));
+    std::memcpy(&y1, q + n - sizeof(W), sizeof(W));
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  };
+  if (n > 16) return std::memcmp(p, q, n) == 0;
+  if (n >= 8) return same(uint64_t{});
+  if (n >= 4) return same(uint32_t{});
+  if (n >= 2) return same(uint16_t{});
+  return n == 0 || *p == *q;
+}
+
 inline constexpr int32_t kKeyNotFound = -1;
 inline constexpr int64_t kMaxMemoTableSize = INT32_MAX;
 

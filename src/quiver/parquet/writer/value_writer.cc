@@ -528,9 +528,9 @@ class BooleanValueWriter final : public ValueWriter {
 
 // --- Byte arrays and fixed-length byte arrays -------------------------------
 
-// Whether two values have the same bytes (no call for the empty ones).
+// Whether two values have the same bytes.
 inline bool SameBytes(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+  return a.size() == b.size() && internal::BytesEqual(a.data(), b.data(), a.size());
 }
 
 class BytesValueWriter final : public ValueWriter {
@@ -950,6 +950,10 @@ class BytesValueWriter final : public ValueWriter {
       for (const auto& v : scratch_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
     }
     int64_t bytes = 0;
+    // With the dictionary on, byte-array min/max (which depend only on the
+    // set of values) are updated in the lookups below, once per distinct
+    // value per page.
+    const bool stats_per_entry = use_dict_ && options_.statistics && stats_by_value_;
     if (options_.statistics && arrow_.stats_kind == StatsKind::kFloat16) {
       // FLOAT16 (2-byte values): gathered, and reduced as one batch.
       halves_.resize(static_cast<size_t>(n));
@@ -958,7 +962,7 @@ class BytesValueWriter final : public ValueWriter {
       }
       page_stats_->Update(halves_.data(), n);
       bytes = 2 * n;
-    } else if (options_.statistics) {
+    } else if (options_.statistics && !stats_per_entry) {
       // Runs of equal values (common in low-cardinality data) compare once.
       std::string_view prev;
       bool has_prev = false;
@@ -1005,6 +1009,16 @@ class BytesValueWriter final : public ValueWriter {
     const size_t at = indices_.size();
     indices_.resize(at + static_cast<size_t>(n));
     int32_t* out = indices_.data() + at;
+    if (stats_per_entry && memo_page_seen_.size() < static_cast<size_t>(memo_.size() + n)) {
+      memo_page_seen_.resize(static_cast<size_t>(memo_.size() + n), 0);
+    }
+    // The page's statistics see memo entry m once per page.
+    auto see = [&](int32_t m, std::string_view v) {
+      if (stats_per_entry && memo_page_seen_[static_cast<size_t>(m)] != page_epoch_) {
+        memo_page_seen_[static_cast<size_t>(m)] = page_epoch_;
+        page_stats_->UpdateOne(v);
+      }
+    };
     if (fixed_ && column_.type_length == 2) {
       // 2-byte values (FLOAT16): a direct table from each of the 65,536
       // values to its memo index (-1: not seen) instead of hashing; the memo
@@ -1026,6 +1040,7 @@ class BytesValueWriter final : public ValueWriter {
           m = direct2_[key] = *index;
           if (inserted && bloom && bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
         }
+        see(m, v);
         *out++ = m;
       }
       return Status::OK();
@@ -1046,6 +1061,7 @@ class BytesValueWriter final : public ValueWriter {
       }
       prev_index = *index;
       if (inserted && bloom && bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
+      see(prev_index, v);
       prev = v;
       *out++ = prev_index;
     }
@@ -1076,6 +1092,8 @@ class BytesValueWriter final : public ValueWriter {
   std::vector<int32_t> remap_;
   std::vector<uint32_t> seen_;
   uint32_t page_epoch_ = 1;
+  // Per memo entry, the page whose statistics have seen it (Consume).
+  std::vector<uint32_t> memo_page_seen_;
   // The Arrow dictionary written as is (BeginLeaf), and whether the
   // current call writes its indices as is.
   ArrayDataPtr direct_dictionary_;
