@@ -174,6 +174,10 @@ class LeafShredder {
         if (valid == nullptr) {
           return Visit(depth + 1, d.offset + start, d.offset + end, first_rep, rest_rep);
         }
+        if (path_[depth + 1].node->kind == ArrowNodeKind::kLeaf &&
+            StructOfLeaf(depth, start, end, first_rep, rest_rep, def, node.nullable)) {
+          return Status::OK();
+        }
         // Runs of valid slots descend; the null slots between them are
         // emitted as runs at this level.
         int64_t cursor = start;  // the first slot not emitted yet
@@ -358,6 +362,53 @@ class LeafShredder {
     if (range_start >= 0) AddRange(range_start, range_end, 0);
     out_->num_values += values;
     out_->num_levels += total;
+    return true;
+  }
+
+  // A struct with a validity bitmap whose child is the leaf (a struct's
+  // leaves inside lists): one level per slot [start, end), written in one
+  // pass (struct null, leaf null or present) with no descent per run of
+  // valid slots. Returns false, having emitted nothing, for what the
+  // general walk must see (packed levels, errors, a null-type leaf).
+  bool StructOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep, int16_t rest_rep,
+                    int16_t null_def, bool struct_nullable) {
+    const ArrayData& d = *path_[depth].data;
+    const ArrowNode& leaf_node = *path_[depth + 1].node;
+    const ArrayData& leaf = *path_[depth + 1].data;
+    if (out_->def_packed || out_->max_def == 0 || leaf.type->id() == Type::kNull) return false;
+    const uint8_t* valid = d.validity();
+    const uint8_t* leaf_valid = leaf.validity();
+    if (leaf_valid != nullptr && !leaf_node.nullable) return false;
+    if (d.offset + end > leaf.length) return false;
+    const int64_t n = end - start;
+    if (!struct_nullable && bitmap::CountSetBits(valid, d.offset + start, n) != n) return false;
+    const int16_t present = leaf_node.levels.def_level;
+    const auto leaf_null = static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0));
+    const size_t at = out_->def_levels.size();
+    out_->def_levels.resize(at + static_cast<size_t>(n));
+    int16_t* dp = out_->def_levels.data() + at;
+    if (out_->max_rep > 0) {
+      out_->rep_levels.push_back(first_rep);
+      out_->rep_levels.insert(out_->rep_levels.end(), static_cast<size_t>(n - 1), rest_rep);
+    }
+    int64_t values = 0;
+    int64_t run_start = -1;  // the leaf range of the current run of valid struct slots
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t slot = d.offset + start + k;  // the leaf's slot
+      if (!bit_util::GetBit(valid, slot)) {
+        dp[k] = null_def;
+        if (run_start >= 0) AddRange(run_start, slot, 0);
+        run_start = -1;
+        continue;
+      }
+      const bool v = leaf_valid == nullptr || bit_util::GetBit(leaf_valid, leaf.offset + slot);
+      dp[k] = v ? present : leaf_null;
+      values += v;
+      if (run_start < 0) run_start = slot;
+    }
+    if (run_start >= 0) AddRange(run_start, d.offset + end, 0);
+    out_->num_values += values;
+    out_->num_levels += n;
     return true;
   }
 
