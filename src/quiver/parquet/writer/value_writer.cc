@@ -204,11 +204,11 @@ class FixedValueWriter final : public ValueWriter {
       const bool as_is = kind == ValueKind::kInt32 || kind == ValueKind::kInt64 ||
                          kind == ValueKind::kFloat || kind == ValueKind::kDouble;
       const uint8_t* valid = d.validity();
+      // No nulls: the leaf's values are consumed where they are (no copy).
+      if (as_is && valid == nullptr) return Consume(d.GetValues<PhysT>(1) + start, end - start, nullptr);
       if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
       if (as_is) {
         const PhysT* raw = d.GetValues<PhysT>(1);
-        // No nulls: the leaf's values are consumed where they are (no copy).
-        if (valid == nullptr) return Consume(raw + start, end - start, nullptr);
         const int64_t n = GatherValid(raw + start, valid, d.offset + start, end - start, gather_.data());
         return Consume(gather_.data(), n, nullptr);
       }
@@ -574,17 +574,10 @@ class BytesValueWriter final : public ValueWriter {
       // Fixed widths: the values' views, a run of valid slots at a time.
       const auto w = static_cast<size_t>(column_.type_length);
       const char* base = reinterpret_cast<const char*>(d.buffers[1]->data()) + d.offset * column_.type_length;
-      auto run = [&](int64_t s, int64_t e) {
+      scratch_.reserve(static_cast<size_t>(end - start));
+      ForEachValidRun(d, start, end, [&](int64_t s, int64_t e) {
         for (int64_t i = s; i < e; ++i) scratch_.emplace_back(base + static_cast<size_t>(i) * w, w);
-      };
-      const uint8_t* valid = d.validity();
-      if (valid == nullptr) {
-        scratch_.reserve(static_cast<size_t>(end - start));
-        run(start, end);
-      } else {
-        bitmap::VisitSetBitRuns(valid, d.offset + start, end - start,
-                                [&](int64_t pos, int64_t len) { run(start + pos, start + pos + len); });
-      }
+      });
       return Consume(check_utf8_);
     }
     if (arrow_.value_kind == ValueKind::kDecimalToFlba) {
