@@ -67,6 +67,18 @@ Status RleBitPackedEncoder::PutRepeated(uint64_t value, int64_t count) {
 }
 
 template <typename T>
+void RleBitPackedEncoder::AppendLiteralGroup(const T* v) {
+  if (bit_width_ == 1) {
+    uint8_t byte = 0;
+    for (int k = 0; k < 8; ++k) byte |= static_cast<uint8_t>((v[k] & 1) << k);
+    literal_bits_[num_literal_ / 8] = byte;
+  } else {
+    for (int k = 0; k < 8; ++k) literal_[num_literal_ + k] = static_cast<uint32_t>(v[k]);
+  }
+  num_literal_ += 8;
+}
+
+template <typename T>
 Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
   int64_t i = 0;
   while (i < n) {
@@ -88,8 +100,7 @@ Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
         bool negative = false;
         if constexpr (std::is_signed_v<T>) negative = lo < 0;
         if (all_equal || negative || static_cast<uint64_t>(hi) > max_value_) break;
-        for (int k = 0; k < 8; ++k) literal_[num_literal_ + k] = static_cast<uint32_t>(g[k]);
-        num_literal_ += 8;
+        AppendLiteralGroup(g);
         num_values_ += 8;
         i += 8;
         if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
@@ -128,16 +139,11 @@ Status RleBitPackedEncoder::PutBatch(const uint32_t* values, int64_t n) {
 
 namespace {
 
-// The 8 bits of `byte` as 8 values 0/1 (LSB first).
-struct BitsAsValues {
-  uint32_t v[256][8];
-  constexpr BitsAsValues() : v() {
-    for (int b = 0; b < 256; ++b) {
-      for (int k = 0; k < 8; ++k) v[b][k] = static_cast<uint32_t>((b >> k) & 1);
-    }
-  }
-};
-constexpr BitsAsValues kBitsAsValues;
+// The high bit of each zero byte of `w` set, and maybe of bytes above the
+// lowest zero byte (a borrow runs up from it): exact up to the lowest.
+inline uint64_t ZeroBytes(uint64_t w) {
+  return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+}
 
 // Bits [pos, pos + 8) of an LSB-first bitmap (all within the bitmap).
 inline uint8_t EightBitsAt(const uint8_t* bits, int64_t pos) {
@@ -174,6 +180,105 @@ inline int64_t RunOfEqualBits(const uint8_t* bits, int64_t pos, int64_t limit) {
 
 }  // namespace
 
+// PutBitmap from a group boundary with no run open. Put's rule, read off the
+// bitmap: 8 bits that are not all equal are a bit-packed group (its byte)
+// whatever follows; 8 equal bits open an RLE run that lasts as long as the
+// bit does. The bytes go straight to out_, reserved a block of bits at a
+// time; the open bit-packed run lives in out_ during a block (its header
+// patched when it ends) and in literal_bits_ between blocks and calls. Takes
+// every bit but the last < 8 (which Put buffers), or every bit when an RLE
+// run reaches the end (it stays open: the next call may extend it).
+Status RleBitPackedEncoder::PutBitmapGroups(const uint8_t* bits, int64_t offset, int64_t n,
+                                            int64_t* taken) {
+  QUIVER_RETURN_NOT_OK(Begin());
+  constexpr int64_t kBlockBits = 8192;
+  constexpr uint8_t kFullRunHeader = kMaxLiteralGroups << 1 | 1;
+  int64_t i = 0;
+  while (n - i >= 8) {
+    const int64_t block_end = i + std::min(n - i, kBlockBits);
+    // Room: the open bit-packed run (header and < 63 groups), then per group
+    // of 8 bits a byte, or an RLE run (a header of <= 5 bytes, the value and
+    // the next bit-packed run's header); the 64-bit step may pass block_end
+    // by 7 groups.
+    QUIVER_RETURN_NOT_OK(out_->Reserve(64 + ((block_end - i) / 8 + 8) * 8));
+    uint8_t* const base = out_->data();
+    uint8_t* p = base + out_->size();
+    uint8_t* header = p++;
+    int groups = num_literal_ / 8;
+    std::memcpy(p, literal_bits_, static_cast<size_t>(groups));
+    p += groups;
+    num_literal_ = 0;
+    bool left_to_run_state = false;
+    while (block_end - i >= 8) {
+      // Up to 8 groups at once: those before the first of all-equal bits
+      // are bit-packed groups, their bytes.
+      const int avail = static_cast<int>(std::min<int64_t>(8, (n - i) / 8));
+      const uint64_t w = bitmap::LoadBits(bits, offset + i, 8 * avail);
+      const uint64_t equal = ZeroBytes(w) | ZeroBytes(~w);
+      const int k = equal == 0 ? avail : std::min(avail, std::countr_zero(equal) / 8);
+      const uint64_t le = bit_util::ToLittleEndian(w);
+      std::memcpy(p, &le, 8);  // (k bytes kept)
+      p += k;
+      groups += k;
+      i += 8 * k;
+      if (groups >= kMaxLiteralGroups) {
+        // A full run: the groups past it move up a byte for the next run's
+        // header.
+        *header = kFullRunHeader;
+        groups -= kMaxLiteralGroups;
+        header += 1 + kMaxLiteralGroups;
+        std::memmove(header + 1, header, static_cast<size_t>(groups));
+        ++p;
+      }
+      if (k == avail) continue;
+      const uint8_t g = static_cast<uint8_t>(w >> (8 * k));
+      // 8 equal bits: the bit-packed run (if any) ends, an RLE run starts.
+      if (groups > 0) {
+        *header = static_cast<uint8_t>(groups << 1 | 1);
+      } else {
+        p = header;
+      }
+      groups = 0;
+      // The run's length: from the loaded word, then past it if it reaches
+      // the word's end.
+      const bool one = g != 0;
+      const int loaded = 8 * (avail - k);
+      uint64_t differ = (one ? ~w : w) >> (8 * k);
+      if (loaded < 64) differ |= ~uint64_t{0} << loaded;
+      int64_t run = differ == 0 ? 64 : std::countr_zero(differ);
+      if (run == loaded && i + run < n && bit_util::GetBit(bits, offset + i + run) == one) {
+        run += RunOfEqualBits(bits, offset + i + run, n - i - run);
+      }
+      if (i + run == n || run > kMaxRunLength) {
+        // Open at the end (the next call may extend it), or longer than one
+        // run header allows: the run state takes it.
+        out_->UnsafeSetSize(p - base);
+        current_value_ = one ? 1 : 0;
+        repeat_count_ = run;
+        i += run;
+        left_to_run_state = true;
+        break;
+      }
+      p += PutUleb128(static_cast<uint64_t>(run) << 1, p);
+      *p++ = one ? 1 : 0;
+      i += run;
+      header = p++;
+    }
+    if (left_to_run_state) {
+      if (i == n) break;
+      QUIVER_RETURN_NOT_OK(FlushRepeatedRun());
+      continue;
+    }
+    // The block's end: the open bit-packed run goes back to literal_bits_.
+    std::memcpy(literal_bits_, header + 1, static_cast<size_t>(groups));
+    num_literal_ = 8 * groups;
+    out_->UnsafeSetSize(header - base);
+  }
+  num_values_ += i;
+  *taken = i;
+  return Status::OK();
+}
+
 Status RleBitPackedEncoder::PutBitmap(const uint8_t* bits, int64_t offset, int64_t n) {
   if (bit_width_ != 1) {
     return Status::Invalid("RLE/bit-packed encoder: PutBitmap needs bit width 1, not ", bit_width_);
@@ -189,31 +294,17 @@ Status RleBitPackedEncoder::PutBitmap(const uint8_t* bits, int64_t offset, int64
       const uint8_t g = EightBitsAt(bits, offset + i);
       if (g != 0 && g != 0xFF) QUIVER_RETURN_NOT_OK(FlushRepeatedRun());
     }
-    // As PutBatchImpl: at a group boundary with no run open, 8 bits that are
-    // not all equal are a bit-packed group whatever follows.
-    if (num_buffered_ == 0 && repeat_count_ == 0) {
-      while (n - i >= 8) {
-        const uint8_t g = EightBitsAt(bits, offset + i);
-        if (g == 0 || g == 0xFF) break;
-        std::memcpy(literal_ + num_literal_, kBitsAsValues.v[g], sizeof(kBitsAsValues.v[g]));
-        num_literal_ += 8;
-        num_values_ += 8;
-        i += 8;
-        if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
-      }
+    // At a group boundary with no run open: the groups and runs that follow,
+    // straight to out_.
+    if (num_buffered_ == 0 && repeat_count_ == 0 && n - i >= 8) {
+      int64_t taken = 0;
+      QUIVER_RETURN_NOT_OK(PutBitmapGroups(bits, offset + i, n - i, &taken));
+      i += taken;
       if (i >= n) break;
     }
     const int64_t run = RunOfEqualBits(bits, offset + i, n - i);
     const uint64_t v = bit_util::GetBit(bits, offset + i) ? 1 : 0;
-    if (run >= 8 && num_buffered_ == 0 && repeat_count_ == 0) {
-      // At a group boundary, 8 or more equal values: Put would buffer 8,
-      // find them all equal (ending the bit-packed run, if any) and open an
-      // RLE run that the rest extends.
-      if (num_literal_ > 0) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
-      current_value_ = v;
-      repeat_count_ = run;
-      num_values_ += run;
-    } else if (run == 1) {
+    if (run == 1) {
       QUIVER_RETURN_NOT_OK(Put(v));
     } else {
       QUIVER_RETURN_NOT_OK(PutRepeated(v, run));
@@ -231,8 +322,7 @@ Status RleBitPackedEncoder::FlushGroup() {
     if (num_literal_ > 0) return FlushLiteralRun();
     return Status::OK();
   }
-  std::memcpy(literal_ + num_literal_, buffered_, sizeof(buffered_));
-  num_literal_ += 8;
+  AppendLiteralGroup(buffered_);
   repeat_count_ = 0;
   if (num_literal_ == kMaxLiteralGroups * 8) return FlushLiteralRun();
   return Status::OK();
@@ -262,6 +352,12 @@ Status RleBitPackedEncoder::FlushLiteralRun() {
   QUIVER_RETURN_NOT_OK(out_->Reserve(1 + int64_t{groups} * bit_width_));
   uint8_t* p = out_->data() + out_->size();
   *p++ = static_cast<uint8_t>(groups << 1 | 1);  // groups <= 63: one byte
+  if (bit_width_ == 1) {  // the groups are their bytes
+    std::memcpy(p, literal_bits_, static_cast<size_t>(groups));
+    out_->UnsafeSetSize(p + groups - out_->data());
+    num_literal_ = 0;
+    return Status::OK();
+  }
   const int full_blocks = num_literal_ / 32;
   for (int b = 0; b < full_blocks; ++b) {
     internal::Pack32(literal_ + 32 * b, bit_width_, p);
@@ -272,20 +368,13 @@ Status RleBitPackedEncoder::FlushLiteralRun() {
   // scattered values of a sparse column's levels).
   const uint32_t* v = literal_ + 32 * full_blocks;
   const uint32_t* const v_end = literal_ + num_literal_;
-  if (bit_width_ == 1) {
-    for (; v < v_end; v += 8) {
-      *p++ = static_cast<uint8_t>(v[0] | v[1] << 1 | v[2] << 2 | v[3] << 3 | v[4] << 4 |
-                                  v[5] << 5 | v[6] << 6 | v[7] << 7);
-    }
-  } else {
-    for (; v < v_end; v += 8) {
-      uint64_t acc = 0;  // (< 8 bits pending + 32: fits)
-      int pending = 0;
-      for (int k = 0; k < 8; ++k) {
-        acc |= static_cast<uint64_t>(v[k]) << pending;
-        pending += bit_width_;
-        for (; pending >= 8; pending -= 8, acc >>= 8) *p++ = static_cast<uint8_t>(acc);
-      }
+  for (; v < v_end; v += 8) {
+    uint64_t acc = 0;  // (< 8 bits pending + 32: fits)
+    int pending = 0;
+    for (int k = 0; k < 8; ++k) {
+      acc |= static_cast<uint64_t>(v[k]) << pending;
+      pending += bit_width_;
+      for (; pending >= 8; pending -= 8, acc >>= 8) *p++ = static_cast<uint8_t>(acc);
     }
   }
   out_->UnsafeSetSize(p - out_->data());
@@ -303,8 +392,7 @@ Result<int64_t> RleBitPackedEncoder::Flush() {
     } else {
       if (num_buffered_ > 0) {
         std::fill(buffered_ + num_buffered_, buffered_ + 8, 0u);
-        std::memcpy(literal_ + num_literal_, buffered_, sizeof(buffered_));
-        num_literal_ += 8;
+        AppendLiteralGroup(buffered_);
         num_buffered_ = 0;
       }
       QUIVER_RETURN_NOT_OK(FlushLiteralRun());

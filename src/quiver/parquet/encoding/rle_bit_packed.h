@@ -72,8 +72,8 @@ class RleBitPackedEncoder {
 
   // Put() of bits [offset, offset + n) of the LSB-first bitmap `bits`, each
   // a value 0 or 1 (booleans, levels 0/1); bit_width must be 1. Whole groups
-  // of 8 bits that are not all equal become a bit-packed group a byte at a
-  // time; runs of equal bits go through PutRepeated.
+  // of 8 bits that are not all equal become bit-packed groups as their bytes,
+  // 64 bits a step; runs of equal bits go through PutRepeated.
   Status PutBitmap(const uint8_t* bits, int64_t offset, int64_t n);
 
   // Writes out the pending runs (and patches the length prefix); returns the
@@ -89,6 +89,11 @@ class RleBitPackedEncoder {
   template <typename T>
   Status PutBatchImpl(const T* values, int64_t n);
   Status FlushGroup();
+  // Appends the 8 values at `v` to the bit-packed run as one group (a byte
+  // of bits at bit width 1).
+  template <typename T>
+  void AppendLiteralGroup(const T* v);
+  Status PutBitmapGroups(const uint8_t* bits, int64_t offset, int64_t n, int64_t* taken);
   Status FlushRepeatedRun();
   Status FlushLiteralRun();
   Status Begin();
@@ -109,7 +114,11 @@ class RleBitPackedEncoder {
 
   uint32_t buffered_[8];
   int num_buffered_ = 0;
+  // The open bit-packed run: num_literal_ values, a multiple of 8. At bit
+  // width 1 its groups are kept packed, a byte each, in literal_bits_; at
+  // other widths as values in literal_.
   uint32_t literal_[kMaxLiteralGroups * 8];
+  uint8_t literal_bits_[kMaxLiteralGroups];
   int num_literal_ = 0;
 };
 
