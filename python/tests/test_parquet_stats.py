@@ -289,3 +289,39 @@ def test_page_statistics_bracket_the_chunk(tmp_path, rng):
     assert ci["null_counts"] == [p.statistics.null_count for p in pages]
     # Legacy min/max (signed order) alongside min_value/max_value, as Arrow C++.
     assert chunk.statistics.min_legacy == chunk.statistics.min_value
+
+
+@pytest.mark.parametrize("value_type", [pa.string(), pa.binary(), pa.large_binary()], ids=str)
+def test_dictionary_written_as_is_page_statistics(tmp_path, value_type):
+    """An Arrow dictionary written as is: page min/max skip entries whose first 8 bytes
+    (a sort key) lie strictly inside the page's range so far. Entries that tie on those
+    bytes (a shared 8-byte prefix, values shorter than 8 bytes with and without trailing
+    zero bytes, the empty value) must still be compared whole: every page's statistics in
+    its header equal pyarrow's, over many pages; the dictionary page equals pyarrow's, with
+    an entry larger than the 64 KiB pieces it is written in."""
+    g = np.random.default_rng(7100)
+    binary = not pa.types.is_string(value_type)
+    words = {b"", b"a", b"ab", b"prefix__", b"prefix__a", b"prefix__b", b"prefix__\x00", b"zz",
+             b"prefix_", b"\x7f" * 9}
+    if binary:
+        words |= {b"ab\x00", b"ab\x00\x00", b"\x00", b"\xff" * 8, b"\xff" * 8 + b"\x00"}
+    words |= {f"prefix__{i:05d}".encode() for i in range(300)}
+    words |= {g.bytes(int(g.integers(0, 12))).hex().encode() for _ in range(300)}
+    # The last entry, 70,000 bytes, is in the dictionary page but used by no row (its
+    # bounds would be truncated by Quiver and not by pyarrow).
+    entries = sorted(words, key=lambda w: g.random()) + [b"\x01" * 70000]
+    values = pa.array(entries if binary else [w.decode() for w in entries], value_type)
+    indices = pa.array(g.integers(0, len(entries) - 1, 30000).astype(np.int32))
+    table = pa.table({"d": pa.DictionaryArray.from_arrays(indices, values)})
+    options = dict(compression="none", max_rows_per_page=500, write_batch_size=100)
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(q), **options)
+    pq.write_table(table, str(p), **options)
+    qs, ps = (parquet_pages.read_file(x).row_groups[0].columns[0] for x in (q, p))
+    assert len(qs.data_pages) == len(ps.data_pages) > 50
+    for i, (a, b) in enumerate(zip(qs.data_pages, ps.data_pages)):
+        assert (a.statistics.min_value, a.statistics.max_value) == \
+            (b.statistics.min_value, b.statistics.max_value), f"page {i}"
+    qd, pd = q.read_bytes(), p.read_bytes()
+    assert [parquet_pages.page_body(qd, x) for x in qs.pages] == [parquet_pages.page_body(pd, x) for x in ps.pages]
+    compare_file_statistics(q, p)

@@ -271,6 +271,57 @@ TEST(BinaryMemoTable, HundredThousandStrings) {
   EXPECT_GT(memo.memory_used(), 0);
 }
 
+TEST(FindRepeatedValue, FirstRepeatAgainstABinaryMemoTable) {
+  // Random short strings (many repeats) and distinct ones (none), with
+  // int32 and int64 offsets, with real hashes and with every hash equal:
+  // the answer is the first k that a memo table does not insert.
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int64_t n = trial % 4 == 0 ? 0 : static_cast<int64_t>(rng() % 3000) + 1;
+    const bool distinct = trial % 2 == 1;
+    std::string data;
+    std::vector<int64_t> o64{0};
+    for (int64_t k = 0; k < n; ++k) {
+      if (distinct) {
+        data += "v" + std::to_string(k) + std::string(static_cast<size_t>(k % 23), 'x');
+      } else {
+        data += std::string(static_cast<size_t>(rng() % 4), static_cast<char>('a' + rng() % 6));
+      }
+      o64.push_back(static_cast<int64_t>(data.size()));
+    }
+    std::vector<int32_t> o32(o64.begin(), o64.end());
+    internal::BinaryMemoTable memo;
+    int64_t expected = -1;
+    for (int64_t k = 0; k < n && expected < 0; ++k) {
+      bool inserted = false;
+      ASSERT_TRUE(memo.GetOrInsert(data.data() + o64[k], o64[k + 1] - o64[k], &inserted).ok());
+      if (!inserted) expected = k;
+    }
+    if (distinct) {
+      EXPECT_EQ(expected, -1);
+    }
+    const auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
+    for (uint64_t mask : {~uint64_t{0}, uint64_t{0}}) {
+      if (mask == 0 && n > 1000) continue;  // all in one probe chain: quadratic
+      std::vector<uint64_t> hashes;
+      for (int64_t k = 0; k < n; ++k) {
+        hashes.push_back(internal::HashBytes(data.data() + o64[k], o64[k + 1] - o64[k]) & mask);
+      }
+      auto a = internal::FindRepeatedValue(o32.data(), bytes, hashes.data(), n, DefaultMemoryPool());
+      auto b = internal::FindRepeatedValue(o64.data(), bytes, hashes.data(), n, DefaultMemoryPool());
+      ASSERT_TRUE(a.ok() && b.ok());
+      EXPECT_EQ(*a, expected) << "trial " << trial;
+      EXPECT_EQ(*b, expected) << "trial " << trial;
+    }
+  }
+  // A null data pointer with empty values: the second is a repeat.
+  const int32_t empty[] = {0, 0, 0};
+  const uint64_t same[] = {7, 7};
+  auto r = internal::FindRepeatedValue(empty, nullptr, same, 2, DefaultMemoryPool());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, 1);
+}
+
 TEST(MemoTable, OutOfMemoryLeavesTheTableUsable) {
   CappedMemoryPool pool(SystemMemoryPool(), 64 * 1024);
   {

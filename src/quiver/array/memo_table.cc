@@ -255,4 +255,51 @@ void BinaryMemoTable::Clear() {
   size_ = 0;
 }
 
+template <typename Offset>
+Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
+                                  const uint64_t* hashes, int64_t length, MemoryPool* pool) {
+  if (length < 2) return -1;
+  if (length > kMaxMemoTableSize) return TooManyValues();
+  struct Slot {
+    uint32_t tag;   // the hash's high bits
+    int32_t index;  // kKeyNotFound = empty
+  };
+  const int64_t capacity = CapacityFor(length);
+  MutableBuffer buffer(pool);
+  QUIVER_RETURN_NOT_OK(buffer.Resize(capacity * static_cast<int64_t>(sizeof(Slot)), 0xFF));
+  Slot* slots = buffer.data_as<Slot>();
+  const uint64_t mask = static_cast<uint64_t>(capacity - 1);
+  const uint8_t* const base = data != nullptr ? data : ZeroSizeArea();
+  constexpr int64_t kAhead = 16;
+  for (int64_t k = 0; k < std::min(kAhead, length); ++k) {
+    __builtin_prefetch(slots + (hashes[k] & mask), 1);
+  }
+  for (int64_t k = 0; k < length; ++k) {
+    if (k + kAhead < length) __builtin_prefetch(slots + (hashes[k + kAhead] & mask), 1);
+    const uint64_t hash = hashes[k];
+    const auto tag = static_cast<uint32_t>(hash >> 32);
+    const uint8_t* value = base + offsets[k];
+    const auto size = static_cast<size_t>(offsets[k + 1] - offsets[k]);
+    uint64_t pos = hash & mask;
+    for (;; pos = (pos + 1) & mask) {
+      const Slot& slot = slots[pos];
+      if (slot.index == kKeyNotFound) break;
+      if (slot.tag == tag) {
+        const int64_t other = slot.index;
+        if (static_cast<size_t>(offsets[other + 1] - offsets[other]) == size &&
+            BytesEqual(base + offsets[other], value, size)) {
+          return k;
+        }
+      }
+    }
+    slots[pos] = Slot{tag, static_cast<int32_t>(k)};
+  }
+  return -1;
+}
+
+template Result<int64_t> FindRepeatedValue(const int32_t*, const uint8_t*, const uint64_t*, int64_t,
+                                           MemoryPool*);
+template Result<int64_t> FindRepeatedValue(const int64_t*, const uint8_t*, const uint64_t*, int64_t,
+                                           MemoryPool*);
+
 }  // namespace quiver::internal

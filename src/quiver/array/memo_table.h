@@ -278,4 +278,20 @@ class BinaryMemoTable {
   uint64_t hash_mask_ = ~uint64_t{0};
 };
 
+// The first value of the byte strings [offsets[k], offsets[k + 1]) of
+// `data`, k in [0, length), that equals an earlier one: its k, or -1 if the
+// values are distinct. Checks an Arrow binary array's values (Offset int32
+// or int64) in place, without a memo table's copy of them. hashes[k] is
+// value k's hash (HashBytes, or any function of the bytes: equal values
+// must have equal hashes), computed by the caller in its own pass over the
+// values; a half-full table of (hash bits, k) slots, each slot prefetched
+// a few values ahead.
+template <typename Offset>
+Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
+                                  const uint64_t* hashes, int64_t length, MemoryPool* pool);
+extern template Result<int64_t> FindRepeatedValue(const int32_t*, const uint8_t*,
+                                                  const uint64_t*, int64_t, MemoryPool*);
+extern template Result<int64_t> FindRepeatedValue(const int64_t*, const uint8_t*,
+                                                  const uint64_t*, int64_t, MemoryPool*);
+
 }  // namespace quiver::internal

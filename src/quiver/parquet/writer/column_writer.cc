@@ -397,20 +397,37 @@ class ColumnChunkWriter::Impl {
   }
 
  private:
-  // Appends the dictionary page (if dictionary encoding was used) to `out`
-  // and records it; dict_len_ is its size.
-  Status WriteDictionaryPage(MutableBuffer* out) {
+  // Appends the dictionary page (if dictionary encoding was used) to `out`,
+  // or writes it to `stream` (through `out`: WritePage), and records it;
+  // dict_len_ is its size.
+  Status WriteDictionaryPage(MutableBuffer* out, io::OutputStream* stream = nullptr) {
     if (!dictionary_enabled_ || (dictionary_pages_used_ == 0 && !fell_back_)) return Status::OK();
-    scratch_.Clear();
-    QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
     format::PageHeader header;
     header.type = PageType::kDictionaryPage;
     auto& dph = header.dictionary_page_header.emplace();
     dph.num_values = static_cast<int32_t>(values_->dictionary_size());
     dph.encoding = Encoding::kPlain;
     dph.is_sorted = false;  // as Arrow C++ writes it: identical page bytes dedup across writers
-    QUIVER_ASSIGN_OR_RAISE(dict_len_, WritePage(&header, scratch_.data(), scratch_.size(), nullptr, 0, out));
     AddEncodingStat(PageType::kDictionaryPage, Encoding::kPlain);
+    if (stream != nullptr && codec_ == nullptr && !options_.page_checksum &&
+        values_->dictionary_streams()) {
+      // Stored as is: the header, then the body from the value writer in
+      // pieces (a large Arrow dictionary is not copied into a page first).
+      const int64_t body_len = values_->dictionary_plain_bytes();
+      const int64_t start = out->size();
+      QUIVER_RETURN_NOT_OK(PutPageHeader(&header, body_len, body_len, out));
+      const int64_t head = out->size() - start;
+      QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+      out->Clear();
+      QUIVER_RETURN_NOT_OK(values_->WriteDictionaryTo(stream, out));
+      out->Clear();
+      dict_len_ = head + body_len;
+      return Status::OK();
+    }
+    scratch_.Clear();
+    QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
+    QUIVER_ASSIGN_OR_RAISE(dict_len_,
+                           WritePage(&header, scratch_.data(), scratch_.size(), nullptr, 0, out, stream));
     return Status::OK();
   }
 
@@ -419,8 +436,7 @@ class ColumnChunkWriter::Impl {
   Status EmitBuffered() {
     QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
     page_buf_.Clear();
-    QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&page_buf_));
-    QUIVER_RETURN_NOT_OK(sink_->Write(page_buf_.data(), page_buf_.size()));
+    QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&page_buf_, sink_));
     for (const auto& page : pages_) QUIVER_RETURN_NOT_OK(sink_->Write(*page));
     for (auto& loc : offset_index_.page_locations) loc.offset += dict_len_;
     sink_written_ = dict_len_ + pages_size_;
@@ -569,6 +585,22 @@ class ColumnChunkWriter::Impl {
   // `out`, or with a `stream`, through `out` (left empty) to the stream, a
   // large body straight from where it is rather than copied; returns the
   // bytes written.
+  // Appends `header` with the page's sizes to `out` (and counts the page's
+  // uncompressed bytes); the page body follows it.
+  Status PutPageHeader(format::PageHeader* header, int64_t uncompressed, int64_t compressed,
+                       MutableBuffer* out) {
+    if (compressed > INT32_MAX || uncompressed > INT32_MAX) {
+      return Status::CapacityError("column '", column_.path, "': a page of ", uncompressed,
+                                   " bytes exceeds Parquet's 2 GiB page limit");
+    }
+    header->uncompressed_page_size = static_cast<int32_t>(uncompressed);
+    header->compressed_page_size = static_cast<int32_t>(compressed);
+    const int64_t start = out->size();
+    QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
+    total_uncompressed_ += (out->size() - start) + uncompressed;
+    return Status::OK();
+  }
+
   Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
                             const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
                             io::OutputStream* stream = nullptr) {
@@ -581,14 +613,6 @@ class ColumnChunkWriter::Impl {
     if (compress) {
       QUIVER_ASSIGN_OR_RAISE(stored, Compress(body, body_len));
     }
-    const int64_t uncompressed = prefix_len + body_len;
-    const int64_t compressed = prefix_len + stored.second;
-    if (compressed > INT32_MAX || uncompressed > INT32_MAX) {
-      return Status::CapacityError("column '", column_.path, "': a page of ", uncompressed,
-                                   " bytes exceeds Parquet's 2 GiB page limit");
-    }
-    header->uncompressed_page_size = static_cast<int32_t>(uncompressed);
-    header->compressed_page_size = static_cast<int32_t>(compressed);
     if (options_.page_checksum) {
       const uint32_t crc = Crc32Update(Crc32(prefix, prefix_len), stored.first, stored.second);
       header->crc = static_cast<int32_t>(crc);
@@ -597,8 +621,7 @@ class ColumnChunkWriter::Impl {
     // Room for the header (a few hundred bytes with statistics) and the
     // page, so the body is copied once.
     QUIVER_RETURN_NOT_OK(out->Reserve(1024 + prefix_len + stored.second));
-    QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, out));
-    total_uncompressed_ += (out->size() - start) + uncompressed;
+    QUIVER_RETURN_NOT_OK(PutPageHeader(header, prefix_len + body_len, prefix_len + stored.second, out));
     if (prefix_len > 0) QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(prefix, prefix_len));
     const int64_t head = out->size() - start;
     // Above this size a second write costs less than copying the body.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quiver/array/memo_table.h"
+#include "quiver/io/interfaces.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/byte_stream_split.h"
 #include "quiver/parquet/encoding/delta_binary_packed.h"
@@ -101,6 +102,14 @@ void ForEachDictionaryIndex(const ArrayData& d, int64_t start, int64_t end, F&& 
 Status BadDictionaryIndex(const ColumnDescriptor& column, int64_t k, int64_t slot) {
   return Status::Invalid("column '", column.path, "': dictionary index ", k, " at slot ", slot,
                          " is out of range or refers to a null dictionary value");
+}
+
+// The first 8 bytes of a value (zero padded) as a big-endian integer: keys
+// order as the values do in unsigned byte order, ties aside.
+inline uint64_t SortKey(const uint8_t* p, int64_t size) {
+  uint8_t bytes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  if (size > 0) std::memcpy(bytes, p, static_cast<size_t>(std::min<int64_t>(size, 8)));
+  return bit_util::LoadBigEndian<uint64_t>(bytes);
 }
 
 // Little-endian two's complement of `width` bytes at p -> low `n` bytes as
@@ -593,7 +602,8 @@ class BytesValueWriter final : public ValueWriter {
 
   int64_t EstimatedPageSize() const override {
     if (use_dict_) {
-      int bw = memo_.size() <= 1 ? 1 : std::bit_width(static_cast<uint32_t>(memo_.size() - 1));
+      const int64_t entries = dictionary_size();
+      int bw = entries <= 1 ? 1 : std::bit_width(static_cast<uint64_t>(entries - 1));
       return 1 + static_cast<int64_t>(indices_.size()) * bw / 8;
     }
     // The encoders' own estimates, which are Arrow C++'s.
@@ -607,7 +617,8 @@ class BytesValueWriter final : public ValueWriter {
     Encoding enc;
     encoded_estimate_ = 0;
     if (use_dict_) {
-      QUIVER_RETURN_NOT_OK(FixedValueWriter<int32_t>::EncodeIndices(indices_, memo_.size(), out));
+      QUIVER_RETURN_NOT_OK(
+          FixedValueWriter<int32_t>::EncodeIndices(indices_, static_cast<int32_t>(dictionary_size()), out));
       indices_.clear();
       enc = Encoding::kRleDictionary;
     } else if (delta_length_ != nullptr) {
@@ -629,8 +640,12 @@ class BytesValueWriter final : public ValueWriter {
   }
 
   bool dictionary_active() const override { return use_dict_; }
-  int64_t dictionary_size() const override { return memo_.size(); }
+  // The Parquet dictionary: the Arrow dictionary written as is, or the memo.
+  int64_t dictionary_size() const override {
+    return direct_dictionary_ != nullptr ? direct_dictionary_->length : memo_.size();
+  }
   int64_t dictionary_plain_bytes() const override {
+    if (direct_dictionary_ != nullptr) return direct_plain_bytes_;
     return memo_.data_length() + (fixed_ ? 0 : 4 * static_cast<int64_t>(memo_.size()));
   }
   void FallBack() override {
@@ -662,20 +677,11 @@ class BytesValueWriter final : public ValueWriter {
     const ArrayDataPtr& dict = leaf_->dictionary;
     if (direct_dictionary_ == nullptr) {
       if (memo_.size() > 0 || dict->GetNullCount() > 0) return false;
-      for (int64_t k = 0; k < dict->length; ++k) {
-        std::string_view v;
-        QUIVER_RETURN_NOT_OK(ValueAt(*dict, k, &entry_arena_, &v));
-        if (check_utf8_) {
-          const Status st = CheckUtf8(v);
-          if (!st.ok()) return Status::Invalid(st.message(), " (dictionary entry ", k, ")");
-        }
-        QUIVER_RETURN_NOT_OK(memo_.GetOrInsert(v).status());
-      }
-      if (memo_.size() != dict->length) return true;  // duplicate values
+      QUIVER_ASSIGN_OR_RAISE(const bool distinct, CheckDirectDictionary(*dict));
+      if (!distinct) return true;
       direct_dictionary_ = dict;
     } else if (!SameDictionary(*direct_dictionary_, *dict)) {
-      direct_dictionary_ = nullptr;
-      return true;
+      return true;  // (the dictionary page stays direct_dictionary_)
     }
     direct_ = true;
     // The Arrow index is the Parquet index.
@@ -685,7 +691,58 @@ class BytesValueWriter final : public ValueWriter {
     return false;
   }
 
+  bool dictionary_streams() const override { return direct_dictionary_ != nullptr; }
+  Status WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const override {
+    if (direct_dictionary_ == nullptr) return ValueWriter::WriteDictionaryTo(stream, staging);
+    return PutDirectDictionary(staging, stream);
+  }
+
+  // The first Arrow dictionary of a chunk, to be written as is. One pass
+  // over its entries checks each one's size and UTF-8 (string columns) and
+  // computes its hash and (for min/max) its sort key while it is in cache;
+  // then whether the entries are distinct. With a repeated value, the memo
+  // gets the distinct values (the dictionary page Arrow C++ writes then)
+  // and the result is false.
+  Result<bool> CheckDirectDictionary(const ArrayData& dict) {
+    auto check = [&](const auto* o) -> Result<bool> {
+      const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
+      const char* chars = reinterpret_cast<const char*>(data);
+      const bool keys = options_.statistics && arrow_.stats_kind == StatsKind::kBytes;
+      std::vector<uint64_t> hashes(static_cast<size_t>(dict.length));
+      if (keys) direct_keys_.resize(static_cast<size_t>(dict.length));
+      for (int64_t k = 0; k < dict.length; ++k) {
+        const int64_t size = static_cast<int64_t>(o[k + 1] - o[k]);
+        if (size > INT32_MAX) {
+          std::string_view unused;
+          return ValueAt(dict, k, &entry_arena_, &unused);  // its error
+        }
+        const std::string_view v(chars + o[k], static_cast<size_t>(size));
+        if (check_utf8_) {
+          const Status st = CheckUtf8(v);
+          if (!st.ok()) return Status::Invalid(st.message(), " (dictionary entry ", k, ")");
+        }
+        hashes[static_cast<size_t>(k)] = internal::HashBytes(v.data(), size);
+        if (keys) direct_keys_[static_cast<size_t>(k)] = SortKey(data + o[k], size);
+      }
+      QUIVER_ASSIGN_OR_RAISE(const int64_t repeat,
+                             internal::FindRepeatedValue(o, data, hashes.data(), dict.length, options_.pool));
+      if (repeat >= 0) {
+        direct_keys_.clear();
+        for (int64_t k = 0; k < dict.length; ++k) {
+          QUIVER_RETURN_NOT_OK(
+              memo_.GetOrInsert(chars + o[k], static_cast<int64_t>(o[k + 1] - o[k])).status());
+        }
+        return false;
+      }
+      direct_plain_bytes_ = static_cast<int64_t>(o[dict.length] - o[0]) + 4 * dict.length;
+      return true;
+    };
+    if (arrow_.value_kind == ValueKind::kLargeBinary) return check(dict.GetValues<int64_t>(1));
+    return check(dict.GetValues<int32_t>(1));
+  }
+
   Status WriteDictionary(MutableBuffer* out) const override {
+    if (direct_dictionary_ != nullptr) return PutDirectDictionary(out, nullptr);
     for (int32_t i = 0; i < memo_.size(); ++i) {
       std::string_view v = memo_.value(i);
       if (!fixed_) QUIVER_RETURN_NOT_OK(out->Append<int32_t>(static_cast<int32_t>(v.size())));
@@ -695,6 +752,42 @@ class BytesValueWriter final : public ValueWriter {
   }
 
  private:
+  // The Arrow dictionary written as is, PLAIN (a length and the bytes per
+  // entry), from its buffers: into `out` whole (stream null), or to
+  // `stream` through `out` in pieces of about 64 KiB, an entry larger than
+  // that written from the dictionary directly.
+  Status PutDirectDictionary(MutableBuffer* out, io::OutputStream* stream) const {
+    constexpr int64_t kPiece = 64 * 1024;
+    const ArrayData& dict = *direct_dictionary_;
+    const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
+    QUIVER_RETURN_NOT_OK(out->Reserve(stream != nullptr ? kPiece + 4 : direct_plain_bytes_));
+    auto put = [&](const auto* o) -> Status {
+      for (int64_t k = 0; k < dict.length; ++k) {
+        const auto len = static_cast<int32_t>(o[k + 1] - o[k]);
+        if (stream != nullptr && out->size() + 4 + len > kPiece) {
+          QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+          out->Clear();
+          if (len > kPiece) {
+            out->UnsafeAppend<int32_t>(len);
+            QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+            out->Clear();
+            QUIVER_RETURN_NOT_OK(stream->Write(data + o[k], len));
+            continue;
+          }
+        }
+        out->UnsafeAppend<int32_t>(len);
+        if (len > 0) out->UnsafeExtendFromSlice(data + o[k], len);
+      }
+      if (stream != nullptr && out->size() > 0) {
+        QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+        out->Clear();
+      }
+      return Status::OK();
+    };
+    if (arrow_.value_kind == ValueKind::kLargeBinary) return put(dict.GetValues<int64_t>(1));
+    return put(dict.GetValues<int32_t>(1));
+  }
+
   // A new write call's leaf: the per-entry caches of an Arrow dictionary
   // refer to the previous leaf's dictionary.
   void OnNewLeaf() override {
@@ -860,7 +953,8 @@ class BytesValueWriter final : public ValueWriter {
     if (!dict.IsValid(k)) return BadDictionaryIndex(column_, k, slot);
     std::string_view v;
     QUIVER_RETURN_NOT_OK(ValueAt(dict, k, &entry_arena_, &v));
-    if (check_utf8_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
+    // (A dictionary written as is was checked by BeginLeaf.)
+    if (check_utf8_ && !direct_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
     if (bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v));
     entries_[static_cast<size_t>(k)] = v;
     entry_ready_[static_cast<size_t>(k)] = 1;
@@ -923,7 +1017,26 @@ class BytesValueWriter final : public ValueWriter {
           }
           m = remap_[key] = *r;
         }
-        if (options_.statistics && stats_by_value_) page_stats_->UpdateOne(v);
+        if (options_.statistics && stats_by_value_) {
+          if (!direct_keys_.empty()) {
+            // An entry whose key is strictly inside the page's range of
+            // keys is neither its min nor its max: its bytes (likely not
+            // in cache) are not read.
+            if (keys_epoch_ != page_epoch_) {
+              keys_epoch_ = page_epoch_;
+              page_min_key_ = ~uint64_t{0};
+              page_max_key_ = 0;
+            }
+            const uint64_t sort_key = direct_keys_[key];
+            if (sort_key <= page_min_key_ || sort_key >= page_max_key_) {
+              page_stats_->UpdateOne(v);
+              page_min_key_ = std::min(page_min_key_, sort_key);
+              page_max_key_ = std::max(page_max_key_, sort_key);
+            }
+          } else {
+            page_stats_->UpdateOne(v);
+          }
+        }
         seen_[key] = page_epoch_;
       }
       page_byte_array_bytes_ += static_cast<int64_t>(entries_[key].size());
@@ -1090,6 +1203,14 @@ class BytesValueWriter final : public ValueWriter {
   // The Arrow dictionary written as is (BeginLeaf), and whether the
   // current call writes its indices as is.
   ArrayDataPtr direct_dictionary_;
+  int64_t direct_plain_bytes_ = 0;  // its PLAIN size
+  // Its entries' first 8 bytes as big-endian integers (zero padded): a < b
+  // between keys means a < b between the values (unsigned byte order), so
+  // only an entry whose key is at or beyond the page's least or greatest
+  // key so far can change the page's min or max. Empty: not used.
+  std::vector<uint64_t> direct_keys_;
+  uint64_t page_min_key_ = 0, page_max_key_ = 0;
+  uint32_t keys_epoch_ = 0;
   bool direct_ = false;
 };
 

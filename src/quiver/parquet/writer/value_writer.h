@@ -19,6 +19,10 @@
 #include "quiver/parquet/thrift/parquet_types.h"
 #include "quiver/util/result.h"
 
+namespace quiver::io {
+class OutputStream;
+}  // namespace quiver::io
+
 namespace quiver::parquet {
 
 struct ValueWriterOptions {
@@ -80,6 +84,14 @@ class ValueWriter {
   virtual bool has_dictionary_page() const { return false; }
   // PLAIN-encodes the dictionary into `out`.
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
+  // Whether WriteDictionaryTo can write the same bytes (exactly
+  // dictionary_plain_bytes() of them) to a stream in pieces, without
+  // building the page body whole.
+  virtual bool dictionary_streams() const { return false; }
+  // Does so, staging pieces of at most about 64 KiB in `staging`.
+  virtual Status WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const {
+    return Status::NotImplemented("this value writer's dictionary is written whole");
+  }
 
   ColumnStatistics* page_statistics() { return page_stats_.get(); }
   // When set, the bloom-filter hash of every value written is appended.
