@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace quiver::parquet {
 
@@ -18,6 +23,41 @@ namespace {
 struct Step {
   const ArrowNode* node;
   const ArrayData* data;
+};
+
+// Slot access of a list-like array (list, large_list, map: offsets;
+// fixed_size_list: a size): slot i's child range and validity.
+class ListSlots {
+ public:
+  ListSlots(const ArrowNode& node, const ArrayData& d)
+      : off32_(node.kind == ArrowNodeKind::kList || node.kind == ArrowNodeKind::kMap
+                   ? d.GetValues<int32_t>(1)
+                   : nullptr),
+        off64_(node.kind == ArrowNodeKind::kLargeList ? d.GetValues<int64_t>(1) : nullptr),
+        fixed_(node.kind == ArrowNodeKind::kFixedSizeList ? TypeAs<ListType>(*d.type).list_size() : 0),
+        offset_(d.offset),
+        valid_(d.validity()) {}
+
+  void Bounds(int64_t i, int64_t* cs, int64_t* ce) const {
+    if (off32_ != nullptr) {
+      *cs = off32_[i];
+      *ce = off32_[i + 1];
+    } else if (off64_ != nullptr) {
+      *cs = off64_[i];
+      *ce = off64_[i + 1];
+    } else {
+      *cs = (offset_ + i) * fixed_;
+      *ce = *cs + fixed_;
+    }
+  }
+  bool IsValid(int64_t i) const { return valid_ == nullptr || bit_util::GetBit(valid_, offset_ + i); }
+
+ private:
+  const int32_t* off32_;
+  const int64_t* off64_;
+  int64_t fixed_;
+  int64_t offset_;
+  const uint8_t* valid_;
 };
 
 class LeafShredder {
@@ -216,32 +256,16 @@ class LeafShredder {
         // a map's entries) has.
         const int16_t empty_def = present;
         const int16_t elem_rep = path_[depth + 1].node->levels.rep_level;
-        const bool offsets32 = node.kind == ArrowNodeKind::kList || node.kind == ArrowNodeKind::kMap;
-        const int32_t* off32 = offsets32 ? d.GetValues<int32_t>(1) : nullptr;
-        const int64_t* off64 =
-            node.kind == ArrowNodeKind::kLargeList ? d.GetValues<int64_t>(1) : nullptr;
-        const int64_t fixed = node.kind == ArrowNodeKind::kFixedSizeList
-                                  ? TypeAs<ListType>(*d.type).list_size()
-                                  : 0;
-        // Slot i's child range [*cs, *ce).
-        auto bounds = [&](int64_t i, int64_t* cs, int64_t* ce) {
-          if (off32 != nullptr) {
-            *cs = off32[i];
-            *ce = off32[i + 1];
-          } else if (off64 != nullptr) {
-            *cs = off64[i];
-            *ce = off64[i + 1];
-          } else {
-            *cs = (d.offset + i) * fixed;
-            *ce = *cs + fixed;
-          }
-        };
-        auto is_valid = [&](int64_t i) {
-          return valid == nullptr || bit_util::GetBit(valid, d.offset + i);
-        };
-        if (path_[depth + 1].node->kind == ArrowNodeKind::kLeaf &&
-            ListOfLeaf(depth, start, end, first_rep, rest_rep, def, empty_def, elem_rep,
-                       node.nullable, bounds, is_valid)) {
+        const ListSlots slots(node, d);
+        auto bounds = [&](int64_t i, int64_t* cs, int64_t* ce) { slots.Bounds(i, cs, ce); };
+        auto is_valid = [&](int64_t i) { return slots.IsValid(i); };
+        const ArrowNodeKind child_kind = path_[depth + 1].node->kind;
+        if (child_kind == ArrowNodeKind::kLeaf &&
+            ListOfLeaf(depth, start, end, first_rep, rest_rep)) {
+          return Status::OK();
+        }
+        if (depth + 2 < path_.size() && path_[depth + 2].node->kind == ArrowNodeKind::kLeaf &&
+            IsListLike(child_kind) && ListOfListOfLeaf(depth, start, end, first_rep, rest_rep)) {
           return Status::OK();
         }
         int64_t i = start;
@@ -287,83 +311,257 @@ class LeafShredder {
     return Status::OK();
   }
 
+  static bool IsListLike(ArrowNodeKind kind) {
+    return kind == ArrowNodeKind::kList || kind == ArrowNodeKind::kLargeList ||
+           kind == ArrowNodeKind::kMap || kind == ArrowNodeKind::kFixedSizeList;
+  }
+
+  // A list (path_[depth]) whose child is the leaf, as the flat passes below
+  // see it: its slots, its levels and the leaf's.
+  struct ListOfLeafLevels {
+    ListSlots slots;
+    int16_t null_def;   // a null list slot
+    int16_t empty_def;  // an empty one
+    int16_t elem_rep;   // an element after a slot's first
+    bool list_nullable;
+    const ArrayData* leaf;
+    const uint8_t* leaf_valid;
+    int16_t present;    // a valid element
+    int16_t leaf_null;  // a null one
+  };
+
+  // The list at `depth` (its child the leaf) as the flat passes see it;
+  // none for a null-type leaf or a required leaf with a validity bitmap
+  // (the general walk reports its nulls).
+  std::optional<ListOfLeafLevels> ListOfLeafAt(size_t depth) const {
+    const ArrowNode& node = *path_[depth].node;
+    const ArrowNode& leaf_node = *path_[depth + 1].node;
+    const ArrayData& leaf = *path_[depth + 1].data;
+    if (leaf.type->id() == Type::kNull) return std::nullopt;
+    const uint8_t* leaf_valid = leaf.validity();
+    if (leaf_valid != nullptr && !leaf_node.nullable) return std::nullopt;
+    const int16_t present = leaf_node.levels.def_level;
+    return ListOfLeafLevels{ListSlots(node, *path_[depth].data),
+                            static_cast<int16_t>(node.levels.def_level - (node.nullable ? 1 : 0)),
+                            node.levels.def_level,
+                            leaf_node.levels.rep_level,
+                            node.nullable,
+                            &leaf,
+                            leaf_valid,
+                            present,
+                            static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0))};
+  }
+
+  // The number of levels of list slots [start, end) (one per null or empty
+  // slot, one per element otherwise) added to *total; false for what the
+  // general walk must see (a null in a required list, bad offsets).
+  static bool CountListOfLeaf(const ListOfLeafLevels& l, int64_t start, int64_t end, int64_t* total) {
+    // Without a branch per slot (null and empty slots are random in
+    // practice); the offsets of a null slot are read but not judged.
+    int64_t count = 0;
+    bool bad = false;
+    int64_t cs, ce;
+    for (int64_t i = start; i < end; ++i) {
+      const bool valid = l.slots.IsValid(i);
+      l.slots.Bounds(i, &cs, &ce);
+      const int64_t len = ce - cs;
+      bad |= valid ? (cs < 0) | (len < 0) | (ce > l.leaf->length) : !l.list_nullable;
+      count += valid ? std::max<int64_t>(len, 1) : 1;
+    }
+    if (bad) return false;
+    *total += count;
+    return true;
+  }
+
+  // The leaf range being extended by the flat passes, added when a gap ends
+  // it (AddRange per slot, which merges too, measured 2% slower on
+  // list_struct_with_list).
+  struct OpenRange {
+    int64_t start = -1, end = -1;
+  };
+  void ExtendRange(OpenRange* r, int64_t cs, int64_t ce) {
+    if (cs == r->end) {
+      r->end = ce;
+      return;
+    }
+    if (r->start >= 0) AddRange(r->start, r->end, 0);
+    r->start = cs;
+    r->end = ce;
+  }
+  void CloseRange(const OpenRange& r) {
+    if (r.start >= 0) AddRange(r.start, r.end, 0);
+  }
+
+  // Writes the levels CountListOfLeaf counted at *dp / *rp (advancing
+  // them): the first slot at first_rep, the others at rest_rep. A slot of
+  // at most 8 levels (null, empty, or up to 8 elements) writes 8 levels'
+  // room at once and keeps its own (the buffers have kLevelSlack levels of
+  // room past the end), with no branch on the slot's kind.
+  void WriteListOfLeaf(const ListOfLeafLevels& l, int64_t start, int64_t end, int16_t first_rep,
+                       int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
+                       OpenRange* range) {
+    int16_t* d = *dp;
+    int16_t* r = *rp;
+    int64_t cs, ce;
+    int64_t present_values = 0;
+    // (Locals: the level stores could alias `l`'s fields.)
+    const int16_t present = l.present, leaf_null = l.leaf_null, elem_rep = l.elem_rep;
+    const int16_t empty_def = l.empty_def, null_def = l.null_def;
+    const uint8_t* const leaf_valid = l.leaf_valid;
+    const int64_t leaf_offset = l.leaf->offset;
+#if defined(__SSE2__)
+    const __m128i lanes = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m128i present8 = _mm_set1_epi16(present);
+    const __m128i null8 = _mm_set1_epi16(leaf_null);
+    const __m128i elem_rep8 = _mm_set1_epi16(elem_rep);
+#endif
+    for (int64_t i = start; i < end; ++i) {
+      const int16_t rep = i == start ? first_rep : rest_rep;
+      const bool valid = l.slots.IsValid(i);
+      l.slots.Bounds(i, &cs, &ce);
+      const int64_t len = valid ? ce - cs : 0;
+      if (len <= 8) {
+        const int n = static_cast<int>(len);
+        const uint64_t bits = leaf_valid == nullptr ? bit_util::LeastSignificantBitMask(n)
+                                                    : bitmap::LoadBits(leaf_valid, leaf_offset + cs, n);
+#if defined(__SSE2__)
+        const __m128i set =
+            _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16(static_cast<int16_t>(bits)), lanes), lanes);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d),
+                         _mm_or_si128(_mm_and_si128(set, present8), _mm_andnot_si128(set, null8)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(r), elem_rep8);
+#else
+        for (int k = 0; k < 8; ++k) {
+          d[k] = ((bits >> k) & 1) != 0 ? present : leaf_null;
+          r[k] = elem_rep;
+        }
+#endif
+        if (n == 0) d[0] = valid ? empty_def : null_def;
+        r[0] = rep;
+        present_values += std::popcount(bits);
+        d += std::max(n, 1);
+        r += std::max(n, 1);
+        if (n > 0) ExtendRange(range, cs, ce);
+        continue;
+      }
+      r[0] = rep;
+      std::fill(r + 1, r + len, elem_rep);
+      r += len;
+      if (leaf_valid == nullptr) {
+        std::fill(d, d + len, present);
+        present_values += len;
+      } else {
+        int64_t n = 0;
+        for (int64_t k = 0; k < len; ++k) {
+          const bool v = bit_util::GetBit(leaf_valid, leaf_offset + cs + k);
+          d[k] = v ? present : leaf_null;
+          n += v;
+        }
+        present_values += n;
+      }
+      d += len;
+      ExtendRange(range, cs, ce);
+    }
+    *values += present_values;
+    *dp = d;
+    *rp = r;
+  }
+
+  // Room for `total` more levels and kLevelSlack beyond (WriteListOfLeaf
+  // writes past the last level; EndFlatPasses drops the slack); the int16
+  // pointers to fill them.
+  static constexpr int64_t kLevelSlack = 8;
+  void GrowLevels(int64_t total, int16_t** dp, int16_t** rp) {
+    const size_t at = out_->def_levels.size();
+    out_->def_levels.resize(at + static_cast<size_t>(total + kLevelSlack));
+    out_->rep_levels.resize(at + static_cast<size_t>(total + kLevelSlack));
+    *dp = out_->def_levels.data() + at;
+    *rp = out_->rep_levels.data() + at;
+  }
+  // After the flat passes wrote `total` levels with `values` leaf values:
+  // the slack dropped, the open range added, the counts kept.
+  void EndFlatPasses(const OpenRange& range, int64_t values, int64_t total) {
+    out_->def_levels.resize(out_->def_levels.size() - kLevelSlack);
+    out_->rep_levels.resize(out_->rep_levels.size() - kLevelSlack);
+    CloseRange(range);
+    out_->num_values += values;
+    out_->num_levels += total;
+  }
+
   // A list whose child is the leaf (list<primitive>, the inner list of
   // nested lists): the levels of slots [start, end) in two flat passes, the
   // first counting them, the second writing them, with no descent per run
   // of slots. Returns false, having emitted nothing, for any input the
   // general walk must see (it reports errors: a null in a required list or
   // leaf, bad offsets; and a null-type leaf).
-  template <typename Bounds, typename IsValid>
-  bool ListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep, int16_t rest_rep,
-                  int16_t null_def, int16_t empty_def, int16_t elem_rep, bool list_nullable,
-                  const Bounds& bounds, const IsValid& is_valid) {
-    const ArrowNode& leaf_node = *path_[depth + 1].node;
-    const ArrayData& leaf = *path_[depth + 1].data;
-    if (leaf.type->id() == Type::kNull) return false;
-    const uint8_t* leaf_valid = leaf.validity();
-    if (leaf_valid != nullptr && !leaf_node.nullable) return false;
+  bool ListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep, int16_t rest_rep) {
+    const std::optional<ListOfLeafLevels> at = ListOfLeafAt(depth);
+    if (!at.has_value()) return false;
+    const ListOfLeafLevels& l = *at;
+    int64_t total = 0;
+    if (!CountListOfLeaf(l, start, end, &total)) return false;
+    int16_t *dp, *rp;
+    GrowLevels(total, &dp, &rp);
+    int64_t values = 0;
+    OpenRange range;
+    WriteListOfLeaf(l, start, end, first_rep, rest_rep, &dp, &rp, &values, &range);
+    EndFlatPasses(range, values, total);
+    return true;
+  }
+
+  // A list of lists of the leaf (list<list<primitive>>): the same two flat
+  // passes over the outer slots, each present non-empty one handing its
+  // inner slots to the inner list's passes (the first at the outer slot's
+  // repetition level, the others at the inner list's), instead of one
+  // descent per run of outer slots and a repair of the runs' first levels
+  // (MarkListStarts). Returns false, having emitted nothing, as ListOfLeaf.
+  bool ListOfListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep,
+                        int16_t rest_rep) {
+    const ArrowNode& node = *path_[depth].node;
+    const ArrayData& inner_data = *path_[depth + 1].data;
+    const std::optional<ListOfLeafLevels> at = ListOfLeafAt(depth + 1);
+    if (!at.has_value()) return false;
+    const ListOfLeafLevels& inner = *at;
+    const ListSlots outer(node, *path_[depth].data);
+    const auto null_def = static_cast<int16_t>(node.levels.def_level - (node.nullable ? 1 : 0));
+    const int16_t empty_def = node.levels.def_level;
+    const int16_t elem_rep = path_[depth + 1].node->levels.rep_level;
     int64_t total = 0;
     int64_t cs, ce;
     for (int64_t i = start; i < end; ++i) {
-      if (!is_valid(i)) {
-        if (!list_nullable) return false;
+      if (!outer.IsValid(i)) {
+        if (!node.nullable) return false;
         ++total;
         continue;
       }
-      bounds(i, &cs, &ce);
-      if (cs < 0 || ce < cs || ce > leaf.length) return false;
-      total += std::max<int64_t>(ce - cs, 1);
+      outer.Bounds(i, &cs, &ce);
+      if (cs < 0 || ce < cs || ce > inner_data.length) return false;
+      if (cs == ce) {
+        ++total;
+      } else if (!CountListOfLeaf(inner, cs, ce, &total)) {
+        return false;
+      }
     }
-    const int16_t present = leaf_node.levels.def_level;
-    const auto leaf_null = static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0));
-    const size_t at = out_->def_levels.size();
-    out_->def_levels.resize(at + static_cast<size_t>(total));
-    out_->rep_levels.resize(at + static_cast<size_t>(total));
-    int16_t* dp = out_->def_levels.data() + at;
-    int16_t* rp = out_->rep_levels.data() + at;
+    int16_t *dp, *rp;
+    GrowLevels(total, &dp, &rp);
     int64_t values = 0;
-    // The leaf range being extended, added when a gap ends it (AddRange per
-    // slot, which merges too, measured 2% slower on list_struct_with_list).
-    int64_t range_start = -1, range_end = -1;
+    OpenRange range;
     for (int64_t i = start; i < end; ++i) {
       const int16_t rep = i == start ? first_rep : rest_rep;
-      if (!is_valid(i)) {
+      if (!outer.IsValid(i)) {
         *dp++ = null_def;
         *rp++ = rep;
         continue;
       }
-      bounds(i, &cs, &ce);
+      outer.Bounds(i, &cs, &ce);
       if (cs == ce) {
         *dp++ = empty_def;
         *rp++ = rep;
         continue;
       }
-      const int64_t len = ce - cs;
-      rp[0] = rep;
-      std::fill(rp + 1, rp + len, elem_rep);
-      rp += len;
-      if (leaf_valid == nullptr) {
-        std::fill(dp, dp + len, present);
-        values += len;
-      } else {
-        for (int64_t k = 0; k < len; ++k) {
-          const bool v = bit_util::GetBit(leaf_valid, leaf.offset + cs + k);
-          dp[k] = v ? present : leaf_null;
-          values += v;
-        }
-      }
-      dp += len;
-      if (cs == range_end) {
-        range_end = ce;
-      } else {
-        if (range_start >= 0) AddRange(range_start, range_end, 0);
-        range_start = cs;
-        range_end = ce;
-      }
+      WriteListOfLeaf(inner, cs, ce, rep, elem_rep, &dp, &rp, &values, &range);
     }
-    if (range_start >= 0) AddRange(range_start, range_end, 0);
-    out_->num_values += values;
-    out_->num_levels += total;
+    EndFlatPasses(range, values, total);
     return true;
   }
 

@@ -273,6 +273,84 @@ TEST(LevelBuilder, ListOfLeavesMatchesSlotBySlotReference) {
   }
 }
 
+TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
+  // list<list<int32>> (and large_list at either level) with nulls at every
+  // level, empty lists, null lists owning child ranges, at every slice
+  // offset: the flat passes against a slot-by-slot reference.
+  std::mt19937_64 rng(2025);
+  const int64_t n = 150;
+  std::vector<int64_t> outer_offsets = {0};
+  std::vector<bool> outer_valid;
+  for (int64_t i = 0; i < n; ++i) {
+    outer_offsets.push_back(outer_offsets.back() + static_cast<int64_t>(rng() % 4));  // 0..3
+    outer_valid.push_back(rng() % 4 != 0);
+  }
+  const int64_t m = outer_offsets.back();
+  std::vector<int64_t> inner_offsets = {0};
+  std::vector<bool> inner_valid;
+  for (int64_t j = 0; j < m; ++j) {
+    inner_offsets.push_back(inner_offsets.back() + static_cast<int64_t>(rng() % 4));
+    inner_valid.push_back(rng() % 5 != 0);
+  }
+  const int64_t k = inner_offsets.back();
+  const std::vector<bool> item_valid = Stretches(rng, k, {70, 100, 0, 75});
+  auto items = ArrayFromVector<int32_t>(int32(), Iota(k), item_valid);
+  for (bool large_outer : {false, true}) {
+    for (bool large_inner : {false, true}) {
+      const TypePtr inner_type = large_inner ? large_list(int32()) : list(int32());
+      const TypePtr outer_type = large_outer ? large_list(inner_type) : list(inner_type);
+      auto inner = ListArrayFromOffsets(inner_type, inner_offsets, items, inner_valid);
+      auto outer = ListArrayFromOffsets(outer_type, outer_offsets, inner, outer_valid);
+      for (int64_t offset = 0; offset < 30; ++offset) {
+        const int64_t len = n - offset - offset % 4;
+        LeafLevels l = One(Field("ll", outer_type, true), outer->Slice(offset, len));
+        Levels def, rep;
+        Ranges ranges;
+        int64_t values = 0;
+        for (int64_t i = offset; i < offset + len; ++i) {
+          if (!outer_valid[static_cast<size_t>(i)] || outer_offsets[i] == outer_offsets[i + 1]) {
+            def.push_back(outer_valid[static_cast<size_t>(i)] ? 1 : 0);
+            rep.push_back(0);
+            continue;
+          }
+          for (int64_t j = outer_offsets[i]; j < outer_offsets[i + 1]; ++j) {
+            const int16_t r = j == outer_offsets[i] ? 0 : 1;
+            if (!inner_valid[static_cast<size_t>(j)] || inner_offsets[j] == inner_offsets[j + 1]) {
+              def.push_back(inner_valid[static_cast<size_t>(j)] ? 3 : 2);
+              rep.push_back(r);
+              continue;
+            }
+            for (int64_t e = inner_offsets[j]; e < inner_offsets[j + 1]; ++e) {
+              const bool v = item_valid[static_cast<size_t>(e)];
+              def.push_back(v ? 5 : 4);
+              rep.push_back(e == inner_offsets[j] ? r : 2);
+              values += v;
+            }
+            if (!ranges.empty() && ranges.back().second == inner_offsets[j]) {
+              ranges.back().second = inner_offsets[j + 1];
+            } else {
+              ranges.emplace_back(inner_offsets[j], inner_offsets[j + 1]);
+            }
+          }
+        }
+        const std::string where = outer_type->ToString() + " offset " + std::to_string(offset);
+        ASSERT_EQ(l.def_levels, def) << where;
+        ASSERT_EQ(l.rep_levels, rep) << where;
+        EXPECT_EQ(l.ranges, ranges) << where;
+        EXPECT_EQ(l.num_values, values) << where;
+        EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size())) << where;
+      }
+    }
+  }
+  // A null in a required inner list: the general walk's error.
+  auto inner = ListArrayFromOffsets(list(int32()), {0, 1, 1}, items, {true, false});
+  const auto required_inner = list(std::make_shared<Field>("item", list(int32()), false));
+  auto r = ComputeLevels(Field("ll", required_inner, true),
+                         ListArrayFromOffsets(required_inner, {0, 2}, inner));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("is not nullable but has a null"), std::string::npos) << r.status();
+}
+
 TEST(LevelBuilder, MapKeysAndValues) {
   // [{"a": 1, "b": null}, null]
   auto keys = StringArrayFromVector({"a", "b"});

@@ -16,9 +16,29 @@
 #include "quiver/util/bitmap.h"
 #include "quiver/util/crc32.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace quiver::parquet {
 
 namespace {
+
+// Bit k set iff rep[k] == 0, for the `n` <= 16 levels at `rep` (record
+// starts, 16 levels a step with SSE2).
+inline uint32_t RecordStarts(const int16_t* rep, int n) {
+#if defined(__SSE2__)
+  if (n == 16) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rep)), zero);
+    const __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rep + 8)), zero);
+    return static_cast<uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(a, b)));
+  }
+#endif
+  uint32_t mask = 0;
+  for (int k = 0; k < n; ++k) mask |= static_cast<uint32_t>(rep[k] == 0) << k;
+  return mask;
+}
 
 using format::Encoding;
 using format::PageType;
@@ -227,14 +247,19 @@ class ColumnChunkWriter::Impl {
       int64_t end = n;
       int64_t checked_end = -1;  // the last record start seen
       int64_t rows = page_rows_;
-      for (int64_t i = level; i < n; ++i) {
-        if (rep[i] != 0) continue;
-        checked_end = i;
-        if (i - level >= max_levels || rows >= options_.max_rows_per_page) {
-          end = i;
-          break;
+      // Each record start in order (16 levels a step): the batch ends at
+      // the first one past max_levels or the page's row limit.
+      for (int64_t i = level; i < n && end == n; i += 16) {
+        const int width = static_cast<int>(std::min<int64_t>(16, n - i));
+        for (uint32_t starts = RecordStarts(rep + i, width); starts != 0; starts &= starts - 1) {
+          const int64_t at = i + std::countr_zero(starts);
+          checked_end = at;
+          if (at - level >= max_levels || rows >= options_.max_rows_per_page) {
+            end = at;
+            break;
+          }
+          ++rows;
         }
-        ++rows;
       }
       if (checked_end >= 0) {
         QUIVER_RETURN_NOT_OK(WriteBatch(levels, level, checked_end, slot_def, true));
