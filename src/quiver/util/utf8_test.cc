@@ -76,13 +76,13 @@ TEST(Utf8Test, IllFormed) {
 
 TEST(Utf8Test, EveryPositionOfTheFastPath) {
   // A bad byte (and a good multi-byte character) at every position of a
-  // 64-byte ASCII run, so that the 16-byte, 8-byte and byte-wise paths all
-  // see it at every alignment.
-  for (size_t pos = 0; pos < 64; ++pos) {
-    std::string bad(64, 'x');
+  // 200-byte ASCII run, so that the 64-byte, 16-byte, 8-byte and byte-wise
+  // paths all see it at every alignment.
+  for (size_t pos = 0; pos < 200; ++pos) {
+    std::string bad(200, 'x');
     bad[pos] = '\xff';
     EXPECT_EQ(FindInvalid(bad), static_cast<int64_t>(pos));
-    std::string good(64, 'x');
+    std::string good(200, 'x');
     good.replace(pos, 1, "\xf0\x9f\x98\x80");
     EXPECT_EQ(FindInvalid(good), -1) << pos;
     good.resize(pos + 2);  // cut the emoji short
