@@ -592,3 +592,53 @@ def test_column_encodings_listed_as_pyarrow(tmp_path, opts):
     v2 = opts.get("data_page_version") == "2.0"
     for (_, _, gt), (_, _, wt) in zip(got, want):
         assert gt == [t.replace("DATA_PAGE", "DATA_PAGE_V2") if v2 else t for t in wt]
+
+
+@pytest.mark.parametrize("typ", [pa.int32(), pa.int64(), pa.int8(), pa.date32(), pa.decimal128(9, 2)], ids=str)
+def test_small_range_integers_dictionary_pages_equal_pyarrow(tmp_path, typ):
+    """Integers whose first batch spans less than 65,536 values get their dictionary
+    indices from a direct table in front of the memo table: values at the window's edges
+    and outside it (below, above, far away), negative values and the type's extremes,
+    nulls, several write batches and pages, and a fallback to PLAIN when the dictionary
+    grows past its limit later in the column. Every page body equals pyarrow's."""
+    g = np.random.default_rng(7300)
+    n = 40000
+    if typ == pa.int8():
+        values = g.integers(-128, 128, n)
+        edges = [-128, 127]
+    else:
+        lo = -1000 if typ != pa.date32() else 18000
+        values = lo + g.integers(0, 300, n)  # the first batch: a narrow window at lo
+        big = (1 << 31) - 1 if typ in (pa.int32(), pa.date32()) else (1 << 63) - 1
+        edges = [lo, lo + 65535, lo + 65536, lo - 1, lo + 70000, -big - 1, big, 0]
+        values[20000:] = lo + g.integers(-5000, 80000, n - 20000)  # later: outside it too
+        if typ == pa.decimal128(9, 2):
+            edges = [lo, lo + 65535, lo + 65536, lo - 1, 999999999, -999999999]
+    values[1000:1000 + len(edges)] = edges
+    values[30000:30000 + len(edges)] = edges
+    mask = g.random(n) < 0.05
+    mask[:1] = False
+    if typ == pa.decimal128(9, 2):
+        import decimal
+        arr = pa.array([None if m else decimal.Decimal(int(v)).scaleb(-2) for v, m in zip(values, mask)], typ)
+    else:
+        arr = pa.array(values, pa.int64()).cast(typ if typ != pa.date32() else pa.int32())
+        arr = pa.array(np.where(mask, 0, arr.to_numpy()), arr.type, mask=mask)
+        if typ == pa.date32():
+            arr = arr.cast(pa.date32())
+    table = pa.table({"c": arr})
+    for limit in (1 << 20, 20000):
+        opts = {"write_batch_size": 1000, "data_page_size": 8192, "dictionary_pagesize_limit": limit,
+                "compression": "none"}
+        q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+        quiver.write_parquet(table, str(q), **opts)
+        # (Quiver stores decimals by precision, here INT32; pyarrow when asked.)
+        pq.write_table(table, p, **opts, store_decimal_as_integer=True)
+        qd, pd = q.read_bytes(), p.read_bytes()
+        qc, pc = (pp.read_structure(x).row_groups[0].columns[0] for x in (qd, pd))
+        assert [(x.type, x.encoding, x.num_values) for x in qc.pages] == \
+            [(x.type, x.encoding, x.num_values) for x in pc.pages]
+        assert [pp.page_body(qd, x) for x in qc.pages] == [pp.page_body(pd, x) for x in pc.pages]
+        if limit == 20000 and typ != pa.int8():  # (int8: at most 256 entries, 1 KiB)
+            assert qc.pages[-1].encoding == "PLAIN"
+        assert pq.read_table(q).equals(table)

@@ -333,6 +333,16 @@ class FixedValueWriter final : public ValueWriter {
     }
     const size_t at = indices_.size();
     indices_.resize(at + static_cast<size_t>(n));
+    if constexpr (std::is_integral_v<PhysT>) {
+      if (UseDirect(v, n)) {
+        const Status st = MemoizeDirect(v, n, indices_.data() + at);
+        if (!st.ok()) {
+          indices_.resize(at);
+          return st;
+        }
+        return MaybeReserveMemo(n);
+      }
+    }
     const Status st = memo_.GetOrInsertBatch(v, n, indices_.data() + at, [&](int64_t j) {
           if (bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v[j]));
         });
@@ -341,6 +351,50 @@ class FixedValueWriter final : public ValueWriter {
       return st;
     }
     return MaybeReserveMemo(n);
+  }
+
+  // Integers of a small range (dates, small counts and codes, decimals of
+  // few digits): a direct table of kDirectSize memo indices for the values
+  // [direct_base_, direct_base_ + kDirectSize) in front of the memo table
+  // (which still holds the dictionary, in insertion order, so the bytes do
+  // not change); a value outside the window is looked up in the memo table.
+  // Decided on the first batch: its values must span less than the window.
+  static constexpr int64_t kDirectSize = int64_t{1} << 16;
+  bool UseDirect(const PhysT* v, int64_t n) {
+    if (QUIVER_PREDICT_FALSE(direct_state_ == 0) && n > 0) DecideDirect(v, n);
+    return direct_state_ == 1;
+  }
+  [[gnu::noinline]] void DecideDirect(const PhysT* v, int64_t n) {
+    PhysT lo = v[0], hi = v[0];
+    for (int64_t j = 1; j < n; ++j) {
+      lo = std::min(lo, v[j]);
+      hi = std::max(hi, v[j]);
+    }
+    const auto span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    direct_state_ = span < static_cast<uint64_t>(kDirectSize) ? 1 : -1;
+    if (direct_state_ == 1) {
+      direct_base_ = lo;
+      direct_.assign(static_cast<size_t>(kDirectSize), -1);
+    }
+  }
+
+  [[gnu::noinline]] Status MemoizeDirect(const PhysT* v, int64_t n, int32_t* out) {
+    const auto base = static_cast<uint64_t>(direct_base_);
+    int32_t* const table = direct_.data();
+    for (int64_t j = 0; j < n; ++j) {
+      const uint64_t at = static_cast<uint64_t>(v[j]) - base;
+      if (at < static_cast<uint64_t>(kDirectSize)) {
+        int32_t m = table[at];
+        if (QUIVER_PREDICT_FALSE(m < 0)) {
+          QUIVER_ASSIGN_OR_RAISE(m, Memoize(v[j]));
+          table[at] = m;
+        }
+        out[j] = m;
+      } else {
+        QUIVER_ASSIGN_OR_RAISE(out[j], Memoize(v[j]));
+      }
+    }
+    return Status::OK();
   }
 
   // A column whose values have been nearly all distinct so far (7 in 8) is
@@ -400,6 +454,11 @@ class FixedValueWriter final : public ValueWriter {
   int64_t memo_seen_ = 0;  // values memoized (MaybeReserveMemo)
   int64_t leaf_seen_ = 0;  // of them, in the current write call
   bool memo_reserved_ = false;
+  // The direct table of small-range integers (UseDirect): 0 undecided, 1
+  // used, -1 not.
+  int direct_state_ = 0;
+  PhysT direct_base_{};
+  std::vector<int32_t> direct_;
 };
 
 // --- Booleans ---------------------------------------------------------------
