@@ -260,12 +260,15 @@ class LeafShredder {
         auto bounds = [&](int64_t i, int64_t* cs, int64_t* ce) { slots.Bounds(i, cs, ce); };
         auto is_valid = [&](int64_t i) { return slots.IsValid(i); };
         const ArrowNodeKind child_kind = path_[depth + 1].node->kind;
-        if (child_kind == ArrowNodeKind::kLeaf &&
+        const bool grandchild_leaf =
+            depth + 2 < path_.size() && path_[depth + 2].node->kind == ArrowNodeKind::kLeaf;
+        if ((child_kind == ArrowNodeKind::kLeaf ||
+             (child_kind == ArrowNodeKind::kStruct && grandchild_leaf)) &&
             ListOfLeaf(depth, start, end, first_rep, rest_rep)) {
           return Status::OK();
         }
-        if (depth + 2 < path_.size() && path_[depth + 2].node->kind == ArrowNodeKind::kLeaf &&
-            IsListLike(child_kind) && ListOfListOfLeaf(depth, start, end, first_rep, rest_rep)) {
+        if (grandchild_leaf && IsListLike(child_kind) &&
+            ListOfListOfLeaf(depth, start, end, first_rep, rest_rep)) {
           return Status::OK();
         }
         int64_t i = start;
@@ -328,28 +331,66 @@ class LeafShredder {
     const uint8_t* leaf_valid;
     int16_t present;    // a valid element
     int16_t leaf_null;  // a null one
+    // A struct between the list and the leaf (list<struct<..., leaf, ...>>):
+    // element k is struct slot k, whose leaf slot is leaf_shift + k (the
+    // struct's offset); a null struct slot is at struct_null_def and adds
+    // no leaf slot to the ranges. Without one: no validity, shift 0.
+    const uint8_t* struct_valid = nullptr;
+    int64_t struct_offset = 0;
+    int16_t struct_null_def = 0;
+    int64_t leaf_shift = 0;
+    // Elements (list child slots) there are: the leaf's, or the struct's
+    // that have a leaf slot.
+    int64_t elements = 0;
   };
 
-  // The list at `depth` (its child the leaf) as the flat passes see it;
-  // none for a null-type leaf or a required leaf with a validity bitmap
-  // (the general walk reports its nulls).
+  // The list at `depth` whose child is the leaf, or a struct whose child
+  // (at depth + 2) is the leaf, as the flat passes see it; none for a
+  // null-type leaf, a required leaf or struct with a validity bitmap (the
+  // general walk reports their nulls).
   std::optional<ListOfLeafLevels> ListOfLeafAt(size_t depth) const {
     const ArrowNode& node = *path_[depth].node;
-    const ArrowNode& leaf_node = *path_[depth + 1].node;
-    const ArrayData& leaf = *path_[depth + 1].data;
+    const bool via_struct = path_[depth + 1].node->kind == ArrowNodeKind::kStruct;
+    const size_t leaf_depth = depth + (via_struct ? 2 : 1);
+    const ArrowNode& leaf_node = *path_[leaf_depth].node;
+    const ArrayData& leaf = *path_[leaf_depth].data;
     if (leaf.type->id() == Type::kNull) return std::nullopt;
     const uint8_t* leaf_valid = leaf.validity();
     if (leaf_valid != nullptr && !leaf_node.nullable) return std::nullopt;
     const int16_t present = leaf_node.levels.def_level;
-    return ListOfLeafLevels{ListSlots(node, *path_[depth].data),
-                            static_cast<int16_t>(node.levels.def_level - (node.nullable ? 1 : 0)),
-                            node.levels.def_level,
-                            leaf_node.levels.rep_level,
-                            node.nullable,
-                            &leaf,
-                            leaf_valid,
-                            present,
-                            static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0))};
+    ListOfLeafLevels l{ListSlots(node, *path_[depth].data),
+                       static_cast<int16_t>(node.levels.def_level - (node.nullable ? 1 : 0)),
+                       node.levels.def_level,
+                       path_[depth + 1].node->levels.rep_level,
+                       node.nullable,
+                       &leaf,
+                       leaf_valid,
+                       present,
+                       static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0))};
+    l.elements = leaf.length;
+    if (via_struct) {
+      const ArrowNode& struct_node = *path_[depth + 1].node;
+      const ArrayData& st = *path_[depth + 1].data;
+      l.struct_valid = st.validity();
+      if (l.struct_valid != nullptr && !struct_node.nullable) return std::nullopt;
+      l.struct_offset = st.offset;
+      l.struct_null_def = static_cast<int16_t>(struct_node.levels.def_level - 1);
+      l.leaf_shift = st.offset;
+      l.elements = std::max<int64_t>(0, std::min(st.length, leaf.length - st.offset));
+    }
+    return l;
+  }
+
+  // ListOfLeafAt(depth), made once per depth (a list inside a list or a
+  // struct is visited once per run of its parent's slots).
+  const std::optional<ListOfLeafLevels>& CachedListOfLeafAt(size_t depth) {
+    if (list_of_leaf_.size() <= depth) list_of_leaf_.resize(depth + 1);
+    auto& [made, at] = list_of_leaf_[depth];
+    if (!made) {
+      at = ListOfLeafAt(depth);
+      made = true;
+    }
+    return at;
   }
 
   // The number of levels of list slots [start, end) (one per null or empty
@@ -365,7 +406,7 @@ class LeafShredder {
       const bool valid = l.slots.IsValid(i);
       l.slots.Bounds(i, &cs, &ce);
       const int64_t len = ce - cs;
-      bad |= valid ? (cs < 0) | (len < 0) | (ce > l.leaf->length) : !l.list_nullable;
+      bad |= valid ? (cs < 0) | (len < 0) | (ce > l.elements) : !l.list_nullable;
       count += valid ? std::max<int64_t>(len, 1) : 1;
     }
     if (bad) return false;
@@ -400,19 +441,36 @@ class LeafShredder {
   void WriteListOfLeaf(const ListOfLeafLevels& l, int64_t start, int64_t end, int16_t first_rep,
                        int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
                        OpenRange* range) {
+    if (l.struct_valid != nullptr) {
+      WriteListOfLeafT<true>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
+    } else {
+      WriteListOfLeafT<false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
+    }
+  }
+
+  // (kStructNulls: a struct with a validity bitmap between the list and
+  // the leaf; compiled apart so that lists of leaves pay nothing for it.)
+  template <bool kStructNulls>
+  void WriteListOfLeafT(const ListOfLeafLevels& l, int64_t start, int64_t end, int16_t first_rep,
+                        int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
+                        OpenRange* range) {
     int16_t* d = *dp;
     int16_t* r = *rp;
     int64_t cs, ce;
     int64_t present_values = 0;
     // (Locals: the level stores could alias `l`'s fields.)
     const int16_t present = l.present, leaf_null = l.leaf_null, elem_rep = l.elem_rep;
-    const int16_t empty_def = l.empty_def, null_def = l.null_def;
+    const int16_t empty_def = l.empty_def, null_def = l.null_def, struct_null = l.struct_null_def;
     const uint8_t* const leaf_valid = l.leaf_valid;
-    const int64_t leaf_offset = l.leaf->offset;
+    const uint8_t* const struct_valid = l.struct_valid;
+    const int64_t leaf_offset = l.leaf->offset + l.leaf_shift;  // of element 0's validity bit
+    const int64_t struct_offset = l.struct_offset;
+    const int64_t shift = l.leaf_shift;
 #if defined(__SSE2__)
     const __m128i lanes = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
     const __m128i present8 = _mm_set1_epi16(present);
     const __m128i null8 = _mm_set1_epi16(leaf_null);
+    const __m128i struct_null8 = _mm_set1_epi16(struct_null);
     const __m128i elem_rep8 = _mm_set1_epi16(elem_rep);
 #endif
     for (int64_t i = start; i < end; ++i) {
@@ -422,49 +480,84 @@ class LeafShredder {
       const int64_t len = valid ? ce - cs : 0;
       if (len <= 8) {
         const int n = static_cast<int>(len);
-        const uint64_t bits = leaf_valid == nullptr ? bit_util::LeastSignificantBitMask(n)
-                                                    : bitmap::LoadBits(leaf_valid, leaf_offset + cs, n);
+        const uint64_t all = bit_util::LeastSignificantBitMask(n);
+        const uint64_t leaf_bits = leaf_valid == nullptr ? all : bitmap::LoadBits(leaf_valid, leaf_offset + cs, n);
+        const uint64_t struct_bits = kStructNulls ? bitmap::LoadBits(struct_valid, struct_offset + cs, n) : all;
 #if defined(__SSE2__)
-        const __m128i set =
-            _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16(static_cast<int16_t>(bits)), lanes), lanes);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(d),
-                         _mm_or_si128(_mm_and_si128(set, present8), _mm_andnot_si128(set, null8)));
+        const __m128i leaf_set =
+            _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16(static_cast<int16_t>(leaf_bits)), lanes), lanes);
+        __m128i defs = _mm_or_si128(_mm_and_si128(leaf_set, present8), _mm_andnot_si128(leaf_set, null8));
+        if constexpr (kStructNulls) {
+          const __m128i struct_set =
+              _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16(static_cast<int16_t>(struct_bits)), lanes), lanes);
+          defs = _mm_or_si128(_mm_and_si128(struct_set, defs), _mm_andnot_si128(struct_set, struct_null8));
+        }
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d), defs);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(r), elem_rep8);
 #else
         for (int k = 0; k < 8; ++k) {
-          d[k] = ((bits >> k) & 1) != 0 ? present : leaf_null;
+          d[k] = ((struct_bits >> k) & 1) == 0 ? struct_null : ((leaf_bits >> k) & 1) != 0 ? present : leaf_null;
           r[k] = elem_rep;
         }
 #endif
         if (n == 0) d[0] = valid ? empty_def : null_def;
         r[0] = rep;
-        present_values += std::popcount(bits);
+        present_values += std::popcount(kStructNulls ? leaf_bits & struct_bits : leaf_bits);
         d += std::max(n, 1);
         r += std::max(n, 1);
-        if (n > 0) ExtendRange(range, cs, ce);
+        if (n > 0) {
+          if (!kStructNulls || struct_bits == all) {
+            ExtendRange(range, shift + cs, shift + ce);
+          } else {
+            ExtendRuns(range, struct_bits, shift + cs);
+          }
+        }
         continue;
       }
       r[0] = rep;
       std::fill(r + 1, r + len, elem_rep);
       r += len;
-      if (leaf_valid == nullptr) {
-        std::fill(d, d + len, present);
-        present_values += len;
+      if constexpr (!kStructNulls) {
+        if (leaf_valid == nullptr) {
+          std::fill(d, d + len, present);
+          present_values += len;
+        } else {
+          int64_t n = 0;
+          for (int64_t k = 0; k < len; ++k) {
+            const bool v = bit_util::GetBit(leaf_valid, leaf_offset + cs + k);
+            d[k] = v ? present : leaf_null;
+            n += v;
+          }
+          present_values += n;
+        }
+        ExtendRange(range, shift + cs, shift + ce);
       } else {
         int64_t n = 0;
         for (int64_t k = 0; k < len; ++k) {
-          const bool v = bit_util::GetBit(leaf_valid, leaf_offset + cs + k);
-          d[k] = v ? present : leaf_null;
+          const bool s = bit_util::GetBit(struct_valid, struct_offset + cs + k);
+          const bool v = s && (leaf_valid == nullptr || bit_util::GetBit(leaf_valid, leaf_offset + cs + k));
+          d[k] = !s ? struct_null : v ? present : leaf_null;
           n += v;
+          if (s) ExtendRange(range, shift + cs + k, shift + cs + k + 1);
         }
         present_values += n;
       }
       d += len;
-      ExtendRange(range, cs, ce);
     }
     *values += present_values;
     *dp = d;
     *rp = r;
+  }
+
+  // ExtendRange for each run of set bits of `bits` (bit k: slot at + k).
+  void ExtendRuns(OpenRange* range, uint64_t bits, int64_t at) {
+    while (bits != 0) {
+      const int s = std::countr_zero(bits);
+      const uint64_t t = ~(bits >> s);
+      const int len = t == 0 ? 64 - s : std::countr_zero(t);
+      ExtendRange(range, at + s, at + s + len);
+      bits &= ~(bit_util::LeastSignificantBitMask(len) << s);
+    }
   }
 
   // Room for `total` more levels and kLevelSlack beyond (WriteListOfLeaf
@@ -489,13 +582,14 @@ class LeafShredder {
   }
 
   // A list whose child is the leaf (list<primitive>, the inner list of
-  // nested lists): the levels of slots [start, end) in two flat passes, the
-  // first counting them, the second writing them, with no descent per run
-  // of slots. Returns false, having emitted nothing, for any input the
-  // general walk must see (it reports errors: a null in a required list or
-  // leaf, bad offsets; and a null-type leaf).
+  // nested lists), or a struct whose child is the leaf (a list of structs'
+  // primitive fields): the levels of slots [start, end) in two flat passes,
+  // the first counting them, the second writing them, with no descent per
+  // run of slots. Returns false, having emitted nothing, for any input the
+  // general walk must see (it reports errors: a null in a required list,
+  // struct or leaf, bad offsets; and a null-type leaf).
   bool ListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep, int16_t rest_rep) {
-    const std::optional<ListOfLeafLevels> at = ListOfLeafAt(depth);
+    const std::optional<ListOfLeafLevels>& at = CachedListOfLeafAt(depth);
     if (!at.has_value()) return false;
     const ListOfLeafLevels& l = *at;
     int64_t total = 0;
@@ -519,7 +613,7 @@ class LeafShredder {
                         int16_t rest_rep) {
     const ArrowNode& node = *path_[depth].node;
     const ArrayData& inner_data = *path_[depth + 1].data;
-    const std::optional<ListOfLeafLevels> at = ListOfLeafAt(depth + 1);
+    const std::optional<ListOfLeafLevels>& at = CachedListOfLeafAt(depth + 1);
     if (!at.has_value()) return false;
     const ListOfLeafLevels& inner = *at;
     const ListSlots outer(node, *path_[depth].data);
@@ -654,6 +748,7 @@ class LeafShredder {
 
   std::vector<Step> path_;
   LeafLevels* out_;
+  std::vector<std::pair<bool, std::optional<ListOfLeafLevels>>> list_of_leaf_;  // CachedListOfLeafAt
 };
 
 // Depth-first enumeration of the leaves' paths through the Arrow tree and

@@ -351,6 +351,73 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
   EXPECT_NE(r.status().message().find("is not nullable but has a null"), std::string::npos) << r.status();
 }
 
+TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
+  // list<struct<a: int32, b: int32 not null>> with null lists owning child
+  // ranges, empty lists, null structs (whose leaf slots hold values that
+  // must not be written), null leaves, and the struct array itself sliced:
+  // each leaf's levels, ranges and value counts against a slot-by-slot
+  // reference, at every slice offset of the list.
+  std::mt19937_64 rng(2026);
+  const int64_t n = 160;
+  std::vector<int64_t> offsets = {0};
+  std::vector<bool> list_valid;
+  for (int64_t i = 0; i < n; ++i) {
+    offsets.push_back(offsets.back() + static_cast<int64_t>(rng() % 12));  // 0..11: both paths
+    list_valid.push_back(rng() % 5 != 0);
+  }
+  const int64_t m = offsets.back();
+  const int64_t shift = 3;  // the struct array is a slice starting at slot 3 of its children
+  const std::vector<bool> struct_valid = Stretches(rng, m + shift, {70, 100, 0, 80});
+  const std::vector<bool> a_valid = Stretches(rng, m + shift, {60, 100, 50, 75});
+  auto a = ArrayFromVector<int32_t>(int32(), Iota(m + shift), a_valid);
+  auto b = ArrayFromVector<int32_t>(int32(), Iota(m + shift));
+  auto struct_type = struct_({field("a", int32()), field("b", int32(), false)});
+  auto structs = StructArrayFromChildren(struct_type, m + shift, {a, b}, struct_valid)->Slice(shift, m);
+  auto type = list(struct_type);
+  auto data = ListArrayFromOffsets(type, offsets, structs, list_valid);
+  for (int64_t offset = 0; offset < 30; ++offset) {
+    const int64_t len = n - offset - offset % 3;
+    auto r = ComputeLevels(Field("l", type, true), data->Slice(offset, len));
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_EQ(r->size(), 2u);
+    for (int leaf = 0; leaf < 2; ++leaf) {
+      const LeafLevels& l = (*r)[static_cast<size_t>(leaf)];
+      Levels def, rep;
+      Ranges ranges;
+      int64_t values = 0;
+      for (int64_t i = offset; i < offset + len; ++i) {
+        if (!list_valid[static_cast<size_t>(i)] || offsets[i] == offsets[i + 1]) {
+          def.push_back(list_valid[static_cast<size_t>(i)] ? 1 : 0);
+          rep.push_back(0);
+          continue;
+        }
+        for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+          const int64_t slot = e + shift;  // the leaf's slot
+          rep.push_back(e == offsets[i] ? 0 : 1);
+          if (!struct_valid[static_cast<size_t>(slot)]) {
+            def.push_back(2);
+            continue;
+          }
+          const bool v = leaf == 1 || a_valid[static_cast<size_t>(slot)];
+          def.push_back(leaf == 1 ? 3 : (v ? 4 : 3));
+          values += v;
+          if (!ranges.empty() && ranges.back().second == slot) {
+            ranges.back().second = slot + 1;
+          } else {
+            ranges.emplace_back(slot, slot + 1);
+          }
+        }
+      }
+      const std::string where = "leaf " + std::to_string(leaf) + " offset " + std::to_string(offset);
+      ASSERT_EQ(l.def_levels, def) << where;
+      ASSERT_EQ(l.rep_levels, rep) << where;
+      EXPECT_EQ(l.ranges, ranges) << where;
+      EXPECT_EQ(l.num_values, values) << where;
+      EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size())) << where;
+    }
+  }
+}
+
 TEST(LevelBuilder, MapKeysAndValues) {
   // [{"a": 1, "b": null}, null]
   auto keys = StringArrayFromVector({"a", "b"});
