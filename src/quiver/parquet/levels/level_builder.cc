@@ -319,8 +319,9 @@ class LeafShredder {
            kind == ArrowNodeKind::kMap || kind == ArrowNodeKind::kFixedSizeList;
   }
 
-  // A list (path_[depth]) whose child is the leaf, as the flat passes below
-  // see it: its slots, its levels and the leaf's.
+  // A list (path_[depth]) whose child is the leaf, or a struct whose child
+  // is the leaf, as the flat passes below see it: its slots, its levels,
+  // the struct's and the leaf's.
   struct ListOfLeafLevels {
     ListSlots slots;
     int16_t null_def;   // a null list slot
@@ -332,13 +333,12 @@ class LeafShredder {
     int16_t present;    // a valid element
     int16_t leaf_null;  // a null one
     // A struct between the list and the leaf (list<struct<..., leaf, ...>>):
-    // element k is struct slot k, whose leaf slot is leaf_shift + k (the
-    // struct's offset); a null struct slot is at struct_null_def and adds
-    // no leaf slot to the ranges. Without one: no validity, shift 0.
+    // element k is struct slot k, whose leaf slot is struct_offset + k; a
+    // null struct slot is at struct_null_def and adds no leaf slot to the
+    // ranges. Without one: no validity, offset 0.
     const uint8_t* struct_valid = nullptr;
     int64_t struct_offset = 0;
     int16_t struct_null_def = 0;
-    int64_t leaf_shift = 0;
     // Elements (list child slots) there are: the leaf's, or the struct's
     // that have a leaf slot.
     int64_t elements = 0;
@@ -375,7 +375,6 @@ class LeafShredder {
       if (l.struct_valid != nullptr && !struct_node.nullable) return std::nullopt;
       l.struct_offset = st.offset;
       l.struct_null_def = static_cast<int16_t>(struct_node.levels.def_level - 1);
-      l.leaf_shift = st.offset;
       l.elements = std::max<int64_t>(0, std::min(st.length, leaf.length - st.offset));
     }
     return l;
@@ -463,9 +462,9 @@ class LeafShredder {
     const int16_t empty_def = l.empty_def, null_def = l.null_def, struct_null = l.struct_null_def;
     const uint8_t* const leaf_valid = l.leaf_valid;
     const uint8_t* const struct_valid = l.struct_valid;
-    const int64_t leaf_offset = l.leaf->offset + l.leaf_shift;  // of element 0's validity bit
-    const int64_t struct_offset = l.struct_offset;
-    const int64_t shift = l.leaf_shift;
+    const int64_t struct_offset = l.struct_offset;  // element 0's leaf slot
+    const int64_t leaf_offset = l.leaf->offset + struct_offset;  // its validity bit
+    const int64_t shift = struct_offset;
 #if defined(__SSE2__)
     const __m128i lanes = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
     const __m128i present8 = _mm_set1_epi16(present);
