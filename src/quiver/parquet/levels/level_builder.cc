@@ -267,8 +267,12 @@ class LeafShredder {
             ListOfLeaf(depth, start, end, first_rep, rest_rep)) {
           return Status::OK();
         }
-        if (grandchild_leaf && IsListLike(child_kind) &&
-            ListOfListOfLeaf(depth, start, end, first_rep, rest_rep)) {
+        const bool list_of_list_of_leaf =
+            (grandchild_leaf && IsListLike(child_kind)) ||
+            (child_kind == ArrowNodeKind::kStruct && depth + 3 < path_.size() &&
+             IsListLike(path_[depth + 2].node->kind) &&
+             path_[depth + 3].node->kind == ArrowNodeKind::kLeaf);
+        if (list_of_list_of_leaf && ListOfListOfLeaf(depth, start, end, first_rep, rest_rep)) {
           return Status::OK();
         }
         int64_t i = start;
@@ -602,23 +606,45 @@ class LeafShredder {
     return true;
   }
 
-  // A list of lists of the leaf (list<list<primitive>>): the same two flat
-  // passes over the outer slots, each present non-empty one handing its
-  // inner slots to the inner list's passes (the first at the outer slot's
-  // repetition level, the others at the inner list's), instead of one
-  // descent per run of outer slots and a repair of the runs' first levels
-  // (MarkListStarts). Returns false, having emitted nothing, as ListOfLeaf.
+  // A list of lists of the leaf (list<list<primitive>>), or of structs
+  // whose field is a list of the leaf (list<struct<..., list<primitive>>>):
+  // the same two flat passes over the outer slots, each present non-empty
+  // one handing its inner slots to the inner list's passes (the first at
+  // the outer slot's repetition level, the others at the inner list's; a
+  // null struct slot is one level), instead of one descent per run of
+  // outer slots and a repair of the runs' first levels (MarkListStarts).
+  // Returns false, having emitted nothing, as ListOfLeaf.
   bool ListOfListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep,
                         int16_t rest_rep) {
     const ArrowNode& node = *path_[depth].node;
-    const ArrayData& inner_data = *path_[depth + 1].data;
-    const std::optional<ListOfLeafLevels>& at = CachedListOfLeafAt(depth + 1);
+    const bool via_struct = path_[depth + 1].node->kind == ArrowNodeKind::kStruct;
+    const size_t inner_depth = depth + (via_struct ? 2 : 1);
+    const ArrayData& inner_data = *path_[inner_depth].data;
+    const std::optional<ListOfLeafLevels>& at = CachedListOfLeafAt(inner_depth);
     if (!at.has_value()) return false;
     const ListOfLeafLevels& inner = *at;
     const ListSlots outer(node, *path_[depth].data);
     const auto null_def = static_cast<int16_t>(node.levels.def_level - (node.nullable ? 1 : 0));
     const int16_t empty_def = node.levels.def_level;
     const int16_t elem_rep = path_[depth + 1].node->levels.rep_level;
+    // A struct between the lists (list<struct<..., list<leaf>, ...>>): outer
+    // element k is struct slot k, whose inner list slot is struct_offset +
+    // k; a null struct slot is one level at struct_null.
+    const uint8_t* struct_valid = nullptr;
+    int64_t struct_offset = 0;
+    int16_t struct_null = 0;
+    int64_t elements = inner_data.length;
+    if (via_struct) {
+      const ArrayData& st = *path_[depth + 1].data;
+      struct_valid = st.validity();
+      if (struct_valid != nullptr && !path_[depth + 1].node->nullable) return false;
+      struct_offset = st.offset;
+      struct_null = static_cast<int16_t>(path_[depth + 1].node->levels.def_level - 1);
+      elements = std::max<int64_t>(0, std::min(st.length, inner_data.length - st.offset));
+    }
+    auto struct_null_at = [&](int64_t k) {
+      return struct_valid != nullptr && !bit_util::GetBit(struct_valid, struct_offset + k);
+    };
     int64_t total = 0;
     int64_t cs, ce;
     for (int64_t i = start; i < end; ++i) {
@@ -628,11 +654,19 @@ class LeafShredder {
         continue;
       }
       outer.Bounds(i, &cs, &ce);
-      if (cs < 0 || ce < cs || ce > inner_data.length) return false;
+      if (cs < 0 || ce < cs || ce > elements) return false;
       if (cs == ce) {
         ++total;
-      } else if (!CountListOfLeaf(inner, cs, ce, &total)) {
-        return false;
+      } else if (struct_valid == nullptr) {
+        if (!CountListOfLeaf(inner, struct_offset + cs, struct_offset + ce, &total)) return false;
+      } else {
+        for (int64_t k = cs; k < ce; ++k) {
+          if (struct_null_at(k)) {
+            ++total;
+          } else if (!CountListOfLeaf(inner, struct_offset + k, struct_offset + k + 1, &total)) {
+            return false;
+          }
+        }
       }
     }
     int16_t *dp, *rp;
@@ -652,7 +686,28 @@ class LeafShredder {
         *rp++ = rep;
         continue;
       }
-      WriteListOfLeaf(inner, cs, ce, rep, elem_rep, &dp, &rp, &values, &range);
+      if (struct_valid == nullptr) {
+        WriteListOfLeaf(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp, &values,
+                        &range);
+        continue;
+      }
+      // Null struct slots one level each; runs of valid ones to the inner
+      // list's pass (the run's first at the slot's level if it is the
+      // slot's first element).
+      for (int64_t k = cs; k < ce;) {
+        const int16_t first = k == cs ? rep : elem_rep;
+        if (struct_null_at(k)) {
+          *dp++ = struct_null;
+          *rp++ = first;
+          ++k;
+          continue;
+        }
+        int64_t e = k + 1;
+        while (e < ce && !struct_null_at(e)) ++e;
+        WriteListOfLeaf(inner, struct_offset + k, struct_offset + e, first, elem_rep, &dp, &rp, &values,
+                        &range);
+        k = e;
+      }
     }
     EndFlatPasses(range, values, total);
     return true;

@@ -36,6 +36,39 @@ std::vector<int32_t> Iota(int64_t n) {
   return v;
 }
 
+// The slot-by-slot reference of the tests below for a present, non-empty
+// list slot whose elements are leaf slots [begin, end): each at `present`
+// or `present - 1` (item_valid), the first at repetition level `first`, the
+// others at `elem`; the leaf range appended to `ranges` (merged with the
+// last when adjacent).
+struct Reference {
+  Levels def, rep;
+  Ranges ranges;
+  int64_t values = 0;
+
+  void Elements(int64_t begin, int64_t end, const std::vector<bool>& item_valid, int16_t present,
+                int16_t first, int16_t elem) {
+    for (int64_t e = begin; e < end; ++e) {
+      const bool v = item_valid[static_cast<size_t>(e)];
+      def.push_back(v ? present : static_cast<int16_t>(present - 1));
+      rep.push_back(e == begin ? first : elem);
+      values += v;
+    }
+    AddRange(begin, end);
+  }
+  void AddRange(int64_t begin, int64_t end) {
+    if (!ranges.empty() && ranges.back().second == begin) {
+      ranges.back().second = end;
+    } else {
+      ranges.emplace_back(begin, end);
+    }
+  }
+  void Level(int16_t d, int16_t r) {
+    def.push_back(d);
+    rep.push_back(r);
+  }
+};
+
 // Every leaf's packed levels (where the column packs: max_def 1, max_rep
 // 0) are its int16 levels as bits, with the same ranges and counts.
 void ExpectPackedMatches(const std::vector<LeafLevels>& plain,
@@ -242,33 +275,20 @@ TEST(LevelBuilder, ListOfLeavesMatchesSlotBySlotReference) {
     for (int64_t offset = 0; offset < 40; ++offset) {
       const int64_t len = n - offset - offset % 3;
       LeafLevels l = One(Field("l", type, true), data->Slice(offset, len));
-      Levels def, rep;
-      Ranges ranges;
-      int64_t values = 0;
+      Reference ref;
       for (int64_t i = offset; i < offset + len; ++i) {
-        const int16_t r = 0;  // (a top-level list: every slot is a new row)
+        // (A top-level list: every slot is a new row, repetition level 0.)
         if (!list_valid[static_cast<size_t>(i)] || offsets[i] == offsets[i + 1]) {
-          def.push_back(list_valid[static_cast<size_t>(i)] ? 1 : 0);
-          rep.push_back(r);
+          ref.Level(list_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
           continue;
         }
-        for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-          const bool v = item_valid[static_cast<size_t>(e)];
-          def.push_back(v ? 3 : 2);
-          rep.push_back(e == offsets[i] ? r : 1);
-          values += v;
-        }
-        if (!ranges.empty() && ranges.back().second == offsets[i]) {
-          ranges.back().second = offsets[i + 1];
-        } else {
-          ranges.emplace_back(offsets[i], offsets[i + 1]);
-        }
+        ref.Elements(offsets[i], offsets[i + 1], item_valid, 3, 0, 1);
       }
-      ASSERT_EQ(l.def_levels, def) << type->ToString() << " offset " << offset;
-      ASSERT_EQ(l.rep_levels, rep) << type->ToString() << " offset " << offset;
-      EXPECT_EQ(l.ranges, ranges) << type->ToString() << " offset " << offset;
-      EXPECT_EQ(l.num_values, values);
-      EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size()));
+      ASSERT_EQ(l.def_levels, ref.def) << type->ToString() << " offset " << offset;
+      ASSERT_EQ(l.rep_levels, ref.rep) << type->ToString() << " offset " << offset;
+      EXPECT_EQ(l.ranges, ref.ranges) << type->ToString() << " offset " << offset;
+      EXPECT_EQ(l.num_values, ref.values);
+      EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size()));
     }
   }
 }
@@ -304,41 +324,27 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
       for (int64_t offset = 0; offset < 30; ++offset) {
         const int64_t len = n - offset - offset % 4;
         LeafLevels l = One(Field("ll", outer_type, true), outer->Slice(offset, len));
-        Levels def, rep;
-        Ranges ranges;
-        int64_t values = 0;
+        Reference ref;
         for (int64_t i = offset; i < offset + len; ++i) {
           if (!outer_valid[static_cast<size_t>(i)] || outer_offsets[i] == outer_offsets[i + 1]) {
-            def.push_back(outer_valid[static_cast<size_t>(i)] ? 1 : 0);
-            rep.push_back(0);
+            ref.Level(outer_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
             continue;
           }
           for (int64_t j = outer_offsets[i]; j < outer_offsets[i + 1]; ++j) {
             const int16_t r = j == outer_offsets[i] ? 0 : 1;
             if (!inner_valid[static_cast<size_t>(j)] || inner_offsets[j] == inner_offsets[j + 1]) {
-              def.push_back(inner_valid[static_cast<size_t>(j)] ? 3 : 2);
-              rep.push_back(r);
+              ref.Level(inner_valid[static_cast<size_t>(j)] ? 3 : 2, r);
               continue;
             }
-            for (int64_t e = inner_offsets[j]; e < inner_offsets[j + 1]; ++e) {
-              const bool v = item_valid[static_cast<size_t>(e)];
-              def.push_back(v ? 5 : 4);
-              rep.push_back(e == inner_offsets[j] ? r : 2);
-              values += v;
-            }
-            if (!ranges.empty() && ranges.back().second == inner_offsets[j]) {
-              ranges.back().second = inner_offsets[j + 1];
-            } else {
-              ranges.emplace_back(inner_offsets[j], inner_offsets[j + 1]);
-            }
+            ref.Elements(inner_offsets[j], inner_offsets[j + 1], item_valid, 5, r, 2);
           }
         }
         const std::string where = outer_type->ToString() + " offset " + std::to_string(offset);
-        ASSERT_EQ(l.def_levels, def) << where;
-        ASSERT_EQ(l.rep_levels, rep) << where;
-        EXPECT_EQ(l.ranges, ranges) << where;
-        EXPECT_EQ(l.num_values, values) << where;
-        EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size())) << where;
+        ASSERT_EQ(l.def_levels, ref.def) << where;
+        ASSERT_EQ(l.rep_levels, ref.rep) << where;
+        EXPECT_EQ(l.ranges, ref.ranges) << where;
+        EXPECT_EQ(l.num_values, ref.values) << where;
+        EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size())) << where;
       }
     }
   }
@@ -382,39 +388,93 @@ TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
     ASSERT_EQ(r->size(), 2u);
     for (int leaf = 0; leaf < 2; ++leaf) {
       const LeafLevels& l = (*r)[static_cast<size_t>(leaf)];
-      Levels def, rep;
-      Ranges ranges;
-      int64_t values = 0;
+      Reference ref;
       for (int64_t i = offset; i < offset + len; ++i) {
         if (!list_valid[static_cast<size_t>(i)] || offsets[i] == offsets[i + 1]) {
-          def.push_back(list_valid[static_cast<size_t>(i)] ? 1 : 0);
-          rep.push_back(0);
+          ref.Level(list_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
           continue;
         }
         for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
           const int64_t slot = e + shift;  // the leaf's slot
-          rep.push_back(e == offsets[i] ? 0 : 1);
+          const int16_t rep = e == offsets[i] ? 0 : 1;
           if (!struct_valid[static_cast<size_t>(slot)]) {
-            def.push_back(2);
+            ref.Level(2, rep);
             continue;
           }
           const bool v = leaf == 1 || a_valid[static_cast<size_t>(slot)];
-          def.push_back(leaf == 1 ? 3 : (v ? 4 : 3));
-          values += v;
-          if (!ranges.empty() && ranges.back().second == slot) {
-            ranges.back().second = slot + 1;
-          } else {
-            ranges.emplace_back(slot, slot + 1);
-          }
+          ref.Level(leaf == 1 ? 3 : (v ? 4 : 3), rep);
+          ref.values += v;
+          ref.AddRange(slot, slot + 1);
         }
       }
       const std::string where = "leaf " + std::to_string(leaf) + " offset " + std::to_string(offset);
-      ASSERT_EQ(l.def_levels, def) << where;
-      ASSERT_EQ(l.rep_levels, rep) << where;
-      EXPECT_EQ(l.ranges, ranges) << where;
-      EXPECT_EQ(l.num_values, values) << where;
-      EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size())) << where;
+      ASSERT_EQ(l.def_levels, ref.def) << where;
+      ASSERT_EQ(l.rep_levels, ref.rep) << where;
+      EXPECT_EQ(l.ranges, ref.ranges) << where;
+      EXPECT_EQ(l.num_values, ref.values) << where;
+      EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size())) << where;
     }
+  }
+}
+
+TEST(LevelBuilder, ListOfStructsOfListsMatchesSlotBySlotReference) {
+  // list<struct<c: list<int32>>> with null outer lists owning child ranges,
+  // empty outer and inner lists, null structs over valid inner lists, null
+  // inner lists, null items and a sliced struct array, at every slice
+  // offset of the outer list, against a slot-by-slot reference.
+  std::mt19937_64 rng(2027);
+  const int64_t n = 140;
+  std::vector<int64_t> outer_offsets = {0};
+  std::vector<bool> outer_valid;
+  for (int64_t i = 0; i < n; ++i) {
+    outer_offsets.push_back(outer_offsets.back() + static_cast<int64_t>(rng() % 4));
+    outer_valid.push_back(rng() % 5 != 0);
+  }
+  const int64_t shift = 2;  // the struct array is a slice starting at slot 2 of its child
+  const int64_t m = outer_offsets.back() + shift;
+  std::vector<int64_t> inner_offsets = {0};
+  std::vector<bool> inner_valid;
+  for (int64_t j = 0; j < m; ++j) {
+    inner_offsets.push_back(inner_offsets.back() + static_cast<int64_t>(rng() % 4));
+    inner_valid.push_back(rng() % 5 != 0);
+  }
+  const std::vector<bool> struct_valid = Stretches(rng, m, {70, 100, 0, 80});
+  const int64_t k = inner_offsets.back();
+  const std::vector<bool> item_valid = Stretches(rng, k, {70, 100, 0, 75});
+  auto items = ArrayFromVector<int32_t>(int32(), Iota(k), item_valid);
+  auto inner = ListArrayFromOffsets(list(int32()), inner_offsets, items, inner_valid);
+  auto struct_type = struct_({field("c", list(int32()))});
+  auto structs = StructArrayFromChildren(struct_type, m, {inner}, struct_valid)->Slice(shift, m - shift);
+  auto type = list(struct_type);
+  auto data = ListArrayFromOffsets(type, outer_offsets, structs, outer_valid);
+  for (int64_t offset = 0; offset < 25; ++offset) {
+    const int64_t len = n - offset - offset % 3;
+    LeafLevels l = One(Field("l", type, true), data->Slice(offset, len));
+    Reference ref;
+    for (int64_t i = offset; i < offset + len; ++i) {
+      if (!outer_valid[static_cast<size_t>(i)] || outer_offsets[i] == outer_offsets[i + 1]) {
+        ref.Level(outer_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
+        continue;
+      }
+      for (int64_t e = outer_offsets[i]; e < outer_offsets[i + 1]; ++e) {
+        const int64_t j = e + shift;  // the struct's slot in its child, the inner list's slot
+        const int16_t r = e == outer_offsets[i] ? 0 : 1;
+        if (!struct_valid[static_cast<size_t>(j)]) {
+          ref.Level(2, r);
+        } else if (!inner_valid[static_cast<size_t>(j)] || inner_offsets[j] == inner_offsets[j + 1]) {
+          ref.Level(inner_valid[static_cast<size_t>(j)] ? 4 : 3, r);
+        } else {
+          ref.Elements(inner_offsets[j], inner_offsets[j + 1], item_valid, 6, r, 2);
+        }
+      }
+    }
+    const std::string where = "offset " + std::to_string(offset);
+    ASSERT_EQ(l.max_def, 6) << where;
+    ASSERT_EQ(l.def_levels, ref.def) << where;
+    ASSERT_EQ(l.rep_levels, ref.rep) << where;
+    EXPECT_EQ(l.ranges, ref.ranges) << where;
+    EXPECT_EQ(l.num_values, ref.values) << where;
+    EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size())) << where;
   }
 }
 
