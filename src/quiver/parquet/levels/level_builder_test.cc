@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,24 @@ struct Reference {
   void Level(int16_t d, int16_t r) {
     def.push_back(d);
     rep.push_back(r);
+  }
+  // The levels, ranges and counts of `l` equal these.
+  void Check(const LeafLevels& l, const std::string& where) const {
+    ASSERT_EQ(l.def_levels, def) << where;
+    ASSERT_EQ(l.rep_levels, rep) << where;
+    EXPECT_EQ(l.ranges, ranges) << where;
+    EXPECT_EQ(l.num_values, values) << where;
+    EXPECT_EQ(l.num_levels, static_cast<int64_t>(def.size())) << where;
+  }
+  // List slot i (offsets, validity) whose present level is `present`: a
+  // null or empty slot is one level at repetition level r (true: done);
+  // false when it has elements for the caller to add.
+  bool NullOrEmpty(const std::vector<int64_t>& offsets, const std::vector<bool>& valid, int64_t i,
+                   int16_t present, int16_t r) {
+    const bool v = valid[static_cast<size_t>(i)];
+    if (v && offsets[static_cast<size_t>(i)] != offsets[static_cast<size_t>(i) + 1]) return false;
+    Level(v ? present : static_cast<int16_t>(present - 1), r);
+    return true;
   }
 };
 
@@ -278,17 +297,10 @@ TEST(LevelBuilder, ListOfLeavesMatchesSlotBySlotReference) {
       Reference ref;
       for (int64_t i = offset; i < offset + len; ++i) {
         // (A top-level list: every slot is a new row, repetition level 0.)
-        if (!list_valid[static_cast<size_t>(i)] || offsets[i] == offsets[i + 1]) {
-          ref.Level(list_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
-          continue;
-        }
+        if (ref.NullOrEmpty(offsets, list_valid, i, 1, 0)) continue;
         ref.Elements(offsets[i], offsets[i + 1], item_valid, 3, 0, 1);
       }
-      ASSERT_EQ(l.def_levels, ref.def) << type->ToString() << " offset " << offset;
-      ASSERT_EQ(l.rep_levels, ref.rep) << type->ToString() << " offset " << offset;
-      EXPECT_EQ(l.ranges, ref.ranges) << type->ToString() << " offset " << offset;
-      EXPECT_EQ(l.num_values, ref.values);
-      EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size()));
+      ref.Check(l, type->ToString() + " offset " + std::to_string(offset));
     }
   }
 }
@@ -326,25 +338,15 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
         LeafLevels l = One(Field("ll", outer_type, true), outer->Slice(offset, len));
         Reference ref;
         for (int64_t i = offset; i < offset + len; ++i) {
-          if (!outer_valid[static_cast<size_t>(i)] || outer_offsets[i] == outer_offsets[i + 1]) {
-            ref.Level(outer_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
-            continue;
-          }
+          if (ref.NullOrEmpty(outer_offsets, outer_valid, i, 1, 0)) continue;
           for (int64_t j = outer_offsets[i]; j < outer_offsets[i + 1]; ++j) {
             const int16_t r = j == outer_offsets[i] ? 0 : 1;
-            if (!inner_valid[static_cast<size_t>(j)] || inner_offsets[j] == inner_offsets[j + 1]) {
-              ref.Level(inner_valid[static_cast<size_t>(j)] ? 3 : 2, r);
-              continue;
-            }
+            if (ref.NullOrEmpty(inner_offsets, inner_valid, j, 3, r)) continue;
             ref.Elements(inner_offsets[j], inner_offsets[j + 1], item_valid, 5, r, 2);
           }
         }
         const std::string where = outer_type->ToString() + " offset " + std::to_string(offset);
-        ASSERT_EQ(l.def_levels, ref.def) << where;
-        ASSERT_EQ(l.rep_levels, ref.rep) << where;
-        EXPECT_EQ(l.ranges, ref.ranges) << where;
-        EXPECT_EQ(l.num_values, ref.values) << where;
-        EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size())) << where;
+        ref.Check(l, where);
       }
     }
   }
@@ -390,10 +392,7 @@ TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
       const LeafLevels& l = (*r)[static_cast<size_t>(leaf)];
       Reference ref;
       for (int64_t i = offset; i < offset + len; ++i) {
-        if (!list_valid[static_cast<size_t>(i)] || offsets[i] == offsets[i + 1]) {
-          ref.Level(list_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
-          continue;
-        }
+        if (ref.NullOrEmpty(offsets, list_valid, i, 1, 0)) continue;
         for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
           const int64_t slot = e + shift;  // the leaf's slot
           const int16_t rep = e == offsets[i] ? 0 : 1;
@@ -408,11 +407,7 @@ TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
         }
       }
       const std::string where = "leaf " + std::to_string(leaf) + " offset " + std::to_string(offset);
-      ASSERT_EQ(l.def_levels, ref.def) << where;
-      ASSERT_EQ(l.rep_levels, ref.rep) << where;
-      EXPECT_EQ(l.ranges, ref.ranges) << where;
-      EXPECT_EQ(l.num_values, ref.values) << where;
-      EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size())) << where;
+      ref.Check(l, where);
     }
   }
 }
@@ -452,29 +447,20 @@ TEST(LevelBuilder, ListOfStructsOfListsMatchesSlotBySlotReference) {
     LeafLevels l = One(Field("l", type, true), data->Slice(offset, len));
     Reference ref;
     for (int64_t i = offset; i < offset + len; ++i) {
-      if (!outer_valid[static_cast<size_t>(i)] || outer_offsets[i] == outer_offsets[i + 1]) {
-        ref.Level(outer_valid[static_cast<size_t>(i)] ? 1 : 0, 0);
-        continue;
-      }
+      if (ref.NullOrEmpty(outer_offsets, outer_valid, i, 1, 0)) continue;
       for (int64_t e = outer_offsets[i]; e < outer_offsets[i + 1]; ++e) {
         const int64_t j = e + shift;  // the struct's slot in its child, the inner list's slot
         const int16_t r = e == outer_offsets[i] ? 0 : 1;
         if (!struct_valid[static_cast<size_t>(j)]) {
           ref.Level(2, r);
-        } else if (!inner_valid[static_cast<size_t>(j)] || inner_offsets[j] == inner_offsets[j + 1]) {
-          ref.Level(inner_valid[static_cast<size_t>(j)] ? 4 : 3, r);
-        } else {
+        } else if (!ref.NullOrEmpty(inner_offsets, inner_valid, j, 4, r)) {
           ref.Elements(inner_offsets[j], inner_offsets[j + 1], item_valid, 6, r, 2);
         }
       }
     }
     const std::string where = "offset " + std::to_string(offset);
     ASSERT_EQ(l.max_def, 6) << where;
-    ASSERT_EQ(l.def_levels, ref.def) << where;
-    ASSERT_EQ(l.rep_levels, ref.rep) << where;
-    EXPECT_EQ(l.ranges, ref.ranges) << where;
-    EXPECT_EQ(l.num_values, ref.values) << where;
-    EXPECT_EQ(l.num_levels, static_cast<int64_t>(ref.def.size())) << where;
+    ref.Check(l, where);
   }
 }
 

@@ -606,10 +606,6 @@ class ColumnChunkWriter::Impl {
     return std::make_pair(static_cast<const uint8_t*>(compressed_.data()), written);
   }
 
-  // Writes header + [prefix (uncompressed, v2 levels)] + compressed body to
-  // `out`, or with a `stream`, through `out` (left empty) to the stream, a
-  // large body straight from where it is rather than copied; returns the
-  // bytes written.
   // Appends `header` with the page's sizes to `out` (and counts the page's
   // uncompressed bytes); the page body follows it.
   Status PutPageHeader(format::PageHeader* header, int64_t uncompressed, int64_t compressed,
@@ -626,6 +622,10 @@ class ColumnChunkWriter::Impl {
     return Status::OK();
   }
 
+  // Writes header + [prefix (uncompressed, v2 levels)] + compressed body to
+  // `out`, or with a `stream`, through `out` (left empty) to the stream, a
+  // large body straight from where it is rather than copied; returns the
+  // bytes written.
   Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
                             const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
                             io::OutputStream* stream = nullptr) {

@@ -1290,6 +1290,14 @@ class NullValueWriter final : public ValueWriter {
 
 }  // namespace
 
+Status ValueWriter::WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const {
+  staging->Clear();
+  QUIVER_RETURN_NOT_OK(WriteDictionary(staging));
+  QUIVER_RETURN_NOT_OK(stream->Write(staging->data(), staging->size()));
+  staging->Clear();
+  return Status::OK();
+}
+
 Result<std::unique_ptr<ValueWriter>> ValueWriter::Make(const ColumnDescriptor& column,
                                                        const ArrowLeaf& arrow,
                                                        const ValueWriterOptions& options) {

@@ -84,14 +84,12 @@ class ValueWriter {
   virtual bool has_dictionary_page() const { return false; }
   // PLAIN-encodes the dictionary into `out`.
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
-  // Whether WriteDictionaryTo can write the same bytes (exactly
-  // dictionary_plain_bytes() of them) to a stream in pieces, without
-  // building the page body whole.
+  // Writes WriteDictionary's bytes to `stream` through `staging`: here
+  // whole (built in `staging`, then written); a writer whose
+  // dictionary_streams() is true writes them in pieces of about 64 KiB,
+  // exactly dictionary_plain_bytes() of them, without building the body.
+  virtual Status WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const;
   virtual bool dictionary_streams() const { return false; }
-  // Does so, staging pieces of at most about 64 KiB in `staging`.
-  virtual Status WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const {
-    return Status::NotImplemented("this value writer's dictionary is written whole");
-  }
 
   ColumnStatistics* page_statistics() { return page_stats_.get(); }
   // When set, the bloom-filter hash of every value written is appended.
