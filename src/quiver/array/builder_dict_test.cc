@@ -148,6 +148,30 @@ TEST(ScalarMemoTable, BatchInsertAndReserveMatchOneByOne) {
   EXPECT_EQ(index, 0);
 }
 
+TEST(ScalarMemoTable, ReserveForAPowerOfTwoAndAMarginDoesNotDouble) {
+  // The Parquet writer reserves its dictionary limit's values plus a
+  // mini-batch (2^18 + 1024 int32 values for 1 MiB): 2^19 slots of 8 bytes
+  // (at most 9/16 full), not 2^20; filling it to the reserved size does not
+  // grow it, one value past MaxFill does.
+  const int64_t n = (int64_t{1} << 18) + 1024;
+  ScalarMemoTable<int32_t> table;
+  BASSERT_OK(table.Reserve(n));
+  const int64_t reserved = table.memory_used();
+  EXPECT_LE(reserved, (int64_t{1} << 19) * 8 + internal::MaxFill(int64_t{1} << 19) * 4);
+  EXPECT_GE(reserved, (int64_t{1} << 19) * 8);
+  std::vector<int32_t> values(static_cast<size_t>(internal::MaxFill(int64_t{1} << 19)) + 1);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int32_t>(i * 2654435761u);
+  std::vector<int32_t> out(values.size());
+  const int64_t fill = internal::MaxFill(int64_t{1} << 19);
+  BASSERT_OK(table.GetOrInsertBatch(values.data(), fill, out.data(), [](int64_t) {}));
+  EXPECT_EQ(table.memory_used(), reserved);
+  EXPECT_EQ(table.size(), fill);
+  BASSIGN(int32_t last, table.GetOrInsert(values.back()));
+  EXPECT_EQ(last, fill);
+  EXPECT_GT(table.memory_used(), reserved);
+  for (int64_t i = 0; i <= fill; ++i) ASSERT_EQ(table.Get(values[static_cast<size_t>(i)]), i);
+}
+
 TEST(ScalarMemoTable, ForcedCollisions) {
   // Hashes masked to 2 bits: every lookup walks a long probe run.
   ScalarMemoTable<uint16_t> memo;

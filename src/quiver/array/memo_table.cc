@@ -19,10 +19,10 @@ namespace {
 
 constexpr int64_t kMinCapacity = 32;
 
-// Smallest power of two >= 2 * n (the table is kept at most half full).
+// Smallest power of two whose MaxFill is at least n.
 int64_t CapacityFor(int64_t n) {
   int64_t capacity = kMinCapacity;
-  while (capacity < 2 * n) capacity *= 2;
+  while (MaxFill(capacity) < n) capacity *= 2;
   return capacity;
 }
 
@@ -75,8 +75,7 @@ Result<int32_t> ScalarMemoTable<T>::InsertGrowing(T value, bool* inserted) {
   }
   // A new value: make room first (so a failure leaves the table unchanged).
   if (QUIVER_PREDICT_FALSE(size_ >= kMaxMemoTableSize)) return TooManyValues();
-  QUIVER_RETURN_NOT_OK(values_.Reserve(sizeof(T)));  // doubles
-  if (QUIVER_PREDICT_FALSE(2 * (static_cast<int64_t>(size_) + 1) > capacity_)) {
+  if (QUIVER_PREDICT_FALSE(size_ >= max_fill_)) {
     QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
     slots = slots_.data_as<Slot>();
     mask = static_cast<uint64_t>(capacity_ - 1);
@@ -93,6 +92,10 @@ Result<int32_t> ScalarMemoTable<T>::InsertGrowing(T value, bool* inserted) {
 
 template <typename T>
 Status ScalarMemoTable<T>::Rehash(int64_t new_capacity) {
+  // Room for MaxFill values first, so that Probe inserts without a check
+  // of the values buffer (and a failure leaves the table unchanged).
+  const int64_t max_fill = std::min(MaxFill(new_capacity), kMaxMemoTableSize);
+  QUIVER_RETURN_NOT_OK(values_.Reserve(max_fill * static_cast<int64_t>(sizeof(T)) - values_.size()));
   MutableBuffer fresh(pool_);
   const int64_t bytes = new_capacity * static_cast<int64_t>(sizeof(Slot));
   QUIVER_RETURN_NOT_OK(fresh.Resize(bytes, 0xFF));  // every index -1: empty
@@ -112,6 +115,7 @@ Status ScalarMemoTable<T>::Rehash(int64_t new_capacity) {
   }
   slots_ = std::move(fresh);
   capacity_ = new_capacity;
+  max_fill_ = max_fill;
   return Status::OK();
 }
 
@@ -120,7 +124,6 @@ Status ScalarMemoTable<T>::Reserve(int64_t n) {
   if (n > kMaxMemoTableSize) return TooManyValues();
   const int64_t capacity = CapacityFor(n);
   if (capacity <= capacity_) return Status::OK();
-  QUIVER_RETURN_NOT_OK(values_.Reserve(n * static_cast<int64_t>(sizeof(T)) - values_.size()));
   return Rehash(capacity);
 }
 
@@ -136,6 +139,7 @@ void ScalarMemoTable<T>::Clear() {
   slots_ = MutableBuffer(pool_);
   values_ = MutableBuffer(pool_);
   capacity_ = 0;
+  max_fill_ = 0;
   size_ = 0;
 }
 
@@ -214,7 +218,7 @@ Result<int32_t> BinaryMemoTable::GetOrInsert(const void* bytes, int64_t length, 
   if (QUIVER_PREDICT_FALSE(size_ >= kMaxMemoTableSize)) return TooManyValues();
   QUIVER_RETURN_NOT_OK(data_.Reserve(length));
   QUIVER_RETURN_NOT_OK(offsets_.Reserve(static_cast<int64_t>(sizeof(int64_t))));
-  if (QUIVER_PREDICT_FALSE(2 * (static_cast<int64_t>(size_) + 1) > capacity_)) {
+  if (QUIVER_PREDICT_FALSE(size_ >= MaxFill(capacity_))) {
     QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
     slots = slots_.data_as<Slot>();
     mask = static_cast<uint64_t>(capacity_ - 1);
