@@ -642,3 +642,54 @@ def test_small_range_integers_dictionary_pages_equal_pyarrow(tmp_path, typ):
         if limit == 20000 and typ != pa.int8():  # (int8: at most 256 entries, 1 KiB)
             assert qc.pages[-1].encoding == "PLAIN"
         assert pq.read_table(q).equals(table)
+
+
+@pytest.mark.parametrize("typ", [pa.int32(), pa.int64(), pa.float32(), pa.float64(), pa.int8(),
+                                 pa.uint16(), pa.date32()], ids=str)
+@pytest.mark.parametrize("dictionary", [True, False], ids=["dict", "plain"])
+def test_list_leaf_ranges_pages_equal_pyarrow(tmp_path, typ, dictionary):
+    """A list column's mini-batch hands the value writer many ranges of leaf slots (runs
+    between null lists that own child slots, which are skipped): their values are gathered
+    into one batch. Short runs with null items, runs longer than 64 slots, all-null runs,
+    null lists owning long child ranges, empty lists, a sliced list array; stored as is
+    and converted (int8, uint16, date32). Every page body equals pyarrow's, and the
+    dictionary falls back to PLAIN midway when its limit is small."""
+    g = np.random.default_rng(7400)
+    rows = 30000
+    lengths = g.integers(0, 6, rows)
+    lengths[g.random(rows) < 0.02] = 150  # runs past 64 slots
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    n = int(offsets[-1])
+    if typ in (pa.float32(), pa.float64()):
+        values = pa.array(g.random(n), pa.float64()).cast(typ)
+    elif typ == pa.int8():
+        values = pa.array(g.integers(-128, 128, n), pa.int8())
+    elif typ == pa.uint16():
+        values = pa.array(g.integers(0, 1 << 16, n), pa.uint16())
+    else:
+        hi = 1 << 31 if typ != pa.int64() else 1 << 62
+        values = pa.array(g.integers(-hi, hi, n), pa.int64()).cast(
+            typ if typ != pa.date32() else pa.int32())
+        if typ == pa.date32():
+            values = pa.array(np.abs(values.to_numpy()) % 40000, pa.int32()).cast(pa.date32())
+    item_nulls = g.random(n) < 0.25
+    item_nulls[n // 2: n // 2 + 500] = True  # an all-null stretch
+    values = pa.array(values.to_numpy(zero_copy_only=False), typ, mask=item_nulls)
+    list_nulls = g.random(rows) < 0.2  # null lists keep their (non-empty) child ranges
+    lists = pa.ListArray.from_arrays(pa.array(offsets), values,
+                                     mask=pa.array(list_nulls))
+    table = pa.table({"c": lists.slice(7, rows - 20)})
+    for limit in (1 << 20, 8000):
+        opts = {"write_batch_size": 1000, "data_page_size": 16384, "use_dictionary": dictionary,
+                "dictionary_pagesize_limit": limit, "compression": "none"}
+        q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+        quiver.write_parquet(table, str(q), **opts)
+        pq.write_table(table, p, **opts)
+        qd, pd = q.read_bytes(), p.read_bytes()
+        qc, pc = (pp.read_structure(x).row_groups[0].columns[0] for x in (qd, pd))
+        assert [(x.type, x.encoding, x.num_values) for x in qc.pages] == \
+            [(x.type, x.encoding, x.num_values) for x in pc.pages]
+        assert [pp.page_body(qd, x) for x in qc.pages] == [pp.page_body(pd, x) for x in pc.pages]
+        if dictionary and limit == 8000 and typ != pa.int8():
+            assert qc.pages[-1].encoding == "PLAIN"
+        assert pq.read_table(q).equals(table)

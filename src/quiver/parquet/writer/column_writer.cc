@@ -529,19 +529,24 @@ class ColumnChunkWriter::Impl {
       page_rep_histogram_[0] += end - begin;
     }
     page_levels_ += end - begin;
-    // Hand the consumed leaf slots to the value writer, range by range
-    // (slots that are all null are only passed over: a sparse column's
-    // mini-batches are often all null).
+    // Hand the consumed leaf slots to the value writer, the mini-batch's
+    // ranges in one call (slots that are all null are only passed over: a
+    // sparse column's mini-batches are often all null).
+    batch_ranges_.clear();
     while (slots > 0) {
       const auto& r = (*ranges_)[static_cast<size_t>(range_index_)];
       const int64_t take = std::min(slots, r.second - range_pos_);
-      if (values > 0) QUIVER_RETURN_NOT_OK(values_->Append(range_pos_, range_pos_ + take));
+      if (values > 0) batch_ranges_.emplace_back(range_pos_, range_pos_ + take);
       range_pos_ += take;
       slots -= take;
       if (range_pos_ == r.second && range_index_ + 1 < static_cast<int64_t>(ranges_->size())) {
         ++range_index_;
         range_pos_ = (*ranges_)[static_cast<size_t>(range_index_)].first;
       }
+    }
+    if (!batch_ranges_.empty()) {
+      QUIVER_RETURN_NOT_OK(values_->AppendRanges(batch_ranges_.data(),
+                                                 static_cast<int64_t>(batch_ranges_.size())));
     }
     if (!bloom_hashes_.empty()) DrainBloomHashes();
     return Status::OK();
@@ -867,6 +872,7 @@ class ColumnChunkWriter::Impl {
   const std::vector<std::pair<int64_t, int64_t>>* ranges_ = nullptr;
   int64_t range_index_ = 0;
   int64_t range_pos_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> batch_ranges_;  // scratch of WriteMiniBatch
 
   // The chunk so far.
   io::OutputStream* sink_ = nullptr;

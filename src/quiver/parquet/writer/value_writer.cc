@@ -207,28 +207,13 @@ class FixedValueWriter final : public ValueWriter {
 
   Status Append(int64_t start, int64_t end) override {
     scratch_.clear();
-    const ValueKind kind = arrow_.value_kind;
     if (!arrow_.dictionary) {
-      const ArrayData& d = *leaf_;
-      const bool as_is = kind == ValueKind::kInt32 || kind == ValueKind::kInt64 ||
-                         kind == ValueKind::kFloat || kind == ValueKind::kDouble;
-      const uint8_t* valid = d.validity();
       // No nulls: the leaf's values are consumed where they are (no copy).
-      if (as_is && valid == nullptr) return Consume(d.GetValues<PhysT>(1) + start, end - start, nullptr);
-      if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
-      if (as_is) {
-        const PhysT* raw = d.GetValues<PhysT>(1);
-        const int64_t n = GatherValid(raw + start, valid, d.offset + start, end - start, gather_.data());
-        return Consume(gather_.data(), n, nullptr);
+      if (AsIs() && leaf_->validity() == nullptr) {
+        return Consume(leaf_->GetValues<PhysT>(1) + start, end - start, nullptr);
       }
-      // Converted kinds: a tight loop per run of valid slots.
-      PhysT* out = gather_.data();
-      WithFixedLoader<PhysT>(kind, d, [&](auto load) {
-        ForEachValidRun(d, start, end, [&](int64_t s, int64_t e) {
-          for (int64_t i = s; i < e; ++i) *out++ = load(i);
-        });
-      });
-      return Consume(gather_.data(), out - gather_.data(), nullptr);
+      if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
+      return Consume(gather_.data(), Gather(start, end, gather_.data()), nullptr);
     }
     // Arrow dictionary leaf: resolve indices to dictionary values.
     const ArrayData& d = *leaf_;
@@ -241,10 +226,47 @@ class FixedValueWriter final : public ValueWriter {
         return;
       }
       dict_indices_.push_back(k);
-      scratch_.push_back(LoadFixed<PhysT>(kind, dict, k));
+      scratch_.push_back(LoadFixed<PhysT>(arrow_.value_kind, dict, k));
     });
     QUIVER_RETURN_NOT_OK(st);
     return Consume(scratch_.data(), static_cast<int64_t>(scratch_.size()), &dict_indices_);
+  }
+
+  // Several ranges (a nested column's runs of leaf slots, a few values each
+  // between null lists): their valid values gathered into one batch, so that
+  // the statistics, the encoder and the memo table (which prefetches a few
+  // values ahead) see one call instead of one per run. The same values in
+  // the same order as an Append per range: the same file.
+  Status AppendRanges(const std::pair<int64_t, int64_t>* ranges, int64_t count) override {
+    if (count == 1 || arrow_.dictionary) return ValueWriter::AppendRanges(ranges, count);
+    int64_t slots = 0;
+    for (int64_t k = 0; k < count; ++k) slots += ranges[k].second - ranges[k].first;
+    if (gather_.size() < static_cast<size_t>(slots)) gather_.resize(static_cast<size_t>(slots));
+    int64_t n = 0;
+    const uint8_t* valid = leaf_->validity();
+    if (AsIs() && valid != nullptr) {
+      // A range of at most 64 slots (the usual: a few): its validity word's
+      // set bits visited, with no branch on how full the word is.
+      const PhysT* raw = leaf_->GetValues<PhysT>(1);
+      PhysT* const out = gather_.data();
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t start = ranges[k].first, len = ranges[k].second - start;
+        if (len > 64) {
+          n += GatherValid(raw + start, valid, leaf_->offset + start, len, out + n);
+          continue;
+        }
+        const PhysT* src = raw + start;
+        for (uint64_t w = bitmap::LoadBits(valid, leaf_->offset + start, static_cast<int>(len)); w != 0;
+             w &= w - 1) {
+          out[n++] = src[std::countr_zero(w)];
+        }
+      }
+    } else {
+      for (int64_t k = 0; k < count; ++k) {
+        n += Gather(ranges[k].first, ranges[k].second, gather_.data() + n);
+      }
+    }
+    return Consume(gather_.data(), n, nullptr);
   }
 
   int64_t EstimatedPageSize() const override {
@@ -295,6 +317,37 @@ class FixedValueWriter final : public ValueWriter {
   void OnNewLeaf() override {
     remap_.clear();
     leaf_seen_ = 0;
+  }
+
+  // Whether the leaf's values are stored as PhysT (no conversion).
+  bool AsIs() const {
+    const ValueKind kind = arrow_.value_kind;
+    return kind == ValueKind::kInt32 || kind == ValueKind::kInt64 || kind == ValueKind::kFloat ||
+           kind == ValueKind::kDouble;
+  }
+
+  // Writes the values of the valid slots among leaf slots [start, end) to
+  // out (room for end - start), as PhysT; returns how many (not an Arrow
+  // dictionary leaf).
+  int64_t Gather(int64_t start, int64_t end, PhysT* out) {
+    const ArrayData& d = *leaf_;
+    const uint8_t* valid = d.validity();
+    if (AsIs()) {
+      const PhysT* raw = d.GetValues<PhysT>(1) + start;
+      if (valid == nullptr) {
+        std::memcpy(out, raw, static_cast<size_t>(end - start) * sizeof(PhysT));
+        return end - start;
+      }
+      return GatherValid(raw, valid, d.offset + start, end - start, out);
+    }
+    // Converted kinds: a tight loop per run of valid slots.
+    PhysT* const first = out;
+    WithFixedLoader<PhysT>(arrow_.value_kind, d, [&](auto load) {
+      ForEachValidRun(d, start, end, [&](int64_t s, int64_t e) {
+        for (int64_t i = s; i < e; ++i) *out++ = load(i);
+      });
+    });
+    return out - first;
   }
 
   // Feeds the valid values of one Append, v[0, n), to statistics and

@@ -62,6 +62,16 @@ class ValueWriter {
   virtual Result<bool> BeginLeaf() { return false; }
   // Appends the valid slots among leaf slots [start, end).
   virtual Status Append(int64_t start, int64_t end) = 0;
+  // Appends the valid slots of ranges[0, count) of leaf slots, in order (a
+  // mini-batch of a nested column: the runs of leaf slots between null or
+  // empty lists). The same as an Append per range; a writer may gather the
+  // ranges' values into one batch (FixedValueWriter).
+  virtual Status AppendRanges(const std::pair<int64_t, int64_t>* ranges, int64_t count) {
+    for (int64_t k = 0; k < count; ++k) {
+      QUIVER_RETURN_NOT_OK(Append(ranges[k].first, ranges[k].second));
+    }
+    return Status::OK();
+  }
 
   // Values appended to the current page, and an estimate of their encoded
   // size in bytes.
