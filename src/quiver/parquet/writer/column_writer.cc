@@ -56,6 +56,7 @@ int64_t RleMinBufferSize(int64_t bw) { return std::max(1 + (512 * bw + 7) / 8, 5
 // Legacy min/max are written only for signed sort orders (as Arrow C++).
 bool SignedSortOrder(StatsKind kind) {
   switch (kind) {
+    case StatsKind::kBoolean:  // (false < true; Arrow C++'s DefaultSortOrder: SIGNED)
     case StatsKind::kInt32:
     case StatsKind::kInt64:
     case StatsKind::kFloat:
