@@ -524,11 +524,13 @@ class BooleanValueWriter final : public ValueWriter {
 
   // The page is kept as a bitmap (PLAIN's layout): valid runs are copied a
   // word at a time, and the statistics only need to know whether a false
-  // and a true were seen (set-bit counts).
+  // and a true were seen (set-bit counts; once the page has both, set bits
+  // are no longer counted).
   Status Append(int64_t start, int64_t end) override {
     const ArrayData& d = *leaf_;
     const uint8_t* src = d.buffers[1]->data();
     int64_t n = 0, ones = 0;
+    const bool count = options_.statistics && !(page_false_ && page_true_);
     Status st;
     auto run = [&](int64_t first, int64_t len) {
       if (!st.ok()) return;
@@ -539,7 +541,7 @@ class BooleanValueWriter final : public ValueWriter {
         if (!st.ok()) return;
       }
       bitmap::CopyBitmap(src, d.offset + first, len, bits_.data(), at);
-      ones += bitmap::CountSetBits(src, d.offset + first, len);
+      if (count) ones += bitmap::CountSetBits(src, d.offset + first, len);
       n += len;
     };
     const uint8_t* valid = d.validity();
@@ -549,14 +551,17 @@ class BooleanValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(AppendValid(src, valid, d.offset + start, end - start, &n, &ones));
     }
     QUIVER_RETURN_NOT_OK(st);
-    if (options_.statistics && n > 0) {
+    if (count && n > 0) {
       const uint8_t seen[2] = {0, 1};
       if (ones == n) {
         page_stats_->Update(seen + 1, 1);
+        page_true_ = true;
       } else if (ones == 0) {
         page_stats_->Update(seen, 1);
+        page_false_ = true;
       } else {
         page_stats_->Update(seen, 2);
+        page_false_ = page_true_ = true;
       }
     }
     page_num_values_ += n;
@@ -639,12 +644,15 @@ class BooleanValueWriter final : public ValueWriter {
       enc = Encoding::kPlain;
     }
     bits_.Clear();
+    page_false_ = page_true_ = false;
     ResetPage();
     return enc;
   }
 
  private:
   MutableBuffer bits_;
+  bool page_false_ = false;  // the page's statistics have seen a false
+  bool page_true_ = false;   // and a true
 };
 
 // --- Byte arrays and fixed-length byte arrays -------------------------------
