@@ -307,10 +307,10 @@ class FixedValueWriter final : public ValueWriter {
   void FallBack() override { use_dict_ = false; }
   bool has_dictionary_page() const override { return options_.dictionary; }
   Status WriteDictionary(MutableBuffer* out) const override {
-    const int64_t n = memo_.size();
-    QUIVER_RETURN_NOT_OK(out->Reserve(n * static_cast<int64_t>(sizeof(PhysT))));
-    for (int32_t i = 0; i < n; ++i) out->UnsafeAppend<PhysT>(std::bit_cast<PhysT>(memo_.value(i)));
-    return Status::OK();
+    // The memo table keeps the distinct values in insertion order, each
+    // with PhysT's bits (MemoKey): the page's PLAIN bytes are that array.
+    static_assert(sizeof(MemoKey<PhysT>) == sizeof(PhysT));
+    return out->ExtendFromSlice(memo_.values(), memo_.size() * static_cast<int64_t>(sizeof(PhysT)));
   }
 
  private:
