@@ -154,15 +154,16 @@ TEST(ScalarMemoTable, ReserveForAPowerOfTwoAndAMarginDoesNotDouble) {
   // (at most 9/16 full), not 2^20; filling it to the reserved size does not
   // grow it, one value past MaxFill does.
   const int64_t n = (int64_t{1} << 18) + 1024;
+  const int64_t slots = int64_t{1} << 19;
+  const int64_t fill = internal::MaxFill(slots);
   ScalarMemoTable<int32_t> table;
   BASSERT_OK(table.Reserve(n));
   const int64_t reserved = table.memory_used();
-  EXPECT_LE(reserved, (int64_t{1} << 19) * 8 + internal::MaxFill(int64_t{1} << 19) * 4);
-  EXPECT_GE(reserved, (int64_t{1} << 19) * 8);
-  std::vector<int32_t> values(static_cast<size_t>(internal::MaxFill(int64_t{1} << 19)) + 1);
+  EXPECT_LE(reserved, slots * 8 + fill * 4);
+  EXPECT_GE(reserved, slots * 8);
+  std::vector<int32_t> values(static_cast<size_t>(fill) + 1);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int32_t>(i * 2654435761u);
   std::vector<int32_t> out(values.size());
-  const int64_t fill = internal::MaxFill(int64_t{1} << 19);
   BASSERT_OK(table.GetOrInsertBatch(values.data(), fill, out.data(), [](int64_t) {}));
   EXPECT_EQ(table.memory_used(), reserved);
   EXPECT_EQ(table.size(), fill);

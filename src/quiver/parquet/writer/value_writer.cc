@@ -244,26 +244,21 @@ class FixedValueWriter final : public ValueWriter {
     if (gather_.size() < static_cast<size_t>(slots)) gather_.resize(static_cast<size_t>(slots));
     int64_t n = 0;
     const uint8_t* valid = leaf_->validity();
-    if (AsIs() && valid != nullptr) {
+    const bool visit_words = AsIs() && valid != nullptr;
+    const PhysT* raw = leaf_->GetValues<PhysT>(1);
+    PhysT* const out = gather_.data();
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t start = ranges[k].first, len = ranges[k].second - start;
+      if (!visit_words || len > 64) {
+        n += Gather(start, ranges[k].second, out + n);
+        continue;
+      }
       // A range of at most 64 slots (the usual: a few): its validity word's
       // set bits visited, with no branch on how full the word is.
-      const PhysT* raw = leaf_->GetValues<PhysT>(1);
-      PhysT* const out = gather_.data();
-      for (int64_t k = 0; k < count; ++k) {
-        const int64_t start = ranges[k].first, len = ranges[k].second - start;
-        if (len > 64) {
-          n += GatherValid(raw + start, valid, leaf_->offset + start, len, out + n);
-          continue;
-        }
-        const PhysT* src = raw + start;
-        for (uint64_t w = bitmap::LoadBits(valid, leaf_->offset + start, static_cast<int>(len)); w != 0;
-             w &= w - 1) {
-          out[n++] = src[std::countr_zero(w)];
-        }
-      }
-    } else {
-      for (int64_t k = 0; k < count; ++k) {
-        n += Gather(ranges[k].first, ranges[k].second, gather_.data() + n);
+      const PhysT* src = raw + start;
+      for (uint64_t w = bitmap::LoadBits(valid, leaf_->offset + start, static_cast<int>(len)); w != 0;
+           w &= w - 1) {
+        out[n++] = src[std::countr_zero(w)];
       }
     }
     return Consume(gather_.data(), n, nullptr);
