@@ -150,7 +150,7 @@ TEST(ScalarMemoTable, BatchInsertAndReserveMatchOneByOne) {
 
 TEST(ScalarMemoTable, ReserveForAPowerOfTwoAndAMarginDoesNotDouble) {
   // The Parquet writer reserves its dictionary limit's values plus a
-  // mini-batch (2^18 + 1024 int32 values for 1 MiB): 2^19 slots of 8 bytes
+  // mini-batch (2^18 + 1024 int32 values for 1 MiB): 2^19 slots of 4 bytes
   // (at most 9/16 full), not 2^20; filling it to the reserved size does not
   // grow it, one value past MaxFill does.
   const int64_t n = (int64_t{1} << 18) + 1024;
@@ -159,8 +159,8 @@ TEST(ScalarMemoTable, ReserveForAPowerOfTwoAndAMarginDoesNotDouble) {
   ScalarMemoTable<int32_t> table;
   BASSERT_OK(table.Reserve(n));
   const int64_t reserved = table.memory_used();
-  EXPECT_LE(reserved, slots * 8 + fill * 4);
-  EXPECT_GE(reserved, slots * 8);
+  EXPECT_LE(reserved, slots * 4 + fill * 4);
+  EXPECT_GE(reserved, slots * 4);
   std::vector<int32_t> values(static_cast<size_t>(fill) + 1);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int32_t>(i * 2654435761u);
   std::vector<int32_t> out(values.size());
@@ -184,6 +184,45 @@ TEST(ScalarMemoTable, ForcedCollisions) {
   for (int i = 0; i < 3000; ++i) ASSERT_EQ(memo.Get(static_cast<uint16_t>(i * 7)), i);
   EXPECT_EQ(memo.Get(1), kKeyNotFound);
   EXPECT_EQ(memo.size(), 3000);
+}
+
+TEST(ScalarMemoTable, SmallTablesTheirLastSlotsAndFewTagBits) {
+  // Tables of 32 slots filled to MaxFill (18 values): lookups that start in
+  // the last three slots (read one at a time, wrapping to slot 0), probe
+  // runs over several windows of four (hashes masked to 3 position bits),
+  // and tags of 2 bits (most full slots' tags match: the values decide),
+  // each against a std::unordered_map.
+  const uint64_t masks[] = {~uint64_t{0}, (~uint64_t{0} << 32) | 7, (uint64_t{3} << 62) | 31};
+  std::mt19937_64 rng(11);
+  for (const uint64_t mask : masks) {
+    for (int table_no = 0; table_no < 200; ++table_no) {
+      ScalarMemoTable<uint64_t> memo;
+      memo.set_hash_mask_for_testing(mask);
+      BASSERT_OK(memo.Reserve(internal::MaxFill(32)));
+      const int64_t reserved = memo.memory_used();
+      std::unordered_map<uint64_t, int32_t> reference;
+      std::vector<uint64_t> values;
+      while (values.size() < static_cast<size_t>(internal::MaxFill(32))) {
+        const uint64_t v = rng() % 64;  // repeats too
+        const auto [it, fresh] = reference.emplace(v, static_cast<int32_t>(reference.size()));
+        if (fresh) values.push_back(v);
+        int32_t index = -3;
+        if (table_no % 2 == 0) {
+          BASSIGN(index, memo.GetOrInsert(v));
+        } else {
+          BASSERT_OK(memo.GetOrInsertBatch(&v, 1, &index, [](int64_t) {}));
+        }
+        ASSERT_EQ(index, it->second);
+      }
+      ASSERT_EQ(memo.memory_used(), reserved);  // 32 slots all along
+      ASSERT_EQ(memo.size(), static_cast<int32_t>(values.size()));
+      for (uint64_t v = 0; v < 64; ++v) {
+        const auto it = reference.find(v);
+        ASSERT_EQ(memo.Get(v), it == reference.end() ? kKeyNotFound : it->second);
+      }
+      for (int32_t i = 0; i < memo.size(); ++i) ASSERT_EQ(memo.value(i), values[static_cast<size_t>(i)]);
+    }
+  }
 }
 
 TEST(ScalarMemoTable, FloatsNaNAndSignedZero) {

@@ -49,45 +49,22 @@ ScalarMemoTable<T>::ScalarMemoTable(MemoryPool* pool, int64_t expected_size)
 template <typename T>
 int32_t ScalarMemoTable<T>::Get(T value) const {
   if (size_ == 0) return kKeyNotFound;
-  const Slot* slots = slots_.data_as<Slot>();
-  const uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
-  for (uint64_t pos = Hash(value) & mask;; pos = (pos + 1) & mask) {
-    const Slot& slot = slots[pos];
-    if (slot.index == kKeyNotFound) return kKeyNotFound;
-    if (Equal(slot.value, value)) return slot.index;
-  }
+  uint64_t empty;
+  return Find(slots_.data_as<uint32_t>(), values(), value, Hash(value), &empty);
 }
 
 template <typename T>
 Result<int32_t> ScalarMemoTable<T>::InsertGrowing(T value, bool* inserted) {
   if (QUIVER_PREDICT_FALSE(capacity_ == 0)) QUIVER_RETURN_NOT_OK(Rehash(initial_capacity_));
-  const uint64_t hash = Hash(value);
-  uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
-  Slot* slots = slots_.data_as<Slot>();
-  uint64_t pos = hash & mask;
-  for (;; pos = (pos + 1) & mask) {
-    const Slot& slot = slots[pos];
-    if (slot.index == kKeyNotFound) break;
-    if (Equal(slot.value, value)) {
-      if (inserted != nullptr) *inserted = false;
-      return slot.index;
-    }
+  const int32_t found = Get(value);
+  if (found != kKeyNotFound) {
+    if (inserted != nullptr) *inserted = false;
+    return found;
   }
   // A new value: make room first (so a failure leaves the table unchanged).
   if (QUIVER_PREDICT_FALSE(size_ >= kMaxMemoTableSize)) return TooManyValues();
-  if (QUIVER_PREDICT_FALSE(size_ >= max_fill_)) {
-    QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
-    slots = slots_.data_as<Slot>();
-    mask = static_cast<uint64_t>(capacity_ - 1);
-    for (pos = hash & mask; slots[pos].index != kKeyNotFound; pos = (pos + 1) & mask) {
-    }
-  }
-  const int32_t index = size_++;
-  slots[pos].value = value;
-  slots[pos].index = index;
-  values_.UnsafeAppend(value);
-  if (inserted != nullptr) *inserted = true;
-  return index;
+  if (QUIVER_PREDICT_FALSE(size_ >= max_fill_)) QUIVER_RETURN_NOT_OK(Rehash(capacity_ * 2));
+  return Probe(value, inserted);  // a new value, with room: inserted
 }
 
 template <typename T>
@@ -97,25 +74,29 @@ Status ScalarMemoTable<T>::Rehash(int64_t new_capacity) {
   const int64_t max_fill = std::min(MaxFill(new_capacity), kMaxMemoTableSize);
   QUIVER_RETURN_NOT_OK(values_.Reserve(max_fill * static_cast<int64_t>(sizeof(T)) - values_.size()));
   MutableBuffer fresh(pool_);
-  const int64_t bytes = new_capacity * static_cast<int64_t>(sizeof(Slot));
-  QUIVER_RETURN_NOT_OK(fresh.Resize(bytes, 0xFF));  // every index -1: empty
-  Slot* dest = fresh.data_as<Slot>();
+  QUIVER_RETURN_NOT_OK(fresh.Resize(new_capacity * static_cast<int64_t>(sizeof(uint32_t)), 0));
+  uint32_t* dest = fresh.data_as<uint32_t>();
   const uint64_t mask = static_cast<uint64_t>(new_capacity - 1);
+  // index + 1 <= max_fill < new_capacity fits in log2(new_capacity) bits; a
+  // table of 2^32 slots (the most kMaxMemoTableSize values need) has no tag.
+  const int index_bits = std::countr_zero(static_cast<uint64_t>(new_capacity));
+  const uint32_t tag_mask = index_bits >= 32 ? 0 : ~((uint32_t{1} << index_bits) - 1);
   // Re-inserted from the values in insertion order (read in sequence, every
-  // one present: no branch on empty slots), each destination slot prefetched
-  // a few values ahead. Index i is the value's index.
+  // one present: no compare), each destination slot prefetched a few values
+  // ahead. Index i is the value's index.
   const T* v = values();
   constexpr int32_t kAhead = 8;
   for (int32_t i = 0; i < size_; ++i) {
     if (i + kAhead < size_) __builtin_prefetch(dest + (Hash(v[i + kAhead]) & mask));
-    uint64_t pos = Hash(v[i]) & mask;
-    while (dest[pos].index != kKeyNotFound) pos = (pos + 1) & mask;
-    dest[pos].value = v[i];
-    dest[pos].index = i;
+    const uint64_t hash = Hash(v[i]);
+    uint64_t pos = hash & mask;
+    while (dest[pos] != 0) pos = (pos + 1) & mask;
+    dest[pos] = (static_cast<uint32_t>(hash >> 32) & tag_mask) | static_cast<uint32_t>(i + 1);
   }
   slots_ = std::move(fresh);
   capacity_ = new_capacity;
   max_fill_ = max_fill;
+  tag_mask_ = tag_mask;
   return Status::OK();
 }
 
@@ -140,6 +121,7 @@ void ScalarMemoTable<T>::Clear() {
   values_ = MutableBuffer(pool_);
   capacity_ = 0;
   max_fill_ = 0;
+  tag_mask_ = 0;
   size_ = 0;
 }
 
