@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -29,6 +30,14 @@ class OutputStream {
   // Writes all `nbytes` bytes or fails.
   virtual Status Write(const void* data, int64_t nbytes) = 0;
   Status Write(const Buffer& buffer) { return Write(buffer.data(), buffer.size()); }
+  // Writes `buffer`'s bytes. A stream that keeps what is written in memory
+  // may keep the buffer itself instead of a copy (MinAdoptedBytes): its bytes
+  // must not change afterwards.
+  virtual Status WriteShared(std::shared_ptr<Buffer> buffer) { return Write(*buffer); }
+  // The least size of a buffer WriteShared keeps without copying it (none:
+  // INT64_MAX): above it, worth a writer's giving up a buffer it would
+  // otherwise reuse.
+  virtual int64_t MinAdoptedBytes() const { return std::numeric_limits<int64_t>::max(); }
   // Bytes written so far (the position of the next byte).
   virtual Result<int64_t> Tell() const = 0;
   // Flushes and closes; further writes fail. Closing twice is a no-op.

@@ -2,7 +2,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -167,6 +169,64 @@ TEST(ChunkedOutputStream, CollectsWritesInGrowingChunks) {
   auto none = empty.Finish();
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
+}
+
+TEST(ChunkedOutputStream, KeepsLargeSharedBuffersAndCopiesSmallOnes) {
+  // WriteShared between plain writes: a buffer of at least kAdoptBytes is
+  // one of Finish()'s pieces as it is (same memory), the bytes written to
+  // the chunk before it a slice, the writes after it go on in the same
+  // chunk; a smaller buffer is copied. The pieces end to end are the bytes
+  // written, in order; Tell() counts every byte.
+  std::string expected;
+  ChunkedOutputStream out;
+  EXPECT_EQ(out.MinAdoptedBytes(), ChunkedOutputStream::kAdoptBytes);
+  auto write = [&](const std::string& s) {
+    ASSERT_TRUE(out.Write(s.data(), static_cast<int64_t>(s.size())).ok());
+    expected += s;
+  };
+  std::vector<const uint8_t*> adopted;
+  auto share = [&](int64_t size, bool kept) {
+    MutableBuffer b;
+    const std::string bytes = Bytes(static_cast<int>(size));
+    ASSERT_TRUE(b.Reserve(2 * size).ok());  // room left over: FreezeSlice zeroes none of it
+    b.UnsafeExtendFromSlice(bytes.data(), size);
+    std::shared_ptr<Buffer> frozen = b.FreezeSlice();
+    ASSERT_EQ(frozen->size(), size);
+    if (kept) adopted.push_back(frozen->data());
+    ASSERT_TRUE(out.WriteShared(std::move(frozen)).ok());
+    expected += bytes;
+  };
+  write("header 1;");
+  share(ChunkedOutputStream::kAdoptBytes, true);
+  write("header 2;");
+  share(ChunkedOutputStream::kAdoptBytes - 1, false);
+  share(3 * ChunkedOutputStream::kAdoptBytes + 5, true);  // twice in a row:
+  share(ChunkedOutputStream::kAdoptBytes + 1, true);      // no empty slice
+  write("tail");
+  EXPECT_EQ(*out.Tell(), static_cast<int64_t>(expected.size()));
+  auto pieces = out.Finish();
+  ASSERT_TRUE(pieces.ok());
+  std::string got;
+  std::vector<const uint8_t*> starts;
+  for (const auto& piece : *pieces) {
+    ASSERT_GT(piece->size(), 0);
+    got += AsString(*piece);
+    starts.push_back(piece->data());
+  }
+  EXPECT_EQ(got, expected);
+  // header 1 | kept | header 2 and the small one, copied (into the first
+  // chunk, after header 1, and a second one) | kept | kept | tail.
+  auto at = [&](const uint8_t* p) { return std::find(starts.begin(), starts.end(), p) - starts.begin(); };
+  ASSERT_EQ(adopted.size(), 3u);
+  EXPECT_EQ(at(adopted[0]), 1);
+  EXPECT_EQ(starts[2], starts[0] + 9);  // the writes after a kept buffer: the same chunk
+  EXPECT_GT(at(adopted[1]), 2);
+  EXPECT_EQ(at(adopted[2]), at(adopted[1]) + 1);
+  EXPECT_EQ(static_cast<size_t>(at(adopted[2])), pieces->size() - 2);
+  EXPECT_FALSE(out.WriteShared(Buffer::Empty()).ok());
+  // A stream that copies says it keeps nothing.
+  BufferOutputStream copying;
+  EXPECT_EQ(copying.MinAdoptedBytes(), std::numeric_limits<int64_t>::max());
 }
 
 TEST(ReadableFile, ReadsRanges) {

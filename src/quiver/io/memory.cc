@@ -2,6 +2,7 @@
 #include "quiver/io/memory.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace quiver::io {
 
@@ -27,21 +28,43 @@ Status ChunkedOutputStream::Write(const void* data, int64_t nbytes) {
   if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
   const auto* p = static_cast<const uint8_t*>(data);
   while (nbytes > 0) {
-    const int64_t room = current_.capacity() - current_.size();
+    const int64_t room = chunk_capacity_ - chunk_used_;
     if (room == 0) {
-      if (current_.size() > 0) done_.push_back(current_.Freeze());
-      current_ = MutableBuffer(pool_);
-      QUIVER_RETURN_NOT_OK(current_.Reserve(std::max(next_chunk_, nbytes)));
+      SliceOff();
+      MutableBuffer fresh(pool_);
+      QUIVER_RETURN_NOT_OK(fresh.Reserve(std::max(next_chunk_, nbytes)));
+      chunk_data_ = fresh.data();
+      chunk_capacity_ = fresh.capacity();
+      fresh.UnsafeSetSize(chunk_capacity_);  // whole: Freeze zeroes nothing
+      chunk_ = fresh.Freeze();
+      chunk_used_ = chunk_sliced_ = 0;
       next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
       continue;
     }
     const int64_t take = std::min(room, nbytes);
-    current_.UnsafeExtendFromSlice(p, take);
+    std::memcpy(chunk_data_ + chunk_used_, p, static_cast<size_t>(take));
+    chunk_used_ += take;
     p += take;
     nbytes -= take;
     position_ += take;
   }
   return Status::OK();
+}
+
+Status ChunkedOutputStream::WriteShared(std::shared_ptr<Buffer> buffer) {
+  if (buffer->size() < kAdoptBytes) return Write(*buffer);
+  if (closed_) return Status::IOError("write to a closed ChunkedOutputStream");
+  SliceOff();
+  position_ += buffer->size();
+  done_.push_back(std::move(buffer));
+  return Status::OK();
+}
+
+void ChunkedOutputStream::SliceOff() {
+  if (chunk_used_ > chunk_sliced_) {
+    done_.push_back(SliceBuffer(chunk_, chunk_sliced_, chunk_used_ - chunk_sliced_));
+    chunk_sliced_ = chunk_used_;
+  }
 }
 
 Status ChunkedOutputStream::Close() {
@@ -52,15 +75,19 @@ Status ChunkedOutputStream::Close() {
 Result<std::vector<std::shared_ptr<Buffer>>> ChunkedOutputStream::Finish() {
   if (closed_) return Status::IOError("ChunkedOutputStream already finished or closed");
   closed_ = true;
-  const int64_t size = current_.size();
-  if (size > 0 && current_.capacity() - size > size) {
-    // Mostly empty: Freeze would zero the unused rest; copying the used part
-    // into a buffer of its size costs less.
+  const int64_t tail = chunk_used_ - chunk_sliced_;
+  if (chunk_sliced_ == 0 && tail > 0 && chunk_capacity_ - tail > tail) {
+    // A mostly empty chunk of which nothing is handed out yet: its bytes
+    // copied into a buffer of their size, so that the chunk is freed.
     MutableBuffer last(pool_);
-    QUIVER_RETURN_NOT_OK(last.ExtendFromSlice(current_.data(), size));
-    current_ = std::move(last);
+    QUIVER_RETURN_NOT_OK(last.ExtendFromSlice(chunk_data_, tail));
+    done_.push_back(last.Freeze());
+  } else {
+    SliceOff();
   }
-  if (size > 0) done_.push_back(current_.Freeze());
+  chunk_.reset();
+  chunk_data_ = nullptr;
+  chunk_capacity_ = chunk_used_ = chunk_sliced_ = 0;
   return std::move(done_);
 }
 

@@ -40,28 +40,46 @@ class BufferOutputStream final : public OutputStream {
 // copied once (into its chunk) and never again as the stream grows, and no
 // chunk is reallocated (Quiver's Python file-object path: the file is handed
 // over chunk by chunk at the end). A write larger than the room left fills the
-// current chunk and goes on in a new one of at least the rest's size.
+// current chunk and goes on in a new one of at least the rest's size. A
+// buffer of at least kAdoptBytes given to WriteShared is kept as it is (the
+// bytes written to the current chunk before it become a slice of that chunk,
+// and the chunk takes the writes after it): a page body is not copied.
 class ChunkedOutputStream final : public OutputStream {
  public:
   static constexpr int64_t kFirstChunk = int64_t{64} << 10;
   static constexpr int64_t kMaxChunk = int64_t{64} << 20;
+  // Below this a buffer is copied: each piece costs the reader of Finish()'s
+  // list a call (a Python write()), which a copy of this size outweighs.
+  static constexpr int64_t kAdoptBytes = int64_t{256} << 10;
 
-  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool()) : pool_(pool), current_(pool) {}
+  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool()) : pool_(pool) {}
 
   using OutputStream::Write;
   Status Write(const void* data, int64_t nbytes) override;
+  Status WriteShared(std::shared_ptr<Buffer> buffer) override;
+  int64_t MinAdoptedBytes() const override { return kAdoptBytes; }
   Result<int64_t> Tell() const override { return position_; }
   Status Close() override;
   bool closed() const override { return closed_; }
 
-  // Closes the stream and returns the chunks in order (no copy; none is
+  // Closes the stream and returns the pieces in order (no copy; none is
   // empty; their bytes end to end are everything written).
   Result<std::vector<std::shared_ptr<Buffer>>> Finish();
 
  private:
+  // The current chunk's bytes written since its last slice, as a slice.
+  void SliceOff();
+
   MemoryPool* pool_;
   std::vector<std::shared_ptr<Buffer>> done_;
-  MutableBuffer current_;
+  // The current chunk: a whole allocation (frozen unzeroed: only its
+  // slices are handed out), written at chunk_data_ up to chunk_used_;
+  // [chunk_sliced_, chunk_used_) is not in done_ yet.
+  std::shared_ptr<Buffer> chunk_;
+  uint8_t* chunk_data_ = nullptr;
+  int64_t chunk_capacity_ = 0;
+  int64_t chunk_used_ = 0;
+  int64_t chunk_sliced_ = 0;
   int64_t next_chunk_ = kFirstChunk;
   int64_t position_ = 0;
   bool closed_ = false;

@@ -65,6 +65,12 @@ std::shared_ptr<Buffer> MutableBuffer::Freeze() {
   return frozen;
 }
 
+std::shared_ptr<Buffer> MutableBuffer::FreezeSlice() {
+  const int64_t size = size_;
+  size_ = capacity_;  // the allocation whole: nothing to zero
+  return SliceBuffer(Freeze(), 0, size);
+}
+
 void MutableBuffer::Release() noexcept {
   if (capacity_ > 0) pool_->Free(data_, capacity_);
 }

@@ -138,6 +138,12 @@ class MutableBuffer {
   // allocation and freezes to an empty Buffer at the zero-size area. This
   // MutableBuffer is left empty and reusable.
   std::shared_ptr<Buffer> Freeze();
+  // Freeze() without zeroing: a slice of the first size() bytes of the
+  // allocation (which it keeps alive; the rest is never exposed). For a
+  // buffer handed over while much of its capacity is unused (a page body
+  // in a buffer reserved for the largest page), where zeroing the rest
+  // would cost as much as copying the bytes.
+  std::shared_ptr<Buffer> FreezeSlice();
 
  private:
   Status Grow(int64_t additional);

@@ -134,6 +134,34 @@ TEST(MutableBuffer, FreezeZeroesPaddingWithoutCopying) {
   EXPECT_EQ(pool.frees, 1);  // the frozen buffer returned the memory
 }
 
+TEST(MutableBuffer, FreezeSliceNeitherZeroesNorCopies) {
+  // A slice of the bytes written, of the allocation as it is: the rest of
+  // the capacity is left as it was (0xEE, RecordingPool's fill), the
+  // memory goes back to the pool with the slice.
+  RecordingPool pool;
+  MutableBuffer buf(&pool);
+  ASSERT_TRUE(buf.Reserve(4096).ok());
+  ASSERT_TRUE(buf.ExtendFromSlice("abcde", 5).ok());
+  const uint8_t* address = buf.data();
+  auto slice = buf.FreezeSlice();
+  EXPECT_EQ(slice->data(), address);
+  EXPECT_EQ(slice->size(), 5);
+  EXPECT_EQ(slice->capacity(), 5);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(slice->data()), 5), "abcde");
+  EXPECT_EQ(address[5], 0xEE);
+  EXPECT_EQ(address[4095], 0xEE);
+  EXPECT_EQ(buf.size(), 0);
+  EXPECT_EQ(buf.capacity(), 0);
+  EXPECT_EQ(pool.frees, 0);
+  slice.reset();
+  EXPECT_EQ(pool.frees, 1);
+  // Nothing reserved: an empty slice, nothing to free.
+  MutableBuffer empty(&pool);
+  auto none = empty.FreezeSlice();
+  EXPECT_EQ(none->size(), 0);
+  EXPECT_EQ(pool.frees, 1);
+}
+
 TEST(MutableBuffer, ShrinkToFitAndClear) {
   MutableBuffer buf(SystemMemoryPool());
   ASSERT_TRUE(buf.Reserve(10000).ok());

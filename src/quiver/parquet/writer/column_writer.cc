@@ -453,7 +453,7 @@ class ColumnChunkWriter::Impl {
     scratch_.Clear();
     QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
     QUIVER_ASSIGN_OR_RAISE(dict_len_,
-                           WritePage(&header, scratch_.data(), scratch_.size(), nullptr, 0, out, stream));
+                           WritePage(&header, &scratch_, nullptr, 0, out, stream));
     return Status::OK();
   }
 
@@ -463,7 +463,7 @@ class ColumnChunkWriter::Impl {
     QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
     page_buf_.Clear();
     QUIVER_RETURN_NOT_OK(WriteDictionaryPage(&page_buf_, sink_));
-    for (const auto& page : pages_) QUIVER_RETURN_NOT_OK(sink_->Write(*page));
+    for (auto& page : pages_) QUIVER_RETURN_NOT_OK(sink_->WriteShared(std::move(page)));
     for (auto& loc : offset_index_.page_locations) loc.offset += dict_len_;
     sink_written_ = dict_len_ + pages_size_;
     pages_.clear();
@@ -628,21 +628,25 @@ class ColumnChunkWriter::Impl {
     return Status::OK();
   }
 
-  // Writes header + [prefix (uncompressed, v2 levels)] + compressed body to
-  // `out`, or with a `stream`, through `out` (left empty) to the stream, a
-  // large body straight from where it is rather than copied; returns the
-  // bytes written.
-  Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
+  // Writes header + [prefix (uncompressed, v2 levels)] + compressed `body`
+  // to `out`, or with a `stream`, through `out` (left empty) to the stream,
+  // a large body straight from where it is rather than copied (or handed
+  // over, to a stream that keeps buffers: HandOver); returns the bytes
+  // written.
+  Result<int64_t> WritePage(format::PageHeader* header, MutableBuffer* body,
                             const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
                             io::OutputStream* stream = nullptr) {
+    const int64_t body_len = body->size();
     bool compress = true;
     if (header->data_page_header_v2.has_value()) {
       compress = codec_ != nullptr;
       header->data_page_header_v2->is_compressed = compress;
     }
-    std::pair<const uint8_t*, int64_t> stored{body, body_len};
+    std::pair<const uint8_t*, int64_t> stored{body->data(), body_len};
+    MutableBuffer* stored_in = body;
     if (compress) {
-      QUIVER_ASSIGN_OR_RAISE(stored, Compress(body, body_len));
+      QUIVER_ASSIGN_OR_RAISE(stored, Compress(body->data(), body_len));
+      if (codec_ != nullptr) stored_in = &compressed_;
     }
     if (options_.page_checksum) {
       const uint32_t crc = Crc32Update(Crc32(prefix, prefix_len), stored.first, stored.second);
@@ -660,7 +664,11 @@ class ColumnChunkWriter::Impl {
     if (stream != nullptr && stored.second >= kDirectBodyBytes) {
       QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
       out->Clear();
-      QUIVER_RETURN_NOT_OK(stream->Write(stored.first, stored.second));
+      if (stored.second >= stream->MinAdoptedBytes()) {
+        QUIVER_RETURN_NOT_OK(HandOver(stored_in, stream));
+      } else {
+        QUIVER_RETURN_NOT_OK(stream->Write(stored.first, stored.second));
+      }
       return head + stored.second;
     }
     QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(stored.first, stored.second));
@@ -669,6 +677,16 @@ class ColumnChunkWriter::Impl {
       out->Clear();
     }
     return head + stored.second;
+  }
+
+  // Hands `buffer`'s bytes to `stream` to keep (no copy) and gives the
+  // buffer as much room again, a fresh allocation for the next page: a
+  // value writer's page buffer (which FlushPage swaps with scratch_) or the
+  // compressed page's keeps its size rather than growing again.
+  static Status HandOver(MutableBuffer* buffer, io::OutputStream* stream) {
+    const int64_t room = buffer->capacity();
+    QUIVER_RETURN_NOT_OK(stream->WriteShared(buffer->FreezeSlice()));
+    return buffer->Reserve(room);
   }
 
   Status FlushPage() {
@@ -744,7 +762,7 @@ class ColumnChunkWriter::Impl {
     MutableBuffer* target = streaming_ ? &page_buf_ : &buffered;
     QUIVER_ASSIGN_OR_RAISE(
         int64_t written,
-        WritePage(&header, scratch_.data(), scratch_.size(), levels_apart ? levels.data() : nullptr,
+        WritePage(&header, &scratch_, levels_apart ? levels.data() : nullptr,
                   levels_apart ? levels.size() : 0, target, streaming_ ? sink_ : nullptr));
     if (streaming_) {
       sink_written_ += written;

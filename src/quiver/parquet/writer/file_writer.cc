@@ -208,8 +208,8 @@ class FileWriter::Impl {
     format::ColumnMetaData md = std::move(out.metadata);
     if (!out.bytes.empty()) {
       QUIVER_ASSIGN_OR_RAISE(int64_t base, sink_->Tell());
-      for (const auto& part : out.bytes) {
-        Status st = sink_->Write(*part);
+      for (auto& part : out.bytes) {
+        Status st = sink_->WriteShared(std::move(part));
         if (!st.ok()) return Fail(std::move(st));
       }
       md.data_page_offset += base;
