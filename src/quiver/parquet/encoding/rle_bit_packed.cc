@@ -13,6 +13,10 @@
 #include "quiver/util/bitmap.h"
 #include "quiver/util/varint.h"
 
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+
 namespace quiver::parquet {
 
 namespace {
@@ -78,6 +82,35 @@ void RleBitPackedEncoder::AppendLiteralGroup(const T* v) {
   num_literal_ += 8;
 }
 
+namespace {
+
+// Whether the 8 values at g (32-bit) are not all equal and all in [0,
+// limit] as unsigned (a negative int32 is above any limit < 2^31): a
+// bit-packed group. Two 16-byte loads and compares (SSE4.1); a loop
+// elsewhere.
+inline bool LiteralGroup32(const void* g, uint32_t limit) {
+#if defined(__SSE4_1__)
+  const __m128i a = _mm_loadu_si128(static_cast<const __m128i*>(g));
+  const __m128i b = _mm_loadu_si128(static_cast<const __m128i*>(g) + 1);
+  const __m128i first = _mm_shuffle_epi32(a, 0);
+  const __m128i equal = _mm_and_si128(_mm_cmpeq_epi32(a, first), _mm_cmpeq_epi32(b, first));
+  const __m128i lim = _mm_set1_epi32(static_cast<int>(limit));
+  const __m128i within = _mm_cmpeq_epi32(_mm_max_epu32(_mm_max_epu32(a, b), lim), lim);
+  return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
+#else
+  uint32_t v[8];
+  std::memcpy(v, g, sizeof(v));
+  uint32_t differ = 0, hi = 0;
+  for (int k = 0; k < 8; ++k) {
+    differ |= v[k] ^ v[0];
+    hi = std::max(hi, v[k]);
+  }
+  return differ != 0 && hi <= limit;
+#endif
+}
+
+}  // namespace
+
 template <typename T>
 Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
   int64_t i = 0;
@@ -87,6 +120,21 @@ Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
     // would buffer the 8, then FlushGroup would append them to the literal
     // run), so whole groups are appended at once. A group of 8 equal values
     // (an RLE run starts) and the tail go through Put / PutRepeated.
+    if constexpr (sizeof(T) == 4) {
+      // 32-bit values (dictionary indices): a group checked at once and
+      // appended by one copy.
+      if (num_buffered_ == 0 && repeat_count_ == 0 && bit_width_ > 1) {
+        const uint64_t most = std::is_signed_v<T> ? std::min<uint64_t>(max_value_, INT32_MAX) : max_value_;
+        const auto limit = static_cast<uint32_t>(most);
+        while (n - i >= 8 && LiteralGroup32(values + i, limit)) {
+          std::memcpy(literal_ + num_literal_, values + i, 8 * sizeof(uint32_t));
+          num_literal_ += 8;
+          num_values_ += 8;
+          i += 8;
+          if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
+        }
+      }
+    }
     if (num_buffered_ == 0 && repeat_count_ == 0) {
       while (n - i >= 8) {
         const T* g = values + i;

@@ -272,6 +272,51 @@ TEST(RleBitPackedTest, PutBatchInPiecesMatchesPut) {
   EXPECT_TRUE(enc.PutBatch(wide, 9).IsInvalid());
 }
 
+TEST(RleBitPackedTest, PutBatchOf32BitValuesMatchesPut) {
+  // int32 and uint32 (dictionary indices): whole bit-packed groups are
+  // checked and appended 8 at a time. Random values, runs (some of 8 or
+  // more, which open RLE runs), in pieces of random sizes (groups and runs
+  // across calls), at widths up to 31 for int32 and 32 for uint32, equal
+  // Put's bytes; a negative or too wide value in a group is refused.
+  std::mt19937_64 rng(23);
+  auto check = [&](auto tag, int w) {
+    using T = decltype(tag);
+    for (int pattern = 0; pattern < 4; ++pattern) {
+      for (int trial = 0; trial < 10; ++trial) {
+        const std::vector<uint32_t> raw = MakeValues(w, 2000 + static_cast<int64_t>(rng() % 700), pattern, rng);
+        std::vector<T> values(raw.begin(), raw.end());
+        MutableBuffer a, b;
+        RleBitPackedEncoder by_put(w, &a), by_batch(w, &b);
+        for (T v : values) ASSERT_TRUE(by_put.Put(static_cast<uint64_t>(v)).ok());
+        for (size_t at = 0; at < values.size();) {
+          const size_t n = std::min<size_t>(values.size() - at, rng() % 90);
+          ASSERT_TRUE(by_batch.PutBatch(values.data() + at, static_cast<int64_t>(n)).ok());
+          at += n;
+        }
+        ASSERT_TRUE(by_put.Flush().ok());
+        ASSERT_TRUE(by_batch.Flush().ok());
+        ASSERT_EQ(ToBytes(a), ToBytes(b)) << "width " << w << " pattern " << pattern;
+      }
+    }
+  };
+  for (int w : {2, 5, 17, 18, 31}) {
+    check(int32_t{}, w);
+    check(uint32_t{}, w);
+  }
+  check(uint32_t{}, 32);
+  for (const int32_t bad : {-1, INT32_MIN, 1 << 18}) {
+    std::vector<int32_t> group = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    group[13] = bad;
+    MutableBuffer out;
+    RleBitPackedEncoder enc(18, &out);
+    EXPECT_TRUE(enc.PutBatch(group.data(), 16).IsInvalid()) << bad;
+  }
+  std::vector<uint32_t> wide = {1, 2, 3, 4, 5, 6, 7, uint32_t{1} << 31};
+  MutableBuffer out;
+  RleBitPackedEncoder enc(31, &out);
+  EXPECT_TRUE(enc.PutBatch(wide.data(), 8).IsInvalid());
+}
+
 TEST(RleBitPackedTest, PutBitmapMatchesPut) {
   // Bitmaps of random bits, of runs (short, around 8, long) and of all ones,
   // at every bit offset, put whole and in pieces.
