@@ -84,29 +84,57 @@ void RleBitPackedEncoder::AppendLiteralGroup(const T* v) {
 
 namespace {
 
-// Whether the 8 values at g (32-bit) are not all equal and all in [0,
-// limit] as unsigned (a negative int32 is above any limit < 2^31): a
-// bit-packed group. Two 16-byte loads and compares (SSE4.1); a loop
-// elsewhere.
-inline bool LiteralGroup32(const void* g, uint32_t limit) {
+// Whether the 8 values at g (U: uint32_t or uint16_t bits) are not all
+// equal and all in [0, limit] as unsigned (a negative int32 or int16 is
+// above any limit the signed type allows): a bit-packed group. One or two
+// 16-byte loads and compares (SSE4.1); a loop elsewhere.
+template <typename U>
+inline bool LiteralGroup(const void* g, U limit) {
 #if defined(__SSE4_1__)
-  const __m128i a = _mm_loadu_si128(static_cast<const __m128i*>(g));
-  const __m128i b = _mm_loadu_si128(static_cast<const __m128i*>(g) + 1);
-  const __m128i first = _mm_shuffle_epi32(a, 0);
-  const __m128i equal = _mm_and_si128(_mm_cmpeq_epi32(a, first), _mm_cmpeq_epi32(b, first));
-  const __m128i lim = _mm_set1_epi32(static_cast<int>(limit));
-  const __m128i within = _mm_cmpeq_epi32(_mm_max_epu32(_mm_max_epu32(a, b), lim), lim);
-  return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
+  const auto* p = static_cast<const __m128i*>(g);
+  const __m128i a = _mm_loadu_si128(p);
+  if constexpr (sizeof(U) == 4) {
+    const __m128i b = _mm_loadu_si128(p + 1);
+    const __m128i first = _mm_shuffle_epi32(a, 0);
+    const __m128i equal = _mm_and_si128(_mm_cmpeq_epi32(a, first), _mm_cmpeq_epi32(b, first));
+    const __m128i lim = _mm_set1_epi32(static_cast<int>(limit));
+    const __m128i within = _mm_cmpeq_epi32(_mm_max_epu32(_mm_max_epu32(a, b), lim), lim);
+    return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
+  } else {
+    const __m128i first = _mm_set1_epi16(static_cast<int16_t>(_mm_cvtsi128_si32(a)));
+    const __m128i equal = _mm_cmpeq_epi16(a, first);
+    const __m128i lim = _mm_set1_epi16(static_cast<int16_t>(limit));
+    const __m128i within = _mm_cmpeq_epi16(_mm_max_epu16(a, lim), lim);
+    return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
+  }
 #else
-  uint32_t v[8];
+  U v[8];
   std::memcpy(v, g, sizeof(v));
-  uint32_t differ = 0, hi = 0;
+  U differ = 0, hi = 0;
   for (int k = 0; k < 8; ++k) {
-    differ |= v[k] ^ v[0];
+    differ |= static_cast<U>(v[k] ^ v[0]);
     hi = std::max(hi, v[k]);
   }
   return differ != 0 && hi <= limit;
 #endif
+}
+
+// The 8 values at g (U bits, in range: not negative) as uint32 at out.
+template <typename U>
+inline void WidenGroup(const void* g, uint32_t* out) {
+  if constexpr (sizeof(U) == 4) {
+    std::memcpy(out, g, 8 * sizeof(uint32_t));
+  } else {
+#if defined(__SSE4_1__)
+    const __m128i a = _mm_loadu_si128(static_cast<const __m128i*>(g));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvtepu16_epi32(a));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out) + 1, _mm_cvtepu16_epi32(_mm_srli_si128(a, 8)));
+#else
+    U v[8];
+    std::memcpy(v, g, sizeof(v));
+    for (int k = 0; k < 8; ++k) out[k] = v[k];
+#endif
+  }
 }
 
 }  // namespace
@@ -120,14 +148,15 @@ Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
     // would buffer the 8, then FlushGroup would append them to the literal
     // run), so whole groups are appended at once. A group of 8 equal values
     // (an RLE run starts) and the tail go through Put / PutRepeated.
-    if constexpr (sizeof(T) == 4) {
-      // 32-bit values (dictionary indices): a group checked at once and
-      // appended by one copy.
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 2) {
+      // 32-bit values (dictionary indices) and 16-bit ones (levels): a
+      // group checked at once and appended by one copy.
+      using U = std::make_unsigned_t<T>;
       if (num_buffered_ == 0 && repeat_count_ == 0 && bit_width_ > 1) {
-        const uint64_t most = std::is_signed_v<T> ? std::min<uint64_t>(max_value_, INT32_MAX) : max_value_;
-        const auto limit = static_cast<uint32_t>(most);
-        while (n - i >= 8 && LiteralGroup32(values + i, limit)) {
-          std::memcpy(literal_ + num_literal_, values + i, 8 * sizeof(uint32_t));
+        const auto limit = static_cast<U>(
+            std::min<uint64_t>(max_value_, static_cast<uint64_t>(std::numeric_limits<T>::max())));
+        while (n - i >= 8 && LiteralGroup<U>(values + i, limit)) {
+          WidenGroup<U>(values + i, literal_ + num_literal_);
           num_literal_ += 8;
           num_values_ += 8;
           i += 8;

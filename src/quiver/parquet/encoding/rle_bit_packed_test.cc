@@ -272,12 +272,13 @@ TEST(RleBitPackedTest, PutBatchInPiecesMatchesPut) {
   EXPECT_TRUE(enc.PutBatch(wide, 9).IsInvalid());
 }
 
-TEST(RleBitPackedTest, PutBatchOf32BitValuesMatchesPut) {
-  // int32 and uint32 (dictionary indices): whole bit-packed groups are
-  // checked and appended 8 at a time. Random values, runs (some of 8 or
-  // more, which open RLE runs), in pieces of random sizes (groups and runs
-  // across calls), at widths up to 31 for int32 and 32 for uint32, equal
-  // Put's bytes; a negative or too wide value in a group is refused.
+TEST(RleBitPackedTest, PutBatchOf32And16BitValuesMatchesPut) {
+  // int32 and uint32 (dictionary indices) and int16 (levels): whole
+  // bit-packed groups are checked and appended 8 at a time. Random values,
+  // runs (some of 8 or more, which open RLE runs), in pieces of random
+  // sizes (groups and runs across calls), at widths up to 31 for int32, 32
+  // for uint32 and 15 for int16, equal Put's bytes; a negative or too wide
+  // value in a group is refused.
   std::mt19937_64 rng(23);
   auto check = [&](auto tag, int w) {
     using T = decltype(tag);
@@ -304,6 +305,15 @@ TEST(RleBitPackedTest, PutBatchOf32BitValuesMatchesPut) {
     check(uint32_t{}, w);
   }
   check(uint32_t{}, 32);
+  for (int w : {2, 3, 9, 15}) check(int16_t{}, w);
+  for (const int16_t bad : {int16_t{-1}, int16_t{INT16_MIN}, int16_t{16}}) {
+    std::vector<int16_t> group = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    group[10] = bad;
+    group[15] = 1;
+    MutableBuffer out;
+    RleBitPackedEncoder enc(4, &out);
+    EXPECT_TRUE(enc.PutBatch(group.data(), 16).IsInvalid()) << bad;
+  }
   for (const int32_t bad : {-1, INT32_MIN, 1 << 18}) {
     std::vector<int32_t> group = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     group[13] = bad;
