@@ -679,14 +679,14 @@ class ColumnChunkWriter::Impl {
     return head + stored.second;
   }
 
-  // Hands `buffer`'s bytes to `stream` to keep (no copy) and gives the
-  // buffer as much room again, a fresh allocation for the next page: a
-  // value writer's page buffer (which FlushPage swaps with scratch_) or the
-  // compressed page's keeps its size rather than growing again.
-  static Status HandOver(MutableBuffer* buffer, io::OutputStream* stream) {
+  // Hands `buffer`'s bytes to `stream` to keep (no copy). A page body
+  // buffer (scratch_, which FlushPage swaps with the value writer's) gets as
+  // much room again, a fresh allocation, rather than growing again for the
+  // next page; compressed_ is sized by each Compress.
+  Status HandOver(MutableBuffer* buffer, io::OutputStream* stream) {
     const int64_t room = buffer->capacity();
     QUIVER_RETURN_NOT_OK(stream->WriteShared(buffer->FreezeSlice()));
-    return buffer->Reserve(room);
+    return buffer == &compressed_ ? Status::OK() : buffer->Reserve(room);
   }
 
   Status FlushPage() {
