@@ -664,7 +664,12 @@ class ColumnChunkWriter::Impl {
     if (stream != nullptr && stored.second >= kDirectBodyBytes) {
       QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
       out->Clear();
-      if (stored.second >= stream->MinAdoptedBytes()) {
+      // Not with CDC: its pages' sizes vary with the content, and buffers
+      // handed over at those sizes were not reused by the next write's
+      // allocations (25,000 page faults a write of the string group, 12%
+      // slower, 2.4x under memory pressure), where copying into the
+      // stream's chunks faults none.
+      if (stored.second >= stream->MinAdoptedBytes() && !options_.cdc.has_value()) {
         QUIVER_RETURN_NOT_OK(HandOver(stored_in, stream));
       } else {
         QUIVER_RETURN_NOT_OK(stream->Write(stored.first, stored.second));
