@@ -91,7 +91,7 @@ Status ScalarMemoTable<T>::Rehash(int64_t new_capacity) {
     const uint64_t hash = Hash(v[i]);
     uint64_t pos = hash & mask;
     while (dest[pos] != 0) pos = (pos + 1) & mask;
-    dest[pos] = (static_cast<uint32_t>(hash >> 32) & tag_mask) | static_cast<uint32_t>(i + 1);
+    dest[pos] = MakeSlot(hash, i, tag_mask);
   }
   slots_ = std::move(fresh);
   capacity_ = new_capacity;

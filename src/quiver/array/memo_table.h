@@ -22,9 +22,10 @@
 // probe a cache miss) fits a core's L2 instead of two to four times it. A
 // BinaryMemoTable slot holds the index (-1 = empty) and the 64-bit hash
 // (its bytes live in one data buffer with int64 offsets, so that the
-// distinct values are already laid out as an Arrow binary array). Byte strings are hashed with XXH3-64 (xxHash,
-// Debian's libxxhash), which is fast for short keys and has good low bits, so
-// masking it to the table size is fine. Scalars are hashed inline, as Arrow
+// distinct values are already laid out as an Arrow binary array). Byte
+// strings are hashed with XXH3-64 (xxHash, Debian's libxxhash), which is
+// fast for short keys and has good low bits, so masking it to the table size
+// is fine. Scalars are hashed inline, as Arrow
 // C++'s ScalarHelper does: the value's bits times an odd 64-bit constant,
 // byte-swapped, so the well-mixed high bits of the product become the low
 // bits the mask keeps; the lookup of a value already in the table is inline
@@ -150,7 +151,7 @@ class ScalarMemoTable {
         int32_t index = Find(slots, stored, value, hash, &pos);
         if (index == kKeyNotFound) {
           index = size++;
-          slots[pos] = Tag(hash) | static_cast<uint32_t>(index + 1);
+          slots[pos] = MakeSlot(hash, index, tag_mask_);
           stored[index] = value;
           on_insert(j);
         }
@@ -192,7 +193,14 @@ class ScalarMemoTable {
   // A slot's tag for a value of hash `hash`: the hash's bits above bit 32 +
   // log2(capacity) (the slot's position uses its low bits), where a slot
   // holds them above its index + 1.
-  uint32_t Tag(uint64_t hash) const { return static_cast<uint32_t>(hash >> 32) & tag_mask_; }
+  static uint32_t Tag(uint64_t hash, uint32_t tag_mask) {
+    return static_cast<uint32_t>(hash >> 32) & tag_mask;
+  }
+  uint32_t Tag(uint64_t hash) const { return Tag(hash, tag_mask_); }
+  // The slot of value `index`, of hash `hash`.
+  static uint32_t MakeSlot(uint64_t hash, int32_t index, uint32_t tag_mask) {
+    return Tag(hash, tag_mask) | static_cast<uint32_t>(index + 1);
+  }
   // The index a full slot holds.
   int32_t SlotIndex(uint32_t slot) const {
     return static_cast<int32_t>((slot & ~tag_mask_) - 1);
@@ -267,7 +275,7 @@ class ScalarMemoTable {
     }
     if (QUIVER_PREDICT_FALSE(size_ >= max_fill_)) return kMustGrow;
     const int32_t index = size_++;
-    slots[pos] = Tag(hash) | static_cast<uint32_t>(index + 1);
+    slots[pos] = MakeSlot(hash, index, tag_mask_);
     values_.UnsafeAppend(value);
     if (inserted != nullptr) *inserted = true;
     return index;

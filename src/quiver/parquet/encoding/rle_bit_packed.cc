@@ -84,30 +84,9 @@ void RleBitPackedEncoder::AppendLiteralGroup(const T* v) {
 
 namespace {
 
-// Whether the 8 values at g (U: uint32_t or uint16_t bits) are not all
-// equal and all in [0, limit] as unsigned (a negative int32 or int16 is
-// above any limit the signed type allows): a bit-packed group. One or two
-// 16-byte loads and compares (SSE4.1); a loop elsewhere.
+// LiteralGroup, a value at a time.
 template <typename U>
-inline bool LiteralGroup(const void* g, U limit) {
-#if defined(__SSE4_1__)
-  const auto* p = static_cast<const __m128i*>(g);
-  const __m128i a = _mm_loadu_si128(p);
-  if constexpr (sizeof(U) == 4) {
-    const __m128i b = _mm_loadu_si128(p + 1);
-    const __m128i first = _mm_shuffle_epi32(a, 0);
-    const __m128i equal = _mm_and_si128(_mm_cmpeq_epi32(a, first), _mm_cmpeq_epi32(b, first));
-    const __m128i lim = _mm_set1_epi32(static_cast<int>(limit));
-    const __m128i within = _mm_cmpeq_epi32(_mm_max_epu32(_mm_max_epu32(a, b), lim), lim);
-    return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
-  } else {
-    const __m128i first = _mm_set1_epi16(static_cast<int16_t>(_mm_cvtsi128_si32(a)));
-    const __m128i equal = _mm_cmpeq_epi16(a, first);
-    const __m128i lim = _mm_set1_epi16(static_cast<int16_t>(limit));
-    const __m128i within = _mm_cmpeq_epi16(_mm_max_epu16(a, lim), lim);
-    return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
-  }
-#else
+inline bool LiteralGroupLoop(const void* g, U limit) {
   U v[8];
   std::memcpy(v, g, sizeof(v));
   U differ = 0, hi = 0;
@@ -116,6 +95,36 @@ inline bool LiteralGroup(const void* g, U limit) {
     hi = std::max(hi, v[k]);
   }
   return differ != 0 && hi <= limit;
+}
+
+// Whether the 8 values at g (U: the unsigned type of the values' bits) are
+// not all equal and all in [0, limit] as unsigned (a negative value is above
+// any limit its signed type allows): a bit-packed group. For 32- and 16-bit
+// values one or two 16-byte loads and compares (SSE4.1); a loop otherwise.
+template <typename U>
+inline bool LiteralGroup(const void* g, U limit) {
+#if defined(__SSE4_1__)
+  if constexpr (sizeof(U) == 1) {
+    return LiteralGroupLoop(g, limit);
+  } else if constexpr (sizeof(U) == 4) {
+    const auto* p = static_cast<const __m128i*>(g);
+    const __m128i a = _mm_loadu_si128(p);
+    const __m128i b = _mm_loadu_si128(p + 1);
+    const __m128i first = _mm_shuffle_epi32(a, 0);
+    const __m128i equal = _mm_and_si128(_mm_cmpeq_epi32(a, first), _mm_cmpeq_epi32(b, first));
+    const __m128i lim = _mm_set1_epi32(static_cast<int>(limit));
+    const __m128i within = _mm_cmpeq_epi32(_mm_max_epu32(_mm_max_epu32(a, b), lim), lim);
+    return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
+  } else {
+    const __m128i a = _mm_loadu_si128(static_cast<const __m128i*>(g));
+    const __m128i first = _mm_set1_epi16(static_cast<int16_t>(_mm_cvtsi128_si32(a)));
+    const __m128i equal = _mm_cmpeq_epi16(a, first);
+    const __m128i lim = _mm_set1_epi16(static_cast<int16_t>(limit));
+    const __m128i within = _mm_cmpeq_epi16(_mm_max_epu16(a, lim), lim);
+    return _mm_movemask_epi8(equal) != 0xFFFF && _mm_movemask_epi8(within) == 0xFFFF;
+  }
+#else
+  return LiteralGroupLoop(g, limit);
 #endif
 }
 
@@ -124,6 +133,10 @@ template <typename U>
 inline void WidenGroup(const void* g, uint32_t* out) {
   if constexpr (sizeof(U) == 4) {
     std::memcpy(out, g, 8 * sizeof(uint32_t));
+  } else if constexpr (sizeof(U) == 1) {
+    U v[8];
+    std::memcpy(v, g, sizeof(v));
+    for (int k = 0; k < 8; ++k) out[k] = v[k];
   } else {
 #if defined(__SSE4_1__)
     const __m128i a = _mm_loadu_si128(static_cast<const __m128i*>(g));
@@ -148,36 +161,20 @@ Status RleBitPackedEncoder::PutBatchImpl(const T* values, int64_t n) {
     // would buffer the 8, then FlushGroup would append them to the literal
     // run), so whole groups are appended at once. A group of 8 equal values
     // (an RLE run starts) and the tail go through Put / PutRepeated.
-    if constexpr (sizeof(T) == 4 || sizeof(T) == 2) {
-      // 32-bit values (dictionary indices) and 16-bit ones (levels): a
-      // group checked at once and appended by one copy.
+    if (num_buffered_ == 0 && repeat_count_ == 0) {
+      // A group is checked at once (LiteralGroup: not all equal, every value
+      // within the bit width as unsigned, which refuses a negative value
+      // too) and appended by one copy (a byte of bits at width 1).
       using U = std::make_unsigned_t<T>;
-      if (num_buffered_ == 0 && repeat_count_ == 0 && bit_width_ > 1) {
-        const auto limit = static_cast<U>(
-            std::min<uint64_t>(max_value_, static_cast<uint64_t>(std::numeric_limits<T>::max())));
-        while (n - i >= 8 && LiteralGroup<U>(values + i, limit)) {
+      const auto limit = static_cast<U>(
+          std::min<uint64_t>(max_value_, static_cast<uint64_t>(std::numeric_limits<T>::max())));
+      while (n - i >= 8 && LiteralGroup<U>(values + i, limit)) {
+        if (bit_width_ == 1) {
+          AppendLiteralGroup(values + i);
+        } else {
           WidenGroup<U>(values + i, literal_ + num_literal_);
           num_literal_ += 8;
-          num_values_ += 8;
-          i += 8;
-          if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
         }
-      }
-    }
-    if (num_buffered_ == 0 && repeat_count_ == 0) {
-      while (n - i >= 8) {
-        const T* g = values + i;
-        T lo = g[0], hi = g[0];
-        bool all_equal = true;
-        for (int k = 1; k < 8; ++k) {
-          lo = std::min(lo, g[k]);
-          hi = std::max(hi, g[k]);
-          all_equal &= g[k] == g[0];
-        }
-        bool negative = false;
-        if constexpr (std::is_signed_v<T>) negative = lo < 0;
-        if (all_equal || negative || static_cast<uint64_t>(hi) > max_value_) break;
-        AppendLiteralGroup(g);
         num_values_ += 8;
         i += 8;
         if (num_literal_ == kMaxLiteralGroups * 8) QUIVER_RETURN_NOT_OK(FlushLiteralRun());
