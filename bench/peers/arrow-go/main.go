@@ -448,6 +448,26 @@ func configFor(variant string, leaves []leaf, rows int64) (*variantConfig, error
 	}
 	settings["parquet.WithDictionaryCostFallbackFor"] = "false for every leaf column (Arrow C++ has no cost-based fallback)"
 
+	// With v2 data pages Arrow C++ (and so pyarrow and Quiver) encodes
+	// BOOLEAN values with RLE; arrow-go's default stays PLAIN (a copy of the
+	// bits, no run search). arrow-go has an RLE boolean encoder: it is asked
+	// for, so that both sides do the same encoding work.
+	if dataPageVersion == parquet.DataPageV2 {
+		var rle []string
+		for _, l := range leaves {
+			if l.boolean {
+				opts = append(opts, parquet.WithEncodingFor(l.path, parquet.Encodings.RLE))
+				rle = append(rle, l.path)
+			}
+		}
+		if leaves != nil {
+			sort.Strings(rle)
+			settings["parquet.WithEncodingFor(RLE)"] = rle
+		} else {
+			settings["parquet.WithEncodingFor(RLE)"] = "every BOOLEAN leaf column (Arrow C++'s encoding for BOOLEAN in v2 data pages)"
+		}
+	}
+
 	switch variant {
 	case "zstd", "zstd_parquet_2":
 		opts = append(opts, parquet.WithCompression(compress.Codecs.Zstd), parquet.WithCompressionLevel(1))
