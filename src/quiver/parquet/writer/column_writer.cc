@@ -445,8 +445,21 @@ class ColumnChunkWriter::Impl {
       const int64_t head = out->size() - start;
       QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
       out->Clear();
-      QUIVER_RETURN_NOT_OK(values_->WriteDictionaryTo(stream, out));
-      out->Clear();
+      if (body_len >= stream->MinAdoptedBytes()) {
+        // A stream that keeps buffers gets the body built whole in one of
+        // its own: the dictionary's bytes are copied once, not twice
+        // (into the pieces, then into the stream's chunks).
+        MutableBuffer body(options_.pool);
+        QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&body));
+        if (body.size() != body_len) {
+          return Status::Invalid("column '", column_.path, "': internal error: a dictionary page of ", body.size(),
+                                 " bytes, expected ", body_len);
+        }
+        QUIVER_RETURN_NOT_OK(stream->WriteShared(body.FreezeSlice()));
+      } else {
+        QUIVER_RETURN_NOT_OK(values_->WriteDictionaryTo(stream, out));
+        out->Clear();
+      }
       dict_len_ = head + body_len;
       return Status::OK();
     }
