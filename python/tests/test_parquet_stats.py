@@ -325,3 +325,56 @@ def test_dictionary_written_as_is_page_statistics(tmp_path, value_type):
     qd, pd = q.read_bytes(), p.read_bytes()
     assert [parquet_pages.page_body(qd, x) for x in qs.pages] == [parquet_pages.page_body(pd, x) for x in ps.pages]
     compare_file_statistics(q, p)
+
+
+@pytest.mark.parametrize("index_type", [pa.int8(), pa.uint8(), pa.int16(), pa.uint16(), pa.int32(),
+                                        pa.uint32(), pa.int64(), pa.uint64()], ids=str)
+@pytest.mark.parametrize("statistics", [True, False], ids=["stats", "nostats"])
+def test_dictionary_written_as_is_every_index_type(tmp_path, index_type, statistics):
+    """An Arrow dictionary written as is, indices of every integer type, nulls among them and
+    a sliced input, into a file object (the in-memory sink, which keeps a dictionary page
+    above 256 KiB without copying it): pages equal pyarrow's byte for byte, and the values
+    read back equal; an index out of range (negative, or past the dictionary) is refused by
+    column and slot."""
+    g = np.random.default_rng(7200)
+    entries = [f"{i:04d}-".encode() + g.bytes(int(g.integers(0, 40))).hex().encode() for i in range(120)]
+    # The last entry takes the dictionary page past 256 KiB; no row uses it (its
+    # statistics would be truncated by Quiver and dropped by pyarrow).
+    entries.append(b"x" * 300_000)
+    values = pa.array([e.decode() for e in entries])
+    raw = g.integers(0, len(entries) - 1, 5000)
+    mask = g.random(5000) < 0.2
+    indices = pa.array(raw, type=index_type, mask=mask)
+    table = pa.table({"d": pa.DictionaryArray.from_arrays(indices, values)}).slice(3, 4990)
+    options = dict(compression="none", max_rows_per_page=700, write_batch_size=128,
+                   write_statistics=statistics)
+
+    class Sink:
+        def __init__(self):
+            self.parts = []
+
+        def write(self, data):
+            self.parts.append(bytes(data))
+            return len(data)
+
+    sink = Sink()
+    quiver.write_parquet(table, sink, **options)
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    q.write_bytes(b"".join(sink.parts))
+    pq.write_table(table, str(p), **options)
+    assert pq.read_table(q).column("d").to_pylist() == table.column("d").to_pylist()
+    qs, ps = (parquet_pages.read_file(x).row_groups[0].columns[0] for x in (q, p))
+    qd, pd = q.read_bytes(), p.read_bytes()
+    assert len(qs.pages) == len(ps.pages) > 5
+    assert [parquet_pages.page_body(qd, x) for x in qs.pages] == [parquet_pages.page_body(pd, x) for x in ps.pages]
+    if statistics:
+        compare_file_statistics(q, p)
+    else:
+        assert not pq.ParquetFile(q).metadata.row_group(0).column(0).is_stats_set
+
+    bad = [0, len(entries)] if index_type.id in (pa.uint8().id, pa.uint16().id, pa.uint32().id,
+                                                 pa.uint64().id) else [0, -1]
+    bad_table = pa.table({"d": pa.DictionaryArray.from_arrays(pa.array(bad, index_type), values,
+                                                              safe=False)})
+    with pytest.raises(quiver.InvalidError, match=f"'d'.*dictionary index {bad[1]} at slot 1"):
+        quiver.write_parquet(bad_table, Sink(), **options)

@@ -75,14 +75,11 @@ int64_t GatherValid(const T* raw, const uint8_t* valid, int64_t bit_offset, int6
   return k;
 }
 
-// Calls f(i, k) for each valid slot i in [start, end) of the dictionary
-// array `d`, k being its index (read with the index type's width, decided
-// once per call, not per slot).
+// Calls visit(indices) with the dictionary array's indices as a pointer
+// to their integer type (uint64 as int64: indices beyond INT64_MAX become
+// negative, which callers refuse as out of range).
 template <typename F>
-void ForEachDictionaryIndex(const ArrayData& d, int64_t start, int64_t end, F&& f) {
-  auto visit = [&](const auto* indices) {
-    ForEachValid(d, start, end, [&](int64_t i) { f(i, static_cast<int64_t>(indices[i])); });
-  };
+void VisitDictionaryIndices(const ArrayData& d, F&& visit) {
   switch (TypeAs<DictionaryType>(*d.type).index_type()->id()) {
     case Type::kInt8: return visit(d.GetValues<int8_t>(1));
     case Type::kUInt8: return visit(d.GetValues<uint8_t>(1));
@@ -90,12 +87,18 @@ void ForEachDictionaryIndex(const ArrayData& d, int64_t start, int64_t end, F&& 
     case Type::kUInt16: return visit(d.GetValues<uint16_t>(1));
     case Type::kInt32: return visit(d.GetValues<int32_t>(1));
     case Type::kUInt32: return visit(d.GetValues<uint32_t>(1));
-    case Type::kInt64: return visit(d.GetValues<int64_t>(1));
-    default: {
-      // uint64 indices beyond INT64_MAX become negative: out of range below.
-      return visit(d.GetValues<int64_t>(1));
-    }
+    default: return visit(d.GetValues<int64_t>(1));
   }
+}
+
+// Calls f(i, k) for each valid slot i in [start, end) of the dictionary
+// array `d`, k being its index (read with the index type's width, decided
+// once per call, not per slot).
+template <typename F>
+void ForEachDictionaryIndex(const ArrayData& d, int64_t start, int64_t end, F&& f) {
+  VisitDictionaryIndices(d, [&](const auto* indices) {
+    ForEachValid(d, start, end, [&](int64_t i) { f(i, static_cast<int64_t>(indices[i])); });
+  });
 }
 
 // The Invalid status for a dictionary index that no value can answer.
@@ -1101,6 +1104,13 @@ class BytesValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(st);
       return Consume(/*check_utf8=*/false, /*bloom=*/false);
     }
+    if (direct_ && bloom_hashes_ == nullptr && (!options_.statistics || !direct_keys_.empty())) {
+      const ArrayData& dict = *d.dictionary;
+      if (arrow_.value_kind == ValueKind::kLargeBinary) {
+        return AppendDirectIndices(dict, dict.GetValues<int64_t>(1), start, end);
+      }
+      return AppendDirectIndices(dict, dict.GetValues<int32_t>(1), start, end);
+    }
     if (remap_.empty()) {
       remap_.assign(static_cast<size_t>(dict_length), -1);
       seen_.assign(static_cast<size_t>(dict_length), 0);
@@ -1160,6 +1170,68 @@ class BytesValueWriter final : public ValueWriter {
     });
     page_num_values_ += n;
     return st;
+  }
+
+  // AppendDictionaryLeaf for an Arrow dictionary written as is (direct_:
+  // checked whole by BeginLeaf, no null entry, the Arrow index is the
+  // Parquet index) without a bloom filter: per slot the index, the value's
+  // size from the offsets and, once per entry per page, the min/max check
+  // of its sort key (direct_keys_, with statistics).
+  template <typename Offset>
+  Status AppendDirectIndices(const ArrayData& dict, const Offset* o, int64_t start, int64_t end) {
+    const int64_t dict_length = dict.length;
+    const char* data = dict.buffers[2] != nullptr ? reinterpret_cast<const char*>(dict.buffers[2]->data())
+                                                  : nullptr;
+    const bool stats = options_.statistics;
+    if (stats && keys_epoch_ != page_epoch_) {
+      keys_epoch_ = page_epoch_;
+      page_min_key_ = ~uint64_t{0};
+      page_max_key_ = 0;
+    }
+    indices_.reserve(indices_.size() + static_cast<size_t>(end - start));
+    const uint32_t epoch = page_epoch_;
+    uint64_t min_key = page_min_key_, max_key = page_max_key_;
+    int64_t n = 0, bytes = 0;
+    Status st;
+    // A run [s, e) of valid slots with indices of type Index, in one loop.
+    auto run = [&](const auto* indices, int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) {
+        const auto k = static_cast<int64_t>(indices[i]);
+        if (QUIVER_PREDICT_FALSE(k < 0 || k >= dict_length)) {
+          st = BadDictionaryIndex(column_, k, i);
+          return false;
+        }
+        const size_t key = static_cast<size_t>(k);
+        const auto size = static_cast<int64_t>(o[k + 1] - o[k]);
+        if (stats && seen_[key] != epoch) {
+          seen_[key] = epoch;
+          // An entry whose key is strictly inside the page's range of keys
+          // is neither its min nor its max: its bytes are not read.
+          const uint64_t sort_key = direct_keys_[key];
+          if (sort_key <= min_key || sort_key >= max_key) {
+            page_stats_->UpdateOne(std::string_view(data + o[k], static_cast<size_t>(size)));
+            min_key = std::min(min_key, sort_key);
+            max_key = std::max(max_key, sort_key);
+          }
+        }
+        bytes += size;
+        indices_.push_back(static_cast<int32_t>(k));
+      }
+      n += e - s;
+      return true;
+    };
+    auto visit = [&](const auto* indices) {
+      ForEachValidRun(*leaf_, start, end, [&](int64_t s, int64_t e) {
+        if (st.ok()) run(indices, s, e);
+      });
+    };
+    VisitDictionaryIndices(*leaf_, visit);
+    page_min_key_ = min_key;
+    page_max_key_ = max_key;
+    QUIVER_RETURN_NOT_OK(st);
+    page_byte_array_bytes_ += bytes;
+    page_num_values_ += n;
+    return Status::OK();
   }
 
   // Feeds scratch_ (the valid values of one Append) to UTF-8 validation (if
