@@ -87,6 +87,11 @@ format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
   return t;
 }
 
+// A dictionary page body at least this large is compressed in pieces
+// (Codec::SupportsPieces) as it is written; a smaller one, built whole, is
+// still in cache when compressed.
+constexpr int64_t kPieceCompressionBytes = int64_t{1} << 20;
+
 }  // namespace
 
 class ColumnChunkWriter::Impl {
@@ -463,6 +468,36 @@ class ColumnChunkWriter::Impl {
       dict_len_ = head + body_len;
       return Status::OK();
     }
+    if (codec_ != nullptr && codec_->SupportsPieces() && values_->dictionary_streams() &&
+        values_->dictionary_plain_bytes() >= kPieceCompressionBytes) {
+      // A large Arrow dictionary: its body is compressed piece by piece as
+      // the value writer writes it into scratch_ (each piece still in
+      // cache), the same bytes as compressing it whole afterwards.
+      const int64_t body_len = values_->dictionary_plain_bytes();
+      scratch_.Clear();
+      QUIVER_RETURN_NOT_OK(scratch_.Reserve(body_len));  // (it must not move)
+      compressed_.Clear();
+      QUIVER_RETURN_NOT_OK(compressed_.Reserve(codec_->MaxCompressedLength(body_len)));
+      QUIVER_RETURN_NOT_OK(
+          codec_->BeginPieces(scratch_.data(), body_len, compressed_.data(), compressed_.capacity()));
+      const uint8_t* const unit = scratch_.data();
+      QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_, [&](int64_t written) {
+        if (scratch_.data() != unit || written > body_len) {
+          return Status::Invalid("column '", column_.path,
+                                 "': internal error: a dictionary page outgrew its ", body_len, " bytes");
+        }
+        return codec_->AddPieces(written);
+      }));
+      if (scratch_.size() != body_len) {
+        return Status::Invalid("column '", column_.path, "': internal error: a dictionary page of ",
+                               scratch_.size(), " bytes, expected ", body_len);
+      }
+      QUIVER_ASSIGN_OR_RAISE(const int64_t written, codec_->FinishPieces());
+      compressed_.UnsafeSetSize(written);
+      QUIVER_ASSIGN_OR_RAISE(dict_len_, StorePage(&header, body_len, &compressed_,
+                                                  {compressed_.data(), written}, nullptr, 0, out, stream));
+      return Status::OK();
+    }
     scratch_.Clear();
     QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_));
     QUIVER_ASSIGN_OR_RAISE(dict_len_,
@@ -661,6 +696,15 @@ class ColumnChunkWriter::Impl {
       QUIVER_ASSIGN_OR_RAISE(stored, Compress(body->data(), body_len));
       if (codec_ != nullptr) stored_in = &compressed_;
     }
+    return StorePage(header, body_len, stored_in, stored, prefix, prefix_len, out, stream);
+  }
+
+  // WritePage once the body is stored as it will be (compressed or not):
+  // `stored` is the bytes of `stored_in` to write (a buffer HandOver may
+  // give away), body_len the body's size before compression.
+  Result<int64_t> StorePage(format::PageHeader* header, int64_t body_len, MutableBuffer* stored_in,
+                            std::pair<const uint8_t*, int64_t> stored, const uint8_t* prefix,
+                            int64_t prefix_len, MutableBuffer* out, io::OutputStream* stream) {
     if (options_.page_checksum) {
       const uint32_t crc = Crc32Update(Crc32(prefix, prefix_len), stored.first, stored.second);
       header->crc = static_cast<int32_t>(crc);

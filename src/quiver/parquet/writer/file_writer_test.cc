@@ -266,6 +266,59 @@ TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
   }
 }
 
+// An Arrow dictionary above 1 MiB under ZSTD: its page body is compressed
+// piece by piece as it is written, in place: the frame is the one-shot
+// frame of the PLAIN body, byte for byte.
+TEST(FileWriter, LargeArrowDictionaryCompressedInPieces) {
+  std::mt19937 rng(5);
+  std::vector<std::string> entries;
+  std::string plain;
+  for (int i = 0; i < 20000; ++i) {
+    std::string v = std::to_string(i) + "-";
+    const int len = 60 + static_cast<int>(rng() % 61);
+    for (int k = 0; k < len; ++k) v.push_back(static_cast<char>('a' + rng() % 26));
+    const auto n = static_cast<uint32_t>(v.size());
+    for (int b = 0; b < 4; ++b) plain.push_back(static_cast<char>(n >> (8 * b)));
+    plain += v;
+    entries.push_back(std::move(v));
+  }
+  ASSERT_GT(plain.size(), size_t{1} << 20);
+  std::vector<int64_t> indices;
+  for (int64_t i = 0; i < 30000; ++i) indices.push_back((i * 7919) % 20000);
+  const auto type = dictionary(int32(), utf8());
+  auto array = DictionaryArrayFromIndices(type, indices, StringArrayFromVector(entries));
+  auto schema = quiver::schema({field("d", type)});
+  WriterOptions options;
+  options.compression = {compression::CompressionCodec::ZSTD, {}};
+  options.compression_level = {1, {}};
+  io::BufferOutputStream sink;
+  auto writer = FileWriter::Open(&sink, schema, options);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  ASSERT_TRUE((*writer)->WriteRecordBatch(RecordBatch(schema, array->length, {array})).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  const auto& md = *(*writer)->metadata().row_groups[0].columns[0].meta_data;
+  auto file = sink.Finish();
+  ASSERT_TRUE(file.ok());
+  const int64_t at = *md.dictionary_page_offset;
+  int64_t header_len = 0;
+  auto header = thrift::DeserializeThrift<format::PageHeader>((*file)->data() + at, (*file)->size() - at,
+                                                              &header_len);
+  ASSERT_TRUE(header.ok()) << header.status().ToString();
+  ASSERT_TRUE(header->dictionary_page_header.has_value());
+  EXPECT_EQ(header->dictionary_page_header->num_values, 20000);
+  EXPECT_EQ(header->uncompressed_page_size, static_cast<int32_t>(plain.size()));
+  auto codec = compression::Codec::Create(compression::CompressionCodec::ZSTD, 1);
+  ASSERT_TRUE(codec.ok());
+  std::vector<uint8_t> whole(static_cast<size_t>((*codec)->MaxCompressedLength(static_cast<int64_t>(plain.size()))));
+  auto n = (*codec)->Compress(reinterpret_cast<const uint8_t*>(plain.data()), static_cast<int64_t>(plain.size()),
+                              whole.data(), static_cast<int64_t>(whole.size()));
+  ASSERT_TRUE(n.ok());
+  whole.resize(static_cast<size_t>(*n));
+  ASSERT_EQ(header->compressed_page_size, static_cast<int32_t>(whole.size()));
+  const uint8_t* body = (*file)->data() + at + header_len;
+  EXPECT_TRUE(std::equal(whole.begin(), whole.end(), body));
+}
+
 TEST(CdcMask, MatchesTheDocumentedValues) {
   EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, 0}), 0xFFFE000000000000ULL);
   EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, 1}), 0xFFFC000000000000ULL);

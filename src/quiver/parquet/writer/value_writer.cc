@@ -859,6 +859,13 @@ class BytesValueWriter final : public ValueWriter {
     return check(dict.GetValues<int32_t>(1));
   }
 
+  using ValueWriter::WriteDictionary;
+  Status WriteDictionary(MutableBuffer* out,
+                         const std::function<Status(int64_t)>& written) const override {
+    if (direct_dictionary_ == nullptr) return ValueWriter::WriteDictionary(out, written);
+    return PutDirectDictionary(out, nullptr, &written);
+  }
+
   Status WriteDictionary(MutableBuffer* out) const override {
     if (direct_dictionary_ != nullptr) return PutDirectDictionary(out, nullptr);
     for (int32_t i = 0; i < memo_.size(); ++i) {
@@ -871,16 +878,23 @@ class BytesValueWriter final : public ValueWriter {
 
  private:
   // The Arrow dictionary written as is, PLAIN (a length and the bytes per
-  // entry), from its buffers: into `out` whole (stream null), or to
-  // `stream` through `out` in pieces of about 64 KiB, an entry larger than
-  // that written from the dictionary directly.
-  Status PutDirectDictionary(MutableBuffer* out, io::OutputStream* stream) const {
+  // entry), from its buffers: into `out` whole (stream null; `written`, if
+  // given, told its size about every 64 KiB and at the end), or to `stream`
+  // through `out` in pieces of about 64 KiB, an entry larger than that
+  // written from the dictionary directly.
+  Status PutDirectDictionary(MutableBuffer* out, io::OutputStream* stream,
+                             const std::function<Status(int64_t)>* written = nullptr) const {
     constexpr int64_t kPiece = 64 * 1024;
     const ArrayData& dict = *direct_dictionary_;
     const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
     QUIVER_RETURN_NOT_OK(out->Reserve(stream != nullptr ? kPiece + 4 : direct_plain_bytes_));
+    int64_t next_report = out->size() + kPiece;
     auto put = [&](const auto* o) -> Status {
       for (int64_t k = 0; k < dict.length; ++k) {
+        if (written != nullptr && out->size() >= next_report) {
+          QUIVER_RETURN_NOT_OK((*written)(out->size()));
+          next_report = out->size() + kPiece;
+        }
         const auto len = static_cast<int32_t>(o[k + 1] - o[k]);
         if (stream != nullptr && out->size() + 4 + len > kPiece) {
           QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
@@ -900,7 +914,7 @@ class BytesValueWriter final : public ValueWriter {
         QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
         out->Clear();
       }
-      return Status::OK();
+      return written != nullptr ? (*written)(out->size()) : Status::OK();
     };
     if (arrow_.value_kind == ValueKind::kLargeBinary) return put(dict.GetValues<int64_t>(1));
     return put(dict.GetValues<int32_t>(1));
@@ -1417,6 +1431,12 @@ class NullValueWriter final : public ValueWriter {
 };
 
 }  // namespace
+
+Status ValueWriter::WriteDictionary(MutableBuffer* out,
+                                    const std::function<Status(int64_t)>& written) const {
+  QUIVER_RETURN_NOT_OK(WriteDictionary(out));
+  return written(out->size());
+}
 
 Status ValueWriter::WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const {
   staging->Clear();

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -94,6 +95,13 @@ class ValueWriter {
   virtual bool has_dictionary_page() const { return false; }
   // PLAIN-encodes the dictionary into `out`.
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
+  // The same, calling written(n) as the body grows, with n the bytes of
+  // `out` written so far (about every 64 KiB where the writer builds the
+  // body piece by piece, else once at the end; the last call is at the
+  // end). `out` is not reallocated if it has room for
+  // dictionary_plain_bytes() (where dictionary_streams() is true).
+  virtual Status WriteDictionary(MutableBuffer* out,
+                                 const std::function<Status(int64_t)>& written) const;
   // Writes WriteDictionary's bytes to `stream` through `staging`: here
   // whole (built in `staging`, then written); a writer whose
   // dictionary_streams() is true writes them in pieces of about 64 KiB,
