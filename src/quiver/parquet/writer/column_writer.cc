@@ -115,6 +115,12 @@ class ColumnChunkWriter::Impl {
     vo.validate_utf8 = options_.validate_utf8;
     vo.dictionary_pagesize_limit = options_.dictionary_pagesize_limit;
     vo.pool = options_.pool;
+    if (sink_ != nullptr && options_.codec == compression::CompressionCodec::UNCOMPRESSED &&
+        !options_.page_checksum) {
+      // The dictionary page the sink would keep as is (WriteDictionaryPage)
+      // is built while its entries are checked.
+      vo.prebuilt_dictionary_bytes = sink_->MinAdoptedBytes();
+    }
     QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, leaf_, vo));
     dictionary_enabled_ = values_->dictionary_active();
     streaming_ = sink_ != nullptr && !dictionary_enabled_;

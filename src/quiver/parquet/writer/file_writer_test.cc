@@ -319,6 +319,57 @@ TEST(FileWriter, LargeArrowDictionaryCompressedInPieces) {
   EXPECT_TRUE(std::equal(whole.begin(), whole.end(), body));
 }
 
+// A sink that keeps large buffers (the in-memory ChunkedOutputStream) gets
+// an Arrow dictionary's page built while its entries are checked, and kept
+// as is: the file is the same bytes as through a sink that copies, also
+// when a repeated entry makes the dictionary go through the memo table.
+TEST(FileWriter, ArrowDictionaryPageKeptByTheSinkIsTheSameFile) {
+  std::mt19937 rng(9);
+  for (bool repeated : {false, true}) {
+    SCOPED_TRACE(repeated ? "a repeated entry" : "distinct entries");
+    std::vector<std::string> entries;
+    for (int i = 0; i < 4000; ++i) {
+      std::string v = std::to_string(i) + ":";
+      const int len = static_cast<int>(rng() % 150);
+      for (int k = 0; k < len; ++k) v.push_back(static_cast<char>('A' + rng() % 26));
+      entries.push_back(std::move(v));
+    }
+    if (repeated) entries[3000] = entries[10];
+    std::vector<int64_t> indices;
+    std::vector<bool> valid;
+    for (int64_t i = 0; i < 9000; ++i) {
+      indices.push_back(static_cast<int64_t>(rng() % 4000));
+      valid.push_back(rng() % 5 != 0);
+    }
+    const auto type = dictionary(int32(), utf8());
+    auto array = DictionaryArrayFromIndices(type, indices, StringArrayFromVector(entries), valid);
+    auto schema = quiver::schema({field("d", type)});
+    WriterOptions options;
+    options.compression = {compression::CompressionCodec::UNCOMPRESSED, {}};
+    options.max_rows_per_page = 1000;
+    auto write = [&](io::OutputStream* sink) {
+      auto writer = FileWriter::Open(sink, schema, options);
+      ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+      ASSERT_TRUE((*writer)->WriteRecordBatch(RecordBatch(schema, array->length, {array})).ok());
+      ASSERT_TRUE((*writer)->Close().ok());
+    };
+    io::BufferOutputStream copying;
+    io::ChunkedOutputStream keeping;
+    ASSERT_GT(keeping.MinAdoptedBytes(), 0);
+    ASSERT_LT(keeping.MinAdoptedBytes(), 300 * 1024);  // (the dictionary page is ~320 KB)
+    write(&copying);
+    write(&keeping);
+    auto expected = copying.Finish();
+    auto pieces = keeping.Finish();
+    ASSERT_TRUE(expected.ok() && pieces.ok());
+    std::string got;
+    for (const auto& piece : *pieces) got.append(reinterpret_cast<const char*>(piece->data()), piece->size());
+    ASSERT_EQ(got.size(), static_cast<size_t>((*expected)->size()));
+    EXPECT_TRUE(got == std::string(reinterpret_cast<const char*>((*expected)->data()), got.size()));
+    EXPECT_GT(pieces->size(), 2u);  // (kept: the dictionary page is a piece of its own)
+  }
+}
+
 TEST(CdcMask, MatchesTheDocumentedValues) {
   EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, 0}), 0xFFFE000000000000ULL);
   EXPECT_EQ(*CdcMask({256 * 1024, 1024 * 1024, 1}), 0xFFFC000000000000ULL);

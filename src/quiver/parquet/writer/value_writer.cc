@@ -817,17 +817,23 @@ class BytesValueWriter final : public ValueWriter {
 
   // The first Arrow dictionary of a chunk, to be written as is. One pass
   // over its entries checks each one's size and UTF-8 (string columns) and
-  // computes its hash and (for min/max) its sort key while it is in cache;
-  // then whether the entries are distinct. With a repeated value, the memo
-  // gets the distinct values (the dictionary page Arrow C++ writes then)
-  // and the result is false.
+  // computes its hash and (for min/max) its sort key while it is in cache
+  // (and appends it to the PLAIN body: prebuilt_dictionary_bytes); then
+  // whether the entries are distinct. With a repeated value, the memo gets
+  // the distinct values (the dictionary page Arrow C++ writes then) and the
+  // result is false.
   Result<bool> CheckDirectDictionary(const ArrayData& dict) {
     auto check = [&](const auto* o) -> Result<bool> {
       const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
       const char* chars = reinterpret_cast<const char*>(data);
       const bool keys = options_.statistics && arrow_.stats_kind == StatsKind::kBytes;
-      std::vector<uint64_t> hashes(static_cast<size_t>(dict.length));
+      // (Filled below, every element: not zeroed first.)
+      std::unique_ptr<uint64_t[]> hashes(new uint64_t[static_cast<size_t>(dict.length)]);
       if (keys) direct_keys_.resize(static_cast<size_t>(dict.length));
+      const int64_t plain_bytes = static_cast<int64_t>(o[dict.length] - o[0]) + 4 * dict.length;
+      const bool build = plain_bytes >= options_.prebuilt_dictionary_bytes && plain_bytes <= INT32_MAX;
+      prebuilt_ = MutableBuffer(options_.pool);
+      if (build) QUIVER_RETURN_NOT_OK(prebuilt_.Reserve(plain_bytes));
       for (int64_t k = 0; k < dict.length; ++k) {
         const int64_t size = static_cast<int64_t>(o[k + 1] - o[k]);
         if (size > INT32_MAX) {
@@ -841,18 +847,23 @@ class BytesValueWriter final : public ValueWriter {
         }
         hashes[static_cast<size_t>(k)] = internal::HashBytes(v.data(), size);
         if (keys) direct_keys_[static_cast<size_t>(k)] = SortKey(data + o[k], size);
+        if (build) {
+          prebuilt_.UnsafeAppend<int32_t>(static_cast<int32_t>(size));
+          if (size > 0) prebuilt_.UnsafeExtendFromSlice(v.data(), size);
+        }
       }
       QUIVER_ASSIGN_OR_RAISE(const int64_t repeat,
-                             internal::FindRepeatedValue(o, data, hashes.data(), dict.length, options_.pool));
+                             internal::FindRepeatedValue(o, data, hashes.get(), dict.length, options_.pool));
       if (repeat >= 0) {
         direct_keys_.clear();
+        prebuilt_ = MutableBuffer(options_.pool);
         for (int64_t k = 0; k < dict.length; ++k) {
           QUIVER_RETURN_NOT_OK(
               memo_.GetOrInsert(chars + o[k], static_cast<int64_t>(o[k + 1] - o[k])).status());
         }
         return false;
       }
-      direct_plain_bytes_ = static_cast<int64_t>(o[dict.length] - o[0]) + 4 * dict.length;
+      direct_plain_bytes_ = plain_bytes;
       return true;
     };
     if (arrow_.value_kind == ValueKind::kLargeBinary) return check(dict.GetValues<int64_t>(1));
@@ -867,7 +878,13 @@ class BytesValueWriter final : public ValueWriter {
   }
 
   Status WriteDictionary(MutableBuffer* out) const override {
-    if (direct_dictionary_ != nullptr) return PutDirectDictionary(out, nullptr);
+    if (direct_dictionary_ != nullptr) {
+      if (out->size() == 0 && prebuilt_.size() == direct_plain_bytes_ && direct_plain_bytes_ > 0) {
+        std::swap(*out, prebuilt_);  // (given once; a later call builds it again)
+        return Status::OK();
+      }
+      return PutDirectDictionary(out, nullptr);
+    }
     for (int32_t i = 0; i < memo_.size(); ++i) {
       std::string_view v = memo_.value(i);
       if (!fixed_) QUIVER_RETURN_NOT_OK(out->Append<int32_t>(static_cast<int32_t>(v.size())));
@@ -1410,6 +1427,9 @@ class BytesValueWriter final : public ValueWriter {
   // only an entry whose key is at or beyond the page's least or greatest
   // key so far can change the page's min or max. Empty: not used.
   std::vector<uint64_t> direct_keys_;
+  // The direct dictionary's PLAIN body, built by CheckDirectDictionary
+  // (prebuilt_dictionary_bytes), until WriteDictionary gives it away.
+  mutable MutableBuffer prebuilt_;
   uint64_t page_min_key_ = 0, page_max_key_ = 0;
   uint32_t keys_epoch_ = 0;
   bool direct_ = false;

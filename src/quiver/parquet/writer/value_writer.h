@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,6 +38,12 @@ struct ValueWriterOptions {
   // The column writer's dictionary_pagesize_limit (it falls back to the
   // non-dictionary encoding past it): bounds how large a memo table grows.
   int64_t dictionary_pagesize_limit = int64_t{1} << 20;
+  // An Arrow dictionary written as is whose PLAIN body is at least this
+  // large is built in the pass that checks its entries (each entry read
+  // from memory once), for a sink that keeps buffers that large as they
+  // are: WriteDictionary then gives that buffer. INT64_MAX: never (the body
+  // is built when the dictionary page is written, or streamed in pieces).
+  int64_t prebuilt_dictionary_bytes = std::numeric_limits<int64_t>::max();
   MemoryPool* pool = DefaultMemoryPool();
 };
 
@@ -93,7 +100,8 @@ class ValueWriter {
   // the current page).
   virtual void FallBack() {}
   virtual bool has_dictionary_page() const { return false; }
-  // PLAIN-encodes the dictionary into `out`.
+  // PLAIN-encodes the dictionary into `out` (an empty `out` may be given
+  // a body built earlier: prebuilt_dictionary_bytes).
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
   // The same, calling written(n) as the body grows, with n the bytes of
   // `out` written so far (about every 64 KiB where the writer builds the
