@@ -827,7 +827,11 @@ class BytesValueWriter final : public ValueWriter {
       const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
       const char* chars = reinterpret_cast<const char*>(data);
       const bool keys = options_.statistics && arrow_.stats_kind == StatsKind::kBytes;
-      // (Filled below, every element: not zeroed first.)
+      // Each entry's hash, for the search for a repeated value: with a bloom
+      // filter, the filter's own hash (XXH64, kept for the entries the rows
+      // use: AppendDirectIndices), else HashBytes. (Filled below, every
+      // element: not zeroed first.)
+      const bool bloom = bloom_hashes_ != nullptr;
       std::unique_ptr<uint64_t[]> hashes(new uint64_t[static_cast<size_t>(dict.length)]);
       if (keys) direct_keys_.resize(static_cast<size_t>(dict.length));
       const int64_t plain_bytes = static_cast<int64_t>(o[dict.length] - o[0]) + 4 * dict.length;
@@ -845,7 +849,7 @@ class BytesValueWriter final : public ValueWriter {
           const Status st = CheckUtf8(v);
           if (!st.ok()) return Status::Invalid(st.message(), " (dictionary entry ", k, ")");
         }
-        hashes[static_cast<size_t>(k)] = internal::HashBytes(v.data(), size);
+        hashes[static_cast<size_t>(k)] = bloom ? BloomFilter::Hash(v) : internal::HashBytes(v.data(), size);
         if (keys) direct_keys_[static_cast<size_t>(k)] = SortKey(data + o[k], size);
         if (build) {
           prebuilt_.UnsafeAppend<int32_t>(static_cast<int32_t>(size));
@@ -864,6 +868,10 @@ class BytesValueWriter final : public ValueWriter {
         return false;
       }
       direct_plain_bytes_ = plain_bytes;
+      if (bloom) {
+        direct_bloom_hashes_ = std::move(hashes);
+        direct_bloomed_.assign(static_cast<size_t>(dict.length), 0);
+      }
       return true;
     };
     if (arrow_.value_kind == ValueKind::kLargeBinary) return check(dict.GetValues<int64_t>(1));
@@ -1135,7 +1143,7 @@ class BytesValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(st);
       return Consume(/*check_utf8=*/false, /*bloom=*/false);
     }
-    if (direct_ && bloom_hashes_ == nullptr && (!options_.statistics || !direct_keys_.empty())) {
+    if (direct_ && (!options_.statistics || !direct_keys_.empty())) {
       const ArrayData& dict = *d.dictionary;
       if (arrow_.value_kind == ValueKind::kLargeBinary) {
         return AppendDirectIndices(dict, dict.GetValues<int64_t>(1), start, end);
@@ -1205,9 +1213,10 @@ class BytesValueWriter final : public ValueWriter {
 
   // AppendDictionaryLeaf for an Arrow dictionary written as is (direct_:
   // checked whole by BeginLeaf, no null entry, the Arrow index is the
-  // Parquet index) without a bloom filter: per slot the index, the value's
-  // size from the offsets and, once per entry per page, the min/max check
-  // of its sort key (direct_keys_, with statistics).
+  // Parquet index): per slot the index, the value's size from the offsets
+  // and, once per entry per page, the min/max check of its sort key
+  // (direct_keys_, with statistics); with a bloom filter, once per entry
+  // per chunk, its hash computed by CheckDirectDictionary.
   template <typename Offset>
   Status AppendDirectIndices(const ArrayData& dict, const Offset* o, int64_t start, int64_t end) {
     const int64_t dict_length = dict.length;
@@ -1221,6 +1230,7 @@ class BytesValueWriter final : public ValueWriter {
     }
     indices_.reserve(indices_.size() + static_cast<size_t>(end - start));
     const uint32_t epoch = page_epoch_;
+    const uint64_t* const bloom = bloom_hashes_ != nullptr ? direct_bloom_hashes_.get() : nullptr;
     uint64_t min_key = page_min_key_, max_key = page_max_key_;
     int64_t n = 0, bytes = 0;
     Status st;
@@ -1244,6 +1254,10 @@ class BytesValueWriter final : public ValueWriter {
             min_key = std::min(min_key, sort_key);
             max_key = std::max(max_key, sort_key);
           }
+        }
+        if (bloom != nullptr && direct_bloomed_[key] == 0) {
+          direct_bloomed_[key] = 1;
+          bloom_hashes_->push_back(bloom[key]);
         }
         bytes += size;
         indices_.push_back(static_cast<int32_t>(k));
@@ -1427,6 +1441,10 @@ class BytesValueWriter final : public ValueWriter {
   // only an entry whose key is at or beyond the page's least or greatest
   // key so far can change the page's min or max. Empty: not used.
   std::vector<uint64_t> direct_keys_;
+  // With a bloom filter: the direct dictionary's entries' filter hashes,
+  // and whether each is in the filter yet (a chunk's entries once each).
+  std::unique_ptr<uint64_t[]> direct_bloom_hashes_;
+  std::vector<uint8_t> direct_bloomed_;
   // The direct dictionary's PLAIN body, built by CheckDirectDictionary
   // (prebuilt_dictionary_bytes), until WriteDictionary gives it away.
   mutable MutableBuffer prebuilt_;
