@@ -381,6 +381,7 @@ TEST(CodecTest, ZstdPiecesGiveTheOneShotFrame) {
           const int64_t len = std::min(piece, n - at);
           std::copy(in.begin() + at, in.begin() + at + len, unit.begin() + at);
           ASSERT_TRUE(codec->AddPieces(at + len).ok());
+          ASSERT_TRUE(codec->AddPieces(at + len).ok());  // (the same size again adds nothing)
         }
         auto written = codec->FinishPieces();
         ASSERT_TRUE(written.ok()) << written.status();

@@ -106,6 +106,9 @@ Status ZstdCompressor::AddToFrame(int64_t written) {
     return Status::Invalid("zstd: ", written, " bytes of a ", total, "-byte frame written, after ",
                            frame_given_);
   }
+  // Nothing new (and once the frame is ended, nothing more: a second
+  // ZSTD_e_end would start another frame).
+  if (frame_ended_ || (written == frame_given_ && written < frame_total_)) return Status::OK();
   frame_given_ = written;
   // The last piece ends the frame in the same call, as the one-shot call
   // does (ended later by an empty ZSTD_e_end, a frame whose size is a

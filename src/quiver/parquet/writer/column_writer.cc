@@ -87,9 +87,9 @@ format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
   return t;
 }
 
-// A dictionary page body at least this large is compressed in pieces
-// (Codec::SupportsPieces) as it is written; a smaller one, built whole, is
-// still in cache when compressed.
+// An Arrow dictionary's page body at least this large is compressed in
+// pieces (Codec::SupportsPieces) as the value writer builds it; a smaller
+// one, built whole, is still in cache when compressed.
 constexpr int64_t kPieceCompressionBytes = int64_t{1} << 20;
 
 }  // namespace
@@ -115,19 +115,22 @@ class ColumnChunkWriter::Impl {
     vo.validate_utf8 = options_.validate_utf8;
     vo.dictionary_pagesize_limit = options_.dictionary_pagesize_limit;
     vo.pool = options_.pool;
-    if (sink_ != nullptr && options_.codec == compression::CompressionCodec::UNCOMPRESSED &&
-        !options_.page_checksum) {
-      // The dictionary page the sink would keep as is (WriteDictionaryPage)
-      // is built while its entries are checked.
-      vo.prebuilt_dictionary_bytes = sink_->MinAdoptedBytes();
-    }
-    QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, leaf_, vo));
-    dictionary_enabled_ = values_->dictionary_active();
-    streaming_ = sink_ != nullptr && !dictionary_enabled_;
     if (options_.codec != compression::CompressionCodec::UNCOMPRESSED) {
       QUIVER_ASSIGN_OR_RAISE(codec_,
                              compression::Codec::Create(options_.codec, options_.compression_level));
     }
+    // A large Arrow dictionary's page is built while its entries are
+    // checked: where the sink keeps it as is (WriteDictionaryPage), or where
+    // the codec compresses it as it is built.
+    if (codec_ == nullptr && sink_ != nullptr && !options_.page_checksum) {
+      vo.prebuilt_dictionary_bytes = sink_->MinAdoptedBytes();
+    } else if (codec_ != nullptr && codec_->SupportsPieces()) {
+      vo.prebuilt_dictionary_bytes = kPieceCompressionBytes;
+      vo.dictionary_codec = codec_.get();
+    }
+    QUIVER_ASSIGN_OR_RAISE(values_, ValueWriter::Make(column_, leaf_, vo));
+    dictionary_enabled_ = values_->dictionary_active();
+    streaming_ = sink_ != nullptr && !dictionary_enabled_;
     chunk_stats_ = ColumnStatistics::Make(leaf_.stats_kind, leaf_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
     if (options_.bloom_filter.has_value()) {
@@ -474,34 +477,13 @@ class ColumnChunkWriter::Impl {
       dict_len_ = head + body_len;
       return Status::OK();
     }
-    if (codec_ != nullptr && codec_->SupportsPieces() && values_->dictionary_streams() &&
-        values_->dictionary_plain_bytes() >= kPieceCompressionBytes) {
-      // A large Arrow dictionary: its body is compressed piece by piece as
-      // the value writer writes it into scratch_ (each piece still in
-      // cache), the same bytes as compressing it whole afterwards.
-      const int64_t body_len = values_->dictionary_plain_bytes();
-      scratch_.Clear();
-      QUIVER_RETURN_NOT_OK(scratch_.Reserve(body_len));  // (it must not move)
-      compressed_.Clear();
-      QUIVER_RETURN_NOT_OK(compressed_.Reserve(codec_->MaxCompressedLength(body_len)));
-      QUIVER_RETURN_NOT_OK(
-          codec_->BeginPieces(scratch_.data(), body_len, compressed_.data(), compressed_.capacity()));
-      const uint8_t* const unit = scratch_.data();
-      QUIVER_RETURN_NOT_OK(values_->WriteDictionary(&scratch_, [&](int64_t written) {
-        if (scratch_.data() != unit || written > body_len) {
-          return Status::Invalid("column '", column_.path,
-                                 "': internal error: a dictionary page outgrew its ", body_len, " bytes");
-        }
-        return codec_->AddPieces(written);
-      }));
-      if (scratch_.size() != body_len) {
-        return Status::Invalid("column '", column_.path, "': internal error: a dictionary page of ",
-                               scratch_.size(), " bytes, expected ", body_len);
-      }
-      QUIVER_ASSIGN_OR_RAISE(const int64_t written, codec_->FinishPieces());
-      compressed_.UnsafeSetSize(written);
-      QUIVER_ASSIGN_OR_RAISE(dict_len_, StorePage(&header, body_len, &compressed_,
-                                                  {compressed_.data(), written}, nullptr, 0, out, stream));
+    MutableBuffer compressed(options_.pool);
+    if (codec_ != nullptr && values_->TakeCompressedDictionary(&compressed)) {
+      // Compressed by the value writer as it built the body (a large Arrow
+      // dictionary: ValueWriterOptions::dictionary_codec).
+      const std::pair<const uint8_t*, int64_t> stored{compressed.data(), compressed.size()};
+      QUIVER_ASSIGN_OR_RAISE(dict_len_, StorePage(&header, values_->dictionary_plain_bytes(), &compressed,
+                                                  stored, nullptr, 0, out, stream));
       return Status::OK();
     }
     scratch_.Clear();
@@ -747,14 +729,15 @@ class ColumnChunkWriter::Impl {
     return head + stored.second;
   }
 
-  // Hands `buffer`'s bytes to `stream` to keep (no copy). A page body
+  // Hands `buffer`'s bytes to `stream` to keep (no copy). The page body
   // buffer (scratch_, which FlushPage swaps with the value writer's) gets as
   // much room again, a fresh allocation, rather than growing again for the
-  // next page; compressed_ is sized by each Compress.
+  // next page; compressed_ is sized by each Compress, and a compressed
+  // dictionary page's buffer is not used again.
   Status HandOver(MutableBuffer* buffer, io::OutputStream* stream) {
     const int64_t room = buffer->capacity();
     QUIVER_RETURN_NOT_OK(stream->WriteShared(buffer->FreezeSlice()));
-    return buffer == &compressed_ ? Status::OK() : buffer->Reserve(room);
+    return buffer == &scratch_ ? buffer->Reserve(room) : Status::OK();
   }
 
   Status FlushPage() {

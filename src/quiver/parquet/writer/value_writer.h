@@ -8,13 +8,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "quiver/array/array_data.h"
+#include "quiver/compression/codec.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/parquet/statistics/statistics.h"
@@ -40,10 +40,16 @@ struct ValueWriterOptions {
   int64_t dictionary_pagesize_limit = int64_t{1} << 20;
   // An Arrow dictionary written as is whose PLAIN body is at least this
   // large is built in the pass that checks its entries (each entry read
-  // from memory once), for a sink that keeps buffers that large as they
-  // are: WriteDictionary then gives that buffer. INT64_MAX: never (the body
-  // is built when the dictionary page is written, or streamed in pieces).
+  // from memory once, appended while it is in cache): for a sink that
+  // keeps buffers that large as they are (WriteDictionary then gives that
+  // buffer), or to be compressed as it is built (dictionary_codec).
+  // INT64_MAX: never (the body is built when the dictionary page is
+  // written, or streamed to the sink in pieces).
   int64_t prebuilt_dictionary_bytes = std::numeric_limits<int64_t>::max();
+  // A codec that compresses in pieces (Codec::SupportsPieces), owned by the
+  // column writer: a prebuilt body is compressed 64 KiB at a time as it is
+  // built (TakeCompressedDictionary), and not kept.
+  compression::Codec* dictionary_codec = nullptr;
   MemoryPool* pool = DefaultMemoryPool();
 };
 
@@ -103,13 +109,10 @@ class ValueWriter {
   // PLAIN-encodes the dictionary into `out` (an empty `out` may be given
   // a body built earlier: prebuilt_dictionary_bytes).
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
-  // The same, calling written(n) as the body grows, with n the bytes of
-  // `out` written so far (about every 64 KiB where the writer builds the
-  // body piece by piece, else once at the end; the last call is at the
-  // end). `out` is not reallocated if it has room for
-  // dictionary_plain_bytes() (where dictionary_streams() is true).
-  virtual Status WriteDictionary(MutableBuffer* out,
-                                 const std::function<Status(int64_t)>& written) const;
+  // The dictionary page's body compressed with dictionary_codec while it
+  // was built (prebuilt_dictionary_bytes), moved into `out` (empty): false
+  // if there is none (then WriteDictionary builds the body).
+  virtual bool TakeCompressedDictionary(MutableBuffer* out) { return false; }
   // Writes WriteDictionary's bytes to `stream` through `staging`: here
   // whole (built in `staging`, then written); a writer whose
   // dictionary_streams() is true writes them in pieces of about 64 KiB,
