@@ -642,6 +642,63 @@ TEST_P(ChunkerReference, MatchesTheReferenceOnLongColumns) {
   }
 }
 
+// Long stretches of one byte value (null slots' zero definition levels,
+// runs of one value), which the first-match search skips once the hash is
+// at the stretch's fixed point: every byte value 0..255 in runs of a few to
+// a few thousand bytes (for some values and masks the fixed point matches),
+// all-null and 99%-null columns, runs of equal values, and a constant
+// column, under small and large sizes.
+TEST_P(ChunkerReference, MatchesTheReferenceOnRunsOfOneByte) {
+  Rng rng(31);
+  auto runs_int8 = [&](int64_t n, int64_t max_run) {
+    std::vector<int8_t> values;
+    while (static_cast<int64_t>(values.size()) < n) {
+      const auto b = static_cast<int8_t>(rng());
+      const int64_t run = Uniform(rng, 1, max_run);
+      values.insert(values.end(), static_cast<size_t>(run), b);
+    }
+    values.resize(static_cast<size_t>(n));
+    return values;
+  };
+  std::vector<Column> columns;
+  columns.push_back({"int8_runs", Field("c", int8(), false),
+                     ArrayFromVector<int8_t>(int8(), runs_int8(200'000, 3000), {})});
+  columns.push_back({"int8_short_runs", Field("c", int8(), false),
+                     ArrayFromVector<int8_t>(int8(), runs_int8(100'000, 90), {})});
+  {
+    std::vector<int8_t> every;
+    for (int b = 0; b < 256; ++b) every.insert(every.end(), 700, static_cast<int8_t>(b));
+    columns.push_back({"int8_every_byte", Field("c", int8(), false),
+                       ArrayFromVector<int8_t>(int8(), every, {})});
+  }
+  columns.push_back({"int64_all_null", Field("c", int64(), true),
+                     RandomFixed<int64_t>(rng, int64(), 150'000, 1.0)});
+  columns.push_back({"int32_99pct_null", Field("c", int32(), true),
+                     RandomFixed<int32_t>(rng, int32(), 150'000, 0.99)});
+  columns.push_back({"int16_90pct_null", Field("c", int16(), true),
+                     RandomFixed<int16_t>(rng, int16(), 100'000, 0.9)});
+  columns.push_back({"int64_constant", Field("c", int64(), false),
+                     ArrayFromVector<int64_t>(int64(), std::vector<int64_t>(120'000, 0x0505050505050505), {})});
+  {
+    auto type = struct_({field("a", int32())});
+    auto child = RandomFixed<int32_t>(rng, int32(), 100'000, 0.0);
+    columns.push_back({"struct_99pct_null", Field("c", type, true),
+                       StructArrayFromChildren(type, 100'000, {child}, Validity(rng, 100'000, 0.99))});
+  }
+  const std::vector<Sizes> option_sets = {
+      {0, 64, 0}, {64, 256, 0}, {32, 1 << 14, 0}, {256, 1024, 2}, {4096, 1 << 20, 0},
+      {64 * 1024, 256 * 1024, 0}, {1000, 1 << 20, -3},
+  };
+  int64_t cuts = 0;
+  for (const Column& column : columns) {
+    for (const Sizes& sizes : option_sets) {
+      cuts += CheckColumn(rng, column, sizes, column.name + " " + Describe(sizes), /*max_splits=*/20);
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(cuts, 1000);
+}
+
 // docs/cdc.md's smoke vector (checked against pyarrow): 200,000 int64 values
 // of an LCG, required, min 64 KiB, max 256 KiB, norm 0.
 TEST(Chunker, SmokeVectorFromTheNote) {

@@ -342,9 +342,14 @@ QUIVER_GATHER_VBMI2_KERNEL int64_t GatherEverySlotKernel(const int16_t* def, int
   int64_t k = 0;
   for (; k + kLevels <= count && p + kMaxBytes < pos_limit; k += kLevels) {
     const __m512i d = _mm512_maskz_loadu_epi16(kDefMask, def + k);
+    const uint64_t present = _mm512_mask_cmpeq_epi16_mask(kDefMask, d, max_defs);
+    if (present == 0) {  // (all null: the levels alone, as they are)
+      _mm512_mask_storeu_epi16(buf + p, kDefMask, d);
+      p += 2 * kLevels;
+      continue;
+    }
     const __m512i v = _mm512_maskz_loadu_epi8(
         kLevels * W == 64 ? ~__mmask64{0} : (__mmask64{1} << (kLevels * W)) - 1, values + k * W);
-    const uint64_t present = _mm512_mask_cmpeq_epi16_mask(kDefMask, d, max_defs);
     const uint64_t keep = Block::kDefWords |
                           _pdep_u64(present, Block::kFirstValueWords) * Block::kValueRun;
     const __m512i lo = _mm512_permutex2var_epi16(v, index_lo, d);
