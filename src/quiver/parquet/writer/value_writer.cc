@@ -452,24 +452,29 @@ class FixedValueWriter final : public ValueWriter {
     return Status::OK();
   }
 
-  // A column whose values have been nearly all distinct so far (7 in 8) is
-  // likely to fill the dictionary up to its size limit: the memo table is
-  // grown to that size at once, one rehash instead of a doubling after
-  // another (the indices, and so the file, do not change). Never beyond
-  // what the values of this write call can fill (a sparse or short column
-  // must not get a table sized for the limit); a later call may grow it
-  // again.
+  // A column whose values have been nearly all distinct so far (7 in 8),
+  // or distinct often enough that the rest of this write call would fill
+  // the dictionary at that rate (half distinct: float_with_nans), is likely
+  // to fill the dictionary up to its size limit: the memo table is grown to
+  // that size at once, one rehash instead of a doubling after another (the
+  // indices, and so the file, do not change). Never beyond what the values
+  // of this write call can fill (a sparse or short column must not get a
+  // table sized for the limit); a later call may grow it again.
   Status MaybeReserveMemo(int64_t n) {
     memo_seen_ += n;
     leaf_seen_ += n;
-    if (memo_reserved_ || memo_seen_ < 1024 || memo_.size() * int64_t{8} < memo_seen_ * 7) {
-      return Status::OK();
-    }
+    if (memo_reserved_ || memo_seen_ < 1024) return Status::OK();
     constexpr int64_t kMaxReserve = int64_t{1} << 20;
     const int64_t at_limit = std::min(
         options_.dictionary_pagesize_limit / static_cast<int64_t>(sizeof(PhysT)) + 1024,
         kMaxReserve);
-    const int64_t can_fill = memo_.size() + std::max<int64_t>(0, leaf_values_ - leaf_seen_);
+    const int64_t left = std::max<int64_t>(0, leaf_values_ - leaf_seen_);
+    const int64_t size = memo_.size();
+    const bool nearly_all = size * int64_t{8} >= memo_seen_ * 7;
+    // (size <= 2^31 and left <= 2^40 in practice: the product fits.)
+    const bool fills_at_rate = size + left / memo_seen_ * size >= at_limit;
+    if (!nearly_all && !fills_at_rate) return Status::OK();
+    const int64_t can_fill = size + left;
     if (can_fill >= at_limit) memo_reserved_ = true;
     return memo_.Reserve(std::min(at_limit, can_fill));
   }
