@@ -252,7 +252,11 @@ def test_write_statistics_option(tmp_path):
         assert s is None or not s.has_min_max
     fs = parquet_pages.read_file(q)
     assert all(c.statistics is None for c in fs.chunks())
-    assert all(p.statistics is None for c in fs.chunks() for p in c.pages)
+    # Data page headers carry an empty Statistics struct, as pyarrow's do
+    # (test_pages_without_statistics_equal_pyarrow).
+    assert all(p.statistics is not None and p.statistics.null_count is None and
+               p.statistics.min_value is None and p.statistics.max_value is None
+               for c in fs.chunks() for p in c.pages if p.is_data)
     q2 = tmp_path / "some.parquet"
     quiver.write_parquet(table, str(q2), write_statistics=["b"])
     md = pq.ParquetFile(q2).metadata
@@ -415,3 +419,28 @@ def test_large_arrow_dictionary_compressed_in_pieces(tmp_path, version):
     assert pq.read_table(q).column("d").to_pylist() == table.column("d").to_pylist()
     got = pa.table(quiver.read_table(str(q))).column("d")
     assert got.to_pylist() == table.column("d").to_pylist()
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("statistics", [False, ["s"]], ids=["none", "only_s"])
+def test_pages_without_statistics_equal_pyarrow(tmp_path, version, statistics):
+    """Columns written without statistics get an empty Statistics struct in each data page
+    header, as Arrow C++ writes it: every page (header and body) equals pyarrow's, and the
+    chunk has no statistics; a column listed in write_statistics keeps its own."""
+    n = 50_000
+    table = pa.table({"x": pa.array([None if i % 7 == 0 else i for i in range(n)]),
+                      "s": pa.array([f"v{i % 3000}" for i in range(n)])})
+    options = dict(write_page_index=False, write_statistics=statistics, max_rows_per_page=20_000,
+                   data_page_version=version, compression="none")
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(q), **options)
+    pq.write_table(table, str(p), **options)
+    qd, pd = q.read_bytes(), p.read_bytes()
+    qf, pf = parquet_pages.read_file(q), parquet_pages.read_file(p)
+    for qc, pc in zip(qf.row_groups[0].columns, pf.row_groups[0].columns):
+        assert len(qc.pages) == len(pc.pages) > 2
+        for a, b in zip(qc.pages, pc.pages):
+            assert qd[a.offset:a.data_offset + a.compressed_size] == pd[b.offset:b.data_offset + b.compressed_size]
+    meta = pq.ParquetFile(q).metadata.row_group(0)
+    assert not meta.column(0).is_stats_set
+    assert meta.column(1).is_stats_set == (statistics == ["s"])

@@ -793,7 +793,7 @@ class ColumnChunkWriter::Impl {
       h.encoding = encoding;
       h.definition_levels_byte_length = static_cast<int32_t>(def_len);
       h.repetition_levels_byte_length = static_cast<int32_t>(rep_len);
-      if (options_.statistics) h.statistics = PageStatistics(page_stats);
+      h.statistics = PageStatistics(page_stats);
     } else {
       header.type = PageType::kDataPage;
       auto& h = header.data_page_header.emplace();
@@ -801,7 +801,7 @@ class ColumnChunkWriter::Impl {
       h.encoding = encoding;
       h.definition_level_encoding = Encoding::kRle;
       h.repetition_level_encoding = Encoding::kRle;
-      if (options_.statistics) h.statistics = PageStatistics(page_stats);
+      h.statistics = PageStatistics(page_stats);
     }
     if (streaming_ && chunk_start_ < 0) {
       QUIVER_ASSIGN_OR_RAISE(chunk_start_, sink_->Tell());
@@ -888,7 +888,9 @@ class ColumnChunkWriter::Impl {
   // Arrow C++ does not put in page headers; the NaN counts are in the column
   // index and the chunk statistics, and page bytes stay identical to
   // pyarrow's (pages written by either library dedup against each other).
+  // Without statistics, an empty struct, as Arrow C++ writes it.
   format::Statistics PageStatistics(const EncodedStatistics& s) const {
+    if (!options_.statistics) return format::Statistics{};
     format::Statistics t = ToThrift(s, leaf_.stats_kind);
     t.nan_count.reset();
     return t;
