@@ -481,9 +481,8 @@ class ColumnChunkWriter::Impl {
     if (codec_ != nullptr && values_->TakeCompressedDictionary(&compressed)) {
       // Compressed by the value writer as it built the body (a large Arrow
       // dictionary: ValueWriterOptions::dictionary_codec).
-      const std::pair<const uint8_t*, int64_t> stored{compressed.data(), compressed.size()};
       QUIVER_ASSIGN_OR_RAISE(dict_len_, StorePage(&header, values_->dictionary_plain_bytes(), &compressed,
-                                                  stored, nullptr, 0, out, stream));
+                                                  nullptr, 0, out, stream));
       return Status::OK();
     }
     scratch_.Clear();
@@ -636,16 +635,14 @@ class ColumnChunkWriter::Impl {
     return enc.Flush().status();
   }
 
-  // Compresses (if a codec is set) body[0, n) into compressed_; returns a
-  // pointer/size pair to the bytes to store.
-  Result<std::pair<const uint8_t*, int64_t>> Compress(const uint8_t* body, int64_t n) {
-    if (codec_ == nullptr) return std::make_pair(body, n);
+  // Compresses body[0, n) into compressed_ with the codec (which is set).
+  Status Compress(const uint8_t* body, int64_t n) {
     compressed_.Clear();
     QUIVER_RETURN_NOT_OK(compressed_.Reserve(codec_->MaxCompressedLength(n)));
     QUIVER_ASSIGN_OR_RAISE(int64_t written,
                            codec_->Compress(body, n, compressed_.data(), compressed_.capacity()));
     compressed_.UnsafeSetSize(written);
-    return std::make_pair(static_cast<const uint8_t*>(compressed_.data()), written);
+    return Status::OK();
   }
 
   // Appends `header` with the page's sizes to `out` (and counts the page's
@@ -678,21 +675,21 @@ class ColumnChunkWriter::Impl {
       compress = codec_ != nullptr;
       header->data_page_header_v2->is_compressed = compress;
     }
-    std::pair<const uint8_t*, int64_t> stored{body->data(), body_len};
     MutableBuffer* stored_in = body;
-    if (compress) {
-      QUIVER_ASSIGN_OR_RAISE(stored, Compress(body->data(), body_len));
-      if (codec_ != nullptr) stored_in = &compressed_;
+    if (compress && codec_ != nullptr) {
+      QUIVER_RETURN_NOT_OK(Compress(body->data(), body_len));
+      stored_in = &compressed_;
     }
-    return StorePage(header, body_len, stored_in, stored, prefix, prefix_len, out, stream);
+    return StorePage(header, body_len, stored_in, prefix, prefix_len, out, stream);
   }
 
   // WritePage once the body is stored as it will be (compressed or not):
-  // `stored` is the bytes of `stored_in` to write (a buffer HandOver may
-  // give away), body_len the body's size before compression.
+  // `stored_in` holds the bytes to write (a buffer HandOver may give away),
+  // body_len is the body's size before compression.
   Result<int64_t> StorePage(format::PageHeader* header, int64_t body_len, MutableBuffer* stored_in,
-                            std::pair<const uint8_t*, int64_t> stored, const uint8_t* prefix,
-                            int64_t prefix_len, MutableBuffer* out, io::OutputStream* stream) {
+                            const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
+                            io::OutputStream* stream) {
+    const std::pair<const uint8_t*, int64_t> stored{stored_in->data(), stored_in->size()};
     if (options_.page_checksum) {
       const uint32_t crc = Crc32Update(Crc32(prefix, prefix_len), stored.first, stored.second);
       header->crc = static_cast<int32_t>(crc);
