@@ -29,7 +29,56 @@ uint8_t* NonNullOut(uint8_t* p) {
 
 // --- zstd ---------------------------------------------------------------------
 
-ZstdCompressor::~ZstdCompressor() { ZSTD_freeCCtx(ctx_); }
+namespace {
+
+// One compression context a thread keeps between the compressors it makes
+// (a writer makes one per column chunk): a context's first frame allocates
+// and clears its workspace, which costs as much as compressing a few small
+// pages (measured: 53 pages of 2.5 KB, 317 us with a reused context, 334 us
+// with a new one). Only a context whose workspace is small is kept (the
+// default levels' are under 1 MiB; level 19's are tens of MiB).
+constexpr size_t kKeptContextBytes = 4 << 20;
+
+// Set when the thread's kept context is gone (at thread exit): a
+// compressor destroyed after that (a static object's) frees its own.
+thread_local bool kept_context_gone = false;
+struct KeptContext {
+  ZSTD_CCtx* ctx = nullptr;
+  ~KeptContext() {
+    ZSTD_freeCCtx(ctx);
+    ctx = nullptr;
+    kept_context_gone = true;
+  }
+};
+thread_local KeptContext kept_context;
+
+ZSTD_CCtx* TakeKeptContext() {
+  if (kept_context_gone) return nullptr;
+  ZSTD_CCtx* ctx = kept_context.ctx;
+  kept_context.ctx = nullptr;
+  return ctx;
+}
+
+// Keeps `ctx` (no frame open in it) for the thread's next compressor, or
+// frees it.
+void KeepOrFree(ZSTD_CCtx* ctx) {
+  if (ctx == nullptr) return;
+  if (!kept_context_gone && kept_context.ctx == nullptr && ZSTD_sizeof_CCtx(ctx) <= kKeptContextBytes) {
+    kept_context.ctx = ctx;
+  } else {
+    ZSTD_freeCCtx(ctx);
+  }
+}
+
+}  // namespace
+
+ZstdCompressor::~ZstdCompressor() {
+  if (frame_clean_) {
+    KeepOrFree(ctx_);
+  } else {
+    ZSTD_freeCCtx(ctx_);
+  }
+}
 
 int64_t ZstdCompressor::MaxCompressedLength(int64_t input_len) {
   return static_cast<int64_t>(ZSTD_compressBound(static_cast<size_t>(input_len)));
@@ -45,6 +94,7 @@ Status ZstdCompressor::FreshContext() {
     ctx_ = nullptr;
     frame_clean_ = true;
   }
+  if (ctx_ == nullptr) ctx_ = TakeKeptContext();
   if (ctx_ == nullptr) {
     ctx_ = ZSTD_createCCtx();
     if (ctx_ == nullptr) return Status::OutOfMemory("ZSTD_createCCtx failed");
