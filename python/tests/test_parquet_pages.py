@@ -735,3 +735,56 @@ def test_boolean_page_statistics_match_pyarrow(tmp_path, nulls):
         assert [x.statistics for x in qc.pages] == [x.statistics for x in pc2.pages]
         assert [pp.page_body(qd, x) for x in qc.pages] == [pp.page_body(pd, x) for x in pc.pages]
         assert pq.read_table(q).equals(table)
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("encoding", ["dictionary-fallback", "plain", "byte-stream-split"])
+@pytest.mark.parametrize("limits", [
+    dict(data_page_size=3000, write_batch_size=100),
+    dict(data_page_size=4096, write_batch_size=128, max_rows_per_page=900),
+    dict(data_page_size=1 << 20, write_batch_size=7, max_rows_per_page=333),
+    dict(data_page_size=50, write_batch_size=64),
+    dict(data_page_size=1 << 20, write_batch_size=1024)], ids=lambda d: "-".join(map(str, d.values())))
+def test_mini_batches_taken_together_make_pyarrows_pages(tmp_path, version, encoding, limits):
+    """A column whose values are taken where they are (no nulls; fixed-width values
+    stored as they are, or booleans; not dictionary-encoded, also after a fallback) gets
+    several mini-batches in one call while none but the last could end the page. The pages
+    are still pyarrow's, byte for byte (headers with statistics included): cut by size, by
+    rows and at the end of each write call, over sliced and chunked input."""
+    n = 10_000
+    g = np.random.default_rng(7)
+    arrays = {
+        "i32": pa.array(g.integers(-2**31, 2**31, n, dtype=np.int32)),
+        "i64": pa.array(g.integers(-2**63, 2**63 - 1, n, dtype=np.int64)),
+        "f32": pa.array(g.random(n, dtype=np.float32)),
+        "f64": pa.array(g.random(n)),
+        "b": pa.array(g.random(n) < 0.75),
+        "small": pa.array(g.integers(0, 50, n, dtype=np.int32)),  # stays dictionary-encoded
+        "i64_nulls": pa.array(g.integers(0, 1 << 40, n), mask=g.random(n) < 0.1),  # gathered
+    }
+    schema = pa.schema([pa.field(k, a.type, nullable=k not in ("i64", "b")) for k, a in arrays.items()])
+    whole = pa.Table.from_arrays(list(arrays.values()), schema=schema)
+    # Sliced (bitmaps and values at an offset) and in two chunks (two write calls).
+    table = pa.concat_tables([whole.slice(37, 4000), whole.slice(5011)])
+    opts = dict(limits, data_page_version=version, compression="none", write_page_index=False)
+    if encoding == "dictionary-fallback":
+        opts["dictionary_pagesize_limit"] = 2000
+    else:
+        opts["use_dictionary"] = ["small"]
+        if encoding == "byte-stream-split":
+            opts["column_encoding"] = {k: "BYTE_STREAM_SPLIT" for k in ("i32", "i64", "f32", "f64")}
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(q), **opts)
+    pq.write_table(table, p, **opts)
+    qd, pd_ = q.read_bytes(), p.read_bytes()
+    qf, pf = pp.read_file(q), pp.read_file(p)
+    pages = 0
+    for a, b in zip(qf.chunks(), pf.chunks()):
+        assert [(x.type, x.encoding, x.num_values) for x in a.pages] == \
+            [(x.type, x.encoding, x.num_values) for x in b.pages], a.path
+        for x, y in zip(a.pages, b.pages):
+            assert qd[x.offset:x.data_offset + x.compressed_size] == \
+                pd_[y.offset:y.data_offset + y.compressed_size], (a.path, x)
+        pages += len(a.pages)
+    assert pages >= len(arrays)
+    assert pq.read_table(q).equals(table)

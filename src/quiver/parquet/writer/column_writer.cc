@@ -253,7 +253,24 @@ class ColumnChunkWriter::Impl {
     while (level < n) {
       if (rep == nullptr) {
         const int64_t rows_left = std::max<int64_t>(options_.max_rows_per_page - page_rows_, 1);
-        const int64_t end = std::min({n, level + options_.write_batch_size, level + rows_left});
+        const int64_t cap = std::min(n, level + rows_left);
+        int64_t end = std::min(cap, level + options_.write_batch_size);
+        // More whole mini-batches in the same call while the page's size
+        // after each (values are at most levels) stays below the limit:
+        // the page ends where the mini-batches would end it, in fewer
+        // calls. Up to ~16 KiB of values a call, which the statistics pass
+        // leaves in L1 for the encoder (20,000 int64 values in one call
+        // made primitive_non_null parquet_2 3% slower; booleans, 128 bytes
+        // a mini-batch, gain the most).
+        constexpr int64_t kTakenTogetherBytes = 16 * 1024;
+        const int64_t before = end < cap ? EstimatedValueBytes() : 0;
+        while (end < cap) {
+          const int64_t after = EstimatedValueBytesAfter(end - level);
+          if (after < 0 || after >= options_.data_page_size || after - before >= kTakenTogetherBytes) {
+            break;
+          }
+          end = std::min(cap, end + options_.write_batch_size);
+        }
         QUIVER_RETURN_NOT_OK(WriteBatch(levels, level, end, slot_def, /*check_limits=*/true));
         level = end;
         continue;
@@ -329,11 +346,25 @@ class ColumnChunkWriter::Impl {
       const int64_t bw = entries <= 1 ? entries : std::bit_width(static_cast<uint64_t>(entries - 1));
       return 1 + RleMaxBufferSize(bw, n) + RleMinBufferSize(bw);
     }
+    return UndictionariedValueBytes(n, values_->EstimatedPageSize());
+  }
+
+  // EstimatedValueBytes() once `more` values are added to the page, where
+  // the value writer knows it without adding them; -1 otherwise.
+  int64_t EstimatedValueBytesAfter(int64_t more) const {
+    if (values_->dictionary_active()) return -1;
+    const int64_t size = values_->EstimatedPageSizeAfter(more);
+    return size < 0 ? -1 : UndictionariedValueBytes(values_->page_num_values() + more, size);
+  }
+
+  // The estimate of a page of `n` values not dictionary-encoded, whose
+  // value writer estimates `writer_estimate`.
+  int64_t UndictionariedValueBytes(int64_t n, int64_t writer_estimate) const {
     if (column_.physical_type == format::Type::kBoolean &&
         (options_.page_version == DataPageVersion::kV2 || options_.encoding == Encoding::kRle)) {
       return 4 + RleMaxBufferSize(1, n) + RleMinBufferSize(1);  // 4: the length prefix
     }
-    return values_->EstimatedPageSize();
+    return writer_estimate;
   }
 
   int64_t EstimatedBufferedSize() const { return pages_size_ + EstimatedPageSize(); }

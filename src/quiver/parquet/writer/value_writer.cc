@@ -280,6 +280,15 @@ class FixedValueWriter final : public ValueWriter {
     if (bss_ != nullptr) return page_num_values_ * static_cast<int64_t>(sizeof(PhysT));
     return values_.size();
   }
+  int64_t EstimatedPageSizeAfter(int64_t more) const override {
+    if (use_dict_ || delta_ != nullptr || arrow_.dictionary || !AsIs() ||
+        leaf_->validity() != nullptr) {
+      return -1;
+    }
+    const int64_t added = more * static_cast<int64_t>(sizeof(PhysT));
+    if (bss_ != nullptr) return page_num_values_ * static_cast<int64_t>(sizeof(PhysT)) + added;
+    return values_.size() + added;
+  }
 
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
@@ -576,6 +585,10 @@ class BooleanValueWriter final : public ValueWriter {
   }
 
   int64_t EstimatedPageSize() const override { return (page_num_values_ + 7) / 8; }
+  int64_t EstimatedPageSizeAfter(int64_t more) const override {
+    if (leaf_->validity() != nullptr) return -1;
+    return (page_num_values_ + more + 7) / 8;
+  }
 
  private:
   // Appends the bits of `values` at the set bits of `valid` (both from bit

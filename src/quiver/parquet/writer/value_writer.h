@@ -91,6 +91,14 @@ class ValueWriter {
   // size in bytes.
   int64_t page_num_values() const { return page_num_values_; }
   virtual int64_t EstimatedPageSize() const = 0;
+  // EstimatedPageSize() once `more` values of the current leaf are
+  // appended, where each adds a known size and is taken where it is (no
+  // gather: a leaf without nulls, values of an Arrow type stored as they
+  // are, written PLAIN or BYTE_STREAM_SPLIT, or booleans): -1 otherwise
+  // (dictionary indices, DELTA encodings, byte arrays, converted or
+  // gathered values). The column writer then appends several mini-batches
+  // in one call where none but the last could end the page.
+  virtual int64_t EstimatedPageSizeAfter(int64_t more) const { return -1; }
   // Encodes the current page's values into `out`; returns the encoding
   // used. The page state (values, statistics) is then reset.
   virtual Result<format::Encoding> FlushPage(MutableBuffer* out) = 0;
