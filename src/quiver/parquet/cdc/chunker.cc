@@ -599,6 +599,36 @@ inline BlockCounts CountBlock(const int16_t* def, int16_t max_def, int16_t slot_
   return {present, took};
 }
 
+// How many of levels def[0, count) take a leaf slot (those at or above
+// slot_def: all of them when slot_def is 0).
+inline int64_t SlotsTaken(const int16_t* def, int64_t count, int16_t slot_def) {
+  if (slot_def <= 0) return count;
+  int64_t took = 0;
+  for (int64_t j = 0; j < count; ++j) took += def[j] >= slot_def;
+  return took;
+}
+
+// The slot of level 0 when level k's leaf slot is that plus k, and every
+// such slot can be read: a column that is not repeated, whose levels are
+// its rows and whose leaf's slots are the rows' slots at a fixed offset
+// (struct children line up with their parents; a level under a null
+// struct takes no slot, but the slot is there). From the first level that
+// takes a slot, which is the first slot of the first range. -1 otherwise
+// (repeated, or no level takes a slot, or the slots would not all be in
+// the leaf).
+inline int64_t EverySlotBase(const LeafLevels& levels, int16_t slot_def) {
+  if (levels.max_rep > 0 || levels.ranges.empty()) return -1;
+  int64_t first = 0;
+  if (slot_def > 0) {
+    const int16_t* def = levels.def_levels.data();
+    while (first < levels.num_levels && def[first] < slot_def) ++first;
+    if (first == levels.num_levels) return -1;
+  }
+  const int64_t base = levels.ranges[0].first - first;
+  if (base < 0 || base + levels.num_levels > levels.leaf->length) return -1;
+  return base;
+}
+
 // Gathering (see LevelCuts): the bytes of a stretch of levels are copied
 // into one buffer, so that internal::FirstMatch can hash them as a
 // contiguous run. Layouts of small fixed width only (a value is one load
@@ -676,14 +706,14 @@ int64_t ReplayMatch(const uint8_t* buf, int64_t m, int64_t end, int64_t base, in
 // follows at that level if it is a record start (else the pending match
 // waits for the level-by-level loop). Returns the next level to process.
 //
-// kEverySlot: not repeated, one leaf range, and every level takes a slot (a
-// nullable column not inside a nullable struct): level i + k is slot
-// cursor.slot + k, whose value bytes can be read whether or not it is
-// present, with no cursor to walk.
+// kEverySlot: not repeated, and level k's slot is slot_base + k
+// (EverySlotBase): its value bytes can be read whether or not it is
+// present, with no cursor to walk; the cursor is moved past the slots the
+// stretch's levels took once, after it.
 template <bool kRepeated, bool kEverySlot, typename Bytes>
 int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, int64_t n,
                       SlotCursor& cursor, const Limits& limits, ChunkerState& s,
-                      std::vector<int64_t>* cuts, Scratch* scratch) {
+                      std::vector<int64_t>* cuts, Scratch* scratch, int64_t slot_base) {
   static_assert(std::endian::native == std::endian::little,
                 "levels are gathered as little-endian int16");
   constexpr int64_t W = Bytes::kWidth;
@@ -720,8 +750,8 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     // Whole blocks of levels that stay below max (gather_simd.h), then the
     // rest level by level (the slots follow the levels: no cursor to move).
     if (internal::GatherSimdVbmi2Enabled()) {
-      k = internal::GatherEverySlot<W>(def + i, k_end, max_def, value_bytes + walk.slot * W, buf,
-                                       &pos, at_max);
+      k = internal::GatherEverySlot<W>(def + i, k_end, max_def, value_bytes + (slot_base + i) * W,
+                                       buf, &pos, at_max);
     }
   }
   if constexpr (kRepeated && (W == 4 || W == 8)) {
@@ -748,7 +778,7 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     // may turn into a branch.
     const uintptr_t take = uintptr_t{0} - static_cast<uintptr_t>(present);
     if constexpr (kEverySlot) {
-      std::memcpy(buf + pos, value_bytes + (walk.slot + k) * W, W);
+      std::memcpy(buf + pos, value_bytes + (slot_base + i + k) * W, W);
     } else if (last_slot >= 0) {
       std::memcpy(buf + pos, value_bytes + std::min(walk.slot, last_slot) * W, W);
     } else {
@@ -768,7 +798,7 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
   const int64_t m = FindFirstMatch(s.run, buf, pos, limits.threshold, h);
   if (m == pos) {
     cursor = walk;
-    if constexpr (kEverySlot) cursor.AdvanceBy(k);
+    if constexpr (kEverySlot) cursor.AdvanceBy(SlotsTaken(def + i, k, slot_def));
     return EndStretch<kRepeated>(h, base + pos, max_cut, i + k - 1, s, cuts);
   }
   // Level i + t holds the match: the first level whose bytes end after
@@ -792,7 +822,7 @@ int64_t GatherStretch(const Bytes& bytes, const LeafLevels& levels, int64_t i, i
     if constexpr (!kEverySlot) cursor.Advance(d >= slot_def);
     if (end > m) break;
   }
-  if constexpr (kEverySlot) cursor.AdvanceBy(t + 1);
+  if constexpr (kEverySlot) cursor.AdvanceBy(SlotsTaken(def + i, t + 1, slot_def));
   return ReplayMatch<kRepeated>(buf, m, end, base, i + t, rep, limits, h, s, cuts);
 }
 
@@ -914,7 +944,9 @@ template <bool kRepeated, typename Bytes>
   SlotCursor cursor(levels.ranges);
   if (begin > 0) cursor.Restore(*scratch);
   // (See GatherStretch.)
-  const bool every_slot = !kRepeated && slot_def <= 0 && levels.ranges.size() == 1;
+  if (begin == 0) scratch->slot_base = kRepeated ? -1 : EverySlotBase(levels, slot_def);
+  const int64_t slot_base = scratch->slot_base;
+  const bool every_slot = slot_base >= 0;
   // Decisions are made at record starts only; the first level of a call
   // decides but never reports a cut (docs/cdc.md, "From chunks to pages").
   auto decides = [&](int64_t i) { return !kRepeated || rep[i] == 0; };
@@ -990,9 +1022,9 @@ template <bool kRepeated, typename Bytes>
     if constexpr (GatherLayout<Bytes>) {
       if (!s.matched) {
         i = every_slot ? GatherStretch<kRepeated, true>(bytes, levels, i, n, cursor, limits, s,
-                                                        cuts, scratch)
+                                                        cuts, scratch, slot_base)
                        : GatherStretch<kRepeated, false>(bytes, levels, i, n, cursor, limits, s,
-                                                         cuts, scratch);
+                                                         cuts, scratch, slot_base);
         continue;
       }
     } else if constexpr (BinaryLayout<Bytes>) {

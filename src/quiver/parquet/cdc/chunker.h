@@ -61,6 +61,9 @@ struct Scratch {
   int64_t next_level = 0;
   size_t cursor_range = 0;
   int64_t cursor_slot = 0;
+  // The call's level-to-slot offset (LevelCuts: EverySlotBase), found on
+  // its first range.
+  int64_t slot_base = -1;
 };
 }  // namespace internal
 
