@@ -60,8 +60,9 @@ int64_t SkipLevels(const int16_t* def, int64_t count, int16_t max_def, int16_t s
                    int64_t* took);
 
 // Gathers levels [0, count) of a nullable, non-repeated column of W-byte
-// values (W = 2, 4 or 8) in which every level takes a leaf slot: level k's
-// def level as a little-endian int16, then values[k]'s W bytes if its def
+// values (W = 2, 4 or 8) whose level k's slot is values[k] (read whether
+// or not the level takes it: LevelCuts's EverySlotBase): level k's def
+// level as a little-endian int16, then values[k]'s W bytes if its def
 // level is max_def. Appends to buf from *pos, in blocks of 16 levels (8 for
 // W = 8); stops before a block that could bring *pos to pos_limit or run
 // past count; returns the levels gathered. Reads the values of exactly
