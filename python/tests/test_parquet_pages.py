@@ -788,3 +788,68 @@ def test_mini_batches_taken_together_make_pyarrows_pages(tmp_path, version, enco
         pages += len(a.pages)
     assert pages >= len(arrays)
     assert pq.read_table(q).equals(table)
+
+
+def _varint_len(n):
+    return len(_varint(n))
+
+
+class _KeepBytes:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, b):
+        self.parts.append(bytes(b))
+        return len(b)
+
+
+@pytest.mark.parametrize("codec", CODECS[1:])
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("checksum", [False, True])
+def test_compressed_sizes_of_another_varint_length(tmp_path, codec, version, checksum):
+    """A compressed page is written where it stays, behind room for a header that states
+    the uncompressed size as both sizes; the page is moved when its compressed size's varint
+    has another length. Pages compressed below 16 KiB from above it (a 2-byte size where
+    the guess had 3), incompressible pages just below 16 KiB that compress to more (3 bytes
+    where it had 2), CRCs of 1 to 5 bytes, v2 level prefixes, dictionary pages and the data
+    pages buffered before them: every page checked by the independent page reader (sizes,
+    decompressed sizes, CRCs), pyarrow reads the file equal with checksums verified, and a
+    path (written through a buffer), a file object (in the stream's memory) and use_threads
+    give the same bytes."""
+    rng = np.random.default_rng(7)
+    n = 4095 * 24
+    schema = pa.schema([pa.field("random", pa.int32(), nullable=False),
+                        pa.field("runs", pa.int64(), nullable=False), ("codes", pa.string())])
+    table = pa.table({
+        # Incompressible, 4,095 required int32 values a page: 16,380 bytes.
+        "random": rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32),
+        # Compressible, 4,095 int64 values a page: 32,760 bytes to a few thousand.
+        "runs": np.repeat(np.arange(n // 4 + 1, dtype=np.int64), 4)[:n],
+        # Nullable (v2: a level prefix), dictionary-encoded (buffered pages; the other
+        # two fall back to PLAIN at once, their dictionaries over the 1 KiB limit).
+        "codes": [None if i % 7 == 0 else f"k{i % 50}" for i in range(n)],
+    }, schema=schema)
+    opts = {**codec_options(codec), "data_page_version": version, "max_rows_per_page": 4095,
+            "write_page_checksum": checksum, "dictionary_pagesize_limit": 1024,
+            "row_group_size": 3 * 4095}
+    path = tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(path), **opts)
+    fs = check_structure(path, table.schema, opts)
+    assert pq.read_table(path, page_checksum_verification=True).equals(table)
+    data = path.read_bytes()
+    sink = _KeepBytes()
+    quiver.write_parquet(table, sink, **opts)
+    assert b"".join(sink.parts) == data
+    sink = _KeepBytes()
+    quiver.write_parquet(table, sink, use_threads=True, **opts)
+    assert b"".join(sink.parts) == data
+    pages = [p for chunk in fs.chunks() for p in chunk.pages]
+    shorter = [p for p in pages if _varint_len(p.compressed_size) < _varint_len(p.uncompressed_size)]
+    longer = [p for p in pages if _varint_len(p.compressed_size) > _varint_len(p.uncompressed_size)]
+    assert shorter, "no page compressed to a shorter size varint"
+    if codec in ("snappy", "gzip", "lz4", "lz4_raw", "zstd", "zstd:7"):
+        assert longer, "no page compressed to a longer size varint"
+    if checksum:
+        # The CRC (an i32, a zigzag varint) takes 5 bytes but for one value in 16, the
+        # guess: shorter ones move the page too.
+        assert {_varint_len(((p.crc << 1) ^ (p.crc >> 31)) & 0xFFFFFFFF) for p in pages} >= {4, 5}

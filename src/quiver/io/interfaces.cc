@@ -2,6 +2,12 @@
 
 namespace quiver::io {
 
+Result<uint8_t*> OutputStream::BeginInPlace(int64_t) { return nullptr; }
+
+Status OutputStream::CommitInPlace(int64_t) {
+  return Status::Invalid("CommitInPlace on a stream that writes nothing in place");
+}
+
 Status RandomAccessFile::CheckReadRange(int64_t offset, int64_t length) const {
   if (offset < 0 || length < 0) {
     return Status::Invalid("invalid read range of '", name(), "': offset ", offset, ", length ",

@@ -38,6 +38,14 @@ class OutputStream {
   // INT64_MAX): above it, worth a writer's giving up a buffer it would
   // otherwise reuse.
   virtual int64_t MinAdoptedBytes() const { return std::numeric_limits<int64_t>::max(); }
+  // Writing in place, for a stream that builds in memory: BeginInPlace(n)
+  // gives room for up to n bytes at the stream's position (contiguous, the
+  // caller's to fill), and CommitInPlace(k), k <= n, then writes the first
+  // k of them; no other call on the stream in between. A compressor can
+  // then write its output where it stays, with no copy. nullptr: this
+  // stream has no such room (the default); Write the bytes instead.
+  virtual Result<uint8_t*> BeginInPlace(int64_t nbytes);
+  virtual Status CommitInPlace(int64_t nbytes);
   // Bytes written so far (the position of the next byte).
   virtual Result<int64_t> Tell() const = 0;
   // Flushes and closes; further writes fail. Closing twice is a no-op.

@@ -229,6 +229,73 @@ TEST(ChunkedOutputStream, KeepsLargeSharedBuffersAndCopiesSmallOnes) {
   EXPECT_EQ(copying.MinAdoptedBytes(), std::numeric_limits<int64_t>::max());
 }
 
+TEST(ChunkedOutputStream, WritesInPlace) {
+  // BeginInPlace gives room at the stream's position: in the current chunk
+  // while it has that much left, else in a new one of at least that size
+  // (the old chunk's tail unused); CommitInPlace writes the first k bytes.
+  // The pieces end to end are the bytes written, in order.
+  std::string expected;
+  ChunkedOutputStream out;
+  auto in_place = [&](int64_t room, const std::string& s) {
+    auto at = out.BeginInPlace(room);
+    ASSERT_TRUE(at.ok()) << at.status();
+    ASSERT_NE(*at, nullptr);
+    std::memcpy(*at, s.data(), s.size());
+    ASSERT_TRUE(out.CommitInPlace(static_cast<int64_t>(s.size())).ok());
+    expected += s;
+  };
+  in_place(0, "");                 // before any chunk
+  in_place(10, "first");
+  ASSERT_TRUE(out.Write("+", 1).ok());
+  expected += "+";
+  uint8_t* const first_chunk = *out.BeginInPlace(100);
+  in_place(100, "second");         // the same chunk, right after
+  EXPECT_EQ(first_chunk, *out.BeginInPlace(1) - 6);
+  const std::string big = Bytes(static_cast<int>(ChunkedOutputStream::kFirstChunk));
+  in_place(ChunkedOutputStream::kFirstChunk + 100, big);  // more than is left: a new chunk
+  in_place(ChunkedOutputStream::kMaxChunk + 1, "x");      // larger than the largest chunk
+  EXPECT_EQ(*out.Tell(), static_cast<int64_t>(expected.size()));
+  // Committing more than the room, or with none given, fails.
+  ASSERT_TRUE(out.BeginInPlace(4).ok());
+  EXPECT_FALSE(out.CommitInPlace(5).ok());
+  EXPECT_FALSE(out.CommitInPlace(-1).ok());
+  ASSERT_TRUE(out.Write("y", 1).ok());
+  expected += "y";
+  EXPECT_FALSE(out.CommitInPlace(0).ok());
+  EXPECT_FALSE(out.BeginInPlace(-1).ok());
+  auto pieces = out.Finish();
+  ASSERT_TRUE(pieces.ok());
+  std::string got;
+  for (const auto& piece : *pieces) {
+    ASSERT_GT(piece->size(), 0);
+    got += AsString(*piece);
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_FALSE(out.BeginInPlace(1).ok());
+}
+
+TEST(BufferOutputStream, WritesInPlace) {
+  BufferOutputStream out;
+  ASSERT_TRUE(out.Write("ab", 2).ok());
+  auto at = out.BeginInPlace(1000);
+  ASSERT_TRUE(at.ok());
+  ASSERT_NE(*at, nullptr);
+  std::memcpy(*at, "cde", 3);
+  ASSERT_TRUE(out.CommitInPlace(3).ok());
+  EXPECT_EQ(*out.Tell(), 5);
+  EXPECT_FALSE(out.CommitInPlace(0).ok());  // none open
+  ASSERT_TRUE(out.BeginInPlace(2).ok());
+  EXPECT_FALSE(out.CommitInPlace(3).ok());
+  EXPECT_EQ(AsString(**out.Finish()), "abcde");
+  // A stream with no memory of its own gives no room: the caller writes.
+  TempDir dir;
+  auto file = FileOutputStream::Open(dir / "f");
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(*(*file)->BeginInPlace(10), nullptr);
+  EXPECT_FALSE((*file)->CommitInPlace(0).ok());
+  ASSERT_TRUE((*file)->Close().ok());
+}
+
 TEST(ReadableFile, ReadsRanges) {
   TempDir dir;
   const std::string content = Bytes(5000);

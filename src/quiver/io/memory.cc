@@ -9,7 +9,25 @@ namespace quiver::io {
 Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
   if (closed_) return Status::IOError("write to a closed BufferOutputStream");
   if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  in_place_ = -1;
   return buffer_.ExtendFromSlice(data, nbytes);
+}
+
+Result<uint8_t*> BufferOutputStream::BeginInPlace(int64_t nbytes) {
+  if (closed_) return Status::IOError("write to a closed BufferOutputStream");
+  if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  QUIVER_RETURN_NOT_OK(buffer_.Reserve(nbytes));
+  in_place_ = nbytes;
+  return buffer_.data() + buffer_.size();
+}
+
+Status BufferOutputStream::CommitInPlace(int64_t nbytes) {
+  if (nbytes < 0 || nbytes > in_place_) {
+    return Status::Invalid("CommitInPlace of ", nbytes, " bytes, room for ", in_place_);
+  }
+  buffer_.UnsafeSetSize(buffer_.size() + nbytes);
+  in_place_ = -1;
+  return Status::OK();
 }
 
 Status BufferOutputStream::Close() {
@@ -26,19 +44,12 @@ Result<std::shared_ptr<Buffer>> BufferOutputStream::Finish() {
 Status ChunkedOutputStream::Write(const void* data, int64_t nbytes) {
   if (closed_) return Status::IOError("write to a closed ChunkedOutputStream");
   if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  in_place_ = -1;
   const auto* p = static_cast<const uint8_t*>(data);
   while (nbytes > 0) {
     const int64_t room = chunk_capacity_ - chunk_used_;
     if (room == 0) {
-      SliceOff();
-      MutableBuffer fresh(pool_);
-      QUIVER_RETURN_NOT_OK(fresh.Reserve(std::max(next_chunk_, nbytes)));
-      chunk_data_ = fresh.data();
-      chunk_capacity_ = fresh.capacity();
-      fresh.UnsafeSetSize(chunk_capacity_);  // whole: Freeze zeroes nothing
-      chunk_ = fresh.Freeze();
-      chunk_used_ = chunk_sliced_ = 0;
-      next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
+      QUIVER_RETURN_NOT_OK(NewChunk(nbytes));
       continue;
     }
     const int64_t take = std::min(room, nbytes);
@@ -51,9 +62,43 @@ Status ChunkedOutputStream::Write(const void* data, int64_t nbytes) {
   return Status::OK();
 }
 
+Status ChunkedOutputStream::NewChunk(int64_t nbytes) {
+  SliceOff();
+  MutableBuffer fresh(pool_);
+  QUIVER_RETURN_NOT_OK(fresh.Reserve(std::max(next_chunk_, nbytes)));
+  chunk_data_ = fresh.data();
+  chunk_capacity_ = fresh.capacity();
+  fresh.UnsafeSetSize(chunk_capacity_);  // whole: Freeze zeroes nothing
+  chunk_ = fresh.Freeze();
+  chunk_used_ = chunk_sliced_ = 0;
+  next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
+  return Status::OK();
+}
+
+Result<uint8_t*> ChunkedOutputStream::BeginInPlace(int64_t nbytes) {
+  if (closed_) return Status::IOError("write to a closed ChunkedOutputStream");
+  if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
+  if (chunk_data_ == nullptr || chunk_capacity_ - chunk_used_ < nbytes) {
+    QUIVER_RETURN_NOT_OK(NewChunk(nbytes));
+  }
+  in_place_ = nbytes;
+  return chunk_data_ + chunk_used_;
+}
+
+Status ChunkedOutputStream::CommitInPlace(int64_t nbytes) {
+  if (nbytes < 0 || nbytes > in_place_) {
+    return Status::Invalid("CommitInPlace of ", nbytes, " bytes, room for ", in_place_);
+  }
+  chunk_used_ += nbytes;
+  position_ += nbytes;
+  in_place_ = -1;
+  return Status::OK();
+}
+
 Status ChunkedOutputStream::WriteShared(std::shared_ptr<Buffer> buffer) {
   if (buffer->size() < kAdoptBytes) return Write(*buffer);
   if (closed_) return Status::IOError("write to a closed ChunkedOutputStream");
+  in_place_ = -1;
   SliceOff();
   position_ += buffer->size();
   done_.push_back(std::move(buffer));

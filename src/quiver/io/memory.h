@@ -23,6 +23,8 @@ class BufferOutputStream final : public OutputStream {
 
   using OutputStream::Write;
   Status Write(const void* data, int64_t nbytes) override;
+  Result<uint8_t*> BeginInPlace(int64_t nbytes) override;
+  Status CommitInPlace(int64_t nbytes) override;
   Result<int64_t> Tell() const override { return buffer_.size(); }
   Status Close() override;
   bool closed() const override { return closed_; }
@@ -32,6 +34,7 @@ class BufferOutputStream final : public OutputStream {
 
  private:
   MutableBuffer buffer_;
+  int64_t in_place_ = -1;  // the room BeginInPlace gave (-1: none open)
   bool closed_ = false;
 };
 
@@ -58,6 +61,10 @@ class ChunkedOutputStream final : public OutputStream {
   Status Write(const void* data, int64_t nbytes) override;
   Status WriteShared(std::shared_ptr<Buffer> buffer) override;
   int64_t MinAdoptedBytes() const override { return kAdoptBytes; }
+  // Room in the current chunk, or in a new one of at least `nbytes` if it
+  // has less left (the old chunk's tail then goes unused).
+  Result<uint8_t*> BeginInPlace(int64_t nbytes) override;
+  Status CommitInPlace(int64_t nbytes) override;
   Result<int64_t> Tell() const override { return position_; }
   Status Close() override;
   bool closed() const override { return closed_; }
@@ -69,6 +76,8 @@ class ChunkedOutputStream final : public OutputStream {
  private:
   // The current chunk's bytes written since its last slice, as a slice.
   void SliceOff();
+  // Slices off the current chunk and starts a new one of at least `nbytes`.
+  Status NewChunk(int64_t nbytes);
 
   MemoryPool* pool_;
   std::vector<std::shared_ptr<Buffer>> done_;
@@ -82,6 +91,7 @@ class ChunkedOutputStream final : public OutputStream {
   int64_t chunk_sliced_ = 0;
   int64_t next_chunk_ = kFirstChunk;
   int64_t position_ = 0;
+  int64_t in_place_ = -1;  // the room BeginInPlace gave (-1: none open)
   bool closed_ = false;
 };
 

@@ -104,7 +104,8 @@ class ColumnChunkWriter::Impl {
         sink_(sink),
         page_buf_(options.pool),
         scratch_(options.pool),
-        compressed_(options.pool) {}
+        compressed_(options.pool),
+        page_head_(options.pool) {}
 
   Status Init() {
     ValueWriterOptions vo;
@@ -666,16 +667,6 @@ class ColumnChunkWriter::Impl {
     return enc.Flush().status();
   }
 
-  // Compresses body[0, n) into compressed_ with the codec (which is set).
-  Status Compress(const uint8_t* body, int64_t n) {
-    compressed_.Clear();
-    QUIVER_RETURN_NOT_OK(compressed_.Reserve(codec_->MaxCompressedLength(n)));
-    QUIVER_ASSIGN_OR_RAISE(int64_t written,
-                           codec_->Compress(body, n, compressed_.data(), compressed_.capacity()));
-    compressed_.UnsafeSetSize(written);
-    return Status::OK();
-  }
-
   // Appends `header` with the page's sizes to `out` (and counts the page's
   // uncompressed bytes); the page body follows it.
   Status PutPageHeader(format::PageHeader* header, int64_t uncompressed, int64_t compressed,
@@ -706,12 +697,92 @@ class ColumnChunkWriter::Impl {
       compress = codec_ != nullptr;
       header->data_page_header_v2->is_compressed = compress;
     }
-    MutableBuffer* stored_in = body;
     if (compress && codec_ != nullptr) {
-      QUIVER_RETURN_NOT_OK(Compress(body->data(), body_len));
-      stored_in = &compressed_;
+      return CompressPage(header, body->data(), body_len, prefix, prefix_len, out, stream);
     }
-    return StorePage(header, body_len, stored_in, prefix, prefix_len, out, stream);
+    return StorePage(header, body_len, body, prefix, prefix_len, out, stream);
+  }
+
+  // WritePage of a page to compress: the codec writes its output where the
+  // page will stay, behind room for the header: in the stream's own memory
+  // (BeginInPlace) or else at the end of `out`, then written to the stream.
+  // The header's size depends on the compressed size (a varint), so the
+  // room is that of a header that gives the uncompressed size for both: the
+  // compressed body is moved (a few bytes either way) only when its size's
+  // varint has another length than the uncompressed size's (20,000 bytes
+  // compressed to 16,000: 2 bytes, not 3), a move of at most the copy
+  // there was before.
+  Result<int64_t> CompressPage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
+                               const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
+                               io::OutputStream* stream) {
+    const int64_t uncompressed = prefix_len + body_len;
+    if (uncompressed > INT32_MAX) {
+      return Status::CapacityError("column '", column_.path, "': a page of ", uncompressed,
+                                   " bytes exceeds Parquet's 2 GiB page limit");
+    }
+    header->uncompressed_page_size = static_cast<int32_t>(uncompressed);
+    header->compressed_page_size = static_cast<int32_t>(uncompressed);
+    // A CRC takes 5 bytes but for one in 16 values: guessed as one that does.
+    if (options_.page_checksum) header->crc = std::numeric_limits<int32_t>::min();
+    page_head_.Clear();
+    QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*header, &page_head_));
+    const int64_t guessed_head = page_head_.size();
+    // The final header is longer than the guess by at most a byte (a
+    // compressed size past the next varint length).
+    constexpr int64_t kHeadSlack = 16;
+    const int64_t bound = codec_->MaxCompressedLength(body_len);
+    const int64_t room = guessed_head + kHeadSlack + prefix_len + bound;
+    // A stream that keeps large buffers (MinAdoptedBytes) gets a large page
+    // in a buffer of its own, handed over (as an uncompressed one: StorePage),
+    // rather than in its chunks, which would grow to their largest size with
+    // pages in them (not with CDC: see StorePage).
+    MutableBuffer* buf = out;
+    uint8_t* dst = nullptr;
+    if (stream != nullptr) {
+      if (!out->empty()) {
+        QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+        out->Clear();
+      }
+      if (room < stream->MinAdoptedBytes() || options_.cdc.has_value()) {
+        QUIVER_ASSIGN_OR_RAISE(dst, stream->BeginInPlace(room));
+      } else {
+        compressed_.Clear();
+        buf = &compressed_;
+      }
+    }
+    const bool in_stream = dst != nullptr;
+    if (!in_stream) {
+      QUIVER_RETURN_NOT_OK(buf->Reserve(room));
+      dst = buf->data() + buf->size();
+    }
+    uint8_t* const compressed_at = dst + guessed_head + prefix_len;
+    QUIVER_ASSIGN_OR_RAISE(const int64_t written, codec_->Compress(body, body_len, compressed_at, bound));
+    if (options_.page_checksum) {
+      header->crc = static_cast<int32_t>(Crc32Update(Crc32(prefix, prefix_len), compressed_at, written));
+    }
+    page_head_.Clear();
+    QUIVER_RETURN_NOT_OK(PutPageHeader(header, uncompressed, prefix_len + written, &page_head_));
+    const int64_t head = page_head_.size();
+    if (head > guessed_head + kHeadSlack) {
+      return Status::Invalid("column '", column_.path, "': internal error: a page header of ", head,
+                             " bytes, room for ", guessed_head + kHeadSlack);
+    }
+    if (head != guessed_head) std::memmove(dst + head + prefix_len, compressed_at, static_cast<size_t>(written));
+    std::memcpy(dst, page_head_.data(), static_cast<size_t>(head));
+    if (prefix_len > 0) std::memcpy(dst + head, prefix, static_cast<size_t>(prefix_len));
+    const int64_t total = head + prefix_len + written;
+    if (in_stream) {
+      QUIVER_RETURN_NOT_OK(stream->CommitInPlace(total));
+    } else {
+      buf->UnsafeSetSize(buf->size() + total);
+      if (buf == &compressed_) {
+        QUIVER_RETURN_NOT_OK(HandOver(buf, stream));
+      } else if (stream != nullptr) {
+        QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+        out->Clear();
+      }
+    }
+    return total;
   }
 
   // WritePage once the body is stored as it will be (compressed or not):
@@ -760,7 +831,7 @@ class ColumnChunkWriter::Impl {
   // Hands `buffer`'s bytes to `stream` to keep (no copy). The page body
   // buffer (scratch_, which FlushPage swaps with the value writer's) gets as
   // much room again, a fresh allocation, rather than growing again for the
-  // next page; compressed_ is sized by each Compress, and a compressed
+  // next page; compressed_ is sized by each CompressPage, and a compressed
   // dictionary page's buffer is not used again.
   Status HandOver(MutableBuffer* buffer, io::OutputStream* stream) {
     const int64_t room = buffer->capacity();
@@ -847,6 +918,10 @@ class ColumnChunkWriter::Impl {
       sink_written_ += written;
     } else {
       pages_size_ += written;
+      // A compressed page leaves the rest of the codec's worst case unused:
+      // given back rather than kept (and zeroed by Freeze) until the
+      // chunk's pages are written.
+      if (buffered.capacity() - buffered.size() > 1024) QUIVER_RETURN_NOT_OK(buffered.ShrinkToFit());
       pages_.push_back(buffered.Freeze());
     }
 
@@ -984,7 +1059,8 @@ class ColumnChunkWriter::Impl {
   int64_t pages_size_ = 0;                      // their bytes
   MutableBuffer page_buf_;
   MutableBuffer scratch_;
-  MutableBuffer compressed_;
+  MutableBuffer compressed_;  // CompressPage's large pages, handed over
+  MutableBuffer page_head_;   // CompressPage's header
   int64_t num_pages_ = 0;
   int64_t num_rows_ = 0;
   int64_t num_levels_ = 0;
