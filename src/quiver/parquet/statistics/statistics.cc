@@ -11,6 +11,7 @@
 #include <smmintrin.h>
 #endif
 
+#include "quiver/parquet/statistics/min_max_simd.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 #include "quiver/util/utf8.h"
@@ -66,6 +67,10 @@ void ForEachValid(const uint8_t* valid, int64_t valid_offset, int64_t count, F&&
   });
 }
 
+// From this many values an Update runs the vector kernels of
+// min_max_simd.h (where the CPU has them); fewer take the scalar loops.
+constexpr int64_t kVectorMinCount = 64;
+
 // --- Integers ---------------------------------------------------------------
 
 // T: the comparison type (signed or unsigned); P: the physical type stored.
@@ -77,6 +82,11 @@ class IntegerStatistics final : public ColumnStatistics {
   void Update(const void* values, int64_t count) override {
     if (count == 0) return;
     const T* v = static_cast<const T*>(values);
+    if (count >= kVectorMinCount && internal::MinMaxIsaOfCpu() != internal::MinMaxIsa::kNone) {
+      internal::MinMaxInt(internal::MinMaxIsaOfCpu(), v, count, &min_, &max_);
+      has_ = true;
+      return;
+    }
     // Four independent lanes (one min/max chain was the loop's latency),
     // as named locals: kept in an array, they were vectorized through
     // memory, each step waiting on the last one's store.
@@ -152,6 +162,13 @@ class FloatStatistics final : public ColumnStatistics {
 
   void Update(const void* values, int64_t count) override {
     const T* v = static_cast<const T*>(values);
+    if (count >= kVectorMinCount && internal::MinMaxIsaOfCpu() != internal::MinMaxIsa::kNone) {
+      T lo = min_, hi = max_;
+      int64_t nans = 0;
+      internal::MinMaxFloat(internal::MinMaxIsaOfCpu(), v, count, &lo, &hi, &nans);
+      Fold(lo, hi, count - nans, nans);
+      return;
+    }
     // Branch-free, four independent lanes: a NaN compares false, so it never
     // becomes the min or max, and is only counted. (The order in which equal
     // zeros are met can leave -0.0 or +0.0: Encode writes zeros as -0.0 /

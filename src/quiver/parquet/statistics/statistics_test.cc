@@ -1,5 +1,7 @@
 #include "quiver/parquet/statistics/statistics.h"
 
+#include "quiver/parquet/statistics/min_max_simd.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -213,6 +215,132 @@ TEST(BoundaryOrder, DecidedOverNonNullPagesInTheColumnOrder) {
   // Signed big-endian bytes (decimals): 0xFF (-1) < 0x01.
   EXPECT_LT(CompareEncoded(StatsKind::kSignedBytes, "\xff", "\x01"), 0);
   EXPECT_GT(CompareEncoded(StatsKind::kBytes, "\xff", "\x01"), 0);
+}
+
+
+// The vector kernels of every ISA this CPU runs give what a plain loop
+// gives: every length from 0 to 300 (the 4-vector steps, the 1-vector
+// steps, the scalar rest), unaligned starts, running values that already
+// hold the extreme, the types' extremes, NaNs (skipped and counted) and
+// zeros of both signs (equal as values; which sign is kept may differ).
+std::vector<internal::MinMaxIsa> IsasOfThisCpu() {
+  std::vector<internal::MinMaxIsa> isas{internal::MinMaxIsa::kNone};
+  const internal::MinMaxIsa best = internal::MinMaxIsaOfCpu();
+  if (best == internal::MinMaxIsa::kAvx2 || best == internal::MinMaxIsa::kAvx512) {
+    isas.push_back(internal::MinMaxIsa::kAvx2);
+  }
+  if (best == internal::MinMaxIsa::kAvx512) isas.push_back(internal::MinMaxIsa::kAvx512);
+  return isas;
+}
+
+template <typename T>
+void CheckIntKernels() {
+  std::mt19937_64 rng(42);
+  std::vector<T> values(320);
+  for (int round = 0; round < 4; ++round) {
+    for (auto& x : values) {
+      const uint64_t r = rng();
+      // Round 0: the whole range; 1: small values; 2: the extremes among them.
+      x = round == 1 ? static_cast<T>(r % 100) : static_cast<T>(r);
+      if (round == 2 && r % 7 == 0) x = (r & 8) ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+    }
+    for (int64_t start = 0; start < 3; ++start) {
+      for (int64_t n = 0; n + start <= 303 && n <= 300; ++n) {
+        const T* v = values.data() + start;
+        // Round 3: the running values start inside the values' range.
+        const T lo0 = round == 3 ? static_cast<T>(values[0] / 2) : std::numeric_limits<T>::max();
+        const T hi0 = round == 3 ? static_cast<T>(values[1] / 2) : std::numeric_limits<T>::lowest();
+        T want_lo = lo0, want_hi = hi0;
+        for (int64_t i = 0; i < n; ++i) {
+          want_lo = std::min(want_lo, v[i]);
+          want_hi = std::max(want_hi, v[i]);
+        }
+        for (internal::MinMaxIsa isa : IsasOfThisCpu()) {
+          T lo = lo0, hi = hi0;
+          internal::MinMaxInt(isa, v, n, &lo, &hi);
+          ASSERT_EQ(lo, want_lo) << "isa " << static_cast<int>(isa) << " n " << n << " start " << start;
+          ASSERT_EQ(hi, want_hi) << "isa " << static_cast<int>(isa) << " n " << n << " start " << start;
+        }
+      }
+    }
+  }
+}
+
+TEST(MinMaxKernels, IntegersAsAPlainLoop) {
+  CheckIntKernels<int32_t>();
+  CheckIntKernels<uint32_t>();
+  CheckIntKernels<int64_t>();
+  CheckIntKernels<uint64_t>();
+}
+
+template <typename T>
+void CheckFloatKernels() {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<T> dist(-1000, 1000);
+  std::vector<T> values(320);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T inf = std::numeric_limits<T>::infinity();
+  for (int round = 0; round < 4; ++round) {
+    for (auto& x : values) {
+      const uint64_t r = rng() % 10;
+      x = dist(rng);
+      if (round >= 1 && r == 0) x = nan;
+      if (round >= 2 && r == 1) x = (round == 2) ? T(0) : -T(0);
+      if (round == 2 && r == 2) x = -inf;
+      if (round == 3 && r < 8) x = nan;  // mostly NaN
+    }
+    for (int64_t start = 0; start < 3; ++start) {
+      for (int64_t n = 0; n + start <= 303 && n <= 300; ++n) {
+        const T* v = values.data() + start;
+        T want_lo = inf, want_hi = -inf;
+        int64_t want_nans = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          want_nans += std::isnan(v[i]);
+          want_lo = v[i] < want_lo ? v[i] : want_lo;
+          want_hi = v[i] > want_hi ? v[i] : want_hi;
+        }
+        for (internal::MinMaxIsa isa : IsasOfThisCpu()) {
+          T lo = inf, hi = -inf;
+          int64_t nans = 5;  // added to
+          internal::MinMaxFloat(isa, v, n, &lo, &hi, &nans);
+          ASSERT_EQ(lo, want_lo) << "isa " << static_cast<int>(isa) << " n " << n;
+          ASSERT_EQ(hi, want_hi) << "isa " << static_cast<int>(isa) << " n " << n;
+          ASSERT_EQ(nans, want_nans + 5) << "isa " << static_cast<int>(isa) << " n " << n;
+        }
+      }
+    }
+  }
+}
+
+TEST(MinMaxKernels, FloatsAsAPlainLoop) {
+  CheckFloatKernels<float>();
+  CheckFloatKernels<double>();
+}
+
+TEST(MinMaxKernels, StatisticsOfALongRunEqualTheScalarPath) {
+  // Through the statistics: one Update of 1,000 values (vector kernels where
+  // the CPU has them) and the same values 50 at a time (63 and fewer: the
+  // scalar loop) encode the same bounds and NaN count.
+  std::mt19937_64 rng(3);
+  std::vector<double> d(1000);
+  std::vector<int64_t> q(1000);
+  for (size_t i = 0; i < d.size(); ++i) {
+    d[i] = i % 13 == 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(rng() % 100000) - 5e4;
+    q[i] = static_cast<int64_t>(rng());
+  }
+  for (StatsKind kind : {StatsKind::kDouble, StatsKind::kInt64}) {
+    const void* v = kind == StatsKind::kDouble ? static_cast<const void*>(d.data()) : q.data();
+    const size_t width = 8;
+    auto whole = ColumnStatistics::Make(kind);
+    auto pieces = ColumnStatistics::Make(kind);
+    whole->Update(v, 1000);
+    for (int64_t at = 0; at < 1000; at += 50) pieces->Update(static_cast<const uint8_t*>(v) + at * width, 50);
+    const EncodedStatistics a = whole->Encode(0), b = pieces->Encode(0);
+    ASSERT_TRUE(a.min.has_value());
+    EXPECT_EQ(*a.min, *b.min);
+    EXPECT_EQ(*a.max, *b.max);
+    EXPECT_EQ(a.nan_count, b.nan_count);
+  }
 }
 
 }  // namespace
