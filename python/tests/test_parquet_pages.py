@@ -853,3 +853,50 @@ def test_compressed_sizes_of_another_varint_length(tmp_path, codec, version, che
         # The CRC (an i32, a zigzag varint) takes 5 bytes but for one value in 16, the
         # guess: shorter ones move the page too.
         assert {_varint_len(((p.crc << 1) ^ (p.crc >> 31)) & 0xFFFFFFFF) for p in pages} >= {4, 5}
+
+
+@pytest.mark.parametrize("codec", ["none", "zstd", "snappy"])
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("nullable", [False, True])
+@pytest.mark.parametrize("sink", ["path", "file_object"])
+def test_pages_written_from_the_callers_arrays_keep_nothing_of_them(tmp_path, codec, version, nullable,
+                                                                    sink):
+    """PLAIN pages of values without nulls are written (or compressed) from the caller's
+    array, not a copy, while the page is one stretch of it; a page still open when a
+    write call returns is copied first. Batches of one numpy buffer refilled between
+    ParquetWriter calls (pages and row groups span the batches; the last page is written
+    at close, after a last refill): the file holds the values of each batch as it was
+    written (pyarrow reads them back), byte for byte the file written from copies."""
+    rows = 3000
+    buf = np.zeros(rows, dtype=np.int64)
+    schema = pa.schema([pa.field("v", pa.int64(), nullable=nullable),
+                        pa.field("w", pa.float64(), nullable=False)])
+    fbuf = np.zeros(rows, dtype=np.float64)
+    opts = {"compression": codec, "data_page_version": version, "use_dictionary": False,
+            "max_rows_per_page": 4000, "row_group_size": 8000, "write_statistics": True}
+    batches = []
+    q_path = tmp_path / "q.parquet"
+    keep = _KeepBytes()
+    with quiver.ParquetWriter(str(q_path) if sink == "path" else keep, schema, **opts) as w:
+        for k in range(5):
+            buf[:] = np.arange(rows, dtype=np.int64) * (k + 1) - 7 * k
+            fbuf[:] = np.arange(rows, dtype=np.float64) / (k + 1)
+            batch = pa.record_batch([pa.array(buf), pa.array(fbuf)], schema=schema)
+            assert batch.column(0).buffers()[1].address == buf.ctypes.data  # zero-copy input
+            batches.append(pa.record_batch([pa.array(buf.copy()), pa.array(fbuf.copy())], schema=schema))
+            w.write_batch(batch)
+            buf[:] = -1  # the caller reuses its buffer
+            fbuf[:] = -1.0
+    if sink == "file_object":
+        q_path.write_bytes(b"".join(keep.parts))
+    expected = pa.Table.from_batches(batches)
+    assert pq.read_table(q_path).equals(expected)
+    c_path = tmp_path / "copies.parquet"
+    with quiver.ParquetWriter(str(c_path), schema, **opts) as w:
+        for b in batches:
+            w.write_batch(b)
+    assert q_path.read_bytes() == c_path.read_bytes()
+    # Pages span the batches: 15,000 rows in pages of up to 4,000.
+    fs = pp.read_file(q_path)
+    assert [rg.num_rows for rg in fs.row_groups] == [8000, 7000]
+    assert any(p.num_values > rows for c in fs.chunks() for p in c.data_pages)

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "quiver/array/memo_table.h"
@@ -217,7 +218,7 @@ class FixedValueWriter final : public ValueWriter {
     if (!arrow_.dictionary) {
       // No nulls: the leaf's values are consumed where they are (no copy).
       if (AsIs() && leaf_->validity() == nullptr) {
-        return Consume(leaf_->GetValues<PhysT>(1) + start, end - start, nullptr);
+        return Consume(leaf_->GetValues<PhysT>(1) + start, end - start, nullptr, /*in_leaf=*/true);
       }
       if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
       return Consume(gather_.data(), Gather(start, end, gather_.data()), nullptr);
@@ -278,7 +279,7 @@ class FixedValueWriter final : public ValueWriter {
     }
     if (delta_ != nullptr) return delta_->EstimatedSize();
     if (bss_ != nullptr) return page_num_values_ * static_cast<int64_t>(sizeof(PhysT));
-    return values_.size();
+    return values_.size() + in_leaf_bytes_;
   }
   int64_t EstimatedPageSizeAfter(int64_t more) const override {
     if (use_dict_ || delta_ != nullptr || arrow_.dictionary || !AsIs() ||
@@ -287,7 +288,25 @@ class FixedValueWriter final : public ValueWriter {
     }
     const int64_t added = more * static_cast<int64_t>(sizeof(PhysT));
     if (bss_ != nullptr) return page_num_values_ * static_cast<int64_t>(sizeof(PhysT)) + added;
-    return values_.size() + added;
+    return values_.size() + in_leaf_bytes_ + added;
+  }
+
+  std::pair<const uint8_t*, int64_t> InPlaceBody() const override {
+    return {in_leaf_, in_leaf_bytes_};
+  }
+  Result<Encoding> FlushPageInPlace() override {
+    if (in_leaf_ == nullptr) return ValueWriter::FlushPageInPlace();
+    in_leaf_ = nullptr;
+    in_leaf_bytes_ = 0;
+    ResetPage();
+    return Encoding::kPlain;
+  }
+  Status DetachInput() override {
+    if (in_leaf_ == nullptr) return Status::OK();
+    const uint8_t* from = in_leaf_;
+    in_leaf_ = nullptr;
+    const int64_t bytes = std::exchange(in_leaf_bytes_, 0);
+    return values_.ExtendFromSlice(from, bytes);
   }
 
   Result<Encoding> FlushPage(MutableBuffer* out) override {
@@ -302,6 +321,11 @@ class FixedValueWriter final : public ValueWriter {
     } else if (bss_ != nullptr) {
       QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
       enc = Encoding::kByteStreamSplit;
+    } else if (in_leaf_ != nullptr) {  // (values_ is empty)
+      QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(in_leaf_, in_leaf_bytes_));
+      in_leaf_ = nullptr;
+      in_leaf_bytes_ = 0;
+      enc = Encoding::kPlain;
     } else {
       QUIVER_RETURN_NOT_OK(TakePlain(&values_, out));
       enc = Encoding::kPlain;
@@ -364,7 +388,11 @@ class FixedValueWriter final : public ValueWriter {
   // Feeds the valid values of one Append, v[0, n), to statistics and
   // encoders. `arrow_indices`: the Arrow dictionary index of each value, for
   // the index -> memo index cache (no re-hashing of repeated values).
-  Status Consume(const PhysT* v, int64_t n, const std::vector<int64_t>* arrow_indices) {
+  // `in_leaf`: v is in the current leaf (not a gathered copy), so PLAIN
+  // values may stay there until the page is written (InPlaceBody) while
+  // they are one stretch of it.
+  Status Consume(const PhysT* v, int64_t n, const std::vector<int64_t>* arrow_indices,
+                 bool in_leaf = false) {
     if (options_.statistics && n > 0) page_stats_->Update(v, n);
     // While the dictionary is on, the memo table already finds the distinct
     // values: only a value new to it is hashed for the bloom filter.
@@ -379,7 +407,15 @@ class FixedValueWriter final : public ValueWriter {
         if (delta_ != nullptr) return delta_->Put(v, n);
       }
       if (bss_ != nullptr) return bss_->Put(v, n);
-      return values_.ExtendFromSlice(v, n * static_cast<int64_t>(sizeof(PhysT)));
+      const auto* bytes = reinterpret_cast<const uint8_t*>(v);
+      const int64_t len = n * static_cast<int64_t>(sizeof(PhysT));
+      if (in_leaf && values_.empty() && (in_leaf_ == nullptr || in_leaf_ + in_leaf_bytes_ == bytes)) {
+        if (in_leaf_ == nullptr) in_leaf_ = bytes;
+        in_leaf_bytes_ += len;
+        return Status::OK();
+      }
+      QUIVER_RETURN_NOT_OK(DetachInput());
+      return values_.ExtendFromSlice(bytes, len);
     }
     if (arrow_indices != nullptr) {
       indices_.reserve(indices_.size() + static_cast<size_t>(n));
@@ -511,6 +547,10 @@ class FixedValueWriter final : public ValueWriter {
   bool use_dict_;
   internal::ScalarMemoTable<MemoKey<PhysT>> memo_;
   MutableBuffer values_;
+  // The page's PLAIN values while they are one stretch of the current
+  // leaf, not copied (then values_ is empty): InPlaceBody.
+  const uint8_t* in_leaf_ = nullptr;
+  int64_t in_leaf_bytes_ = 0;
   std::unique_ptr<ByteStreamSplitEncoder> bss_;
   std::unique_ptr<DeltaBinaryPackedEncoder<
       std::conditional_t<std::is_same_v<PhysT, int64_t>, int64_t, int32_t>>>

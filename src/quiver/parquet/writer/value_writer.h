@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "quiver/array/array_data.h"
@@ -102,6 +103,21 @@ class ValueWriter {
   // Encodes the current page's values into `out`; returns the encoding
   // used. The page state (values, statistics) is then reset.
   virtual Result<format::Encoding> FlushPage(MutableBuffer* out) = 0;
+  // The current page's PLAIN body where it stands in the current write
+  // call's leaf, when the page's values were all taken there, one stretch
+  // of the leaf (FixedValueWriter: no nulls, stored as they are, PLAIN):
+  // the column writer writes (or compresses) it from there, without a copy
+  // into a page buffer first; {nullptr, 0} otherwise. Then
+  // FlushPageInPlace() ends the page (as FlushPage, writing nothing).
+  virtual std::pair<const uint8_t*, int64_t> InPlaceBody() const { return {nullptr, 0}; }
+  virtual Result<format::Encoding> FlushPageInPlace() {
+    return Status::Invalid("column '", column_.path, "': internal error: no page body in place");
+  }
+  // Copies a page body still in place into the writer's own buffer: the
+  // column writer calls it at the end of every write call, after which the
+  // caller's arrays may go (or change: a ParquetWriter's caller refilling
+  // a buffer between batches).
+  virtual Status DetachInput() { return Status::OK(); }
 
   // Dictionary state.
   virtual bool dictionary_active() const { return false; }
