@@ -26,32 +26,6 @@ MinMaxIsa MinMaxIsaOfCpu() {
 
 namespace {
 
-template <typename T>
-void MinMaxIntScalar(const T* v, int64_t n, T* lo, T* hi) {
-  T l = *lo, h = *hi;
-  for (int64_t i = 0; i < n; ++i) {
-    l = std::min(l, v[i]);
-    h = std::max(h, v[i]);
-  }
-  *lo = l;
-  *hi = h;
-}
-
-template <typename T>
-void MinMaxFloatScalar(const T* v, int64_t n, T* lo, T* hi, int64_t* nans) {
-  T l = *lo, h = *hi;
-  int64_t nan = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const T x = v[i];
-    nan += x != x;
-    l = x < l ? x : l;
-    h = x > h ? x : h;
-  }
-  *lo = l;
-  *hi = h;
-  *nans += nan;
-}
-
 // Four vectors a step (two running minima and maxima: the loads, not the
 // min/max latency, bound the loop), then one vector a step, then the rest
 // one value at a time. LOAD(p), MIN, MAX: the vector operations; the

@@ -82,33 +82,12 @@ class IntegerStatistics final : public ColumnStatistics {
   void Update(const void* values, int64_t count) override {
     if (count == 0) return;
     const T* v = static_cast<const T*>(values);
-    if (count >= kVectorMinCount && internal::MinMaxIsaOfCpu() != internal::MinMaxIsa::kNone) {
-      internal::MinMaxInt(internal::MinMaxIsaOfCpu(), v, count, &min_, &max_);
-      has_ = true;
-      return;
+    const internal::MinMaxIsa isa = count >= kVectorMinCount ? internal::MinMaxIsaOfCpu() : internal::MinMaxIsa::kNone;
+    if (isa == internal::MinMaxIsa::kNone) {
+      internal::MinMaxIntScalar(v, count, &min_, &max_);
+    } else {
+      internal::MinMaxInt(isa, v, count, &min_, &max_);
     }
-    // Four independent lanes (one min/max chain was the loop's latency),
-    // as named locals: kept in an array, they were vectorized through
-    // memory, each step waiting on the last one's store.
-    T lo0 = min_, lo1 = min_, lo2 = min_, lo3 = min_;
-    T hi0 = max_, hi1 = max_, hi2 = max_, hi3 = max_;
-    int64_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-      lo0 = std::min(lo0, v[i]);
-      lo1 = std::min(lo1, v[i + 1]);
-      lo2 = std::min(lo2, v[i + 2]);
-      lo3 = std::min(lo3, v[i + 3]);
-      hi0 = std::max(hi0, v[i]);
-      hi1 = std::max(hi1, v[i + 1]);
-      hi2 = std::max(hi2, v[i + 2]);
-      hi3 = std::max(hi3, v[i + 3]);
-    }
-    for (; i < count; ++i) {
-      lo0 = std::min(lo0, v[i]);
-      hi0 = std::max(hi0, v[i]);
-    }
-    min_ = std::min({lo0, lo1, lo2, lo3});
-    max_ = std::max({hi0, hi1, hi2, hi3});
     has_ = true;
   }
   void UpdateSpaced(const void* values, const uint8_t* valid, int64_t valid_offset,
@@ -162,46 +141,15 @@ class FloatStatistics final : public ColumnStatistics {
 
   void Update(const void* values, int64_t count) override {
     const T* v = static_cast<const T*>(values);
-    if (count >= kVectorMinCount && internal::MinMaxIsaOfCpu() != internal::MinMaxIsa::kNone) {
-      T lo = min_, hi = max_;
-      int64_t nans = 0;
-      internal::MinMaxFloat(internal::MinMaxIsaOfCpu(), v, count, &lo, &hi, &nans);
-      Fold(lo, hi, count - nans, nans);
-      return;
-    }
-    // Branch-free, four independent lanes: a NaN compares false, so it never
-    // becomes the min or max, and is only counted. (The order in which equal
-    // zeros are met can leave -0.0 or +0.0: Encode writes zeros as -0.0 /
-    // +0.0 whatever was seen.)
-    constexpr int kLanes = 4;
-    T lo[kLanes], hi[kLanes];
-    int64_t nan_lanes[kLanes] = {};
-    for (int k = 0; k < kLanes; ++k) {
-      lo[k] = min_;
-      hi[k] = max_;
-    }
-    int64_t i = 0;
-    for (; i + kLanes <= count; i += kLanes) {
-      for (int k = 0; k < kLanes; ++k) {
-        const T x = v[i + k];
-        nan_lanes[k] += x != x;
-        lo[k] = x < lo[k] ? x : lo[k];
-        hi[k] = x > hi[k] ? x : hi[k];
-      }
-    }
-    for (; i < count; ++i) {
-      const T x = v[i];
-      nan_lanes[0] += x != x;
-      lo[0] = x < lo[0] ? x : lo[0];
-      hi[0] = x > hi[0] ? x : hi[0];
-    }
+    const internal::MinMaxIsa isa = count >= kVectorMinCount ? internal::MinMaxIsaOfCpu() : internal::MinMaxIsa::kNone;
+    T lo = min_, hi = max_;
     int64_t nans = 0;
-    for (int k = 0; k < kLanes; ++k) {
-      nans += nan_lanes[k];
-      lo[0] = lo[k] < lo[0] ? lo[k] : lo[0];
-      hi[0] = hi[k] > hi[0] ? hi[k] : hi[0];
+    if (isa == internal::MinMaxIsa::kNone) {
+      internal::MinMaxFloatScalar(v, count, &lo, &hi, &nans);
+    } else {
+      internal::MinMaxFloat(isa, v, count, &lo, &hi, &nans);
     }
-    Fold(lo[0], hi[0], count - nans, nans);
+    Fold(lo, hi, count - nans, nans);
   }
   void UpdateSpaced(const void* values, const uint8_t* valid, int64_t valid_offset,
                     int64_t count) override {

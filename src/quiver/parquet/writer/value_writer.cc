@@ -296,16 +296,13 @@ class FixedValueWriter final : public ValueWriter {
   }
   Result<Encoding> FlushPageInPlace() override {
     if (in_leaf_ == nullptr) return ValueWriter::FlushPageInPlace();
-    in_leaf_ = nullptr;
-    in_leaf_bytes_ = 0;
+    TakeInLeaf();
     ResetPage();
     return Encoding::kPlain;
   }
   Status DetachInput() override {
     if (in_leaf_ == nullptr) return Status::OK();
-    const uint8_t* from = in_leaf_;
-    in_leaf_ = nullptr;
-    const int64_t bytes = std::exchange(in_leaf_bytes_, 0);
+    const auto [from, bytes] = TakeInLeaf();
     return values_.ExtendFromSlice(from, bytes);
   }
 
@@ -322,9 +319,8 @@ class FixedValueWriter final : public ValueWriter {
       QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
       enc = Encoding::kByteStreamSplit;
     } else if (in_leaf_ != nullptr) {  // (values_ is empty)
-      QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(in_leaf_, in_leaf_bytes_));
-      in_leaf_ = nullptr;
-      in_leaf_bytes_ = 0;
+      const auto [from, bytes] = TakeInLeaf();
+      QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(from, bytes));
       enc = Encoding::kPlain;
     } else {
       QUIVER_RETURN_NOT_OK(TakePlain(&values_, out));
@@ -352,6 +348,11 @@ class FixedValueWriter final : public ValueWriter {
   void OnNewLeaf() override {
     remap_.clear();
     leaf_seen_ = 0;
+  }
+
+  // The page's values in the leaf (InPlaceBody), no longer kept there.
+  std::pair<const uint8_t*, int64_t> TakeInLeaf() {
+    return {std::exchange(in_leaf_, nullptr), std::exchange(in_leaf_bytes_, 0)};
   }
 
   // Whether the leaf's values are stored as PhysT (no conversion).
