@@ -110,6 +110,54 @@ def test_invalid_utf8(tmp_path, kind):
     assert got.num_rows == len(bad)
 
 
+def strings_from_bytes(values, t, nulls=()):
+    """A string array of `values` (bytes, not checked), null at `nulls`."""
+    offsets, data = [0], b""
+    for i, v in enumerate(values):
+        if i not in nulls:
+            data += v
+        offsets.append(len(data))
+    off = pa.array(offsets, pa.int64() if t == pa.large_string() else pa.int32())
+    validity = pa.array([i not in nulls for i in range(len(values))]).buffers()[1] if nulls else None
+    return pa.Array.from_buffers(t, len(values), [validity, off.buffers()[1], pa.py_buffer(data)])
+
+
+@pytest.mark.parametrize("t", [pa.string(), pa.large_string()], ids=["string", "large_string"])
+@pytest.mark.parametrize("length", [3, 15, 16, 17, 63, 64, 65, 200])
+def test_invalid_utf8_at_every_place_of_a_plain_page(tmp_path, t, length):
+    """PLAIN pages check strings as they copy them (an ASCII check in the copy, the full
+    check only where a byte is not ASCII): a bad byte anywhere in values of every length
+    of the copy's paths is found and named, with nulls and a slice offset; well-formed
+    non-ASCII values and values that are fine only when joined are told apart."""
+    base = [bytes([0x41 + (i + k) % 26 for k in range(length)]) for i in range(40)]
+    for at in sorted({0, 1, length // 2, length - 1}):
+        values = list(base)
+        values[23] = values[23][:at] + b"\xff" + values[23][at + 1:]
+        arr = strings_from_bytes(values, t, nulls={3, 30})
+        for table in (pa.table({"text": arr}), pa.table({"text": arr.slice(2)})):
+            for dictionary in (True, False):
+                with pytest.raises(quiver.InvalidError, match=f"'text': invalid UTF-8 at byte {at} of a string value"):
+                    quiver.write_parquet(table, str(tmp_path / "out.parquet"), use_dictionary=dictionary,
+                                         dictionary_pagesize_limit=1)
+                assert_nothing_written(tmp_path)
+    # Well-formed non-ASCII values (2-, 3- and 4-byte characters at the copy's edges).
+    good = [(b"\xc3\xa9" * length)[:length - 1] + b"x" if length > 1 else b"x" for _ in range(5)]
+    good += [b"\xe2\x82\xac" + b"a" * length, b"b" * length + b"\xf0\x9f\x98\x80", b""]
+    good = [g.decode("utf-8", "ignore").encode() for g in good]
+    arr = strings_from_bytes(good, t, nulls={1})
+    path = tmp_path / "good.parquet"
+    quiver.write_parquet(pa.table({"text": arr}), str(path), use_dictionary=False)
+    assert pq.read_table(path).column(0).to_pylist() == arr.to_pylist()
+    # Each value ill-formed, their bytes together well-formed: one character split
+    # between two values (and across an empty value between them).
+    for split in ([b"a" * length + b"\xc3", b"\xa9" + b"b" * length],
+                  [b"a" * length + b"\xe2\x82", b"", b"\xac"]):
+        arr = strings_from_bytes(split, t)
+        with pytest.raises(quiver.InvalidError, match=f"'text': invalid UTF-8 at byte {length} of a string value"):
+            quiver.write_parquet(pa.table({"text": arr}), str(tmp_path / "out.parquet"), use_dictionary=False)
+        assert_nothing_written(tmp_path)
+
+
 def test_writer_schema_mismatch(tmp_path):
     schema = pa.schema([pa.field("a", pa.int64()), pa.field("b", pa.string())])
     good = pa.record_batch([pa.array([1, 2]), pa.array(["x", "y"])], schema=schema)

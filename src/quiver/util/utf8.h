@@ -9,7 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace quiver {
 
@@ -53,6 +58,69 @@ inline bool IsValidUtf8(const uint8_t* data, int64_t size) {
 }
 inline bool IsValidUtf8(std::string_view s) {
   return IsValidUtf8(reinterpret_cast<const uint8_t*>(s.data()), static_cast<int64_t>(s.size()));
+}
+
+// Copies `size` bytes from `src` to `dst` (not overlapping) and tells
+// whether they are all ASCII (below 0x80): a copy that is also the ASCII
+// half of a UTF-8 check, so that bytes copied from memory are read once.
+// Bytes that are not all ASCII need FindInvalidUtf8.
+inline bool CopyAscii(uint8_t* dst, const uint8_t* src, int64_t size) {
+#if defined(__SSE2__)
+  if (size >= 16) {
+    __m128i any = _mm_setzero_si128();
+    int64_t i = 0;
+    for (; size - i >= 64; i += 64) {
+      const auto* p = reinterpret_cast<const __m128i*>(src + i);
+      auto* q = reinterpret_cast<__m128i*>(dst + i);
+      const __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+      const __m128i c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
+      _mm_storeu_si128(q, a);
+      _mm_storeu_si128(q + 1, b);
+      _mm_storeu_si128(q + 2, c);
+      _mm_storeu_si128(q + 3, d);
+      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
+    }
+    for (; size - i >= 16; i += 16) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), a);
+      any = _mm_or_si128(any, a);
+    }
+    if (i < size) {  // the last 16 bytes, overlapping the ones copied
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + size - 16));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size - 16), a);
+      any = _mm_or_si128(any, a);
+    }
+    return _mm_movemask_epi8(any) == 0;
+  }
+#endif
+  // Short values: two words that overlap (or bytes) cover them.
+  uint64_t any = 0;
+  int64_t i = 0;
+  for (; size - i >= 8; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, src + i, 8);
+    std::memcpy(dst + i, &w, 8);
+    any |= w;
+  }
+  if (i < size && size >= 8) {
+    uint64_t w;
+    std::memcpy(&w, src + size - 8, 8);
+    std::memcpy(dst + size - 8, &w, 8);
+    any |= w;
+  } else if (size - i >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, src + i, 4);
+    std::memcpy(&b, src + size - 4, 4);
+    std::memcpy(dst + i, &a, 4);
+    std::memcpy(dst + size - 4, &b, 4);
+    any |= a | b;
+  } else {
+    for (; i < size; ++i) {
+      dst[i] = src[i];
+      any |= src[i];
+    }
+  }
+  return (any & 0x8080808080808080ULL) == 0;
 }
 
 }  // namespace quiver

@@ -182,5 +182,29 @@ TEST(Utf8Test, SequenceLength) {
   EXPECT_FALSE(IsUtf8Continuation(0xC0));
 }
 
+TEST(Utf8Test, CopyAsciiCopiesExactlyAndFindsEveryHighByte) {
+  // Every length up to 300 (the 64-, 16-byte, overlapping and short paths)
+  // at source and destination offsets 0..3; a byte >= 0x80 at every
+  // position, and at none; the bytes around the destination untouched.
+  for (int64_t size = 0; size <= 300; ++size) {
+    for (int shift = 0; shift < 4; ++shift) {
+      std::vector<uint8_t> src(static_cast<size_t>(size + shift));
+      for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>('!' + i % 90);
+      for (int64_t high = -1; high < size; ++high) {
+        std::vector<uint8_t> in = src;
+        if (high >= 0) in[static_cast<size_t>(shift + high)] = static_cast<uint8_t>(0x80 + high % 128);
+        std::vector<uint8_t> dst(static_cast<size_t>(size + 8), 0xEE);
+        const bool ascii = CopyAscii(dst.data() + (3 - shift), in.data() + shift, size);
+        ASSERT_EQ(ascii, high < 0) << "size " << size << " shift " << shift << " high " << high;
+        for (int64_t i = 0; i < size + 8; ++i) {
+          const int64_t from = i - (3 - shift);
+          const uint8_t want = from >= 0 && from < size ? in[static_cast<size_t>(shift + from)] : 0xEE;
+          ASSERT_EQ(dst[static_cast<size_t>(i)], want) << "size " << size << " byte " << i;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quiver

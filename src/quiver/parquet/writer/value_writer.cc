@@ -752,10 +752,10 @@ class BytesValueWriter final : public ValueWriter {
     switch (arrow_.value_kind) {
       case ValueKind::kBinary:
         QUIVER_RETURN_NOT_OK(GatherOffsets<int32_t>(d, start, end));
-        return Consume(/*check_utf8=*/false);
+        return Consume(check_utf8_);
       case ValueKind::kLargeBinary:
         QUIVER_RETURN_NOT_OK(GatherOffsets<int64_t>(d, start, end));
-        return Consume(/*check_utf8=*/false);
+        return Consume(check_utf8_);
       default:
         break;
     }
@@ -1046,8 +1046,7 @@ class BytesValueWriter final : public ValueWriter {
   }
 
   // Binary / large binary leaves: the values of the valid slots, read from
-  // the offsets directly; strings are checked for UTF-8 one run of valid
-  // slots at a time (see CheckUtf8Run).
+  // the offsets directly (Consume checks strings for UTF-8).
   template <typename Offset>
   Status GatherOffsets(const ArrayData& d, int64_t start, int64_t end) {
     const Offset* o = d.GetValues<Offset>(1);
@@ -1067,7 +1066,6 @@ class BytesValueWriter final : public ValueWriter {
         }
         scratch_.emplace_back(data + o[i], static_cast<size_t>(len));
       }
-      if (check_utf8_) st = CheckUtf8Run(o, data, s, e);
     };
     const uint8_t* valid = d.validity();
     if (valid == nullptr) {
@@ -1079,22 +1077,25 @@ class BytesValueWriter final : public ValueWriter {
     return st;
   }
 
-  // UTF-8 of slots [s, e), all valid: the run's bytes are well-formed and
-  // every value starts on a character boundary iff every value is
-  // well-formed; only a failing run is checked value by value.
-  template <typename Offset>
-  Status CheckUtf8Run(const Offset* o, const char* data, int64_t s, int64_t e) {
-    const auto* bytes = reinterpret_cast<const uint8_t*>(data);
-    const int64_t begin = o[s];
-    const int64_t stop = o[e];
-    bool ok = FindInvalidUtf8(bytes + begin, stop - begin) < 0;
-    for (int64_t i = s + 1; ok && i < e; ++i) {
-      const int64_t at = o[i];
-      ok = at >= stop || !IsUtf8Continuation(bytes[at]);
-    }
-    if (ok) return Status::OK();
-    for (int64_t i = s; i < e; ++i) {
-      QUIVER_RETURN_NOT_OK(CheckUtf8(std::string_view(data + o[i], static_cast<size_t>(o[i + 1] - o[i]))));
+  // UTF-8 of n values: each stretch of values adjacent in memory (a run of
+  // valid slots of a string array) is checked as one, its bytes well-formed
+  // and every value starting on a character boundary (which holds iff every
+  // value is well-formed); a failing stretch is checked value by value for
+  // the message.
+  Status CheckUtf8Values(const std::string_view* v, int64_t n) const {
+    for (int64_t k = 0; k < n;) {
+      const char* begin = v[k].data();
+      const char* end = begin + v[k].size();
+      bool boundaries = true;
+      int64_t j = k + 1;
+      for (; j < n && v[j].data() == end; ++j) {
+        if (!v[j].empty() && IsUtf8Continuation(static_cast<uint8_t>(v[j][0]))) boundaries = false;
+        end += v[j].size();
+      }
+      if (!boundaries || FindInvalidUtf8(reinterpret_cast<const uint8_t*>(begin), end - begin) >= 0) {
+        for (int64_t i = k; i < j; ++i) QUIVER_RETURN_NOT_OK(CheckUtf8(v[i]));
+      }
+      k = j;
     }
     return Status::OK();
   }
@@ -1362,8 +1363,11 @@ class BytesValueWriter final : public ValueWriter {
   // encoder.
   Status Consume(bool check_utf8, bool bloom = true) {
     const int64_t n = static_cast<int64_t>(scratch_.size());
-    if (check_utf8) {
-      for (const auto& v : scratch_) QUIVER_RETURN_NOT_OK(CheckUtf8(v));
+    const bool plain = !use_dict_ && delta_length_ == nullptr && delta_ == nullptr && bss_ == nullptr;
+    if (plain) {
+      QUIVER_RETURN_NOT_OK(AppendPlain(check_utf8));
+    } else if (check_utf8) {
+      QUIVER_RETURN_NOT_OK(CheckUtf8Values(scratch_.data(), n));
     }
     int64_t bytes = 0;
     // With the dictionary on, byte-array min/max (which depend only on the
@@ -1413,15 +1417,7 @@ class BytesValueWriter final : public ValueWriter {
       }
       return Status::OK();
     }
-    if (!use_dict_) {
-      // PLAIN: one reservation, then unchecked appends.
-      QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + (fixed_ ? 0 : 4 * n)));
-      for (const auto& v : scratch_) {
-        if (!fixed_) values_.UnsafeAppend<int32_t>(static_cast<int32_t>(v.size()));
-        values_.UnsafeExtendFromSlice(v.data(), static_cast<int64_t>(v.size()));
-      }
-      return Status::OK();
-    }
+    if (plain) return Status::OK();  // (appended above)
     const size_t at = indices_.size();
     indices_.resize(at + static_cast<size_t>(n));
     int32_t* out = indices_.data() + at;
@@ -1481,6 +1477,40 @@ class BytesValueWriter final : public ValueWriter {
       prev = v;
       *out++ = prev_index;
     }
+    return Status::OK();
+  }
+
+  // PLAIN: scratch_'s values appended to the page, one reservation, then
+  // unchecked appends. Strings are checked for UTF-8 as they are copied
+  // (CopyAscii: the copy's read of the input is the check's), then, only if
+  // some byte is not ASCII, by CheckUtf8Values; a failure leaves the page
+  // as it was.
+  Status AppendPlain(bool check_utf8) {
+    int64_t bytes = 0;
+    for (const auto& v : scratch_) bytes += static_cast<int64_t>(v.size());
+    const int64_t n = static_cast<int64_t>(scratch_.size());
+    const int64_t before = values_.size();
+    QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + (fixed_ ? 0 : 4 * n)));
+    if (!check_utf8) {
+      for (const auto& v : scratch_) {
+        if (!fixed_) values_.UnsafeAppend<int32_t>(static_cast<int32_t>(v.size()));
+        values_.UnsafeExtendFromSlice(v.data(), static_cast<int64_t>(v.size()));
+      }
+      return Status::OK();
+    }
+    uint8_t* out = values_.data() + before;
+    bool ascii = true;
+    for (const auto& v : scratch_) {
+      const auto size = static_cast<int32_t>(v.size());
+      if (!fixed_) {
+        std::memcpy(out, &size, 4);
+        out += 4;
+      }
+      ascii &= CopyAscii(out, reinterpret_cast<const uint8_t*>(v.data()), size);
+      out += size;
+    }
+    if (!ascii) QUIVER_RETURN_NOT_OK(CheckUtf8Values(scratch_.data(), n));
+    values_.UnsafeSetSize(out - values_.data());
     return Status::OK();
   }
 
