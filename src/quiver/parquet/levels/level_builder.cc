@@ -445,21 +445,42 @@ class LeafShredder {
                        int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
                        OpenRange* range) {
     if (l.struct_valid != nullptr) {
-      WriteListOfLeafT<true>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
+      WriteListOfLeafT<true, false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
     } else {
-      WriteListOfLeafT<false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
+      WriteListOfLeafT<false, false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
     }
   }
 
+  // The slots of an outer list whose inner slots one WriteListOfLeafT call
+  // writes: outer slots first, first + 1, ... are present and non-empty,
+  // and their inner ranges join (slot k's ends where k + 1's starts); the
+  // inner slot that starts outer slot k > first is at outer_rep. An outer
+  // slot's range [cs, ce) is inner slots [shift + cs, shift + ce).
+  struct OuterRun {
+    const ListSlots* slots;
+    int64_t first;
+    int64_t shift;
+    int16_t outer_rep;
+  };
+
   // (kStructNulls: a struct with a validity bitmap between the list and
-  // the leaf; compiled apart so that lists of leaves pay nothing for it.)
-  template <bool kStructNulls>
+  // the leaf; compiled apart so that lists of leaves pay nothing for it.
+  // kOuter: the inner slots of a run of outer slots, `outer`.)
+  template <bool kStructNulls, bool kOuter>
   void WriteListOfLeafT(const ListOfLeafLevels& l, int64_t start, int64_t end, int16_t first_rep,
                         int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
-                        OpenRange* range) {
+                        OpenRange* range, const OuterRun* outer = nullptr) {
     int16_t* d = *dp;
     int16_t* r = *rp;
     int64_t cs, ce;
+    // kOuter: o is the outer slot of inner slot i; its inner slots end at
+    // `next`, where outer slot o + 1's start.
+    int64_t o = 0, next = 0, unused = 0;
+    if constexpr (kOuter) {
+      o = outer->first;
+      outer->slots->Bounds(o, &unused, &next);
+      next += outer->shift;
+    }
     int64_t present_values = 0;
     // (Locals: the level stores could alias `l`'s fields.)
     const int16_t present = l.present, leaf_null = l.leaf_null, elem_rep = l.elem_rep;
@@ -477,7 +498,15 @@ class LeafShredder {
     const __m128i elem_rep8 = _mm_set1_epi16(elem_rep);
 #endif
     for (int64_t i = start; i < end; ++i) {
-      const int16_t rep = i == start ? first_rep : rest_rep;
+      int16_t rep = i == start ? first_rep : rest_rep;
+      if constexpr (kOuter) {
+        // (Without a branch: outer slots of 1..4 inner slots are random.)
+        const bool starts_outer = i == next;
+        o += starts_outer;
+        outer->slots->Bounds(o, &unused, &next);
+        next += outer->shift;
+        rep = starts_outer ? outer->outer_rep : rep;
+      }
       const bool valid = l.slots.IsValid(i);
       l.slots.Bounds(i, &cs, &ce);
       const int64_t len = valid ? ce - cs : 0;
@@ -645,6 +674,24 @@ class LeafShredder {
     auto struct_null_at = [&](int64_t k) {
       return struct_valid != nullptr && !bit_util::GetBit(struct_valid, struct_offset + k);
     };
+    // Without struct nulls, a run of present, non-empty outer slots whose
+    // inner ranges join is one range of inner slots: counted and written
+    // by one call each (the written one told where each outer slot
+    // starts), not one per outer slot. run_end(i, ce) is the end of the
+    // run that starts at outer slot i (range [cs, ce)): the first slot not
+    // in it, and the end of its inner range; a slot whose offsets are bad
+    // ends the run (and is judged as the run after it).
+    auto run_end = [&](int64_t i, int64_t ce, int64_t* inner_end) {
+      int64_t j = i + 1;
+      int64_t s2, e2;
+      for (; j < end && outer.IsValid(j); ++j) {
+        outer.Bounds(j, &s2, &e2);
+        if (s2 != ce || e2 <= s2 || e2 > elements) break;
+        ce = e2;
+      }
+      *inner_end = ce;
+      return j;
+    };
     int64_t total = 0;
     int64_t cs, ce;
     for (int64_t i = start; i < end; ++i) {
@@ -658,7 +705,9 @@ class LeafShredder {
       if (cs == ce) {
         ++total;
       } else if (struct_valid == nullptr) {
+        const int64_t j = run_end(i, ce, &ce);
         if (!CountListOfLeaf(inner, struct_offset + cs, struct_offset + ce, &total)) return false;
+        i = j - 1;
       } else {
         for (int64_t k = cs; k < ce; ++k) {
           if (struct_null_at(k)) {
@@ -687,8 +736,19 @@ class LeafShredder {
         continue;
       }
       if (struct_valid == nullptr) {
-        WriteListOfLeaf(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp, &values,
-                        &range);
+        const int64_t j = run_end(i, ce, &ce);
+        const OuterRun run{&outer, i, struct_offset, rest_rep};
+        if (j == i + 1) {
+          WriteListOfLeaf(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp, &values,
+                          &range);
+        } else if (inner.struct_valid != nullptr) {
+          WriteListOfLeafT<true, true>(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp,
+                                       &values, &range, &run);
+        } else {
+          WriteListOfLeafT<false, true>(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp,
+                                        &values, &range, &run);
+        }
+        i = j - 1;
         continue;
       }
       // Null struct slots one level each; runs of valid ones to the inner
