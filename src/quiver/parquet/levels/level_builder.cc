@@ -400,17 +400,34 @@ class LeafShredder {
   // slot, one per element otherwise) added to *total; false for what the
   // general walk must see (a null in a required list, bad offsets).
   static bool CountListOfLeaf(const ListOfLeafLevels& l, int64_t start, int64_t end, int64_t* total) {
+    return CountListOfLeafT<false>(l, start, end, nullptr, total);
+  }
+  // (kMarks: slot i counts, and is judged, only where the running sum of
+  // marks[0 .. i - start] is 0.)
+  template <bool kMarks>
+  static bool CountListOfLeafT(const ListOfLeafLevels& l, int64_t start, int64_t end, const int8_t* marks,
+                               int64_t* total) {
     // Without a branch per slot (null and empty slots are random in
     // practice); the offsets of a null slot are read but not judged.
     int64_t count = 0;
     bool bad = false;
     int64_t cs, ce;
+    int excluded = 0;
     for (int64_t i = start; i < end; ++i) {
-      const bool valid = l.slots.IsValid(i);
+      // (In bit operations: GCC 12 made `valid ? ... : ...` a branch.)
+      const int64_t valid = l.slots.IsValid(i);
       l.slots.Bounds(i, &cs, &ce);
       const int64_t len = ce - cs;
-      bad |= valid ? (cs < 0) | (len < 0) | (ce > l.elements) : !l.list_nullable;
-      count += valid ? std::max<int64_t>(len, 1) : 1;
+      const bool slot_bad = (valid & ((cs < 0) | (len < 0) | (ce > l.elements))) | ((valid ^ 1) & !l.list_nullable);
+      const int64_t levels = std::max<int64_t>(len & -valid, 1);
+      if constexpr (kMarks) {
+        excluded += marks[i - start];
+        bad |= slot_bad & (excluded == 0);
+        count += excluded == 0 ? levels : 0;
+      } else {
+        bad |= slot_bad;
+        count += levels;
+      }
     }
     if (bad) return false;
     *total += count;
@@ -635,6 +652,49 @@ class LeafShredder {
     return true;
   }
 
+  // The levels of outer list slots [start, end) (no struct between the
+  // lists): one per null or empty slot, and the inner slots' own under the
+  // others. Two passes without a branch per slot (null and empty slots are
+  // random in practice): the outer slots, checking that their offsets
+  // never decrease and marking the inner range each null slot owns (Arrow
+  // writers leave elements under null slots); then the inner slots from
+  // the first outer slot's start to the last one's end, each counted and
+  // judged outside the marked ranges only (as the run-by-run count does).
+  // kNotCounted where the offsets decrease or leave the inner array (the
+  // run-by-run count judges them); kBadLists for what the general walk
+  // must see.
+  static constexpr int64_t kNotCounted = -1;
+  static constexpr int64_t kBadLists = -2;
+  int64_t CountListsOfLists(const ListSlots& outer, bool nullable, const ListOfLeafLevels& inner, int64_t start,
+                            int64_t end, int64_t shift, int64_t elements) {
+    int64_t first, last, cs, ce;
+    outer.Bounds(start, &first, &ce);
+    outer.Bounds(end - 1, &cs, &last);
+    if (first < 0 || last < first || last > elements) return kNotCounted;
+    const int64_t span = last - first;
+    marks_.assign(static_cast<size_t>(span + 1), 0);
+    int8_t* const marks = marks_.data();
+    int64_t prev = first, lone = 0, nulls = 0;
+    bool apart = false;
+    for (int64_t i = start; i < end; ++i) {
+      outer.Bounds(i, &cs, &ce);
+      const bool valid = outer.IsValid(i);
+      apart |= (cs != prev) | (ce < cs);
+      lone += !valid | (ce == cs);
+      nulls += !valid;
+      // (Clamped: offsets that leave [first, last] are found apart.)
+      const int8_t owned = !valid & (ce > cs);
+      marks[std::clamp<int64_t>(cs - first, 0, span)] += owned;
+      marks[std::clamp<int64_t>(ce - first, 0, span)] -= owned;
+      prev = ce;
+    }
+    if (apart) return kNotCounted;
+    if (nulls > 0 && !nullable) return kBadLists;
+    int64_t total = lone;
+    if (!CountListOfLeafT<true>(inner, shift + first, shift + last, marks, &total)) return kBadLists;
+    return total;
+  }
+
   // A list of lists of the leaf (list<list<primitive>>), or of structs
   // whose field is a list of the leaf (list<struct<..., list<primitive>>>):
   // the same two flat passes over the outer slots, each present non-empty
@@ -694,7 +754,15 @@ class LeafShredder {
     };
     int64_t total = 0;
     int64_t cs, ce;
-    for (int64_t i = start; i < end; ++i) {
+    // Without struct nulls, counted in two passes without a branch per
+    // slot (CountListsOfLists) where the outer offsets allow, else run by
+    // run.
+    const int64_t counted =
+        struct_valid == nullptr ? CountListsOfLists(outer, node.nullable, inner, start, end, struct_offset, elements)
+                                : kNotCounted;
+    if (counted == kBadLists) return false;
+    if (counted >= 0) total = counted;
+    for (int64_t i = counted >= 0 ? end : start; i < end; ++i) {
       if (!outer.IsValid(i)) {
         if (!node.nullable) return false;
         ++total;
@@ -863,6 +931,7 @@ class LeafShredder {
   std::vector<Step> path_;
   LeafLevels* out_;
   std::vector<std::pair<bool, std::optional<ListOfLeafLevels>>> list_of_leaf_;  // CachedListOfLeafAt
+  std::vector<int8_t> marks_;  // CountListsOfLists
 };
 
 // Depth-first enumeration of the leaves' paths through the Arrow tree and

@@ -309,22 +309,28 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
   // list<list<int32>> (and large_list at either level) with nulls at every
   // level, empty lists, null lists owning child ranges, at every slice
   // offset: the flat passes against a slot-by-slot reference.
+  // With `backward`, some null slots' offsets go back (the writer does
+  // not judge a null slot's offsets), so that the ranges of the slots
+  // around them do not join.
   std::mt19937_64 rng(2025);
   const int64_t n = 150;
-  std::vector<int64_t> outer_offsets = {0};
-  std::vector<bool> outer_valid;
-  for (int64_t i = 0; i < n; ++i) {
-    outer_offsets.push_back(outer_offsets.back() + static_cast<int64_t>(rng() % 4));  // 0..3
-    outer_valid.push_back(rng() % 4 != 0);
-  }
-  const int64_t m = outer_offsets.back();
-  std::vector<int64_t> inner_offsets = {0};
-  std::vector<bool> inner_valid;
-  for (int64_t j = 0; j < m; ++j) {
-    inner_offsets.push_back(inner_offsets.back() + static_cast<int64_t>(rng() % 4));
-    inner_valid.push_back(rng() % 5 != 0);
-  }
-  const int64_t k = inner_offsets.back();
+  for (bool backward : {false, true}) {
+  auto offsets_of = [&](int64_t slots, int valid_in, std::vector<bool>* valid) {
+    std::vector<int64_t> offsets = {0};
+    for (int64_t i = 0; i < slots; ++i) {
+      valid->push_back(rng() % valid_in != 0);
+      const int64_t at = offsets.back();
+      offsets.push_back(backward && !valid->back() && rng() % 2 == 0
+                            ? std::max<int64_t>(0, at - static_cast<int64_t>(rng() % 3))
+                            : at + static_cast<int64_t>(rng() % 4));  // 0..3
+    }
+    return offsets;
+  };
+  std::vector<bool> outer_valid, inner_valid;
+  const std::vector<int64_t> outer_offsets = offsets_of(n, 4, &outer_valid);
+  const int64_t m = *std::max_element(outer_offsets.begin(), outer_offsets.end());
+  const std::vector<int64_t> inner_offsets = offsets_of(m, 5, &inner_valid);
+  const int64_t k = *std::max_element(inner_offsets.begin(), inner_offsets.end());
   const std::vector<bool> item_valid = Stretches(rng, k, {70, 100, 0, 75});
   auto items = ArrayFromVector<int32_t>(int32(), Iota(k), item_valid);
   for (bool large_outer : {false, true}) {
@@ -345,12 +351,15 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
             ref.Elements(inner_offsets[j], inner_offsets[j + 1], item_valid, 5, r, 2);
           }
         }
-        const std::string where = outer_type->ToString() + " offset " + std::to_string(offset);
+        const std::string where =
+            outer_type->ToString() + " offset " + std::to_string(offset) + (backward ? " backward" : "");
         ref.Check(l, where);
       }
     }
   }
+  }
   // A null in a required inner list: the general walk's error.
+  auto items = ArrayFromVector<int32_t>(int32(), Iota(2), {true, true});
   auto inner = ListArrayFromOffsets(list(int32()), {0, 1, 1}, items, {true, false});
   const auto required_inner = list(std::make_shared<Field>("item", list(int32()), false));
   auto r = ComputeLevels(Field("ll", required_inner, true),
