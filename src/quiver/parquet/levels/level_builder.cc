@@ -453,21 +453,6 @@ class LeafShredder {
     if (r.start >= 0) AddRange(r.start, r.end, 0);
   }
 
-  // Writes the levels CountListOfLeaf counted at *dp / *rp (advancing
-  // them): the first slot at first_rep, the others at rest_rep. A slot of
-  // at most 8 levels (null, empty, or up to 8 elements) writes 8 levels'
-  // room at once and keeps its own (the buffers have kLevelSlack levels of
-  // room past the end), with no branch on the slot's kind.
-  void WriteListOfLeaf(const ListOfLeafLevels& l, int64_t start, int64_t end, int16_t first_rep,
-                       int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
-                       OpenRange* range) {
-    if (l.struct_valid != nullptr) {
-      WriteListOfLeafT<true, false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
-    } else {
-      WriteListOfLeafT<false, false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
-    }
-  }
-
   // The slots of an outer list whose inner slots one WriteListOfLeafT call
   // writes: outer slots first, first + 1, ... are present and non-empty,
   // and their inner ranges join (slot k's ends where k + 1's starts); the
@@ -479,6 +464,27 @@ class LeafShredder {
     int64_t shift;
     int16_t outer_rep;
   };
+
+  // Writes the levels CountListOfLeaf counted at *dp / *rp (advancing
+  // them): the first slot at first_rep, the others at rest_rep. A slot of
+  // at most 8 levels (null, empty, or up to 8 elements) writes 8 levels'
+  // room at once and keeps its own (the buffers have kLevelSlack levels of
+  // room past the end), with no branch on the slot's kind.
+  void WriteListOfLeaf(const ListOfLeafLevels& l, int64_t start, int64_t end, int16_t first_rep,
+                       int16_t rest_rep, int16_t** dp, int16_t** rp, int64_t* values,
+                       OpenRange* range, const OuterRun* outer = nullptr) {
+    // (`outer`: the inner slots of that run of outer slots; see OuterRun.)
+    const bool struct_nulls = l.struct_valid != nullptr;
+    if (struct_nulls && outer != nullptr) {
+      WriteListOfLeafT<true, true>(l, start, end, first_rep, rest_rep, dp, rp, values, range, outer);
+    } else if (struct_nulls) {
+      WriteListOfLeafT<true, false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
+    } else if (outer != nullptr) {
+      WriteListOfLeafT<false, true>(l, start, end, first_rep, rest_rep, dp, rp, values, range, outer);
+    } else {
+      WriteListOfLeafT<false, false>(l, start, end, first_rep, rest_rep, dp, rp, values, range);
+    }
+  }
 
   // (kStructNulls: a struct with a validity bitmap between the list and
   // the leaf; compiled apart so that lists of leaves pay nothing for it.
@@ -735,9 +741,9 @@ class LeafShredder {
       return struct_valid != nullptr && !bit_util::GetBit(struct_valid, struct_offset + k);
     };
     // Without struct nulls, a run of present, non-empty outer slots whose
-    // inner ranges join is one range of inner slots: counted and written
-    // by one call each (the written one told where each outer slot
-    // starts), not one per outer slot. run_end(i, ce) is the end of the
+    // inner ranges join is one range of inner slots, written by one call
+    // (told where each outer slot starts), not one per outer slot (it is
+    // counted with the others by CountListsOfLists). run_end(i, ce) is the end of the
     // run that starts at outer slot i (range [cs, ce)): the first slot not
     // in it, and the end of its inner range; a slot whose offsets are bad
     // ends the run (and is judged as the run after it).
@@ -755,8 +761,8 @@ class LeafShredder {
     int64_t total = 0;
     int64_t cs, ce;
     // Without struct nulls, counted in two passes without a branch per
-    // slot (CountListsOfLists) where the outer offsets allow, else run by
-    // run.
+    // slot (CountListsOfLists) where the outer offsets allow, else slot by
+    // slot (which judges them).
     const int64_t counted =
         struct_valid == nullptr ? CountListsOfLists(outer, node.nullable, inner, start, end, struct_offset, elements)
                                 : kNotCounted;
@@ -773,9 +779,7 @@ class LeafShredder {
       if (cs == ce) {
         ++total;
       } else if (struct_valid == nullptr) {
-        const int64_t j = run_end(i, ce, &ce);
         if (!CountListOfLeaf(inner, struct_offset + cs, struct_offset + ce, &total)) return false;
-        i = j - 1;
       } else {
         for (int64_t k = cs; k < ce; ++k) {
           if (struct_null_at(k)) {
@@ -806,16 +810,8 @@ class LeafShredder {
       if (struct_valid == nullptr) {
         const int64_t j = run_end(i, ce, &ce);
         const OuterRun run{&outer, i, struct_offset, rest_rep};
-        if (j == i + 1) {
-          WriteListOfLeaf(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp, &values,
-                          &range);
-        } else if (inner.struct_valid != nullptr) {
-          WriteListOfLeafT<true, true>(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp,
-                                       &values, &range, &run);
-        } else {
-          WriteListOfLeafT<false, true>(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp,
-                                        &values, &range, &run);
-        }
+        WriteListOfLeaf(inner, struct_offset + cs, struct_offset + ce, rep, elem_rep, &dp, &rp, &values, &range,
+                        j > i + 1 ? &run : nullptr);
         i = j - 1;
         continue;
       }
