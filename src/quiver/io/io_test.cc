@@ -134,7 +134,9 @@ TEST(BufferOutputStream, CollectsWrites) {
 
 TEST(ChunkedOutputStream, CollectsWritesInGrowingChunks) {
   // Small writes, one spanning several chunks, and one larger than the
-  // largest chunk: the chunks end to end are the bytes written, in order.
+  // largest chunk (both copied with non-temporal stores, from an odd
+  // position in the chunk): the chunks end to end are the bytes written,
+  // in order.
   std::string expected;
   ChunkedOutputStream out;
   for (int i = 0; i < 1000; ++i) {

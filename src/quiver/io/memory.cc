@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "quiver/util/copy.h"
+
 namespace quiver::io {
 
 Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
@@ -53,7 +55,11 @@ Status ChunkedOutputStream::Write(const void* data, int64_t nbytes) {
       continue;
     }
     const int64_t take = std::min(room, nbytes);
-    std::memcpy(chunk_data_ + chunk_used_, p, static_cast<size_t>(take));
+    if (take >= kNonTemporalBytes) {
+      CopyNonTemporal(chunk_data_ + chunk_used_, p, take);
+    } else {
+      std::memcpy(chunk_data_ + chunk_used_, p, static_cast<size_t>(take));
+    }
     chunk_used_ += take;
     p += take;
     nbytes -= take;
