@@ -6,8 +6,8 @@
 namespace quiver {
 
 // Copies `n` bytes from `src` to `dst` (not overlapping) with non-temporal
-// stores where the CPU has them (x86-64: SSE2, which every x86-64 CPU has;
-// elsewhere a plain memcpy). A plain copy reads each destination cache line
+// stores where the CPU has them (x86-64 with AVX; elsewhere a plain
+// memcpy). A plain copy reads each destination cache line
 // from memory before writing it; these stores write whole lines to memory
 // without reading them or taking cache room. For large copies into memory
 // that is read again only after much more has been written: the chunks of
