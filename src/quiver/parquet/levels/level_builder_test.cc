@@ -369,11 +369,15 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
 }
 
 TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
-  // list<struct<a: int32, b: int32 not null>> with null lists owning child
-  // ranges, empty lists, null structs (whose leaf slots hold values that
-  // must not be written), null leaves, and the struct array itself sliced:
-  // each leaf's levels, ranges and value counts against a slot-by-slot
-  // reference, at every slice offset of the list.
+  // list<struct<a: int32, b: int32 not null, c: int32, d: null, e: int32>>
+  // with null lists owning child ranges, empty lists, null structs (whose
+  // leaf slots hold values that must not be written), null leaves, and the
+  // struct array itself sliced: each leaf's levels, ranges and value counts
+  // against a slot-by-slot reference, at every slice offset of the list.
+  // Leaves b..e take their levels from the leaf before them
+  // (LevelsFromSibling): b without a bitmap, c with one after b, d of the
+  // null type, e with nulls only in slots under null structs (a bitmap,
+  // every consumed slot valid).
   std::mt19937_64 rng(2026);
   const int64_t n = 160;
   std::vector<int64_t> offsets = {0};
@@ -386,19 +390,27 @@ TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
   const int64_t shift = 3;  // the struct array is a slice starting at slot 3 of its children
   const std::vector<bool> struct_valid = Stretches(rng, m + shift, {70, 100, 0, 80});
   const std::vector<bool> a_valid = Stretches(rng, m + shift, {60, 100, 50, 75});
+  const std::vector<bool> c_valid = Stretches(rng, m + shift, {30, 0, 90, 100});
+  std::vector<bool> e_valid = struct_valid;
   auto a = ArrayFromVector<int32_t>(int32(), Iota(m + shift), a_valid);
   auto b = ArrayFromVector<int32_t>(int32(), Iota(m + shift));
-  auto struct_type = struct_({field("a", int32()), field("b", int32(), false)});
-  auto structs = StructArrayFromChildren(struct_type, m + shift, {a, b}, struct_valid)->Slice(shift, m);
+  auto c = ArrayFromVector<int32_t>(int32(), Iota(m + shift), c_valid);
+  auto d = NullArrayOfLength(m + shift);
+  auto e = ArrayFromVector<int32_t>(int32(), Iota(m + shift), e_valid);
+  auto struct_type = struct_({field("a", int32()), field("b", int32(), false), field("c", int32()),
+                              field("d", null()), field("e", int32())});
+  auto structs =
+      StructArrayFromChildren(struct_type, m + shift, {a, b, c, d, e}, struct_valid)->Slice(shift, m);
   auto type = list(struct_type);
   auto data = ListArrayFromOffsets(type, offsets, structs, list_valid);
   for (int64_t offset = 0; offset < 30; ++offset) {
     const int64_t len = n - offset - offset % 3;
     auto r = ComputeLevels(Field("l", type, true), data->Slice(offset, len));
     ASSERT_TRUE(r.ok()) << r.status();
-    ASSERT_EQ(r->size(), 2u);
-    for (int leaf = 0; leaf < 2; ++leaf) {
+    ASSERT_EQ(r->size(), 5u);
+    for (int leaf = 0; leaf < 5; ++leaf) {
       const LeafLevels& l = (*r)[static_cast<size_t>(leaf)];
+      const bool required = leaf == 1;
       Reference ref;
       for (int64_t i = offset; i < offset + len; ++i) {
         if (ref.NullOrEmpty(offsets, list_valid, i, 1, 0)) continue;
@@ -409,16 +421,57 @@ TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
             ref.Level(2, rep);
             continue;
           }
-          const bool v = leaf == 1 || a_valid[static_cast<size_t>(slot)];
-          ref.Level(leaf == 1 ? 3 : (v ? 4 : 3), rep);
+          const auto u = static_cast<size_t>(slot);
+          const bool v = leaf == 0 ? a_valid[u] : leaf == 1 ? true : leaf == 2 ? c_valid[u]
+                         : leaf == 3 ? false : e_valid[u];
+          ref.Level(required ? 3 : (v ? 4 : 3), rep);
           ref.values += v;
           ref.AddRange(slot, slot + 1);
         }
       }
       const std::string where = "leaf " + std::to_string(leaf) + " offset " + std::to_string(offset);
+      ASSERT_EQ(l.max_def, required ? 3 : 4) << where;
       ref.Check(l, where);
     }
   }
+}
+
+TEST(LevelBuilder, SiblingLeafChecksItsOwnSlots) {
+  // list<struct<a: int32, b: int32 not null>>: b's levels come from a's
+  // (LevelsFromSibling), and b's own checks still hold: a null in a slot
+  // b consumes is an error naming the slot, as b alone reports it; a null
+  // in a slot under a null struct is not; b shorter than the slots the
+  // struct reaches is an error, not a read past its end.
+  const std::vector<int64_t> offsets = {0, 2, 2, 5};
+  const std::vector<bool> struct_valid = {true, true, false, true, true};
+  auto a = ArrayFromVector<int32_t>(int32(), Iota(5));
+  auto struct_type = struct_({field("a", int32()), field("b", int32(), false)});
+  auto type = list(struct_type);
+  auto one_type = list(struct_({field("b", int32(), false)}));
+  auto levels = [&](const std::vector<bool>& b_valid, int64_t b_length, bool alone) {
+    auto b = ArrayFromVector<int32_t>(int32(), Iota(b_length), b_valid);
+    auto structs = alone ? StructArrayFromChildren(one_type->field(0)->type(), 5, {b}, struct_valid)
+                         : StructArrayFromChildren(struct_type, 5, {a, b}, struct_valid);
+    return ComputeLevels(Field("l", alone ? one_type : type, true),
+                         ListArrayFromOffsets(alone ? one_type : type, offsets, structs, {}));
+  };
+  // A null under the null struct (slot 2): fine.
+  auto ok = levels({true, true, false, true, true}, 5, false);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[1].def_levels, (Levels{3, 3, 1, 2, 3, 3}));
+  EXPECT_EQ((*ok)[1].num_values, 4);
+  // A null in consumed slot 3.
+  auto bad = levels({true, true, true, false, true}, 5, false);
+  ASSERT_FALSE(bad.ok());
+  auto bad_alone = levels({true, true, true, false, true}, 5, true);
+  ASSERT_FALSE(bad_alone.ok());
+  EXPECT_EQ(bad.status().message(), bad_alone.status().message());
+  EXPECT_NE(bad.status().message().find("at slot 3"), std::string::npos) << bad.status();
+  // b shorter than the struct's slots.
+  auto short_b = levels({}, 4, false);
+  ASSERT_FALSE(short_b.ok());
+  EXPECT_NE(short_b.status().message().find("beyond the leaf array's length 4"), std::string::npos)
+      << short_b.status();
 }
 
 TEST(LevelBuilder, ListOfStructsOfListsMatchesSlotBySlotReference) {
