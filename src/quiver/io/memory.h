@@ -58,7 +58,7 @@ class ChunkedOutputStream final : public OutputStream {
   // (CopyNonTemporal): the stream's chunks are not read until the whole is
   // written, and such a write (a page body not adopted: CDC's) then costs
   // no read of the chunk's lines from memory (CDC write of a 64 MiB string
-  // column 0.91-0.95 of the time; docs/design.md, "Issue 15, eighth round").
+  // column about 0.95 of the time; docs/design.md, "Issue 15, eighth round").
   static constexpr int64_t kNonTemporalBytes = int64_t{64} << 10;
 
   explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool()) : pool_(pool) {}

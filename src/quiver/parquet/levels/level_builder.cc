@@ -60,6 +60,15 @@ class ListSlots {
   const uint8_t* valid_;
 };
 
+// The errors of a leaf's own slots (LeafShredder and LevelsFromSibling).
+Status NullInRequired(const ArrowNode& node, int64_t slot) {
+  return Status::Invalid("field '", node.name, "' is not nullable but has a null at slot ", slot);
+}
+Status BeyondLeaf(const ArrowNode& node, int64_t start, int64_t end, int64_t length) {
+  return Status::Invalid("field '", node.name, "': child range [", start, ", ", end,
+                         ") is beyond the leaf array's length ", length);
+}
+
 class LeafShredder {
  public:
   LeafShredder(std::vector<Step> path, LeafLevels* out) : path_(std::move(path)), out_(out) {}
@@ -154,11 +163,6 @@ class LeafShredder {
     return end;
   }
 
-  Status NullInRequired(const ArrowNode& node, int64_t slot) {
-    return Status::Invalid("field '", node.name, "' is not nullable but has a null at slot ",
-                           slot);
-  }
-
   // Emits the levels of slots [start, end) of path_[depth]'s array; the
   // first slot's repetition level is first_rep, the others' rest_rep.
   // Each node's levels are its LevelInfo (from the SchemaDescriptor): a
@@ -176,10 +180,7 @@ class LeafShredder {
     switch (node.kind) {
       case ArrowNodeKind::kLeaf: {
         int64_t n = end - start;
-        if (end > d.length) {
-          return Status::Invalid("field '", node.name, "': child range [", start, ", ", end,
-                                 ") is beyond the leaf array's length ", d.length);
-        }
+        if (end > d.length) return BeyondLeaf(node, start, end, d.length);
         if (all_null) {
           if (!node.nullable && n > 0) return NullInRequired(node, start);
           EmitRun(n, def, first_rep, rest_rep);
@@ -1009,10 +1010,7 @@ Status LevelsFromSibling(const LeafLevels& sibling, const ArrowNode& node, const
   const auto parent = static_cast<int16_t>(out->max_def - (node.nullable ? 1 : 0));
   int64_t consumed = 0;
   for (const auto& [start, end] : sibling.ranges) {
-    if (end > d.length) {
-      return Status::Invalid("field '", node.name, "': child range [", start, ", ", end,
-                             ") is beyond the leaf array's length ", d.length);
-    }
+    if (end > d.length) return BeyondLeaf(node, start, end, d.length);
     consumed += end - start;
   }
   const bool all_null = d.type->id() == Type::kNull;
@@ -1033,9 +1031,7 @@ Status LevelsFromSibling(const LeafLevels& sibling, const ArrowNode& node, const
   if (values != consumed && !node.nullable) {
     for (const auto& [start, end] : sibling.ranges) {
       for (int64_t i = start; i < end; ++i) {
-        if (all_null || !bit_util::GetBit(valid, d.offset + i)) {
-          return Status::Invalid("field '", node.name, "' is not nullable but has a null at slot ", i);
-        }
+        if (all_null || !bit_util::GetBit(valid, d.offset + i)) return NullInRequired(node, i);
       }
     }
   }

@@ -391,7 +391,7 @@ TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
   const std::vector<bool> struct_valid = Stretches(rng, m + shift, {70, 100, 0, 80});
   const std::vector<bool> a_valid = Stretches(rng, m + shift, {60, 100, 50, 75});
   const std::vector<bool> c_valid = Stretches(rng, m + shift, {30, 0, 90, 100});
-  std::vector<bool> e_valid = struct_valid;
+  const std::vector<bool> e_valid = struct_valid;
   auto a = ArrayFromVector<int32_t>(int32(), Iota(m + shift), a_valid);
   auto b = ArrayFromVector<int32_t>(int32(), Iota(m + shift));
   auto c = ArrayFromVector<int32_t>(int32(), Iota(m + shift), c_valid);
