@@ -38,7 +38,10 @@ foreach(module IN LISTS quiver_modules)
   string(REGEX REPLACE "^quiver_" "" export_name "${module}")
   set_target_properties(${module} PROPERTIES EXPORT_NAME ${export_name})
 endforeach()
-install(TARGETS quiver ${quiver_modules}
+# quiver_zstd: the pinned zstd built from source (a static library of its
+# own) or an interface target over the system libzstd
+# (cmake/QuiverCodecLibraries.cmake).
+install(TARGETS quiver ${quiver_modules} quiver_zstd
         EXPORT quiverTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
@@ -51,13 +54,14 @@ install(EXPORT quiverTargets NAMESPACE quiver:: DESTINATION "${QUIVER_INSTALL_CM
 set(quiver_pkg_config_XXHASH libxxhash)
 set(quiver_pkg_config_QUIVER_SNAPPY snappy)
 set(quiver_pkg_config_QUIVER_ZLIB zlib)
-set(quiver_pkg_config_QUIVER_ZSTD libzstd)
+set(quiver_pkg_config_QUIVER_ZSTD_SYSTEM libzstd)
 set(quiver_pkg_config_QUIVER_LZ4 liblz4)
 set(quiver_pkg_config_QUIVER_BROTLI libbrotlienc libbrotlidec)
 set(quiver_pkg_config_prefixes "")
-foreach(module IN LISTS quiver_modules)
+foreach(module IN LISTS quiver_modules ITEMS quiver_zstd)
   get_target_property(links ${module} LINK_LIBRARIES)
-  foreach(link IN LISTS links)
+  get_target_property(interface_links ${module} INTERFACE_LINK_LIBRARIES)
+  foreach(link IN LISTS links interface_links)
     if(link MATCHES "^PkgConfig::(.+)$")
       if(NOT DEFINED quiver_pkg_config_${CMAKE_MATCH_1})
         message(FATAL_ERROR "${module} links ${link}: add its pkg-config modules to "

@@ -171,18 +171,6 @@ Result<std::optional<int64_t>> DecompressedSizeHint(CompressionCodec codec, cons
 
 bool Codec::SupportsLevel(CompressionCodec codec) { return LevelsOf(codec).supported; }
 
-Status Codec::BeginPieces(const uint8_t*, int64_t, uint8_t*, int64_t) {
-  return Status::NotImplemented(name(), ": compression in pieces is not supported");
-}
-
-Status Codec::AddPieces(int64_t) {
-  return Status::NotImplemented(name(), ": compression in pieces is not supported");
-}
-
-Result<int64_t> Codec::FinishPieces() {
-  return Status::NotImplemented(name(), ": compression in pieces is not supported");
-}
-
 Result<int> Codec::DefaultLevel(CompressionCodec codec) {
   const LevelRange r = LevelsOf(codec);
   if (!r.supported) return NoLevels(codec);

@@ -117,26 +117,6 @@ class Codec {
   virtual Result<int64_t> Decompress(const uint8_t* in, int64_t in_len, uint8_t* out,
                                      int64_t out_len) = 0;
 
-  // Compression of one unit that the caller writes piece by piece into a
-  // buffer of its own, each piece compressed while it is still in cache:
-  // the same bytes as Compress() of the whole unit. Only where the library
-  // can compress from a growing input in place (ZSTD, its input and output
-  // buffers declared stable); elsewhere SupportsPieces() is false and the
-  // other calls are NotImplemented.
-  virtual bool SupportsPieces() const { return false; }
-  // Starts a unit of exactly `total_len` bytes at `unit`, compressed into
-  // out[0, out_capacity) (out_capacity >= MaxCompressedLength(total_len)).
-  // Neither buffer may move, nor the unit's written bytes change, until
-  // FinishPieces.
-  virtual Status BeginPieces(const uint8_t* unit, int64_t total_len, uint8_t* out,
-                             int64_t out_capacity);
-  // unit[0, written) is written (written grows from call to call, up to
-  // total_len); what it adds is compressed.
-  virtual Status AddPieces(int64_t written);
-  // After AddPieces(total_len): the compressed size. Invalid if the unit
-  // was not written to its end.
-  virtual Result<int64_t> FinishPieces();
-
   CompressionCodec codec() const { return codec_; }
   // The effective level (the default resolved); 0 for codecs without levels.
   int level() const { return level_; }

@@ -352,87 +352,31 @@ TEST(CodecTest, ZstdInterop) {
   ASSERT_TRUE(both.ok()) << both.status().ToString();
 }
 
-// What the data's own header says: SNAPPY's block length, a single zstd
-// frame's content size; nothing for the other codecs, several zstd frames
-// or a frame written without its size.
-// Compression in pieces (the unit written into place piece by piece) gives
-// Compress()'s bytes for the whole, for every piece size and level, on
-// compressible, incompressible and mixed input (sizes on and off the block
-// size); the unit must be written to its end; codecs without it say so.
-TEST(CodecTest, ZstdPiecesGiveTheOneShotFrame) {
+// The zstd linked is the release whose header Quiver compiled against (the
+// pinned one built from source, or a system library as new: a page then
+// compresses to the bytes pyarrow's zstd 1.5.7 gives the same page), and
+// a page's frame is the library's one-shot frame at the codec's level on
+// compressible, incompressible and mixed input (block pre-splitting on).
+TEST(CodecTest, ZstdIsTheReleaseCompiledAgainst) {
+  EXPECT_EQ(ZSTD_versionNumber(), static_cast<unsigned>(ZSTD_VERSION_NUMBER));
   Bytes mixed = CompressibleBytes(3 << 20, 11);
   const Bytes noise = RandomBytes(1 << 20, 12);
   mixed.insert(mixed.begin() + (1 << 20), noise.begin(), noise.end());
-  const std::vector<Bytes> inputs = {mixed, RandomBytes(700001, 13), Bytes(5 << 20, 0x61),
-                                     CompressibleBytes(1000, 14), Bytes()};
-  for (int level : {-5, 1, 3, 9, 19}) {
+  for (int level : {1, 3}) {
     auto codec = MakeCodec(CompressionCodec::ZSTD, level);
-    ASSERT_TRUE(codec->SupportsPieces());
-    for (const Bytes& in : inputs) {
-      const Bytes whole = Compress(codec.get(), in);
-      const auto n = static_cast<int64_t>(in.size());
-      for (int64_t piece : {int64_t{1000}, int64_t{65536}, int64_t{1} << 20, n + 1}) {
-        // (Levels 9 and 19 are slow on the 4-5 MB inputs under ASan: small
-        // inputs only; small pieces on small inputs only.)
-        if (n > (1 << 20) && (level > 3 || piece < 65536)) continue;
-        SCOPED_TRACE(testing::Message() << "level " << level << ", " << n << " bytes, pieces of " << piece);
-        Bytes unit(in.size());
-        Bytes out(static_cast<size_t>(codec->MaxCompressedLength(n)));
-        ASSERT_TRUE(codec->BeginPieces(unit.data(), n, out.data(), static_cast<int64_t>(out.size())).ok());
-        for (int64_t at = 0; at < n; at += piece) {
-          const int64_t len = std::min(piece, n - at);
-          std::copy(in.begin() + at, in.begin() + at + len, unit.begin() + at);
-          ASSERT_TRUE(codec->AddPieces(at + len).ok());
-          ASSERT_TRUE(codec->AddPieces(at + len).ok());  // (the same size again adds nothing)
-        }
-        auto written = codec->FinishPieces();
-        ASSERT_TRUE(written.ok()) << written.status();
-        out.resize(static_cast<size_t>(*written));
-        EXPECT_EQ(out, whole);
-      }
+    for (const Bytes& in : {mixed, RandomBytes(700001, 13), CompressibleBytes(1000, 14)}) {
+      Bytes reference(ZSTD_compressBound(in.size()));
+      const size_t n = ZSTD_compress(reference.data(), reference.size(), in.data(), in.size(), level);
+      ASSERT_FALSE(ZSTD_isError(n));
+      reference.resize(n);
+      EXPECT_EQ(Compress(codec.get(), in), reference) << "level " << level << ", " << in.size() << " bytes";
     }
-  }
-  // The unit is written to its end, and not past it or backwards; the codec
-  // is usable afterwards.
-  auto codec = MakeCodec(CompressionCodec::ZSTD);
-  const Bytes in = CompressibleBytes(100000, 15);
-  Bytes out(static_cast<size_t>(codec->MaxCompressedLength(200000)));
-  ASSERT_TRUE(codec->BeginPieces(in.data(), 100000, out.data(), static_cast<int64_t>(out.size())).ok());
-  ASSERT_TRUE(codec->AddPieces(60000).ok());
-  auto short_end = codec->FinishPieces();
-  ASSERT_TRUE(short_end.status().IsInvalid());
-  EXPECT_NE(short_end.status().message().find("40000 bytes short"), std::string::npos)
-      << short_end.status();
-  ASSERT_TRUE(codec->BeginPieces(in.data(), 50000, out.data(), static_cast<int64_t>(out.size())).ok());
-  EXPECT_TRUE(codec->AddPieces(60000).IsInvalid());
-  EXPECT_TRUE(codec->AddPieces(10).IsInvalid());  // (the unit was abandoned)
-  ASSERT_TRUE(codec->BeginPieces(in.data(), 50000, out.data(), static_cast<int64_t>(out.size())).ok());
-  ASSERT_TRUE(codec->AddPieces(20000).ok());
-  EXPECT_TRUE(codec->AddPieces(10000).IsInvalid());
-  EXPECT_EQ(Decompress(codec.get(), Compress(codec.get(), in), 100000).ValueOrDie(), in);
-  // (After a unit left half written, the next one is whole and right.)
-  ASSERT_TRUE(codec->BeginPieces(in.data(), 30000, out.data(), static_cast<int64_t>(out.size())).ok());
-  ASSERT_TRUE(codec->AddPieces(10000).ok());
-  ASSERT_TRUE(codec->BeginPieces(in.data(), 100000, out.data(), static_cast<int64_t>(out.size())).ok());
-  ASSERT_TRUE(codec->AddPieces(50000).ok());
-  ASSERT_TRUE(codec->AddPieces(100000).ok());
-  Bytes again = out;
-  again.resize(static_cast<size_t>(codec->FinishPieces().ValueOrDie()));
-  EXPECT_EQ(again, Compress(codec.get(), in));
-  // A too small output buffer is an error, not an overrun.
-  Bytes tiny(64);
-  ASSERT_TRUE(codec->BeginPieces(in.data(), 100000, tiny.data(), 64).ok());
-  Status st = codec->AddPieces(100000);
-  if (st.ok()) st = codec->FinishPieces().status();
-  EXPECT_TRUE(st.IsInvalid()) << st;
-  for (CompressionCodec other : {CompressionCodec::SNAPPY, CompressionCodec::GZIP,
-                                 CompressionCodec::BROTLI, CompressionCodec::LZ4_RAW}) {
-    auto c = MakeCodec(other);
-    EXPECT_FALSE(c->SupportsPieces());
-    EXPECT_TRUE(c->BeginPieces(in.data(), 10, out.data(), static_cast<int64_t>(out.size())).IsNotImplemented());
   }
 }
 
+// What the data's own header says: SNAPPY's block length, a single zstd
+// frame's content size; nothing for the other codecs, several zstd frames
+// or a frame written without its size.
 TEST(CodecTest, DecompressedSizeHint) {
   const Bytes input = CompressibleBytes(1000, 8);
   for (const auto& c : AllCodecs()) {

@@ -49,34 +49,8 @@ class ZstdCodec final : public Codec {
     return OutputTooSmall(codec(), in_len, out_capacity, MaxCompressedLength(in_len));
   }
 
-  bool SupportsPieces() const override { return ZstdCompressor::InPlaceFrames(); }
-
-  Status BeginPieces(const uint8_t* unit, int64_t total_len, uint8_t* out,
-                     int64_t out_capacity) override {
-    QUIVER_RETURN_NOT_OK(CheckCompressSizes(codec(), total_len, out_capacity));
-    pieces_total_ = total_len;
-    pieces_capacity_ = out_capacity;
-    return compressor_.BeginFrame(unit, total_len, level(), out, out_capacity);
-  }
-
-  Status AddPieces(int64_t written) override { return PiecesError(compressor_.AddToFrame(written)); }
-
-  Result<int64_t> FinishPieces() override {
-    Result<int64_t> written = compressor_.EndFrame();
-    if (written.ok()) return written;
-    return PiecesError(written.status());
-  }
-
  private:
-  // As Compress: a full output buffer is Invalid, naming the bound.
-  Status PiecesError(Status st) const {
-    if (!st.IsCapacityError()) return st;
-    return OutputTooSmall(codec(), pieces_total_, pieces_capacity_, MaxCompressedLength(pieces_total_));
-  }
-
   ZstdCompressor compressor_;
-  int64_t pieces_total_ = 0;
-  int64_t pieces_capacity_ = 0;
   ZstdDecompressor decompressor_;
 };
 

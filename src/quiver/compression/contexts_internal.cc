@@ -1,11 +1,6 @@
 #include "quiver/compression/contexts_internal.h"
 
 #include <lz4frame.h>
-// ZSTD_c_stableInBuffer / ZSTD_c_stableOutBuffer (BeginFrame) are in
-// zstd's experimental section, whose values are fixed only within one
-// version: used only when the library is the version compiled against
-// (ZstdCompressor::InPlaceFrames).
-#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -59,8 +54,7 @@ ZSTD_CCtx* TakeKeptContext() {
   return ctx;
 }
 
-// Keeps `ctx` (no frame open in it) for the thread's next compressor, or
-// frees it.
+// Keeps `ctx` for the thread's next compressor, or frees it.
 void KeepOrFree(ZSTD_CCtx* ctx) {
   if (ctx == nullptr) return;
   if (!kept_context_gone && kept_context.ctx == nullptr && ZSTD_sizeof_CCtx(ctx) <= kKeptContextBytes) {
@@ -72,28 +66,14 @@ void KeepOrFree(ZSTD_CCtx* ctx) {
 
 }  // namespace
 
-ZstdCompressor::~ZstdCompressor() {
-  if (frame_clean_) {
-    KeepOrFree(ctx_);
-  } else {
-    ZSTD_freeCCtx(ctx_);
-  }
-}
+ZstdCompressor::~ZstdCompressor() { KeepOrFree(ctx_); }
 
 int64_t ZstdCompressor::MaxCompressedLength(int64_t input_len) {
   return static_cast<int64_t>(ZSTD_compressBound(static_cast<size_t>(input_len)));
 }
 
-// The context, made on first use, and made anew after a frame that was
-// begun and not ended: libzstd 1.5.4's ZSTD_CCtx_reset leaves the input a
-// stable-buffer frame had not compressed yet on record, and the next
-// frame then fails its stability check.
-Status ZstdCompressor::FreshContext() {
-  if (!frame_clean_) {
-    ZSTD_freeCCtx(ctx_);
-    ctx_ = nullptr;
-    frame_clean_ = true;
-  }
+// The context, made on first use (or the thread's kept one).
+Status ZstdCompressor::EnsureContext() {
   if (ctx_ == nullptr) ctx_ = TakeKeptContext();
   if (ctx_ == nullptr) {
     ctx_ = ZSTD_createCCtx();
@@ -104,7 +84,7 @@ Status ZstdCompressor::FreshContext() {
 
 Result<int64_t> ZstdCompressor::Compress(const uint8_t* in, int64_t in_len, uint8_t* out,
                                          int64_t out_capacity, int level) {
-  QUIVER_RETURN_NOT_OK(FreshContext());
+  QUIVER_RETURN_NOT_OK(EnsureContext());
   const size_t ret = ZSTD_compressCCtx(ctx_, NonNullOut(out), static_cast<size_t>(out_capacity),
                                        NonNullIn(in), static_cast<size_t>(in_len), level);
   if (ZSTD_isError(ret)) {
@@ -114,99 +94,6 @@ Result<int64_t> ZstdCompressor::Compress(const uint8_t* in, int64_t in_len, uint
     return Status::IOError("zstd compression failed: ", ZSTD_getErrorName(ret));
   }
   return static_cast<int64_t>(ret);
-}
-
-bool ZstdCompressor::InPlaceFrames() { return ZSTD_versionNumber() == ZSTD_VERSION_NUMBER; }
-
-Status ZstdCompressor::BeginFrame(const uint8_t* in, int64_t total_len, int level, uint8_t* out,
-                                  int64_t out_capacity) {
-  if (!InPlaceFrames()) {
-    return Status::NotImplemented("zstd: frames compressed in place need libzstd ",
-                                  ZSTD_VERSION_STRING, ", not ", ZSTD_versionString());
-  }
-  QUIVER_RETURN_NOT_OK(FreshContext());
-  frame_total_ = -1;
-  frame_clean_ = false;
-  size_t ret = ZSTD_CCtx_reset(ctx_, ZSTD_reset_session_and_parameters);
-  if (!ZSTD_isError(ret)) ret = ZSTD_CCtx_setParameter(ctx_, ZSTD_c_compressionLevel, level);
-  if (!ZSTD_isError(ret)) ret = ZSTD_CCtx_setParameter(ctx_, ZSTD_c_stableInBuffer, 1);
-  if (!ZSTD_isError(ret)) ret = ZSTD_CCtx_setParameter(ctx_, ZSTD_c_stableOutBuffer, 1);
-  if (!ZSTD_isError(ret)) {
-    ret = ZSTD_CCtx_setPledgedSrcSize(ctx_, static_cast<unsigned long long>(total_len));
-  }
-  if (ZSTD_isError(ret)) {
-    return Status::IOError("zstd compression failed: ", ZSTD_getErrorName(ret));
-  }
-  frame_in_ = NonNullIn(in);
-  frame_total_ = total_len;
-  frame_in_pos_ = 0;
-  frame_given_ = 0;
-  frame_out_ = NonNullOut(out);
-  frame_capacity_ = out_capacity;
-  frame_written_ = 0;
-  frame_ended_ = false;
-  return Status::OK();
-}
-
-Status ZstdCompressor::AddToFrame(int64_t written) {
-  if (frame_total_ < 0) return Status::Invalid("zstd: AddToFrame without BeginFrame");
-  if (written < frame_given_ || written > frame_total_) {
-    const int64_t total = frame_total_;
-    frame_total_ = -1;
-    return Status::Invalid("zstd: ", written, " bytes of a ", total, "-byte frame written, after ",
-                           frame_given_);
-  }
-  // Nothing new (and once the frame is ended, nothing more: a second
-  // ZSTD_e_end would start another frame).
-  if (frame_ended_ || (written == frame_given_ && written < frame_total_)) return Status::OK();
-  frame_given_ = written;
-  // The last piece ends the frame in the same call, as the one-shot call
-  // does (ended later by an empty ZSTD_e_end, a frame whose size is a
-  // multiple of the block size would get an extra empty last block).
-  const bool end = written == frame_total_;
-  QUIVER_RETURN_NOT_OK(Step(written, end));
-  frame_ended_ = end;
-  return Status::OK();
-}
-
-Result<int64_t> ZstdCompressor::EndFrame() {
-  if (frame_total_ < 0) return Status::Invalid("zstd: EndFrame without BeginFrame");
-  if (frame_given_ != frame_total_) {
-    const int64_t left = frame_total_ - frame_given_;
-    frame_total_ = -1;
-    return Status::Invalid("zstd: frame ended ", left, " bytes short of its pledged size");
-  }
-  if (!frame_ended_) QUIVER_RETURN_NOT_OK(Step(frame_total_, /*end=*/true));  // (an empty frame)
-  frame_total_ = -1;
-  frame_clean_ = true;
-  return frame_written_;
-}
-
-// Compresses the frame's input up to `written` (and with `end`, ends the
-// frame). The output has room for the whole frame, so every call makes
-// progress until the input is taken (and the frame flushed).
-Status ZstdCompressor::Step(int64_t written, bool end) {
-  ZSTD_inBuffer input{frame_in_, static_cast<size_t>(written), static_cast<size_t>(frame_in_pos_)};
-  ZSTD_outBuffer output{frame_out_, static_cast<size_t>(frame_capacity_),
-                        static_cast<size_t>(frame_written_)};
-  for (;;) {
-    const size_t before = output.pos + input.pos;
-    const size_t ret = ZSTD_compressStream2(ctx_, &output, &input, end ? ZSTD_e_end : ZSTD_e_continue);
-    frame_in_pos_ = static_cast<int64_t>(input.pos);
-    frame_written_ = static_cast<int64_t>(output.pos);
-    if (ZSTD_isError(ret)) {
-      frame_total_ = -1;
-      if (ZSTD_getErrorCode(ret) == ZSTD_error_dstSize_tooSmall) {
-        return Status::CapacityError("zstd frame does not fit in ", frame_capacity_, " bytes");
-      }
-      return Status::IOError("zstd compression failed: ", ZSTD_getErrorName(ret));
-    }
-    if (end ? ret == 0 : input.pos == input.size) return Status::OK();
-    if (output.pos + input.pos == before) {  // (no progress: the output is full)
-      frame_total_ = -1;
-      return Status::CapacityError("zstd frame does not fit in ", frame_capacity_, " bytes");
-    }
-  }
 }
 
 ZstdDecompressor::~ZstdDecompressor() { ZSTD_freeDCtx(ctx_); }

@@ -42,35 +42,10 @@ class ZstdCompressor {
   Result<int64_t> Compress(const uint8_t* in, int64_t in_len, uint8_t* out,
                            int64_t out_capacity, int level);
 
-  // The same frame as Compress() of in[0, total_len), compressed as the
-  // caller writes it: AddToFrame(written) compresses up to in + written
-  // (ZSTD_compressStream2 with the size pledged and both buffers stable,
-  // which compresses in place: the one-shot call's parameters and bytes).
-  // out_capacity >= MaxCompressedLength. Invalid if `written` goes back or
-  // past total_len, or EndFrame comes before all of it.
-  // Whether BeginFrame can be used: the library is the version Quiver was
-  // compiled against (the stable-buffer parameters are experimental).
-  static bool InPlaceFrames();
-  Status BeginFrame(const uint8_t* in, int64_t total_len, int level, uint8_t* out,
-                    int64_t out_capacity);
-  Status AddToFrame(int64_t written);
-  Result<int64_t> EndFrame();
-
  private:
-  Status FreshContext();
-  Status Step(int64_t written, bool end);
+  Status EnsureContext();
 
   ZSTD_CCtx_s* ctx_ = nullptr;
-  // The frame being written by BeginFrame / AddToFrame / EndFrame.
-  const uint8_t* frame_in_ = nullptr;
-  int64_t frame_total_ = -1;  // -1: no frame open
-  int64_t frame_in_pos_ = 0;  // input taken by the library
-  int64_t frame_given_ = 0;   // input declared written
-  uint8_t* frame_out_ = nullptr;
-  int64_t frame_capacity_ = 0;
-  int64_t frame_written_ = 0;
-  bool frame_ended_ = false;  // the last piece ended the frame
-  bool frame_clean_ = true;   // no frame begun and left unended
 };
 
 class ZstdDecompressor {

@@ -79,8 +79,8 @@ TEST(ZstdContexts, CompressMatchesTheOneShotApiAndRoundTrips) {
 
 // A thread keeps one context between compressors (a writer makes one per
 // column chunk): whatever the compressor before it did with the context
-// (one-shot frames at other levels, an in-place frame ended or abandoned, a
-// capacity error), the next one writes what ZSTD_compress writes.
+// (frames at other levels, a capacity error), the next one writes what
+// ZSTD_compress writes.
 TEST(ZstdContexts, ContextKeptBetweenCompressorsWritesTheSameFrames) {
   const Bytes data = Text(70'000);
   auto reference = [&](int level) {
@@ -96,33 +96,12 @@ TEST(ZstdContexts, ContextKeptBetweenCompressorsWritesTheSameFrames) {
     frame.resize(n.ok() ? static_cast<size_t>(*n) : 0);
     return frame;
   };
-  auto in_place = [&](int level, bool end) {
-    ZstdCompressor compressor;
-    Bytes frame(static_cast<size_t>(ZstdCompressor::MaxCompressedLength(data.size())));
-    EXPECT_TRUE(compressor.BeginFrame(data.data(), data.size(), level, frame.data(), frame.size())
-                    .ok());
-    EXPECT_TRUE(compressor.AddToFrame(static_cast<int64_t>(data.size() / 3)).ok());
-    if (!end) return Bytes{};  // abandoned mid-frame: the context is not kept
-    EXPECT_TRUE(compressor.AddToFrame(static_cast<int64_t>(data.size())).ok());
-    auto n = compressor.EndFrame();
-    EXPECT_TRUE(n.ok()) << n.status();
-    frame.resize(n.ok() ? static_cast<size_t>(*n) : 0);
-    return frame;
-  };
-  const bool in_place_ok = ZstdCompressor::InPlaceFrames();
   for (int round = 0; round < 2; ++round) {
     SCOPED_TRACE(round);
     EXPECT_EQ(one_shot(1), reference(1));
     EXPECT_EQ(one_shot(3), reference(3));
     EXPECT_EQ(one_shot(19), reference(19));  // a workspace too big to keep
     EXPECT_EQ(one_shot(-5), reference(-5));
-    if (in_place_ok) {
-      EXPECT_EQ(in_place(3, true), reference(3));
-      EXPECT_EQ(one_shot(1), reference(1));
-      in_place(1, false);
-      EXPECT_EQ(one_shot(1), reference(1));
-      EXPECT_EQ(in_place(1, true), reference(1));
-    }
     {
       ZstdCompressor compressor;  // a capacity error leaves no frame open
       Bytes small(10);

@@ -24,8 +24,8 @@ namespace quiver::parquet {
 
 namespace {
 
-// The piece size of a dictionary body streamed to the sink, or compressed
-// as it is built (PutDirectDictionary, CheckDirectDictionary).
+// The piece size of a dictionary body streamed to the sink
+// (PutDirectDictionary).
 constexpr int64_t kPiece = 64 * 1024;
 
 using format::Encoding;
@@ -899,17 +899,8 @@ class BytesValueWriter final : public ValueWriter {
       if (keys) direct_keys_.resize(static_cast<size_t>(dict.length));
       const int64_t plain_bytes = static_cast<int64_t>(o[dict.length] - o[0]) + 4 * dict.length;
       const bool build = plain_bytes >= options_.prebuilt_dictionary_bytes && plain_bytes <= INT32_MAX;
-      compression::Codec* const codec = build ? options_.dictionary_codec : nullptr;
       prebuilt_ = MutableBuffer(options_.pool);
-      compressed_dictionary_ = MutableBuffer(options_.pool);
-      compressed_dictionary_ready_ = false;
       if (build) QUIVER_RETURN_NOT_OK(prebuilt_.Reserve(plain_bytes));
-      if (codec != nullptr) {
-        QUIVER_RETURN_NOT_OK(compressed_dictionary_.Reserve(codec->MaxCompressedLength(plain_bytes)));
-        QUIVER_RETURN_NOT_OK(codec->BeginPieces(prebuilt_.data(), plain_bytes, compressed_dictionary_.data(),
-                                                compressed_dictionary_.capacity()));
-      }
-      int64_t next_piece = kPiece;
       for (int64_t k = 0; k < dict.length; ++k) {
         const int64_t size = static_cast<int64_t>(o[k + 1] - o[k]);
         if (size > INT32_MAX) {
@@ -926,27 +917,13 @@ class BytesValueWriter final : public ValueWriter {
         if (build) {
           prebuilt_.UnsafeAppend<int32_t>(static_cast<int32_t>(size));
           if (size > 0) prebuilt_.UnsafeExtendFromSlice(v.data(), size);
-          if (codec != nullptr && prebuilt_.size() >= next_piece) {
-            QUIVER_RETURN_NOT_OK(codec->AddPieces(prebuilt_.size()));
-            next_piece = prebuilt_.size() + kPiece;
-          }
         }
-      }
-      if (codec != nullptr) {
-        // Compressed: only the compressed body is kept.
-        QUIVER_RETURN_NOT_OK(codec->AddPieces(prebuilt_.size()));
-        QUIVER_ASSIGN_OR_RAISE(const int64_t compressed, codec->FinishPieces());
-        compressed_dictionary_.UnsafeSetSize(compressed);
-        compressed_dictionary_ready_ = true;
-        prebuilt_ = MutableBuffer(options_.pool);
       }
       QUIVER_ASSIGN_OR_RAISE(const int64_t repeat,
                              internal::FindRepeatedValue(o, data, hashes.get(), dict.length, options_.pool));
       if (repeat >= 0) {
         direct_keys_.clear();
         prebuilt_ = MutableBuffer(options_.pool);
-        compressed_dictionary_ = MutableBuffer(options_.pool);
-        compressed_dictionary_ready_ = false;
         for (int64_t k = 0; k < dict.length; ++k) {
           QUIVER_RETURN_NOT_OK(
               memo_.GetOrInsert(chars + o[k], static_cast<int64_t>(o[k + 1] - o[k])).status());
@@ -962,13 +939,6 @@ class BytesValueWriter final : public ValueWriter {
     };
     if (arrow_.value_kind == ValueKind::kLargeBinary) return check(dict.GetValues<int64_t>(1));
     return check(dict.GetValues<int32_t>(1));
-  }
-
-  bool TakeCompressedDictionary(MutableBuffer* out) override {
-    if (direct_dictionary_ == nullptr || !compressed_dictionary_ready_ || out->size() != 0) return false;
-    std::swap(*out, compressed_dictionary_);
-    compressed_dictionary_ready_ = false;
-    return true;
   }
 
   Status WriteDictionary(MutableBuffer* out) const override {
@@ -1554,12 +1524,8 @@ class BytesValueWriter final : public ValueWriter {
   std::unique_ptr<uint64_t[]> direct_bloom_hashes_;
   std::vector<uint8_t> direct_bloomed_;
   // The direct dictionary's PLAIN body, built by CheckDirectDictionary
-  // (prebuilt_dictionary_bytes), until WriteDictionary gives it away; or
-  // compressed as it was built (dictionary_codec), until
-  // TakeCompressedDictionary gives it away.
+  // (prebuilt_dictionary_bytes), until WriteDictionary gives it away.
   mutable MutableBuffer prebuilt_;
-  MutableBuffer compressed_dictionary_;
-  bool compressed_dictionary_ready_ = false;
   uint64_t page_min_key_ = 0, page_max_key_ = 0;
   uint32_t keys_epoch_ = 0;
   bool direct_ = false;

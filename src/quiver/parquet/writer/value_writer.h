@@ -42,15 +42,11 @@ struct ValueWriterOptions {
   // An Arrow dictionary written as is whose PLAIN body is at least this
   // large is built in the pass that checks its entries (each entry read
   // from memory once, appended while it is in cache): for a sink that
-  // keeps buffers that large as they are (WriteDictionary then gives that
-  // buffer), or to be compressed as it is built (dictionary_codec).
-  // INT64_MAX: never (the body is built when the dictionary page is
-  // written, or streamed to the sink in pieces).
+  // keeps buffers that large as they are, or for the codec to compress
+  // (WriteDictionary then gives that buffer). INT64_MAX: never (the body is
+  // built when the dictionary page is written, or streamed to the sink in
+  // pieces).
   int64_t prebuilt_dictionary_bytes = std::numeric_limits<int64_t>::max();
-  // A codec that compresses in pieces (Codec::SupportsPieces), owned by the
-  // column writer: a prebuilt body is compressed 64 KiB at a time as it is
-  // built (TakeCompressedDictionary), and not kept.
-  compression::Codec* dictionary_codec = nullptr;
   MemoryPool* pool = DefaultMemoryPool();
 };
 
@@ -133,10 +129,6 @@ class ValueWriter {
   // PLAIN-encodes the dictionary into `out` (an empty `out` may be given
   // a body built earlier: prebuilt_dictionary_bytes).
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
-  // The dictionary page's body compressed with dictionary_codec while it
-  // was built (prebuilt_dictionary_bytes), moved into `out` (empty): false
-  // if there is none (then WriteDictionary builds the body).
-  virtual bool TakeCompressedDictionary(MutableBuffer* out) { return false; }
   // Writes WriteDictionary's bytes to `stream` through `staging`: here
   // whole (built in `staging`, then written); a writer whose
   // dictionary_streams() is true writes them in pieces of about 64 KiB,
