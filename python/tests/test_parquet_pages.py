@@ -935,3 +935,29 @@ def test_zstd_pages_are_what_pyarrows_zstd_makes_of_them(tmp_path, level, versio
                 assert codec.compress(raw, asbytes=True) == body, (group, chunk.path, page.offset)
                 checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_large_compressed_page_whose_header_shrinks(tmp_path, version):
+    """A large page compressed into a buffer of its own and handed to an in-memory sink,
+    whose header comes out shorter than the one room was left for (an Arrow dictionary page
+    of 2.9 MB compressed under 1 MiB: its compressed size's varint is a byte shorter than
+    the uncompressed size's): the header is written apart and the body handed over where
+    the codec wrote it. The file is byte for byte the one written to a path (where the body
+    is moved instead), pyarrow reads it back equal, and the page is what it says."""
+    words = [f"entry-{i:07d}-" + "abcdefghij"[i % 10] * 30 for i in range(60_000)]
+    dictionary = pa.array(words)
+    indices = pa.array(np.arange(200_000, dtype=np.int32) % 60_000)
+    table = pa.table({"s": pa.DictionaryArray.from_arrays(indices, dictionary)})
+    opts = {"compression": "zstd", "data_page_version": version}
+    path = tmp_path / "path.parquet"
+    quiver.write_parquet(table, str(path), **opts)
+    keep = _KeepBytes()
+    quiver.write_parquet(table, keep, **opts)
+    kept = tmp_path / "kept.parquet"
+    kept.write_bytes(b"".join(keep.parts))
+    assert kept.read_bytes() == path.read_bytes()
+    assert pq.read_table(kept).column("s").to_pylist() == table.column("s").to_pylist()
+    dict_page = next(iter(pp.read_file(kept).chunks())).pages[0]
+    assert dict_page.type == "DICTIONARY_PAGE"
+    assert dict_page.uncompressed_size >= 1 << 20 > dict_page.compressed_size

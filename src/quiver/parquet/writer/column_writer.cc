@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "quiver/memory/buffer.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
@@ -768,6 +769,19 @@ class ColumnChunkWriter::Impl {
     if (head > guessed_head + kHeadSlack) {
       return Status::Invalid("column '", column_.path, "': internal error: a page header of ", head,
                              " bytes, room for ", guessed_head + kHeadSlack);
+    }
+    if (head != guessed_head && buf == &compressed_) {
+      // A page handed over whose header came out shorter than guessed (a
+      // 160 MB dictionary page compressed to 120 MB: its size's varint is a
+      // byte shorter): the header and prefix are written on their own and
+      // the body is handed over from where the codec wrote it, rather than
+      // moved.
+      QUIVER_RETURN_NOT_OK(stream->Write(page_head_.data(), head));
+      if (prefix_len > 0) QUIVER_RETURN_NOT_OK(stream->Write(prefix, prefix_len));
+      const int64_t body_at = compressed_at - buf->data();
+      buf->UnsafeSetSize(body_at + written);
+      QUIVER_RETURN_NOT_OK(stream->WriteShared(SliceBuffer(buf->FreezeSlice(), body_at, written)));
+      return head + prefix_len + written;
     }
     if (head != guessed_head) std::memmove(dst + head + prefix_len, compressed_at, static_cast<size_t>(written));
     std::memcpy(dst, page_head_.data(), static_cast<size_t>(head));
