@@ -939,12 +939,12 @@ def test_zstd_pages_are_what_pyarrows_zstd_makes_of_them(tmp_path, level, versio
 
 @pytest.mark.parametrize("version", ["1.0", "2.0"])
 def test_large_compressed_page_whose_header_shrinks(tmp_path, version):
-    """A large page compressed into a buffer of its own and handed to an in-memory sink,
-    whose header comes out shorter than the one room was left for (an Arrow dictionary page
-    of 2.9 MB compressed under 1 MiB: its compressed size's varint is a byte shorter than
-    the uncompressed size's): the header is written apart and the body handed over where
-    the codec wrote it. The file is byte for byte the one written to a path (where the body
-    is moved instead), pyarrow reads it back equal, and the page is what it says."""
+    """A large page is compressed into a buffer of its own and handed to an in-memory sink,
+    its header written apart; here one whose header is shorter than the room a path-written
+    page leaves for it (an Arrow dictionary page of 2.9 MB compressed under 1 MiB: its
+    compressed size's varint is a byte shorter than the uncompressed size's, so the
+    path-written body is moved). The file is byte for byte the one written to a path,
+    pyarrow reads it back equal, and the page is what it says."""
     words = [f"entry-{i:07d}-" + "abcdefghij"[i % 10] * 30 for i in range(60_000)]
     dictionary = pa.array(words)
     indices = pa.array(np.arange(200_000, dtype=np.int32) % 60_000)

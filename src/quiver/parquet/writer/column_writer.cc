@@ -5,7 +5,6 @@
 #include <map>
 #include <utility>
 
-#include "quiver/memory/buffer.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
@@ -706,8 +705,11 @@ class ColumnChunkWriter::Impl {
     return StorePage(header, body_len, body, body_len, owner, prefix, prefix_len, out, stream);
   }
 
-  // WritePage of a page to compress: the codec writes its output where the
-  // page will stay, behind room for the header: in the stream's own memory
+  // WritePage of a page to compress. A page large enough for the stream
+  // to keep (MinAdoptedBytes) is compressed into a buffer of its own and
+  // handed over, its header and prefix written before it (not with CDC: see
+  // StorePage). Otherwise the codec writes its output where the page will
+  // stay, behind room for the header: in the stream's own memory
   // (BeginInPlace) or else at the end of `out`, then written to the stream.
   // The header's size depends on the compressed size (a varint), so the
   // room is that of a header that gives the uncompressed size for both: the
@@ -735,54 +737,48 @@ class ColumnChunkWriter::Impl {
     constexpr int64_t kHeadSlack = 16;
     const int64_t bound = codec_->MaxCompressedLength(body_len);
     const int64_t room = guessed_head + kHeadSlack + prefix_len + bound;
-    // A stream that keeps large buffers (MinAdoptedBytes) gets a large page
-    // in a buffer of its own, handed over (as an uncompressed one: StorePage),
-    // rather than in its chunks, which would grow to their largest size with
-    // pages in them (not with CDC: see StorePage).
-    MutableBuffer* buf = out;
+    // The checksum and final header of the compressed body at `at`.
+    auto finish = [&](const uint8_t* at, int64_t written) -> Result<int64_t> {
+      if (options_.page_checksum) {
+        header->crc = static_cast<int32_t>(Crc32Update(Crc32(prefix, prefix_len), at, written));
+      }
+      page_head_.Clear();
+      QUIVER_RETURN_NOT_OK(PutPageHeader(header, uncompressed, prefix_len + written, &page_head_));
+      const int64_t head = page_head_.size();
+      if (head > guessed_head + kHeadSlack) {
+        return Status::Invalid("column '", column_.path, "': internal error: a page header of ", head,
+                               " bytes, room for ", guessed_head + kHeadSlack);
+      }
+      return head;
+    };
+    if (stream != nullptr && !out->empty()) {
+      QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
+      out->Clear();
+    }
+    if (stream != nullptr && room >= stream->MinAdoptedBytes() && !options_.cdc.has_value()) {
+      compressed_.Clear();
+      QUIVER_RETURN_NOT_OK(compressed_.Reserve(bound));
+      QUIVER_ASSIGN_OR_RAISE(const int64_t written,
+                             codec_->Compress(body, body_len, compressed_.data(), bound));
+      QUIVER_ASSIGN_OR_RAISE(const int64_t head, finish(compressed_.data(), written));
+      QUIVER_RETURN_NOT_OK(stream->Write(page_head_.data(), head));
+      if (prefix_len > 0) QUIVER_RETURN_NOT_OK(stream->Write(prefix, prefix_len));
+      compressed_.UnsafeSetSize(written);
+      QUIVER_RETURN_NOT_OK(HandOver(&compressed_, stream));
+      return head + prefix_len + written;
+    }
     uint8_t* dst = nullptr;
     if (stream != nullptr) {
-      if (!out->empty()) {
-        QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
-        out->Clear();
-      }
-      if (room < stream->MinAdoptedBytes() || options_.cdc.has_value()) {
-        QUIVER_ASSIGN_OR_RAISE(dst, stream->BeginInPlace(room));
-      } else {
-        compressed_.Clear();
-        buf = &compressed_;
-      }
+      QUIVER_ASSIGN_OR_RAISE(dst, stream->BeginInPlace(room));
     }
     const bool in_stream = dst != nullptr;
     if (!in_stream) {
-      QUIVER_RETURN_NOT_OK(buf->Reserve(room));
-      dst = buf->data() + buf->size();
+      QUIVER_RETURN_NOT_OK(out->Reserve(room));
+      dst = out->data() + out->size();
     }
     uint8_t* const compressed_at = dst + guessed_head + prefix_len;
     QUIVER_ASSIGN_OR_RAISE(const int64_t written, codec_->Compress(body, body_len, compressed_at, bound));
-    if (options_.page_checksum) {
-      header->crc = static_cast<int32_t>(Crc32Update(Crc32(prefix, prefix_len), compressed_at, written));
-    }
-    page_head_.Clear();
-    QUIVER_RETURN_NOT_OK(PutPageHeader(header, uncompressed, prefix_len + written, &page_head_));
-    const int64_t head = page_head_.size();
-    if (head > guessed_head + kHeadSlack) {
-      return Status::Invalid("column '", column_.path, "': internal error: a page header of ", head,
-                             " bytes, room for ", guessed_head + kHeadSlack);
-    }
-    if (head != guessed_head && buf == &compressed_) {
-      // A page handed over whose header came out shorter than guessed (a
-      // 160 MB dictionary page compressed to 120 MB: its size's varint is a
-      // byte shorter): the header and prefix are written on their own and
-      // the body is handed over from where the codec wrote it, rather than
-      // moved.
-      QUIVER_RETURN_NOT_OK(stream->Write(page_head_.data(), head));
-      if (prefix_len > 0) QUIVER_RETURN_NOT_OK(stream->Write(prefix, prefix_len));
-      const int64_t body_at = compressed_at - buf->data();
-      buf->UnsafeSetSize(body_at + written);
-      QUIVER_RETURN_NOT_OK(stream->WriteShared(SliceBuffer(buf->FreezeSlice(), body_at, written)));
-      return head + prefix_len + written;
-    }
+    QUIVER_ASSIGN_OR_RAISE(const int64_t head, finish(compressed_at, written));
     if (head != guessed_head) std::memmove(dst + head + prefix_len, compressed_at, static_cast<size_t>(written));
     std::memcpy(dst, page_head_.data(), static_cast<size_t>(head));
     if (prefix_len > 0) std::memcpy(dst + head, prefix, static_cast<size_t>(prefix_len));
@@ -790,10 +786,8 @@ class ColumnChunkWriter::Impl {
     if (in_stream) {
       QUIVER_RETURN_NOT_OK(stream->CommitInPlace(total));
     } else {
-      buf->UnsafeSetSize(buf->size() + total);
-      if (buf == &compressed_) {
-        QUIVER_RETURN_NOT_OK(HandOver(buf, stream));
-      } else if (stream != nullptr) {
+      out->UnsafeSetSize(out->size() + total);
+      if (stream != nullptr) {
         QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
         out->Clear();
       }
