@@ -837,6 +837,58 @@ def test_direct_dictionary_checks_utf8_of_every_entry(tmp_path):
     quiver.write_parquet(table, str(tmp_path / "q.parquet"), validate_utf8=False)
 
 
+@pytest.mark.parametrize("compression", ["none", "zstd"])
+@pytest.mark.parametrize("text", ["ascii", "utf8"])
+def test_direct_dictionary_of_entries_that_differ_where_the_sampled_hash_does_not_read(
+        tmp_path, compression, text):
+    """The search for a repeated entry of an Arrow dictionary hashes a long entry's first,
+    middle and last 16 bytes only. Entries that differ only elsewhere (all 6,000 with the
+    same sampled hash) are still told apart: distinct, the dictionary is written as is;
+    with a repeat, both writers fall back to PLAIN. Pages equal pyarrow's, built while
+    checked (zstd: a page over 1 MiB) or not; ASCII and not; a bad entry is still found."""
+    n = 6000
+    head = "\u00e9" * 8 if text == "utf8" else "h" * 16
+
+    def entry(i):  # 200 bytes: the number at [40, 48), outside [0,16), [92,108), [184,200)
+        return (head + "x" * 24 + f"{i:08d}" + "y" * 152).encode()
+
+    g = np.random.default_rng(8200)
+    indices = pa.array(g.integers(0, n - 1, 5000).astype(np.int32))
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    for repeat in [None, 7]:
+        values = [entry(i) for i in range(n - 1)] + [entry(repeat if repeat is not None else n - 1)]
+        assert all(len(v) == 200 for v in values)
+        table = pa.table({"d": pa.DictionaryArray.from_arrays(indices, pa.array(values, pa.string()))})
+        quiver.write_parquet(table, str(q), compression=compression)
+        pq.write_table(table, p, compression=compression)
+        expected = ([("DICTIONARY_PAGE", "PLAIN", n), ("DATA_PAGE", "RLE_DICTIONARY", 5000)] if repeat is None
+                    else [("DICTIONARY_PAGE", "PLAIN", n - 1), ("DATA_PAGE", "PLAIN", 5000)])
+        assert _chunk_pages(q) == _chunk_pages(p) == expected
+        qd, pd = q.read_bytes(), p.read_bytes()
+        qc, pc = (parquet_pages.read_structure(x).row_groups[0].columns[0] for x in (qd, pd))
+        qb, pb = ([parquet_pages.page_body(d, x) if compression == "none" else
+                   pa.decompress(parquet_pages.page_body(d, x), decompressed_size=x.uncompressed_size,
+                                 codec=compression, asbytes=True) for x in c.pages]
+                  for d, c in ((qd, qc), (pd, pc)))
+        # The dictionary page: every entry, or the distinct ones, PLAIN. (pyarrow's
+        # fallback page is sized for the whole Arrow dictionary: the distinct entries,
+        # then leftover bytes.)
+        plain = b"".join(len(v).to_bytes(4, "little") + v for v in values[:n if repeat is None else n - 1])
+        assert qb[0] == plain and pb[0][:len(plain)] == plain
+        assert qb[1:] == pb[1:]
+        assert pq.read_table(q).column("d").to_pylist() == table.column("d").to_pylist()
+    bad = [entry(i) for i in range(n)]
+    bad[4321] = bad[4321][:100] + b"\xff" + bad[4321][101:]
+    values = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(np.arange(0, 200 * n + 1, 200,
+                                                                                 dtype=np.int32).tobytes()),
+                                                    pa.py_buffer(b"".join(bad))])
+    table = pa.table({"d": pa.DictionaryArray.from_arrays(indices, values)})
+    q.unlink()
+    with pytest.raises(Exception, match="invalid UTF-8.*dictionary entry 4321"):
+        quiver.write_parquet(table, str(q), compression=compression)
+    assert not q.exists()
+
+
 @pytest.mark.parametrize("profile", ["pure", "v1_limits_dict", "v1_batch7", "v2_index_limits"])
 def test_columns_across_hashing_windows(profile, tmp_path):
     """Each write call is hashed and written ~256 KiB of hashed bytes at a time (the

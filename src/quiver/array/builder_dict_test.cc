@@ -386,6 +386,60 @@ TEST(FindRepeatedValue, FirstRepeatAgainstABinaryMemoTable) {
   EXPECT_EQ(*r, 1);
 }
 
+TEST(FindRepeatedValue, GivesUpAfterMaxCollisionsWhenAsked) {
+  // 500 distinct values with one hash: value k is compared with the k
+  // earlier ones, 499 * 500 / 2 = 124,750 compares in all. Unlimited, or
+  // limited to that many, the answer is -1; one fewer, the search stops.
+  std::string data;
+  std::vector<int32_t> o{0};
+  for (int k = 0; k < 500; ++k) {
+    data += "value-" + std::to_string(k);
+    o.push_back(static_cast<int32_t>(data.size()));
+  }
+  const std::vector<uint64_t> same(501, 42);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
+  for (int64_t limit : {int64_t{-1}, int64_t{124'750}, int64_t{124'749}, int64_t{1000}, int64_t{0}}) {
+    auto r = internal::FindRepeatedValue(o.data(), bytes, same.data(), 500, DefaultMemoryPool(), limit);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(*r, limit == -1 || limit == 124'750 ? -1 : internal::kTooManyCollisions) << limit;
+  }
+  // The same values with a repeat at 30 (of value 3): found first.
+  std::string rdata;
+  std::vector<int32_t> ro{0};
+  for (int k = 0; k < 500; ++k) {
+    rdata += "value-" + std::to_string(k == 30 ? 3 : k);
+    ro.push_back(static_cast<int32_t>(rdata.size()));
+  }
+  auto repeat = internal::FindRepeatedValue(ro.data(), reinterpret_cast<const uint8_t*>(rdata.data()),
+                                            same.data(), 500, DefaultMemoryPool(), 1000);
+  ASSERT_TRUE(repeat.ok());
+  EXPECT_EQ(*repeat, 30);
+}
+
+TEST(HashBytesSampled, WholeUpTo64BytesThenHeadMiddleTailAndLength) {
+  std::string a(64, 'a');
+  EXPECT_EQ(internal::HashBytesSampled(a.data(), 64), internal::HashBytes(a.data(), 64));
+  EXPECT_EQ(internal::HashBytesSampled(a.data(), 0), internal::HashBytes(a.data(), 0));
+  std::string b = a;
+  b[40] = 'b';  // every byte of a 64-byte value counts
+  EXPECT_NE(internal::HashBytesSampled(a.data(), 64), internal::HashBytesSampled(b.data(), 64));
+  // 200 bytes: [0, 16), [92, 108) and [184, 200) are read, with the length.
+  std::string long_a(200, 'x');
+  const uint64_t base = internal::HashBytesSampled(long_a.data(), 200);
+  for (size_t at : {0, 15, 92, 107, 184, 199}) {
+    std::string c = long_a;
+    c[at] = 'y';
+    EXPECT_NE(internal::HashBytesSampled(c.data(), 200), base) << at;
+  }
+  for (size_t at : {16, 40, 91, 108, 183}) {
+    std::string c = long_a;
+    c[at] = 'y';
+    EXPECT_EQ(internal::HashBytesSampled(c.data(), 200), base) << at;  // not read
+  }
+  std::string longer(201, 'x');
+  EXPECT_NE(internal::HashBytesSampled(longer.data(), 201), base);
+}
+
 TEST(MemoTable, OutOfMemoryLeavesTheTableUsable) {
   CappedMemoryPool pool(SystemMemoryPool(), 64 * 1024);
   {

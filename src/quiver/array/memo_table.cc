@@ -37,6 +37,16 @@ uint64_t HashBytes(const void* data, int64_t length) {
   return XXH3_64bits(data, static_cast<size_t>(length));
 }
 
+uint64_t HashBytesSampled(const void* data, int64_t length) {
+  if (length <= 64) return HashBytes(data, length);
+  const auto* p = static_cast<const uint8_t*>(data);
+  uint8_t sample[48];
+  std::memcpy(sample, p, 16);
+  std::memcpy(sample + 16, p + length / 2 - 8, 16);
+  std::memcpy(sample + 32, p + length - 16, 16);
+  return XXH3_64bits_withSeed(sample, sizeof(sample), static_cast<uint64_t>(length));
+}
+
 // --- ScalarMemoTable ---------------------------------------------------------
 
 template <typename T>
@@ -243,7 +253,8 @@ void BinaryMemoTable::Clear() {
 
 template <typename Offset>
 Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
-                                  const uint64_t* hashes, int64_t length, MemoryPool* pool) {
+                                  const uint64_t* hashes, int64_t length, MemoryPool* pool,
+                                  int64_t max_collisions) {
   if (length < 2) return -1;
   if (length > kMaxMemoTableSize) return TooManyValues();
   struct Slot {
@@ -256,6 +267,7 @@ Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
   Slot* slots = buffer.data_as<Slot>();
   const uint64_t mask = static_cast<uint64_t>(capacity - 1);
   const uint8_t* const base = data != nullptr ? data : ZeroSizeArea();
+  int64_t collisions = 0;
   constexpr int64_t kAhead = 16;
   for (int64_t k = 0; k < std::min(kAhead, length); ++k) {
     __builtin_prefetch(slots + (hashes[k] & mask), 1);
@@ -276,6 +288,7 @@ Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
             BytesEqual(base + offsets[other], value, size)) {
           return k;
         }
+        if (max_collisions >= 0 && collisions++ == max_collisions) return kTooManyCollisions;
       }
     }
     slots[pos] = Slot{tag, static_cast<int32_t>(k)};
@@ -284,8 +297,8 @@ Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
 }
 
 template Result<int64_t> FindRepeatedValue(const int32_t*, const uint8_t*, const uint64_t*, int64_t,
-                                           MemoryPool*);
+                                           MemoryPool*, int64_t);
 template Result<int64_t> FindRepeatedValue(const int64_t*, const uint8_t*, const uint64_t*, int64_t,
-                                           MemoryPool*);
+                                           MemoryPool*, int64_t);
 
 }  // namespace quiver::internal

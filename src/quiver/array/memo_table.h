@@ -89,6 +89,14 @@ inline constexpr int64_t MaxFill(int64_t capacity) { return capacity / 2 + capac
 // XXH3-64 of `length` bytes.
 uint64_t HashBytes(const void* data, int64_t length);
 
+// A hash of at most 64 of the `length` bytes: HashBytes up to 64 bytes,
+// else XXH3-64 (seeded with the length) of the first, middle and last 16
+// bytes. Equal strings hash equal; long strings that differ only elsewhere
+// collide. For searches that compare the bytes on a hash match and can
+// tell when such collisions pile up (FindRepeatedValue's max_collisions):
+// it reads a long value's three cache lines, not all of it.
+uint64_t HashBytesSampled(const void* data, int64_t length);
+
 // A memo table of fixed-width values: every integer type, float and double
 // (explicitly instantiated in memo_table.cc).
 template <typename T>
@@ -399,13 +407,20 @@ class BinaryMemoTable {
 // value k's hash (HashBytes, or any function of the bytes: equal values
 // must have equal hashes), computed by the caller in its own pass over the
 // values; a table of (hash bits, k) slots at most 9/16 full, each prefetched
-// a few values ahead.
+// a few values ahead. With max_collisions >= 0, a search that has compared
+// that many pairs of distinct values with equal hash bits stops and returns
+// kTooManyCollisions (a weak hash, such as HashBytesSampled's, met values
+// it cannot tell apart: search again with a full one).
+inline constexpr int64_t kTooManyCollisions = -2;
 template <typename Offset>
 Result<int64_t> FindRepeatedValue(const Offset* offsets, const uint8_t* data,
-                                  const uint64_t* hashes, int64_t length, MemoryPool* pool);
+                                  const uint64_t* hashes, int64_t length, MemoryPool* pool,
+                                  int64_t max_collisions = -1);
 extern template Result<int64_t> FindRepeatedValue(const int32_t*, const uint8_t*,
-                                                  const uint64_t*, int64_t, MemoryPool*);
+                                                  const uint64_t*, int64_t, MemoryPool*,
+                                                  int64_t);
 extern template Result<int64_t> FindRepeatedValue(const int64_t*, const uint8_t*,
-                                                  const uint64_t*, int64_t, MemoryPool*);
+                                                  const uint64_t*, int64_t, MemoryPool*,
+                                                  int64_t);
 
 }  // namespace quiver::internal

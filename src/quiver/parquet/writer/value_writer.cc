@@ -881,10 +881,11 @@ class BytesValueWriter final : public ValueWriter {
   // The first Arrow dictionary of a chunk, to be written as is. One pass
   // over its entries checks each one's size and UTF-8 (string columns) and
   // computes its hash and (for min/max) its sort key while it is in cache
-  // (and appends it to the PLAIN body: prebuilt_dictionary_bytes); then
-  // whether the entries are distinct. With a repeated value, the memo gets
-  // the distinct values (the dictionary page Arrow C++ writes then) and the
-  // result is false.
+  // (and appends it to the PLAIN body: prebuilt_dictionary_bytes, the copy
+  // being the ASCII half of the UTF-8 check, the hash and key read from it);
+  // then whether the entries are distinct. With a repeated value, the memo
+  // gets the distinct values (the dictionary page Arrow C++ writes then)
+  // and the result is false.
   Result<bool> CheckDirectDictionary(const ArrayData& dict) {
     auto check = [&](const auto* o) -> Result<bool> {
       const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
@@ -892,7 +893,9 @@ class BytesValueWriter final : public ValueWriter {
       const bool keys = options_.statistics && arrow_.stats_kind == StatsKind::kBytes;
       // Each entry's hash, for the search for a repeated value: with a bloom
       // filter, the filter's own hash (XXH64, kept for the entries the rows
-      // use: AppendDirectIndices), else HashBytes. (Filled below, every
+      // use: AppendDirectIndices), else HashBytesSampled (a long entry's
+      // three cache lines; when distinct entries it cannot tell apart pile
+      // up, the search is made again with HashBytes). (Filled below, every
       // element: not zeroed first.)
       const bool bloom = bloom_hashes_ != nullptr;
       std::unique_ptr<uint64_t[]> hashes(new uint64_t[static_cast<size_t>(dict.length)]);
@@ -908,19 +911,37 @@ class BytesValueWriter final : public ValueWriter {
           return ValueAt(dict, k, &entry_arena_, &unused);  // its error
         }
         const std::string_view v(chars + o[k], static_cast<size_t>(size));
-        if (check_utf8_) {
+        // The entry's bytes to hash: its copy in the page when there is one.
+        const uint8_t* bytes = data + o[k];
+        bool ascii = false;
+        if (build) {
+          prebuilt_.UnsafeAppend<int32_t>(static_cast<int32_t>(size));
+          uint8_t* copy = prebuilt_.data() + prebuilt_.size();
+          ascii = CopyAscii(copy, bytes, size);
+          prebuilt_.UnsafeSetSize(prebuilt_.size() + size);
+          bytes = copy;
+        }
+        if (check_utf8_ && !ascii) {
           const Status st = CheckUtf8(v);
           if (!st.ok()) return Status::Invalid(st.message(), " (dictionary entry ", k, ")");
         }
-        hashes[static_cast<size_t>(k)] = bloom ? BloomFilter::Hash(v) : internal::HashBytes(v.data(), size);
-        if (keys) direct_keys_[static_cast<size_t>(k)] = SortKey(data + o[k], size);
-        if (build) {
-          prebuilt_.UnsafeAppend<int32_t>(static_cast<int32_t>(size));
-          if (size > 0) prebuilt_.UnsafeExtendFromSlice(v.data(), size);
-        }
+        hashes[static_cast<size_t>(k)] =
+            bloom ? BloomFilter::Hash(v) : internal::HashBytesSampled(bytes, size);
+        if (keys) direct_keys_[static_cast<size_t>(k)] = SortKey(bytes, size);
       }
-      QUIVER_ASSIGN_OR_RAISE(const int64_t repeat,
-                             internal::FindRepeatedValue(o, data, hashes.get(), dict.length, options_.pool));
+      // A sampled hash gives up after a sixteenth of the entries in
+      // collisions (plus a few): then every entry's whole bytes are hashed.
+      QUIVER_ASSIGN_OR_RAISE(
+          int64_t repeat, internal::FindRepeatedValue(o, data, hashes.get(), dict.length, options_.pool,
+                                                      bloom ? -1 : dict.length / 16 + 64));
+      if (repeat == internal::kTooManyCollisions) {
+        for (int64_t k = 0; k < dict.length; ++k) {
+          hashes[static_cast<size_t>(k)] =
+              internal::HashBytes(data + o[k], static_cast<int64_t>(o[k + 1] - o[k]));
+        }
+        QUIVER_ASSIGN_OR_RAISE(
+            repeat, internal::FindRepeatedValue(o, data, hashes.get(), dict.length, options_.pool));
+      }
       if (repeat >= 0) {
         direct_keys_.clear();
         prebuilt_ = MutableBuffer(options_.pool);
