@@ -773,21 +773,69 @@ def test_mini_batches_taken_together_make_pyarrows_pages(tmp_path, version, enco
         opts["use_dictionary"] = ["small"]
         if encoding == "byte-stream-split":
             opts["column_encoding"] = {k: "BYTE_STREAM_SPLIT" for k in ("i32", "i64", "f32", "f64")}
+    chunks = _write_both_pages_equal(table, tmp_path, opts)
+    assert sum(len(c.pages) for c in chunks) >= len(arrays)
+    assert pq.read_table(tmp_path / "q.parquet").equals(table)
+
+
+def _write_both_pages_equal(table, tmp_path, opts):
+    """Writes `table` with Quiver and pyarrow (q.parquet, p.parquet in tmp_path), asserts
+    every page (header and body) of every chunk is byte-identical, returns Quiver's chunks."""
     q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
     quiver.write_parquet(table, str(q), **opts)
     pq.write_table(table, p, **opts)
     qd, pd_ = q.read_bytes(), p.read_bytes()
     qf, pf = pp.read_file(q), pp.read_file(p)
-    pages = 0
     for a, b in zip(qf.chunks(), pf.chunks()):
         assert [(x.type, x.encoding, x.num_values) for x in a.pages] == \
             [(x.type, x.encoding, x.num_values) for x in b.pages], a.path
         for x, y in zip(a.pages, b.pages):
             assert qd[x.offset:x.data_offset + x.compressed_size] == \
                 pd_[y.offset:y.data_offset + y.compressed_size], (a.path, x)
-        pages += len(a.pages)
-    assert pages >= len(arrays)
-    assert pq.read_table(q).equals(table)
+    return list(qf.chunks())
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("limits", [
+    dict(dictionary_pagesize_limit=30_000, data_page_size=1 << 20, write_batch_size=100),
+    dict(dictionary_pagesize_limit=1 << 20, data_page_size=3000, write_batch_size=64),
+    dict(dictionary_pagesize_limit=12_000, data_page_size=5000, write_batch_size=1000,
+         max_rows_per_page=7000),
+], ids=["dictionary-limit", "page-size", "both"])
+def test_dictionary_mini_batches_taken_together_make_pyarrows_pages(tmp_path, version, limits):
+    """Mini-batches of dictionary indices of fixed-width values are taken together while
+    even all-new values could not end the page or reach the dictionary's size limit (every
+    level a new entry). The pages are still pyarrow's, byte for byte: the fallback to PLAIN
+    and page cuts by size and rows fall where pyarrow's do, for distinct and repeating
+    values, nulls, sparse and all-null columns, FIXED_LEN_BYTE_ARRAY, over sliced
+    and chunked input."""
+    import decimal
+    n = 40_000
+    g = np.random.default_rng(9)
+    some_nulls = g.random(n) < 0.3
+    sparse = g.random(n) < 0.99
+    arrays = {
+        "i32": pa.array(g.integers(-2**31, 2**31, n, dtype=np.int32)),
+        "i64_repeating": pa.array(g.integers(0, 3000, n), mask=some_nulls),
+        "f32": pa.array(g.random(n, dtype=np.float32), mask=some_nulls),
+        "f64_sparse": pa.array(g.random(n), mask=sparse),
+        "i32_null": pa.nulls(n, pa.int32()),
+        "fsb": pa.array([bytes(x) for x in g.integers(0, 256, (n, 6), dtype=np.uint8)], pa.binary(6)),
+        "dec": pa.array([decimal.Decimal(int(a) * 10**6 + int(b)).scaleb(-2)
+                         for a, b in zip(g.integers(-10**14, 10**14, n), g.integers(0, 10**6, n))],
+                        pa.decimal128(24, 2)),
+        "ts": pa.array(g.integers(0, 2**40, n), pa.timestamp("ns"), mask=some_nulls),
+    }
+    whole = pa.table(arrays)
+    table = pa.concat_tables([whole.slice(13, 17_000), whole.slice(17_100)])
+    opts = dict(limits, data_page_version=version, compression="none", write_page_index=False)
+    chunks = _write_both_pages_equal(table, tmp_path, opts)
+    assert all(len(c.data_pages) > 1 for c in chunks)
+    # Pages of indices everywhere, fallbacks to PLAIN where the dictionary limit is small.
+    encodings = {x.encoding for c in chunks for x in c.data_pages}
+    assert "RLE_DICTIONARY" in encodings
+    assert ("PLAIN" in encodings) == (limits["dictionary_pagesize_limit"] < 1 << 20)
+    assert pq.read_table(tmp_path / "q.parquet").equals(pq.read_table(tmp_path / "p.parquet"))
 
 
 def _varint_len(n):

@@ -345,20 +345,52 @@ class ColumnChunkWriter::Impl {
   // buffer; the bit width of indices is 0, 1, then ceil(log2(entries)).
   int64_t EstimatedValueBytes() const {
     const int64_t n = values_->page_num_values();
-    if (values_->dictionary_active()) {
-      const int64_t entries = values_->dictionary_size();
-      const int64_t bw = entries <= 1 ? entries : std::bit_width(static_cast<uint64_t>(entries - 1));
-      return 1 + RleMaxBufferSize(bw, n) + RleMinBufferSize(bw);
-    }
+    if (values_->dictionary_active()) return DictionaryIndexBytes(values_->dictionary_size(), n);
     return UndictionariedValueBytes(n, values_->EstimatedPageSize());
   }
 
-  // EstimatedValueBytes() once `more` values are added to the page, where
-  // the value writer knows it without adding them; -1 otherwise.
+  // The estimate of a page of `n` dictionary indices into `entries`
+  // entries: the bit width byte and the RLE encoder's worst case plus its
+  // minimum buffer (both grow with n and with the entries).
+  static int64_t DictionaryIndexBytes(int64_t entries, int64_t n) {
+    const int64_t bw = entries <= 1 ? entries : std::bit_width(static_cast<uint64_t>(entries - 1));
+    return 1 + RleMaxBufferSize(bw, n) + RleMinBufferSize(bw);
+  }
+
+  // EstimatedValueBytes() once `more` levels are added to the page, or a
+  // bound above it, where it is known without adding them; -1 otherwise.
+  // Dictionary indices of fixed-width values: at most `more` values, each
+  // a new entry, and only while that many new entries could not take the
+  // dictionary to its size limit (checked after every mini-batch, so
+  // mini-batches taken together must not cross it).
   int64_t EstimatedValueBytesAfter(int64_t more) const {
-    if (values_->dictionary_active()) return -1;
+    if (values_->dictionary_active()) {
+      const int64_t width = FixedValueWidth();
+      if (width <= 0 || !values_->dictionary_limit_applies() ||
+          values_->dictionary_plain_bytes() + width * more >= options_.dictionary_pagesize_limit) {
+        return -1;
+      }
+      return DictionaryIndexBytes(values_->dictionary_size() + more, values_->page_num_values() + more);
+    }
     const int64_t size = values_->EstimatedPageSizeAfter(more);
     return size < 0 ? -1 : UndictionariedValueBytes(values_->page_num_values() + more, size);
+  }
+
+  // Bytes of one PLAIN value of the column's physical type; 0 for byte
+  // arrays and booleans.
+  int64_t FixedValueWidth() const {
+    switch (column_.physical_type) {
+      case format::Type::kInt32:
+      case format::Type::kFloat:
+        return 4;
+      case format::Type::kInt64:
+      case format::Type::kDouble:
+        return 8;
+      case format::Type::kFixedLenByteArray:
+        return column_.type_length;
+      default:
+        return 0;
+    }
   }
 
   // The estimate of a page of `n` values not dictionary-encoded, whose
