@@ -3,6 +3,8 @@
 
     py_peer.py --peer NAME                 server: one JSON command a line on stdin
     py_peer.py --peer NAME interop --input-dir DIR --out-dir OUT
+    py_peer.py --peer quiver --quiver-options JSON   Quiver with writer options
+                                           added to the variant's (layout_control.py)
 
 NAME is one of
   quiver      quiver.write_parquet(table, file object, **opts)   (this tree's build)
@@ -60,6 +62,9 @@ class Unsupported(Exception):
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--peer", required=True, choices=PEERS)
+    ap.add_argument("--quiver-options", type=json.loads, default=None, metavar="JSON",
+                    help="quiver peers only: writer options put over the variant's, e.g. "
+                         "'{\"max_rows_per_page\": null}' (bench/peers/layout_control.py)")
     sub = ap.add_subparsers(dest="mode")
     inter = sub.add_parser("interop", help="write the interop files (PROTOCOL.md)")
     inter.add_argument("--input-dir", required=True)
@@ -69,6 +74,8 @@ def parse_args():
 
 
 ARGS = parse_args()
+if ARGS.quiver_options is not None and not ARGS.peer.startswith("quiver"):
+    sys.exit("py_peer: --quiver-options is for the quiver peers only")
 THREADS = (os.cpu_count() or 1) if ARGS.peer.endswith("-mt") else 1
 
 # Before writer_bench's re-exec (and before any import of polars): the
@@ -168,8 +175,9 @@ def codec_of(opts):
 # state and read(state) -> rows.
 
 class QuiverPeer:
-    def __init__(self, mt):
+    def __init__(self, mt, extra=None):
         self.mt = mt
+        self.extra = dict(extra or {})  # --quiver-options: over the variant's options
         probe = KeepBytes()
         quiver.write_parquet(pa.table({"x": [1]}), probe)
         self.version = pq.ParquetFile(pa.BufferReader(b"".join(probe.parts))).metadata.created_by
@@ -184,6 +192,7 @@ class QuiverPeer:
         opts = wb.variant_options(variant, self.arrow)
         if self.mt:
             opts["use_threads"] = True
+        opts.update(self.extra)
         return opts
 
     def prepare(self, variant):
@@ -202,6 +211,8 @@ class QuiverPeer:
                  "to write() chunk by chunk as memoryviews (no copy)"]
         if self.mt:
             diffs.append("use_threads=True (multi-threaded arm)")
+        if self.extra:
+            diffs.append(f"--quiver-options {json.dumps(self.extra)} over the variant's options")
         return {"call": "quiver.write_parquet(table, file_object, **opts)", **opts}, diffs
 
     def read_setup(self, path):
@@ -476,7 +487,7 @@ def make_peer(name):
     mt = name.endswith("-mt")
     base = name[:-3] if mt else name
     if base == "quiver":
-        return QuiverPeer(mt)
+        return QuiverPeer(mt, ARGS.quiver_options)
     if base == "pyarrow":
         return PyarrowPeer()
     if base == "duckdb":

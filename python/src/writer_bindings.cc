@@ -132,6 +132,8 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       }
     } else if (key == "use_dictionary") {
       BoolOrColumns(value, key, &o.use_dictionary);
+    } else if (key == "dictionary_cost_fallback") {
+      BoolOrColumns(value, key, &o.dictionary_cost_fallback);
     } else if (key == "write_statistics") {
       BoolOrColumns(value, key, &o.write_statistics);
     } else if (key == "use_byte_stream_split") {

@@ -17,6 +17,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
+import quiver
+import parquet_pages
 import pytest
 
 from hostile_parquet import (BINARY, I32, I64, LIST, STRUCT, column_chunk, mutate,
@@ -139,7 +141,7 @@ def test_version_and_help():
         "--no-statistics", "--no-page-index", "--write-page-index", "--write-page-checksum",
         "--no-store-schema", "--column-encoding", "--use-byte-stream-split", "--bloom-filter",
         "--sorting-column", "--cdc", "--cdc-min-size", "--cdc-max-size", "--cdc-norm-level",
-        "--no-validate-utf8",
+        "--no-validate-utf8", "--dictionary-cost-fallback", "--dictionary-cost-fallback-columns",
     ]:
         assert flag in out, flag
     r = run("inspect", "--help")
@@ -284,6 +286,28 @@ def test_convert_dictionary_options(tmp_path, table, ipc_file):
     with_dict = {rg.column(i).path_in_schema for i in range(rg.num_columns) if rg.column(i).has_dictionary_page}
     assert with_dict == {"s", "f"}
     assert pq.read_table(out).equals(table)
+
+
+def test_convert_dictionary_cost_fallback(tmp_path, ipc_file):
+    """--dictionary-cost-fallback[-columns] write what write_parquet's dictionary_cost_fallback
+    writes (a column of distinct values gives up its dictionary after its first page)."""
+    n = 5000
+    t = pa.table({"a": pa.array(range(0, 7 * n, 7), pa.int64()),
+                  "s": pa.array([f"distinct-{i}" for i in range(n)]),
+                  "k": pa.array([i % 5 for i in range(n)], pa.int32())})
+    src = write_ipc_file(tmp_path / "t.arrow", t)
+    opts = {"max_rows_per_page": 1000, "compression": "none"}
+    flags = ["--max-rows-per-page", "1000", "--compression", "none"]
+    for cli_flags, option in ((["--dictionary-cost-fallback"], True),
+                              (["--dictionary-cost-fallback-columns", "a,k"], ["a", "k"])):
+        out = convert(tmp_path, src, *flags, *cli_flags, name="cli.parquet")
+        quiver.write_parquet(t, str(tmp_path / "py.parquet"), dictionary_cost_fallback=option, **opts)
+        assert out.read_bytes() == (tmp_path / "py.parquet").read_bytes(), cli_flags
+        encodings = {c.path[0]: [p.encoding for p in c.data_pages] for c in parquet_pages.read_file(out).chunks()}
+        assert encodings["a"] == ["RLE_DICTIONARY"] + ["PLAIN"] * 4
+        assert encodings["k"] == ["RLE_DICTIONARY"] * 5
+        assert encodings["s"] == (["RLE_DICTIONARY"] + ["PLAIN"] * 4 if option is True else ["RLE_DICTIONARY"] * 5)
+        assert pq.read_table(out).equals(t)
 
 
 def test_convert_statistics_page_index_schema(tmp_path, table, ipc_file):

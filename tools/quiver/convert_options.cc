@@ -180,6 +180,15 @@ void AddWriterFlags(CLI::App* cmd, WriterFlags* f) {
       ->delimiter(',')
       ->type_name("COL,...")
       ->excludes(no_dict);
+  auto* cost_all = cmd->add_flag(
+      "--dictionary-cost-fallback", f->dictionary_cost_fallback,
+      "Give up a column's dictionary after its first data page when the dictionary and "
+      "indices are not smaller than the PLAIN values");
+  cmd->add_option("--dictionary-cost-fallback-columns", f->dictionary_cost_fallback_columns,
+                  "--dictionary-cost-fallback for these columns only (comma-separated)")
+      ->delimiter(',')
+      ->type_name("COL,...")
+      ->excludes(cost_all);
   cmd->add_option("--dictionary-pagesize-limit", f->dictionary_pagesize_limit,
                   "Dictionary page size limit in bytes; past it the column falls back to PLAIN")
       ->transform(size_units)
@@ -257,6 +266,10 @@ Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
   QUIVER_RETURN_NOT_OK(ApplyCompression(f, &options));
   ApplyColumnList(f.no_dictionary, f.dictionary_columns, &options.use_dictionary);
   options.dictionary_pagesize_limit = f.dictionary_pagesize_limit;
+  options.dictionary_cost_fallback.default_value = f.dictionary_cost_fallback;
+  for (const auto& c : f.dictionary_cost_fallback_columns) {
+    options.dictionary_cost_fallback.by_column[c] = true;
+  }
   QUIVER_ASSIGN_OR_RAISE(options.data_page_version,
                          parquet::ParseDataPageVersion(f.data_page_version));
   options.data_page_size = f.data_page_size;

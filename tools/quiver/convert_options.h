@@ -26,6 +26,8 @@ struct WriterFlags {
   bool no_dictionary = false;
   std::vector<std::string> dictionary_columns;
   int64_t dictionary_pagesize_limit = 0;
+  bool dictionary_cost_fallback = false;
+  std::vector<std::string> dictionary_cost_fallback_columns;
   std::string data_page_version = "1.0";
   int64_t data_page_size = 0;
   int64_t max_rows_per_page = 0;

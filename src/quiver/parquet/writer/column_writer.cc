@@ -314,10 +314,33 @@ class ColumnChunkWriter::Impl {
   // whole chunk in memory.
   Status FallBackToPlain() {
     if (page_levels_ > 0) QUIVER_RETURN_NOT_OK(FlushPage());
+    return EndDictionary();
+  }
+  // FallBackToPlain once the current page is flushed (by FlushPage itself
+  // for the cost-based fallback; once only).
+  Status EndDictionary() {
+    if (fell_back_) return Status::OK();
     values_->FallBack();
     fell_back_ = true;
     if (sink_ != nullptr && !streaming_) QUIVER_RETURN_NOT_OK(EmitBuffered());
     return Status::OK();
+  }
+
+  // dictionary_cost_fallback, for the chunk's first dictionary-encoded
+  // page with values (`index_bytes`: its encoded indices): whether the
+  // dictionary so far plus those indices is at least the PLAIN size of the
+  // page's values (parquet-java's isCompressionSatisfying, arrow-go's
+  // cost-based fallback).
+  bool DictionaryDoesNotPay(int64_t values_in_page, int64_t index_bytes, int64_t page_ba_bytes) {
+    if (!options_.dictionary_cost_fallback || cost_checked_ || values_in_page == 0 ||
+        !values_->dictionary_limit_applies()) {
+      return false;
+    }
+    cost_checked_ = true;
+    const int64_t width = FixedValueWidth();
+    // BYTE_ARRAY: each value's 4-byte length and its bytes.
+    const int64_t plain = width > 0 ? width * values_in_page : page_ba_bytes + 4 * values_in_page;
+    return values_->dictionary_plain_bytes() + index_bytes >= plain;
   }
 
   // One mini-batch, then the dictionary size limit and (if check_limits) the
@@ -406,6 +429,7 @@ class ColumnChunkWriter::Impl {
   int64_t EstimatedBufferedSize() const { return pages_size_ + EstimatedPageSize(); }
 
   Result<ColumnChunkOutput> Finish() {
+    finishing_ = true;  // (no cost-based fallback for the chunk's last page)
     if (page_levels_ > 0 || num_pages_ == 0) QUIVER_RETURN_NOT_OK(FlushPage());
     ColumnChunkOutput out;
     format::ColumnMetaData& md = out.metadata;
@@ -942,6 +966,10 @@ class ColumnChunkWriter::Impl {
       QUIVER_ASSIGN_OR_RAISE(encoding, values_->FlushPage(&scratch_));
     }
     if (dict_page) ++dictionary_pages_used_;
+    const bool end_dictionary =
+        dict_page && !finishing_ &&
+        DictionaryDoesNotPay(values_in_page, scratch_.size() - (levels_apart ? 0 : rep_len + def_len),
+                             page_ba_bytes);
 
     format::PageHeader header;
     if (v2) {
@@ -1048,7 +1076,7 @@ class ColumnChunkWriter::Impl {
     page_levels_ = 0;
     page_rows_ = 0;
     page_nulls_ = 0;
-    return Status::OK();
+    return end_dictionary ? EndDictionary() : Status::OK();
   }
 
   // Page header statistics: as the column chunk's, without nan_count, which
@@ -1093,6 +1121,8 @@ class ColumnChunkWriter::Impl {
   // The dictionary encoding was given up (FallBackToPlain): Arrow C++ then
   // writes the dictionary page even if no data page uses it.
   bool fell_back_ = false;
+  bool cost_checked_ = false;  // DictionaryDoesNotPay decided
+  bool finishing_ = false;     // in Finish()
 
   // The open page.
   std::vector<int16_t> page_def_;

@@ -39,6 +39,8 @@ struct ColumnChunkOptions {
   compression::CompressionCodec codec = compression::CompressionCodec::SNAPPY;
   int compression_level = compression::Codec::kDefaultLevel;
   bool dictionary = true;
+  // WriterOptions::dictionary_cost_fallback.
+  bool dictionary_cost_fallback = false;
   // Encoding of non-dictionary pages (nullopt: PLAIN; RLE for v2 booleans).
   std::optional<format::Encoding> encoding;
   bool statistics = true;

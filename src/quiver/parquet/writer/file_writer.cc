@@ -339,6 +339,7 @@ class FileWriter::Impl {
       co.codec = options_.compression.Get(leaf.path);
       co.compression_level = options_.compression_level.Get(leaf.path);
       co.dictionary = options_.use_dictionary.Get(leaf.path);
+      co.dictionary_cost_fallback = options_.dictionary_cost_fallback.Get(leaf.path);
       QUIVER_ASSIGN_OR_RAISE(co.encoding, ResolveEncoding(leaf, arrow, co.dictionary));
       co.bloom_filter = options_.bloom_filter.Get(leaf.path);
       if (co.bloom_filter.has_value() &&

@@ -76,6 +76,18 @@ struct WriterOptions {
   PerColumn<int> compression_level{compression::Codec::kDefaultLevel, {}};
   PerColumn<bool> use_dictionary{true, {}};
   int64_t dictionary_pagesize_limit = 1 << 20;
+  // Give up the dictionary after the chunk's first data page when it does
+  // not pay: the PLAIN size of the dictionary so far plus the page's encoded
+  // indices at least the PLAIN size of the page's values (parquet-java's
+  // and arrow-go's cost-based fallback). The chunk then holds that small
+  // dictionary page, one dictionary-encoded data page and PLAIN pages,
+  // where the size limit alone would have dictionary-encoded values until
+  // the dictionary reached dictionary_pagesize_limit (a column of distinct
+  // numbers: 2^18 int32 hashed, a 1 MiB dictionary page). Off by default:
+  // pyarrow (Arrow C++) and arrow-rs have only the size limit, and
+  // Quiver's pages stay theirs. Not applied to an Arrow dictionary written
+  // as is.
+  PerColumn<bool> dictionary_cost_fallback{false, {}};
   DataPageVersion data_page_version = DataPageVersion::kV1;
   int64_t data_page_size = 1 << 20;
   int64_t max_rows_per_page = 20000;
