@@ -752,7 +752,10 @@ class ColumnChunkWriter::Impl {
                             MutableBuffer* out, io::OutputStream* stream) {
     bool compress = true;
     if (header->data_page_header_v2.has_value()) {
-      compress = codec_ != nullptr;
+      // A v2 page without values (all null) is stored as is (nothing to
+      // compress), as Arrow C++ does; CompressPage also stores values that
+      // the codec does not shrink as they are.
+      compress = codec_ != nullptr && body_len > 0;
       header->data_page_header_v2->is_compressed = compress;
     }
     if (compress && codec_ != nullptr) {
@@ -772,7 +775,10 @@ class ColumnChunkWriter::Impl {
   // compressed body is moved (a few bytes either way) only when its size's
   // varint has another length than the uncompressed size's (20,000 bytes
   // compressed to 16,000: 2 bytes, not 3), a move of at most the copy
-  // there was before.
+  // there was before. The values of a v2 page that the codec does not make
+  // smaller are stored as they are, with is_compressed false (Arrow C++
+  // 26 does so: pages of incompressible values, or of a few bytes, equal
+  // pyarrow's).
   Result<int64_t> CompressPage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
                                const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
                                io::OutputStream* stream) {
@@ -791,8 +797,15 @@ class ColumnChunkWriter::Impl {
     // The final header is longer than the guess by at most a byte (a
     // compressed size past the next varint length).
     constexpr int64_t kHeadSlack = 16;
-    const int64_t bound = codec_->MaxCompressedLength(body_len);
+    // (At least body_len: room for the values stored as they are.)
+    const int64_t bound = std::max(codec_->MaxCompressedLength(body_len), body_len);
     const int64_t room = guessed_head + kHeadSlack + prefix_len + bound;
+    // Whether `written` compressed bytes are kept: else (v2) the values are.
+    auto keep_values = [&](int64_t written) {
+      if (!header->data_page_header_v2.has_value() || written < body_len) return false;
+      header->data_page_header_v2->is_compressed = false;
+      return true;
+    };
     // The checksum and final header of the compressed body at `at`.
     auto finish = [&](const uint8_t* at, int64_t written) -> Result<int64_t> {
       if (options_.page_checksum) {
@@ -816,6 +829,9 @@ class ColumnChunkWriter::Impl {
       QUIVER_RETURN_NOT_OK(compressed_.Reserve(bound));
       QUIVER_ASSIGN_OR_RAISE(const int64_t written,
                              codec_->Compress(body, body_len, compressed_.data(), bound));
+      if (keep_values(written)) {
+        return StorePage(header, body_len, body, body_len, nullptr, prefix, prefix_len, out, stream);
+      }
       QUIVER_ASSIGN_OR_RAISE(const int64_t head, finish(compressed_.data(), written));
       QUIVER_RETURN_NOT_OK(stream->Write(page_head_.data(), head));
       if (prefix_len > 0) QUIVER_RETURN_NOT_OK(stream->Write(prefix, prefix_len));
@@ -833,7 +849,11 @@ class ColumnChunkWriter::Impl {
       dst = out->data() + out->size();
     }
     uint8_t* const compressed_at = dst + guessed_head + prefix_len;
-    QUIVER_ASSIGN_OR_RAISE(const int64_t written, codec_->Compress(body, body_len, compressed_at, bound));
+    QUIVER_ASSIGN_OR_RAISE(int64_t written, codec_->Compress(body, body_len, compressed_at, bound));
+    if (keep_values(written)) {
+      std::memcpy(compressed_at, body, static_cast<size_t>(body_len));
+      written = body_len;
+    }
     QUIVER_ASSIGN_OR_RAISE(const int64_t head, finish(compressed_at, written));
     if (head != guessed_head) std::memmove(dst + head + prefix_len, compressed_at, static_cast<size_t>(written));
     std::memcpy(dst, page_head_.data(), static_cast<size_t>(head));
