@@ -433,6 +433,11 @@ def test_dictionary_cost_fallback(tmp_path, rng, version, codec, duck):
     assert got["int32"] == with_all["int32"] != without["int32"]
     assert {k: v for k, v in got.items() if k != "int32"} == \
         {k: v for k, v in without.items() if k != "int32"}
+    # Naming a column that is not dictionary-encoded is an error, not a no-op.
+    with pytest.raises(quiver.InvalidError, match="dictionary_cost_fallback: column 'int32'"):
+        quiver.write_parquet(table, str(tmp_path / "bad.parquet"), dictionary_cost_fallback=["int32"],
+                             use_dictionary=["string"], **opts)
+    assert not (tmp_path / "bad.parquet").exists()
 
 
 @pytest.mark.parametrize("codec", ["zstd", "gzip", "lz4", "brotli"])

@@ -340,6 +340,13 @@ class FileWriter::Impl {
       co.compression_level = options_.compression_level.Get(leaf.path);
       co.dictionary = options_.use_dictionary.Get(leaf.path);
       co.dictionary_cost_fallback = options_.dictionary_cost_fallback.Get(leaf.path);
+      if (co.dictionary_cost_fallback && options_.dictionary_cost_fallback.by_column.count(leaf.path) > 0 &&
+          (!co.dictionary || leaf.physical_type == format::Type::kBoolean)) {
+        return Status::Invalid("dictionary_cost_fallback: column '", leaf.path,
+                               "' is not dictionary-encoded (",
+                               co.dictionary ? "BOOLEAN columns never are" : "use_dictionary is off for it",
+                               ")");
+      }
       QUIVER_ASSIGN_OR_RAISE(co.encoding, ResolveEncoding(leaf, arrow, co.dictionary));
       co.bloom_filter = options_.bloom_filter.Get(leaf.path);
       if (co.bloom_filter.has_value() &&

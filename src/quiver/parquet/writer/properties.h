@@ -86,7 +86,8 @@ struct WriterOptions {
   // numbers: 2^18 int32 hashed, a 1 MiB dictionary page). Off by default:
   // pyarrow (Arrow C++) and arrow-rs have only the size limit, and
   // Quiver's pages stay theirs. Not applied to an Arrow dictionary written
-  // as is.
+  // as is. Naming a column that is not dictionary-encoded (use_dictionary
+  // off for it, or BOOLEAN) is an error.
   PerColumn<bool> dictionary_cost_fallback{false, {}};
   DataPageVersion data_page_version = DataPageVersion::kV1;
   int64_t data_page_size = 1 << 20;
