@@ -33,21 +33,54 @@ def test_map_value_projection_keeps_the_map_whole(tmp_path):
     assert_tables_equal(got, pq.read_table(path))
 
 
-def test_dictionaries_per_batch_stay_bounded(tmp_path):
-    # 2 row groups of 100 distinct values, dictionary<int8>: each batch's
-    # dictionary holds its own values only (int8 indices must suffice).
+def _d8_parts():
+    return [pa.array([f"{p}{i}" for i in range(100)]).dictionary_encode()
+            .cast(pa.dictionary(pa.int8(), pa.string())) for p in "ab"]
+
+
+def test_batches_take_the_page_dictionary_as_pyarrow_does(tmp_path):
+    # 2 row groups of 100 distinct values, dictionary<int8>: every batch's
+    # dictionary is its row group's page dictionary (pyarrow's too), one
+    # copy shared by the row group's batches; indices as in the pages.
     path = tmp_path / "d8.parquet"
-    parts = [pa.array([f"{p}{i}" for i in range(100)]).dictionary_encode()
-             .cast(pa.dictionary(pa.int8(), pa.string())) for p in "ab"]
-    pq.write_table(pa.table({"d": pa.chunked_array(parts)}), path, row_group_size=100)
+    pq.write_table(pa.table({"d": pa.chunked_array(_d8_parts())}), path, row_group_size=100)
     got = quiver.read_table(str(path))
     validate_full(got)
     assert_tables_equal(got, pq.read_table(path))
     batches = [pa.record_batch(b) for b in quiver.ParquetFile(str(path)).iter_batches(batch_size=60)]
-    assert sum(b.num_rows for b in batches) == 200
+    expected = list(pq.ParquetFile(path).iter_batches(batch_size=60))
+    assert [b.num_rows for b in batches] == [60, 40, 60, 40]  # batches end at row groups
+    assert pa.Table.from_batches(batches).equals(pa.Table.from_batches(expected))
+    group_dictionaries = [expected[0].column(0).dictionary, expected[-1].column(0).dictionary]
+    for i, b in enumerate(batches):
+        b.validate(full=True)
+        assert b.column(0).dictionary.equals(group_dictionaries[i // 2])
+    address = [b.column(0).dictionary.buffers()[2].address for b in batches]
+    assert address[0] == address[1] and address[2] == address[3] and address[0] != address[2]
+    assert batches[1].column(0).indices.to_pylist() == list(range(60, 100))
+
+
+def test_dictionary_fallback_within_a_batch(tmp_path):
+    # One row group of 200 distinct values: pyarrow writes the first chunk's
+    # dictionary, then falls back to PLAIN for the second. A batch of both
+    # gathers its values in a memo (int8 indices suffice for each batch, not
+    # for the row group; pyarrow's iter_batches stops at its third batch).
+    path = tmp_path / "d8_fallback.parquet"
+    parts = _d8_parts()
+    pq.write_table(pa.table({"d": pa.chunked_array(parts)}), path, row_group_size=200)
+    encodings = pq.ParquetFile(path).metadata.row_group(0).column(0).encodings
+    assert "PLAIN" in encodings and "RLE_DICTIONARY" in encodings
+    batches = [pa.record_batch(b) for b in quiver.ParquetFile(str(path)).iter_batches(batch_size=60)]
     for b in batches:
         b.validate(full=True)
-        assert len(b.column(0).dictionary) <= b.num_rows
+    values = [v for b in batches for v in b.column(0).to_pylist()]
+    assert values == pa.chunked_array(parts).to_pylist()
+    assert [len(b.column(0).dictionary) for b in batches] == [100, 120, 60, 20]
+    expected = pq.ParquetFile(path).iter_batches(batch_size=60)
+    for b in batches[:2]:
+        assert b.column(0).dictionary.equals(next(expected).column(0).dictionary)
+    with pytest.raises(quiver.QuiverError, match="more than its index type can address"):
+        quiver.read_table(str(path))
 
 
 def test_non_nullable_dictionary_leaf_under_null_parents(tmp_path):

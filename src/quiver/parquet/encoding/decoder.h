@@ -87,6 +87,17 @@ class Decoder {
   // dictionary_length().
   virtual int64_t dictionary_length() const { return 0; }
   virtual std::string_view dictionary_entry(int64_t) const { return {}; }
+  // The same values in Arrow's layout, for a reader that takes them as an
+  // Arrow dictionary without copying: BYTE_ARRAY: int32 offsets
+  // (dictionary_length() + 1, from 0) and the values' bytes;
+  // FIXED_LEN_BYTE_ARRAY: the values' bytes (offsets null). Both null for
+  // the other decoders. Immutable: a new SetDictionary() makes new buffers.
+  struct DictionaryBuffers {
+    std::shared_ptr<Buffer> offsets;
+    std::shared_ptr<Buffer> data;
+    bool ascii = false;  // BYTE_ARRAY: every byte of `data` is ASCII
+  };
+  virtual DictionaryBuffers dictionary_buffers() const { return {}; }
 
  protected:
   Decoder(format::Type type, format::Encoding encoding) : type_(type), encoding_(encoding) {}

@@ -1,7 +1,8 @@
 // PLAIN_DICTIONARY and RLE_DICTIONARY behind the decoder interface
 // (decoder.h): Encodings.md, "Dictionary Encoding". The dictionary page's
 // values are PLAIN (decoded once by plain.h's decoders and copied into the
-// decoder); each data page is a bit-width byte and the indices as an
+// decoder, byte arrays in Arrow's layout: dictionary_buffers()); each data
+// page is a bit-width byte and the indices as an
 // RLE/bit-packed hybrid (dictionary_indices.h). Indices are unpacked
 // kScratchValues at a time, checked against the dictionary size in one pass
 // (a max, then a search for the culprit only if it is out of range), then
@@ -149,7 +150,7 @@ class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
 class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDecoder> {
  public:
   DictFlbaDecoder(format::Encoding encoding, int type_length, MemoryPool* pool)
-      : DictionaryDecoderBase<FixedLenByteArrayDecoder>(encoding, type_length), dictionary_(pool) {}
+      : DictionaryDecoderBase<FixedLenByteArrayDecoder>(encoding, type_length), pool_(pool) {}
 
   Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
     StartDictionary();
@@ -157,23 +158,25 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
     if (num_values < 0 || num_values > plain.values_left()) {
       return BadDictionary(num_values, plain.values_left(), physical_type());
     }
-    QUIVER_RETURN_NOT_OK(dictionary_.Resize(num_values * type_length()));
-    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data()));
+    MutableBuffer values(pool_);
+    QUIVER_RETURN_NOT_OK(values.Resize(num_values * type_length()));
+    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, values.data()));
+    dictionary_ = values.Freeze();
+    length_ = num_values;
     EndDictionary(num_values);
     return Status::OK();
   }
 
-  int64_t dictionary_length() const override {
-    return type_length() > 0 ? dictionary_.size() / type_length() : 0;
-  }
+  int64_t dictionary_length() const override { return length_; }
   std::string_view dictionary_entry(int64_t i) const override {
-    return std::string_view(reinterpret_cast<const char*>(dictionary_.data()) + i * type_length(),
+    return std::string_view(reinterpret_cast<const char*>(dictionary_->data()) + i * type_length(),
                             static_cast<size_t>(type_length()));
   }
+  DictionaryBuffers dictionary_buffers() const override { return {nullptr, dictionary_}; }
 
   Status Decode(int64_t n, uint8_t* out) override {
     const auto width = static_cast<size_t>(type_length());
-    const uint8_t* dictionary = dictionary_.data();
+    const uint8_t* dictionary = dictionary_->data();
     return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       uint8_t* dest = out + static_cast<size_t>(done) * width;
       for (int64_t j = 0; j < m; ++j) {
@@ -183,14 +186,19 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
   }
 
  private:
-  MutableBuffer dictionary_;
+  MemoryPool* pool_;
+  std::shared_ptr<Buffer> dictionary_ = std::make_shared<Buffer>();
+  int64_t length_ = 0;
 };
 
 class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
  public:
   DictBinaryDecoder(format::Encoding encoding, MemoryPool* pool)
-      : DictionaryDecoderBase<ByteArrayDecoder>(kType, encoding), bytes_(pool), dictionary_(pool) {}
+      : DictionaryDecoderBase<ByteArrayDecoder>(kType, encoding), pool_(pool) {}
 
+  // The entries in Arrow's layout (int32 offsets, the bytes in a row), in
+  // one pass over the page: the page's buffer is reused for the next, and a
+  // reader may take these buffers as its Arrow dictionary as they are.
   Status SetDictionary(int64_t num_values, const uint8_t* data, int64_t size) override {
     StartDictionary();
     if (size < 0) size = 0;
@@ -198,35 +206,51 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
     if (num_values < 0 || num_values > most) {
       return BadDictionary(num_values, most, physical_type());
     }
-    // The views point into a copy: the page's buffer is reused for the next.
-    bytes_.Clear();
-    QUIVER_RETURN_NOT_OK(bytes_.ExtendFromSlice(data, size));
-    QUIVER_RETURN_NOT_OK(
-        dictionary_.Resize(num_values * static_cast<int64_t>(sizeof(std::string_view))));
-    PlainByteArrayDecoder plain(bytes_.data(), size);
-    QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.data_as<std::string_view>())
+    if (size > INT32_MAX) {  // (a page's size is an int32: so are the offsets)
+      return Status::Invalid("dictionary page of ", size, " bytes, more than int32 offsets allow");
+    }
+    MutableBuffer offsets(pool_);
+    MutableBuffer bytes(pool_);
+    QUIVER_RETURN_NOT_OK(offsets.Reserve((num_values + 1) * 4));
+    QUIVER_RETURN_NOT_OK(bytes.Reserve(size));  // DecodeInto's room, whatever the count
+    offsets.UnsafeAppend(int32_t{0});
+    PlainByteArrayDecoder plain(data, size);
+    int64_t written = 0;
+    QUIVER_RETURN_NOT_OK(plain
+                             .DecodeInto(num_values, 0, offsets.data_as<int32_t>() + 1,
+                                         bytes.data(), &written, &ascii_)
                              .WithContext("dictionary page: "));
+    offsets.UnsafeSetSize((num_values + 1) * 4);
+    bytes.UnsafeSetSize(written);
+    const int32_t* ends = offsets.data_as<int32_t>();
     max_length_ = 0;
     for (int64_t i = 0; i < num_values; ++i) {
-      max_length_ = std::max(max_length_,
-                             static_cast<int64_t>(dictionary_.data_as<std::string_view>()[i].size()));
+      max_length_ = std::max<int64_t>(max_length_, ends[i + 1] - ends[i]);
     }
+    offsets_ = offsets.Freeze();
+    bytes_ = bytes.Freeze();
+    length_ = num_values;
     EndDictionary(num_values);
     return Status::OK();
   }
 
-  int64_t dictionary_length() const override {
-    return dictionary_.size() / static_cast<int64_t>(sizeof(std::string_view));
-  }
+  int64_t dictionary_length() const override { return length_; }
   std::string_view dictionary_entry(int64_t i) const override {
-    return dictionary_.data_as<std::string_view>()[i];
+    const int32_t* ends = offsets_->data_as<int32_t>();
+    return std::string_view(reinterpret_cast<const char*>(bytes_->data()) + ends[i],
+                            static_cast<size_t>(ends[i + 1] - ends[i]));
   }
+  DictionaryBuffers dictionary_buffers() const override { return {offsets_, bytes_, ascii_}; }
 
   Status Decode(int64_t n, std::string_view* out) override {
-    const std::string_view* dictionary = dictionary_.data_as<std::string_view>();
+    const int32_t* ends = offsets_->data_as<int32_t>();
+    const char* bytes = reinterpret_cast<const char*>(bytes_->data());
     return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       std::string_view* dest = out + done;
-      for (int64_t j = 0; j < m; ++j) dest[j] = dictionary[idx[j]];
+      for (int64_t j = 0; j < m; ++j) {
+        const uint32_t k = idx[j];
+        dest[j] = std::string_view(bytes + ends[k], static_cast<size_t>(ends[k + 1] - ends[k]));
+      }
     });
   }
 
@@ -244,24 +268,27 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
   }
   template <typename End>
   Result<int64_t> Into(int64_t n, int64_t base, End* ends, uint8_t* data) {
-    const std::string_view* dictionary = dictionary_.data_as<std::string_view>();
+    const int32_t* offsets = offsets_->data_as<int32_t>();
+    const uint8_t* bytes = bytes_->data();
     int64_t written = 0;
     QUIVER_RETURN_NOT_OK(ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       for (int64_t j = 0; j < m; ++j) {
-        const std::string_view value = dictionary[idx[j]];
-        std::memcpy(data + written, value.data(), value.size());
-        written += static_cast<int64_t>(value.size());
+        const uint32_t k = idx[j];
+        const int64_t length = offsets[k + 1] - offsets[k];
+        std::memcpy(data + written, bytes + offsets[k], static_cast<size_t>(length));
+        written += length;
         ends[done + j] = static_cast<End>(base + written);
       }
     }));
     return written;
   }
 
+  MemoryPool* pool_;  // the reader's, as the pages
+  std::shared_ptr<Buffer> offsets_ = std::make_shared<Buffer>();
+  std::shared_ptr<Buffer> bytes_ = std::make_shared<Buffer>();
+  int64_t length_ = 0;
   int64_t max_length_ = 0;  // of the dictionary's entries
-  // From the reader's pool (a dictionary page of many short values takes
-  // up to 4x its size in views).
-  MutableBuffer bytes_;
-  MutableBuffer dictionary_;
+  bool ascii_ = false;      // every byte of the entries is ASCII
 };
 
 }  // namespace

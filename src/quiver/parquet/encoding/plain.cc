@@ -7,6 +7,7 @@
 
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/utf8.h"
 
 namespace quiver::parquet {
 
@@ -218,29 +219,35 @@ Status PlainBooleanDecoder::Skip(int64_t n) {
 
 template <typename End>
 Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, End* ends, uint8_t* out,
-                                         int64_t* bytes) {
+                                         int64_t* bytes, bool* all_ascii) {
   int64_t written = 0;
   int64_t i = 0;
+  bool ascii = true;
   for (; i < n; ++i) {
     if (QUIVER_PREDICT_FALSE(size_ - pos_ < 4)) break;
     const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
     if (QUIVER_PREDICT_FALSE(length > size_ - pos_ - 4)) break;
-    std::memcpy(out + written, data_ + pos_ + 4, static_cast<size_t>(length));
+    if (all_ascii != nullptr) {
+      ascii &= CopyAscii(out + written, data_ + pos_ + 4, length);
+    } else {
+      std::memcpy(out + written, data_ + pos_ + 4, static_cast<size_t>(length));
+    }
     written += length;
     ends[i] = static_cast<End>(base + written);
     pos_ += 4 + length;
   }
   values_read_ += i;
   *bytes = written;
+  if (all_ascii != nullptr) *all_ascii = ascii;
   if (i == n) return Status::OK();
   std::string_view unused;
   return Decode(1, &unused);  // the error of value i
 }
 
 template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int32_t*, uint8_t*,
-                                                  int64_t*);
+                                                  int64_t*, bool*);
 template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int64_t*, uint8_t*,
-                                                  int64_t*);
+                                                  int64_t*, bool*);
 
 Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
   for (int64_t i = 0; i < n; ++i) {

@@ -157,10 +157,12 @@ class PlainByteArrayDecoder {
   Status Decode(int64_t n, std::string_view* out);
   // The next n values' bytes to out[0, ...) and their end offsets (base +
   // the bytes so far) to ends[0, n); *bytes gets the bytes written. `out`
-  // has room for bytes_left() bytes. The same checks as Decode.
-  // (Instantiated for int32_t and int64_t ends.)
+  // has room for bytes_left() bytes. The same checks as Decode. With
+  // `all_ascii`, also whether the bytes written are all ASCII (checked as
+  // they are copied). (Instantiated for int32_t and int64_t ends.)
   template <typename End>
-  Status DecodeInto(int64_t n, int64_t base, End* ends, uint8_t* out, int64_t* bytes);
+  Status DecodeInto(int64_t n, int64_t base, End* ends, uint8_t* out, int64_t* bytes,
+                    bool* all_ascii = nullptr);
 
   int64_t bytes_left() const { return size_ - pos_; }
   int64_t bytes_consumed() const { return pos_; }

@@ -241,15 +241,32 @@ TEST(FileReaderTest, PageIndexAndBloomFilter) {
 // ---------------------------------------------------------------------------
 // Hand-made bad files: each gives a clear error, never a crash.
 
-std::string OptionalInt32File(std::vector<testing::TestPage> pages, int64_t num_rows,
-                              FieldRepetitionType repetition = kOptional) {
+// A file of one row group of `num_rows` rows and one top-level column
+// `leaf`: the pages given.
+std::string OneLeafFile(const format::SchemaElement& leaf, std::vector<testing::TestPage> pages,
+                        int64_t num_rows) {
   TestChunk chunk;
   chunk.pages = std::move(pages);
-  chunk.meta = testing::ChunkMeta(Type::kInt32, {"x"});
+  chunk.meta = testing::ChunkMeta(*leaf.type, {leaf.name});
   TestRowGroup group;
   group.chunks.push_back(std::move(chunk));
   group.num_rows = num_rows;
-  return MakeParquetFile({Root(1), Leaf("x", Type::kInt32, repetition)}, {std::move(group)});
+  return MakeParquetFile({Root(1), leaf}, {std::move(group)});
+}
+
+std::string OptionalInt32File(std::vector<testing::TestPage> pages, int64_t num_rows,
+                              FieldRepetitionType repetition = kOptional) {
+  return OneLeafFile(Leaf("x", Type::kInt32, repetition), std::move(pages), num_rows);
+}
+
+// A required UTF8 column "s": the pages given.
+std::string Utf8File(std::vector<testing::TestPage> pages, int64_t num_rows) {
+  auto leaf = Leaf("s", Type::kByteArray, kRequired);
+  leaf.converted_type = format::ConvertedType::kUtf8;
+  format::LogicalType logical;
+  logical.string = format::StringType{};
+  leaf.logical_type = logical;
+  return OneLeafFile(leaf, std::move(pages), num_rows);
 }
 
 void ExpectReadError(const std::string& file, const std::string& fragment,
@@ -399,18 +416,106 @@ TEST(FileReaderHostileTest, InconsistentAndDeepSchemas) {
 }
 
 TEST(FileReaderHostileTest, InvalidUtf8InStringColumn) {
-  TestChunk chunk;
-  chunk.pages = {DataPageV1(2, testing::PlainByteArray({"ok", "\xC3\x28"}))};
-  chunk.meta = testing::ChunkMeta(Type::kByteArray, {"s"});
-  TestRowGroup group;
-  group.chunks.push_back(std::move(chunk));
-  group.num_rows = 2;
-  auto leaf = Leaf("s", Type::kByteArray, kRequired);
-  leaf.converted_type = format::ConvertedType::kUtf8;
-  format::LogicalType logical;
-  logical.string = format::StringType{};
-  leaf.logical_type = logical;
-  ExpectReadError(MakeParquetFile({Root(1), leaf}, {std::move(group)}), "invalid UTF-8");
+  ExpectReadError(Utf8File({DataPageV1(2, testing::PlainByteArray({"ok", "\xC3\x28"}))}, 2),
+                  "invalid UTF-8");
+}
+
+// ---------------------------------------------------------------------------
+// Dictionary columns: a page dictionary taken as the batch's dictionary as
+// it is, or values gathered in a memo (leaf_builder.cc, DictionaryBuilder).
+
+// An RLE_DICTIONARY v1 page of `indices` (bit width 8, one bit-packed run).
+testing::TestPage IndexPage(const std::vector<uint8_t>& indices) {
+  std::string body("\x08", 1);
+  const size_t groups = (indices.size() + 7) / 8;
+  body.push_back(static_cast<char>((groups << 1) | 1));
+  for (size_t i = 0; i < groups * 8; ++i) {
+    body.push_back(static_cast<char>(i < indices.size() ? indices[i] : 0));
+  }
+  return DataPageV1(static_cast<int32_t>(indices.size()), body, Encoding::kRleDictionary);
+}
+
+struct DictionaryRead {
+  std::vector<std::string> dictionary;
+  std::vector<int32_t> indices;
+  std::vector<std::string> values;  // dictionary[indices[i]]
+};
+
+Result<DictionaryRead> ReadDictionaryColumn(const std::string& file) {
+  ReaderOptions options;
+  options.arrow.read_dictionary = {"s"};
+  QUIVER_ASSIGN_OR_RAISE(auto table, ReadAll(AsFile(file, "bad.parquet"), options));
+  if (table->column(0)->num_chunks() != 1) return Status::Invalid("expected one chunk");
+  const ArrayData& data = *table->column(0)->chunk(0)->data();
+  if (data.type->ToString() != "dictionary<values=string, indices=int32, ordered=0>") {
+    return Status::Invalid("type ", data.type->ToString());
+  }
+  DictionaryRead out;
+  const ArrayData& dict = *data.dictionary;
+  const int32_t* offsets = dict.buffers[1]->data_as<int32_t>() + dict.offset;
+  const char* chars = reinterpret_cast<const char*>(dict.buffers[2]->data());
+  for (int64_t i = 0; i < dict.length; ++i) {
+    out.dictionary.emplace_back(chars + offsets[i],
+                                static_cast<size_t>(offsets[i + 1] - offsets[i]));
+  }
+  const int32_t* indices = data.buffers[1]->data_as<int32_t>() + data.offset;
+  for (int64_t i = 0; i < data.length; ++i) {
+    out.indices.push_back(indices[i]);
+    out.values.push_back(out.dictionary[static_cast<size_t>(indices[i])]);
+  }
+  return out;
+}
+
+using Strings = std::vector<std::string>;
+
+TEST(FileReaderDictionaryTest, PageDictionaryIsTheBatchDictionary) {
+  // All pages dictionary-encoded: the page's dictionary as it is (unused
+  // and repeated entries too, as pyarrow reads it), indices unmapped.
+  auto file = Utf8File({testing::DictionaryPage(4, testing::PlainByteArray({"a", "b", "a", "c"})),
+                        IndexPage({3, 2, 1}), IndexPage({2, 3})},
+                       5);
+  auto read = ReadDictionaryColumn(file);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->dictionary, (Strings{"a", "b", "a", "c"}));
+  EXPECT_EQ(read->indices, (std::vector<int32_t>{3, 2, 1, 2, 3}));
+  EXPECT_EQ(read->values, (Strings{"c", "a", "b", "a", "c"}));
+}
+
+TEST(FileReaderDictionaryTest, FallbackToPlainWithinTheBatch) {
+  // Dictionary pages, then PLAIN ones (a writer's fallback): the batch's
+  // dictionary becomes its distinct values in order of first use (the
+  // page dictionary's first, a repeated entry mapped to its first copy).
+  auto file = Utf8File({testing::DictionaryPage(4, testing::PlainByteArray({"a", "b", "a", "c"})),
+                        IndexPage({3, 2, 1}),
+                        DataPageV1(3, testing::PlainByteArray({"d", "a", "d"})), IndexPage({2, 0})},
+                       8);
+  auto read = ReadDictionaryColumn(file);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->dictionary, (Strings{"a", "b", "c", "d"}));
+  EXPECT_EQ(read->indices, (std::vector<int32_t>{2, 0, 1, 3, 0, 3, 0, 0}));
+  EXPECT_EQ(read->values, (Strings{"c", "a", "b", "d", "a", "d", "a", "a"}));
+}
+
+TEST(FileReaderDictionaryTest, InvalidUtf8OnlyWhereUsed) {
+  // A page dictionary with an entry that is not UTF-8 is not taken as a
+  // whole: the batch's dictionary holds the entries it uses, and using the
+  // bad one is an error naming the page.
+  const std::string dictionary = testing::PlainByteArray({"ok", "\xC3\x28", "fine"});
+  auto read = ReadDictionaryColumn(
+      Utf8File({testing::DictionaryPage(3, dictionary), IndexPage({2, 0, 2})}, 3));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->dictionary, (Strings{"fine", "ok"}));
+  EXPECT_EQ(read->values, (Strings{"fine", "ok", "fine"}));
+  ExpectReadError(Utf8File({testing::DictionaryPage(3, dictionary), IndexPage({0, 1})}, 2),
+                  "invalid UTF-8");
+  // Not ASCII but valid: taken as a whole.
+  read = ReadDictionaryColumn(Utf8File(
+      {testing::DictionaryPage(3, testing::PlainByteArray({"\xC3\xA9t\xC3\xA9", "ok", "x"})),
+       IndexPage({1, 0})},
+      2));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->dictionary, (Strings{"\xC3\xA9t\xC3\xA9", "ok", "x"}));
+  EXPECT_EQ(read->values, (Strings{"ok", "\xC3\xA9t\xC3\xA9"}));
 }
 
 TEST(FileReaderHostileTest, CorruptArrowSchemaIsIgnoredWithAWarning) {

@@ -556,8 +556,20 @@ class BigEndianDecimalBuilder final : public FixedWidthLeaf {
 
 // ---------------------------------------------------------------------------
 // Dictionary columns (read_dictionary, or dictionary types from
-// ARROW:schema): values looked up in a memo table, int32 indices; the
-// dictionary holds every distinct value of the batch in order of first use.
+// ARROW:schema), int32 indices narrowed at Finish. Two ways to a batch's
+// dictionary:
+// - adopted: while the batch's values all come from dictionary-encoded
+//   pages of one page dictionary, the batch's dictionary is that page's
+//   values as they are and the page's indices pass through unmapped (as
+//   pyarrow and arrow-rs read them). The Arrow dictionary shares the
+//   decoder's buffers (Decoder::dictionary_buffers) and the batches of the
+//   column chunk share it. Only a page dictionary that is valid as a whole
+//   (UTF-8 for strings, indexable by the index type) is adopted;
+// - memo: otherwise (PLAIN pages after a dictionary fallback, a batch
+//   crossing a new dictionary, a page dictionary not adopted) values are
+//   looked up in a memo table and the dictionary holds every distinct value
+//   of the batch in order of first use. A batch leaving the adopted way
+//   first inserts the adopted values into the memo, in order.
 
 class DictionaryBuilder final : public LeafBuilder {
  public:
@@ -572,6 +584,10 @@ class DictionaryBuilder final : public LeafBuilder {
   void DictionaryChanged() override {
     remap_.clear();
     identity_prefix_ = 0;
+    adopted_current_ = false;
+    adopt_tried_ = false;
+    // The batch's indices so far may point into the adopted dictionary.
+    if (mode_ != Mode::kAdopted) adopted_.reset();
   }
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
@@ -579,8 +595,14 @@ class DictionaryBuilder final : public LeafBuilder {
     QUIVER_RETURN_NOT_OK(indices_.Reserve(num_slots * 4));
     if (decoder->encoding() == format::Encoding::kRleDictionary ||
         decoder->encoding() == format::Encoding::kPlainDictionary) {
+      if (mode_ != Mode::kMemo) {
+        QUIVER_ASSIGN_OR_RAISE(const bool adopted, Adopt(decoder));
+        if (adopted) return AppendAdopted(decoder, num_slots, valid, valid_offset, num_values);
+      }
+      QUIVER_RETURN_NOT_OK(UseMemo());
       return AppendIndices(decoder, num_slots, valid, valid_offset, num_values);
     }
+    QUIVER_RETURN_NOT_OK(UseMemo());
     const bool utf8 = IsStringLike(TypeAs<DictionaryType>(*type_).value_type()->id());
     auto put = [&](std::string_view value, bool is_valid) -> Status {
       int32_t index = 0;
@@ -619,6 +641,18 @@ class DictionaryBuilder final : public LeafBuilder {
     const auto& dict_type = TypeAs<DictionaryType>(*type_);
     const TypePtr& value_type = dict_type.value_type();
     ArrayDataPtr dictionary;
+    if (mode_ == Mode::kAdopted) {
+      // (Adopt checked that the index type addresses every entry.)
+      const int64_t length = indices_.size() / 4;
+      QUIVER_ASSIGN_OR_RAISE(auto indices, NarrowIndices(dict_type.index_type()->id(), length));
+      auto data =
+          ArrayData::Make(type_, length, {std::move(validity), std::move(indices)}, null_count);
+      data->dictionary = adopted_;
+      mode_ = Mode::kEmpty;
+      if (!adopted_current_) adopted_.reset();
+      return data;
+    }
+    mode_ = Mode::kEmpty;
     if (memo_.size() == 0 && indices_.size() > 0) {
       // Slots without values only (e.g. a non-nullable leaf under null
       // parents, whose index 0 is not masked): give index 0 a value.
@@ -672,10 +706,135 @@ class DictionaryBuilder final : public LeafBuilder {
     return data;
   }
 
-  int64_t bytes_buffered() const override { return indices_.size() + memo_.memory_used(); }
+  int64_t bytes_buffered() const override {
+    return indices_.size() + memo_.memory_used() + (mode_ == Mode::kAdopted ? adopted_bytes_ : 0);
+  }
   Status Reserve(int64_t slots, int64_t) override { return indices_.Reserve(slots * 4); }
 
  private:
+  // The largest index the dictionary type's index type holds.
+  static uint64_t IndexLimit(Type index_type) {
+    switch (index_type) {
+      case Type::kInt8: return std::numeric_limits<int8_t>::max();
+      case Type::kUInt8: return std::numeric_limits<uint8_t>::max();
+      case Type::kInt16: return std::numeric_limits<int16_t>::max();
+      case Type::kUInt16: return std::numeric_limits<uint16_t>::max();
+      default: return std::numeric_limits<int32_t>::max();  // the int32 indices
+    }
+  }
+
+  // Whether the batch can take the decoder's page dictionary as its own
+  // (building the Arrow dictionary on the first try per page dictionary).
+  Result<bool> Adopt(const Decoder* decoder) {
+    if (adopted_current_) return true;
+    // Indices of another page dictionary already in the batch, or this one
+    // tried and not adoptable.
+    if (mode_ == Mode::kAdopted || adopt_tried_) return false;
+    adopt_tried_ = true;
+    adopted_.reset();
+    const auto& dict_type = TypeAs<DictionaryType>(*type_);
+    const TypePtr& value_type = dict_type.value_type();
+    const int64_t n = decoder->dictionary_length();
+    if (n == 0 || static_cast<uint64_t>(n - 1) > IndexLimit(dict_type.index_type()->id())) {
+      return false;
+    }
+    const Decoder::DictionaryBuffers page = decoder->dictionary_buffers();
+    if (page.data == nullptr) return false;
+    if (value_type->id() == Type::kFixedSizeBinary) {
+      adopted_ = ArrayData::Make(value_type, n, {nullptr, page.data}, 0);
+      adopted_bytes_ = page.data->size();
+    } else {
+      if (page.offsets == nullptr) return false;
+      const int32_t* ends = page.offsets->data_as<int32_t>();
+      // Not valid UTF-8 as a whole: the memo way checks only the entries
+      // the batch uses.
+      if (IsStringLike(value_type->id()) && !page.ascii &&
+          !CheckUtf8(ends, n, page.data->data()).ok()) {
+        return false;
+      }
+      std::shared_ptr<Buffer> offsets = page.offsets;
+      if (IsLargeBinaryLike(value_type->id())) {
+        MutableBuffer wide(pool_);
+        QUIVER_RETURN_NOT_OK(wide.Reserve((n + 1) * 8));
+        for (int64_t i = 0; i <= n; ++i) wide.UnsafeAppend(static_cast<int64_t>(ends[i]));
+        offsets = wide.Freeze();
+      }
+      adopted_bytes_ = offsets->size() + page.data->size();
+      adopted_ = ArrayData::Make(value_type, n, {nullptr, std::move(offsets), page.data}, 0);
+    }
+    adopted_current_ = true;
+    return true;
+  }
+
+  // A dictionary-encoded page of the adopted dictionary: its indices as
+  // they are (null slots: index 0).
+  Status AppendAdopted(Decoder* decoder, int64_t num_slots, const uint8_t* valid,
+                       int64_t valid_offset, int64_t num_values) {
+    mode_ = Mode::kAdopted;
+    int32_t* out = reinterpret_cast<int32_t*>(indices_.data() + indices_.size());
+    if (valid == nullptr) {
+      QUIVER_RETURN_NOT_OK(decoder->DecodeIndices(num_slots, out));
+    } else {
+      page_indices_.resize(static_cast<size_t>(num_values));
+      QUIVER_RETURN_NOT_OK(decoder->DecodeIndices(num_values, page_indices_.data()));
+      const int32_t* in = page_indices_.data();
+      std::memset(out, 0, static_cast<size_t>(num_slots) * 4);
+      bitmap::VisitSetBitRuns(valid, valid_offset, num_slots, [&](int64_t pos, int64_t len) {
+        std::memcpy(out + pos, in, static_cast<size_t>(len) * 4);
+        in += len;
+      });
+    }
+    indices_.UnsafeSetSize(indices_.size() + num_slots * 4);
+    return Status::OK();
+  }
+
+  // The batch goes on the memo way; a batch on the adopted way first puts
+  // the adopted values into the memo in order (and maps its indices when
+  // the page dictionary repeats a value).
+  Status UseMemo() {
+    if (mode_ == Mode::kAdopted) {
+      const ArrayData& dict = *adopted_;
+      const int64_t n = dict.length;
+      std::vector<int32_t> to_memo(static_cast<size_t>(n));
+      bool identity = true;
+      for (int64_t i = 0; i < n; ++i) {
+        std::string_view value;
+        if (dict.type->id() == Type::kFixedSizeBinary) {
+          value = std::string_view(
+              reinterpret_cast<const char*>(dict.buffers[1]->data()) + i * type_length_,
+              static_cast<size_t>(type_length_));
+        } else if (IsLargeBinaryLike(dict.type->id())) {
+          const int64_t* o = dict.buffers[1]->data_as<int64_t>();
+          value = std::string_view(reinterpret_cast<const char*>(dict.buffers[2]->data()) + o[i],
+                                   static_cast<size_t>(o[i + 1] - o[i]));
+        } else {
+          const int32_t* o = dict.buffers[1]->data_as<int32_t>();
+          value = std::string_view(reinterpret_cast<const char*>(dict.buffers[2]->data()) + o[i],
+                                   static_cast<size_t>(o[i + 1] - o[i]));
+        }
+        QUIVER_ASSIGN_OR_RAISE(to_memo[static_cast<size_t>(i)], memo_.GetOrInsert(value));
+        identity = identity && to_memo[static_cast<size_t>(i)] == i;
+      }
+      if (!identity) {
+        int32_t* idx = reinterpret_cast<int32_t*>(indices_.data());
+        for (int64_t i = 0, m = indices_.size() / 4; i < m; ++i) idx[i] = to_memo[idx[i]];
+      }
+      if (adopted_current_) {
+        // The page dictionary's entries already have their memo indices.
+        identity_prefix_ = 0;
+        while (identity_prefix_ < n &&
+               to_memo[static_cast<size_t>(identity_prefix_)] == identity_prefix_) {
+          ++identity_prefix_;
+        }
+        remap_ = std::move(to_memo);
+      } else {
+        adopted_.reset();
+      }
+    }
+    mode_ = Mode::kMemo;
+    return Status::OK();
+  }
+
   // The memo's index of the page dictionary's entry `entry`, inserted on
   // its first use in the batch.
   Result<int32_t> FirstUse(const Decoder* decoder, int32_t entry) {
@@ -786,6 +945,13 @@ class DictionaryBuilder final : public LeafBuilder {
   int32_t identity_prefix_ = 0;
   std::vector<int32_t> page_indices_;  // AppendIndices' scratch
   std::vector<uint8_t> scratch_;
+  // The batch's way so far (kEmpty: no slot yet).
+  enum class Mode { kEmpty, kAdopted, kMemo };
+  Mode mode_ = Mode::kEmpty;
+  ArrayDataPtr adopted_;          // an adopted page dictionary, as an Arrow array
+  int64_t adopted_bytes_ = 0;
+  bool adopted_current_ = false;  // adopted_ holds the current page dictionary
+  bool adopt_tried_ = false;      // Adopt ran for the current page dictionary
 };
 
 }  // namespace
