@@ -134,6 +134,7 @@ template <typename Offset>
 Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
                                      int64_t validity_offset, MutableBuffer* offsets,
                                      MutableBuffer* data) {
+  appended_ascii_ = false;
   if (num_slots < 0) return CheckWanted(num_slots);
   const int64_t valid =
       validity == nullptr ? num_slots : bitmap::CountSetBits(validity, validity_offset, num_slots);
@@ -154,6 +155,7 @@ Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
       size += bytes;
       return Status::OK();
     };
+    copied_ascii_ = kAsciiUnknown;
     Status status;
     if (validity == nullptr) {
       status = copy_run(0, num_slots);
@@ -170,6 +172,7 @@ Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
     QUIVER_RETURN_NOT_OK(status);
     offsets->UnsafeSetSize(offsets->size() + num_slots * int64_t{sizeof(Offset)});
     data->UnsafeSetSize(size);
+    appended_ascii_ = copied_ascii_ == kAscii;
     return Status::OK();
   }
 

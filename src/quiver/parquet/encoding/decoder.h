@@ -203,6 +203,12 @@ class ByteArrayDecoder : public Decoder {
   // (DELTA_BYTE_ARRAY). DecodeArrow copies in one pass where it is known.
   static constexpr int64_t kUnknownBytes = INT64_MAX;
   virtual int64_t value_bytes_bound(int64_t n) const { return kUnknownBytes; }
+  // Whether the values the last DecodeArrow / DecodeArrowLarge appended are
+  // all ASCII (so valid UTF-8: no check needed), known from the copy (a
+  // dictionary whose entries are all ASCII); false when not known. (PLAIN
+  // does not check as it copies: measured, CopyAscii cost as much as
+  // memcpy and a later check, and binary columns need no check.)
+  bool appended_ascii() const { return appended_ascii_; }
 
   Status Skip(int64_t n) override;
 
@@ -212,9 +218,15 @@ class ByteArrayDecoder : public Decoder {
   // DecodeArrow's one-pass copy, for decoders with a value_bytes_bound():
   // the next n values' bytes to data[0, ...) (room for the bound is there)
   // and their end offsets, base + the bytes so far, to offsets[0, n).
-  // Returns the bytes written.
+  // Returns the bytes written. An implementation that knows whether the
+  // bytes are all ASCII says so with CopiedAscii().
   virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* offsets, uint8_t* data);
   virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int64_t* offsets, uint8_t* data);
+  void CopiedAscii(bool ascii) {
+    copied_ascii_ = (copied_ascii_ == kAsciiUnknown || copied_ascii_ == kAscii) && ascii
+                        ? kAscii
+                        : kNotAscii;
+  }
 
  private:
   template <typename Offset>
@@ -223,6 +235,9 @@ class ByteArrayDecoder : public Decoder {
 
  private:
   std::vector<std::string_view> views_;  // DecodeArrow's scratch
+  // What the DecodeInto calls of one DecodeArrow said (CopiedAscii).
+  enum : uint8_t { kAsciiUnknown, kAscii, kNotAscii } copied_ascii_ = kAsciiUnknown;
+  bool appended_ascii_ = false;
 };
 
 class FixedLenByteArrayDecoder : public Decoder {

@@ -271,6 +271,13 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
     const int32_t* offsets = offsets_->data_as<int32_t>();
     const uint8_t* bytes = bytes_->data();
     int64_t written = 0;
+    CopiedAscii(ascii_);
+    if (max_length_ == 0) {  // every entry empty: the indices are only checked
+      QUIVER_RETURN_NOT_OK(ForEachBatch(n, [&](const uint32_t*, int64_t m, int64_t done) {
+        std::fill(ends + done, ends + done + m, static_cast<End>(base));
+      }));
+      return int64_t{0};
+    }
     QUIVER_RETURN_NOT_OK(ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       for (int64_t j = 0; j < m; ++j) {
         const uint32_t k = idx[j];

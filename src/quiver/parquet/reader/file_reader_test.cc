@@ -508,6 +508,15 @@ TEST(FileReaderDictionaryTest, InvalidUtf8OnlyWhereUsed) {
   EXPECT_EQ(read->values, (Strings{"fine", "ok", "fine"}));
   ExpectReadError(Utf8File({testing::DictionaryPage(3, dictionary), IndexPage({0, 1})}, 2),
                   "invalid UTF-8");
+  // Read as strings (the decoder's all-ASCII shortcut must not apply).
+  auto dense =
+      ReadAll(AsFile(Utf8File({testing::DictionaryPage(3, dictionary), IndexPage({2, 0})}, 2)));
+  ASSERT_TRUE(dense.ok()) << dense.status();
+  auto bad = ReadAll(AsFile(Utf8File({testing::DictionaryPage(3, dictionary), IndexPage({0, 1})}, 2),
+                            "bad.parquet"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("invalid UTF-8 in a string value"), std::string::npos)
+      << bad.status().message();
   // Not ASCII but valid: taken as a whole.
   read = ReadDictionaryColumn(Utf8File(
       {testing::DictionaryPage(3, testing::PlainByteArray({"\xC3\xA9t\xC3\xA9", "ok", "x"})),

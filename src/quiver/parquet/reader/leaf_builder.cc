@@ -263,7 +263,7 @@ class BinaryBuilder32 final : public LeafBuilder {
     }
     const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 4 - 1;
     QUIVER_RETURN_NOT_OK(typed->DecodeArrow(num_slots, valid, valid_offset, &offsets_, &data_));
-    if (utf8_) {
+    if (utf8_ && !typed->appended_ascii()) {
       QUIVER_RETURN_NOT_OK(
           CheckUtf8(offsets_.data_as<int32_t>() + first, num_slots, data_.data()));
     }
@@ -375,9 +375,10 @@ class LargeBinaryLeaf final : public LeafBuilder {
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
     const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 8 - 1;
-    QUIVER_RETURN_NOT_OK(static_cast<ByteArrayDecoder*>(decoder)->DecodeArrowLarge(
-        num_slots, valid, valid_offset, &offsets_, &data_));
-    if (utf8_) {
+    auto* typed = static_cast<ByteArrayDecoder*>(decoder);
+    QUIVER_RETURN_NOT_OK(
+        typed->DecodeArrowLarge(num_slots, valid, valid_offset, &offsets_, &data_));
+    if (utf8_ && !typed->appended_ascii()) {
       QUIVER_RETURN_NOT_OK(
           CheckUtf8(offsets_.data_as<int64_t>() + first, num_slots, data_.data()));
     }
