@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "quiver/parquet/encoding/decoder_internal.h"
+#include "quiver/parquet/encoding/spaced_internal.h"
 #include "quiver/util/bitmap.h"
 
 namespace quiver::parquet {
@@ -89,6 +90,10 @@ Status TypedDecoder<T>::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
   // is before the values not yet moved.
   const T* from = out + (num_slots - valid);
   QUIVER_RETURN_NOT_OK(Decode(valid, out + (num_slots - valid)));
+  if (internal::ExpandSpaced(sizeof(T), reinterpret_cast<const uint8_t*>(from), valid, validity,
+                             validity_offset, num_slots, reinterpret_cast<uint8_t*>(out))) {
+    return Status::OK();
+  }
   int64_t next = 0;
   bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
     std::fill(out + next, out + pos, T{});

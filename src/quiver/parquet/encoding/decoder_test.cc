@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "quiver/parquet/encoding/dictionary_indices.h"
 #include "quiver/parquet/encoding/plain.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
+#include "quiver/parquet/encoding/spaced_internal.h"
 #include "quiver/util/bit_util.h"
 
 namespace quiver::parquet {
@@ -454,6 +456,54 @@ TEST(DecoderTest, SpacedFixedWidthsAndArrowBinaryWithNulls) {
     EXPECT_EQ(o[slots], data.size());
     EXPECT_EQ(decoder->values_left(), 0);
   }
+}
+
+// spaced_internal.h: values spaced out to their slots, from a buffer of
+// their own and from the tail of the output, for every word shape (all
+// null, all valid, few valid, many valid), partial words and offsets. The
+// values' buffer has exactly `valid` values (ASan: nothing read past it).
+TEST(SpacedTest, ExpandAtEveryDensityAndWidth) {
+  std::mt19937_64 rng(11);
+  for (int width : {1, 2, 4, 8}) {
+    for (int64_t slots : {0, 1, 63, 64, 65, 1000}) {
+      for (int per_mille : {0, 10, 100, 500, 900, 1000, -1}) {  // -1: runs of 70
+        for (int64_t offset : {0, 3}) {
+          SCOPED_TRACE(testing::Message() << width << " " << slots << " " << per_mille << " "
+                                          << offset);
+          std::vector<uint8_t> validity(static_cast<size_t>((slots + offset) / 8 + 1), 0);
+          std::vector<bool> valid(static_cast<size_t>(slots));
+          int64_t count = 0;
+          for (int64_t i = 0; i < slots; ++i) {
+            valid[i] = per_mille < 0 ? (i / 70) % 2 == 0
+                                     : static_cast<int>(rng() % 1000) < per_mille;
+            if (valid[i]) {
+              bit_util::SetBit(validity.data(), offset + i);
+              ++count;
+            }
+          }
+          std::vector<uint8_t> values(static_cast<size_t>(count * width));
+          for (auto& byte : values) byte = static_cast<uint8_t>(rng() | 1);  // never 0
+          std::vector<uint8_t> expected(static_cast<size_t>(slots * width), 0);
+          for (int64_t i = 0, j = 0; i < slots; ++i) {
+            if (valid[i]) std::memcpy(&expected[i * width], &values[(j++) * width], width);
+          }
+          std::vector<uint8_t> out(static_cast<size_t>(slots * width), 0xCC);
+          ASSERT_TRUE(internal::ExpandSpaced(width, values.data(), count, validity.data(), offset,
+                                             slots, out.data()));
+          EXPECT_EQ(out, expected);
+          // In place: the values decoded at the end of the slots first.
+          std::vector<uint8_t> in_place(static_cast<size_t>(slots * width), 0xCC);
+          std::copy(values.begin(), values.end(), in_place.end() - count * width);
+          ASSERT_TRUE(internal::ExpandSpaced(width, in_place.data() + (slots - count) * width,
+                                             count, validity.data(), offset, slots,
+                                             in_place.data()));
+          EXPECT_EQ(in_place, expected);
+        }
+      }
+    }
+  }
+  uint8_t byte = 0;
+  EXPECT_FALSE(internal::ExpandSpaced(3, &byte, 0, &byte, 0, 0, &byte));
 }
 
 // Decodes every value of a page after SetData(num_values, data, size);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "quiver/parquet/encoding/spaced_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 #include "quiver/util/utf8.h"
@@ -172,6 +173,11 @@ Status PlainFixedWidthDecoder::DecodeSpaced(int64_t num_slots, const uint8_t* va
   const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
   if (valid > values_left()) return NotEnough(valid);
   auto* dest = static_cast<uint8_t*>(out);
+  if (internal::ExpandSpaced(byte_width_, data_ + pos_, valid, validity, validity_offset,
+                             num_slots, dest)) {
+    pos_ += valid * byte_width_;
+    return Status::OK();
+  }
   auto zero_slots = [&](int64_t from, int64_t to) {
     if (to > from) {
       std::memset(dest + from * byte_width_, 0, static_cast<size_t>((to - from) * byte_width_));
