@@ -175,7 +175,22 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
   DictionaryBuffers dictionary_buffers() const override { return {nullptr, dictionary_}; }
 
   Status Decode(int64_t n, uint8_t* out) override {
-    const auto width = static_cast<size_t>(type_length());
+    // Common widths as constants (float16, decimals, UUIDs): a memcpy of a
+    // run-time width is a libc call per value.
+    switch (type_length()) {
+      case 2: return Gather<2>(n, out);
+      case 4: return Gather<4>(n, out);
+      case 8: return Gather<8>(n, out);
+      case 16: return Gather<16>(n, out);
+      default: return Gather<0>(n, out);
+    }
+  }
+
+ private:
+  // kWidth 0: type_length().
+  template <int kWidth>
+  Status Gather(int64_t n, uint8_t* out) {
+    const auto width = kWidth > 0 ? static_cast<size_t>(kWidth) : static_cast<size_t>(type_length());
     const uint8_t* dictionary = dictionary_->data();
     return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
       uint8_t* dest = out + static_cast<size_t>(done) * width;
@@ -185,7 +200,6 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
     });
   }
 
- private:
   MemoryPool* pool_;
   std::shared_ptr<Buffer> dictionary_ = std::make_shared<Buffer>();
   int64_t length_ = 0;

@@ -224,7 +224,7 @@ std::vector<Page> AllPages(int64_t n, uint64_t seed) {
       pairs.push_back({type, Encoding::kDeltaBinaryPacked, -1});
     }
   }
-  for (int length : {2, 3, 16}) {  // 2: FLOAT16
+  for (int length : {2, 3, 4, 8, 16}) {  // 2: FLOAT16; 2, 4, 8, 16: Gather<kWidth>
     for (Encoding e : {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kDeltaByteArray,
                        Encoding::kByteStreamSplit}) {
       pairs.push_back({Type::kFixedLenByteArray, e, length});
@@ -458,13 +458,13 @@ TEST(DecoderTest, SpacedFixedWidthsAndArrowBinaryWithNulls) {
   }
 }
 
-// spaced_internal.h: values spaced out to their slots, from a buffer of
-// their own and from the tail of the output, for every word shape (all
+// spaced_internal.h: values spaced out to their slots (widths 1 to 16),
+// from a buffer of their own and from the tail of the output, for every word shape (all
 // null, all valid, few valid, many valid), partial words and offsets. The
 // values' buffer has exactly `valid` values (ASan: nothing read past it).
 TEST(SpacedTest, ExpandAtEveryDensityAndWidth) {
   std::mt19937_64 rng(11);
-  for (int width : {1, 2, 4, 8}) {
+  for (int width : {1, 2, 4, 8, 16}) {
     for (int64_t slots : {0, 1, 63, 64, 65, 1000}) {
       for (int per_mille : {0, 10, 100, 500, 900, 1000, -1}) {  // -1: runs of 70
         for (int64_t offset : {0, 3}) {

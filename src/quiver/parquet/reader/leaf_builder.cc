@@ -10,6 +10,7 @@
 #include "quiver/array/builder_binary.h"
 #include "quiver/array/memo_table.h"
 #include "quiver/parquet/encoding/dictionary_indices.h"
+#include "quiver/parquet/encoding/spaced_internal.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -475,12 +476,17 @@ class FixedBytesBuilder final : public FixedWidthLeaf {
     if (valid == nullptr || num_values == num_slots) {
       QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out));
     } else {
-      // The values at the end of the slots, then moved forward run by run
-      // (a value's slot is never after where it was decoded, and a null
-      // slot before every value not yet moved), null runs zeroed.
+      // The values at the end of the slots, then moved forward (a value's
+      // slot is never after where it was decoded, and a null slot before
+      // every value not yet moved), null slots zeroed: 64 slots at a time
+      // for the widths ExpandSpaced takes, else run by run.
       const int64_t w = width_;
       const uint8_t* from = out + (num_slots - num_values) * w;
       QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out + (num_slots - num_values) * w));
+      if (ExpandSpaced(w, from, num_values, valid, valid_offset, num_slots, out)) {
+        values_.UnsafeSetSize(values_.size() + num_slots * width_);
+        return Status::OK();
+      }
       int64_t next = 0;
       bitmap::VisitSetBitRuns(valid, valid_offset, num_slots, [&](int64_t pos, int64_t len) {
         if (pos > next) std::memset(out + next * w, 0, static_cast<size_t>((pos - next) * w));
