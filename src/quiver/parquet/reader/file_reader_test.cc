@@ -1,6 +1,8 @@
 #include "quiver/parquet/reader/file_reader.h"
 
 #include <filesystem>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "quiver/io/memory.h"
 #include "quiver/parquet/reader/test_util_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "quiver/util/bit_util.h"
 #include "quiver/util/base64.h"
 
 namespace quiver::parquet {
@@ -418,6 +421,58 @@ TEST(FileReaderHostileTest, InconsistentAndDeepSchemas) {
 TEST(FileReaderHostileTest, InvalidUtf8InStringColumn) {
   ExpectReadError(Utf8File({DataPageV1(2, testing::PlainByteArray({"ok", "\xC3\x28"}))}, 2),
                   "invalid UTF-8");
+}
+
+// An optional column's v1 page: definition levels (bit width 1, one
+// bit-packed run) from `valid`, then `body` (the values).
+testing::TestPage OptionalPage(const std::vector<bool>& valid, const std::string& body,
+                               Encoding encoding = Encoding::kPlain) {
+  const size_t groups = (valid.size() + 7) / 8;
+  std::string levels(1, static_cast<char>((groups << 1) | 1));
+  for (size_t g = 0; g < groups; ++g) {
+    uint8_t byte = 0;
+    for (size_t k = 0; k < 8 && 8 * g + k < valid.size(); ++k) {
+      byte |= static_cast<uint8_t>(valid[8 * g + k]) << k;
+    }
+    levels.push_back(static_cast<char>(byte));
+  }
+  return DataPageV1(static_cast<int32_t>(valid.size()), testing::WithLengthPrefix(levels) + body,
+                    encoding);
+}
+
+TEST(FileReaderTest, NullableBooleansAcrossPagesOffTheByte) {
+  // Pages of 5, 11, 3 (all null) and 20 slots: each page's slots start off
+  // a byte boundary of the batch's bits but the first.
+  std::mt19937_64 rng(3);
+  std::vector<testing::TestPage> pages;
+  std::vector<std::optional<bool>> expected;
+  for (int slots : {5, 11, 3, 20}) {
+    std::vector<bool> valid;
+    std::vector<bool> values;
+    for (int i = 0; i < slots; ++i) {
+      valid.push_back(slots != 3 && rng() % 3 != 0);
+      if (valid.back()) values.push_back(rng() % 2 == 0);
+      expected.push_back(valid.back() ? std::optional<bool>(values.back()) : std::nullopt);
+    }
+    std::string body((values.size() + 7) / 8, '\0');
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i]) body[i / 8] = static_cast<char>(body[i / 8] | (1 << (i % 8)));
+    }
+    pages.push_back(OptionalPage(valid, body));
+  }
+  auto read = ReadAll(AsFile(OneLeafFile(Leaf("b", Type::kBoolean, kOptional), std::move(pages),
+                                         static_cast<int64_t>(expected.size()))));
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ((*read)->column(0)->num_chunks(), 1);
+  const ArrayData& data = *(*read)->column(0)->chunk(0)->data();
+  ASSERT_EQ(data.length, static_cast<int64_t>(expected.size()));
+  for (int64_t i = 0; i < data.length; ++i) {
+    const bool is_valid = data.buffers[0] == nullptr ||
+                          bit_util::GetBit(data.buffers[0]->data(), data.offset + i);
+    ASSERT_EQ(is_valid, expected[static_cast<size_t>(i)].has_value()) << i;
+    const bool value = bit_util::GetBit(data.buffers[1]->data(), data.offset + i);
+    ASSERT_EQ(value, expected[static_cast<size_t>(i)].value_or(false)) << i;
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -146,13 +146,33 @@ class BooleanBuilder final : public LeafBuilder {
     if (valid == nullptr) {
       QUIVER_RETURN_NOT_OK(typed->Decode(num_slots, out, length_));
     } else {
+      // The values as bytes, spaced out to a byte a slot without branches
+      // (a slot takes the next value or false; the value index moves on by
+      // the slot's bit and stops at the last value), then packed: a bit
+      // read-modify-write a slot was most of reading a column of nullable
+      // booleans.
       scratch_.resize(static_cast<size_t>(num_values));
       QUIVER_RETURN_NOT_OK(
           typed->Decode(num_values, reinterpret_cast<bool*>(scratch_.data())));
-      int64_t v = 0;
-      for (int64_t s = 0; s < num_slots; ++s) {
-        const bool value = bit_util::GetBit(valid, valid_offset + s) && scratch_[static_cast<size_t>(v++)];
-        bit_util::SetBitTo(out, length_ + s, value);
+      slots_.resize(static_cast<size_t>(num_slots));
+      if (num_values == 0) {
+        std::fill(slots_.begin(), slots_.end(), uint8_t{0});
+      } else {
+        const uint8_t* in = scratch_.data();
+        const int64_t last = num_values - 1;
+        int64_t v = 0;
+        for (int64_t s = 0; s < num_slots; ++s) {
+          const auto bit = static_cast<uint8_t>(bit_util::GetBit(valid, valid_offset + s));
+          slots_[static_cast<size_t>(s)] = static_cast<uint8_t>(in[std::min(v, last)] & bit);
+          v += bit;
+        }
+      }
+      if (length_ % 8 == 0) {
+        bitmap::PackBytes(slots_.data(), num_slots, out + length_ / 8);
+      } else {
+        packed_.resize(static_cast<size_t>(bit_util::BytesForBits(num_slots)));
+        bitmap::PackBytes(slots_.data(), num_slots, packed_.data());
+        bitmap::CopyBitmap(packed_.data(), 0, num_slots, out, length_);
       }
     }
     length_ += num_slots;
@@ -170,7 +190,9 @@ class BooleanBuilder final : public LeafBuilder {
  private:
   MutableBuffer bits_;
   int64_t length_ = 0;
-  std::vector<uint8_t> scratch_;
+  std::vector<uint8_t> scratch_;  // the values, a byte each
+  std::vector<uint8_t> slots_;    // a byte a slot
+  std::vector<uint8_t> packed_;   // slots_ packed, when length_ is not on a byte
 };
 
 // ---------------------------------------------------------------------------
