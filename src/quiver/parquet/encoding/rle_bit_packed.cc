@@ -605,7 +605,10 @@ void RleBitPackedDecoder::SkipLiteral(int64_t k) {
   const int64_t next = LiteralIndex() + k;
   lit_left_ -= k;
   lit_block_ = next / 32;
-  if (next % 32 == 0) {
+  // At the run's end no block is needed (GetBits and Count take the rest
+  // of a run as bits: unpacking its last block was a tenth of reading a
+  // sparse column).
+  if (next % 32 == 0 || lit_left_ == 0) {
     block_pos_ = 32;
   } else {
     LoadBlock();  // block lit_block_, then lit_block_ + 1 is the next to load

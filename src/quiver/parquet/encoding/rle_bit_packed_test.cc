@@ -618,6 +618,52 @@ TEST(RleBitPackedTest, CountAgreesWithGetBatch) {
   EXPECT_NE(decoder.status().message().find("empty run at byte 2"), std::string::npos);
 }
 
+TEST(RleBitPackedTest, GetBitsCountAndGetBatchInterleaved) {
+  // Bit width 1 (levels): GetBits and Count take bit-packed runs as bits
+  // and skip to the run's end without unpacking its last block; GetBatch
+  // after them, in the same run or the next, unpacks where it is.
+  std::mt19937_64 rng(21);
+  for (int pattern : {0, 1}) {
+    const std::vector<uint32_t> values = MakeValues(1, 5000, pattern, rng);
+    const Bytes bytes = Encode(values, 1);
+    for (int round = 0; round < 20; ++round) {
+      RleBitPackedDecoder decoder(bytes.data(), static_cast<int64_t>(bytes.size()), 1);
+      size_t pos = 0;
+      while (pos < values.size()) {
+        const int64_t k = std::min<int64_t>(1 + static_cast<int64_t>(rng() % 90),
+                                            static_cast<int64_t>(values.size() - pos));
+        int64_t expect_ones = 0;
+        for (int64_t i = 0; i < k; ++i) expect_ones += values[pos + i];
+        switch (rng() % 3) {
+          case 0: {
+            std::vector<uint8_t> bits(static_cast<size_t>(k / 8 + 2), 0);
+            int64_t ones = 0;
+            ASSERT_EQ(decoder.GetBits(bits.data(), 3, k, &ones), k);
+            ASSERT_EQ(ones, expect_ones);
+            for (int64_t i = 0; i < k; ++i) {
+              ASSERT_EQ(bit_util::GetBit(bits.data(), 3 + i), values[pos + i] != 0) << pos + i;
+            }
+            break;
+          }
+          case 1: {
+            int64_t equal = 0;
+            ASSERT_EQ(decoder.Count(k, 1, 1, &equal), k);
+            ASSERT_EQ(equal, expect_ones);
+            break;
+          }
+          default: {
+            std::vector<uint32_t> got(static_cast<size_t>(k));
+            ASSERT_EQ(decoder.GetBatch(got.data(), k), k);
+            for (int64_t i = 0; i < k; ++i) ASSERT_EQ(got[i], values[pos + i]) << pos + i;
+          }
+        }
+        pos += static_cast<size_t>(k);
+      }
+      EXPECT_TRUE(decoder.status().ok());
+    }
+  }
+}
+
 TEST(RleBitPackedTest, LengthPrefix) {
   const Bytes bytes = Encode(std::vector<uint32_t>(10, 4), 3, true);
   auto length = RleBitPackedDecoder::ReadLengthPrefix(bytes.data(), 6);
