@@ -164,7 +164,17 @@ Result<bool> ColumnReader::NextDataPage() {
     // header's num_nulls of v2 pages is not trusted for it).
     int64_t num_non_null = num_values;
     levels_at_once_ = false;
-    if (!flat_ && num_values <= kPageLevelsAtOnce) {
+    page_bits_ready_ = false;
+    if (flat_ && num_values <= kPageLevelsAtOnce) {
+      // One pass over the levels (a count, then the bits, was two).
+      page_bits_.assign(static_cast<size_t>(bit_util::BytesForBits(num_values)), 0);
+      auto ones = def_decoder_.DecodeBits(num_values, page_bits_.data(), 0);
+      if (!ones.ok()) return PageError(ones.status());
+      num_non_null = *ones;
+      page_bits_ready_ = true;
+      page_bits_pos_ = 0;
+      page_bits_ones_ = num_non_null;
+    } else if (!flat_ && num_values <= kPageLevelsAtOnce) {
       // The page's levels decoded once, up front, as the pending levels;
       // the values counted from them.
       QUIVER_RETURN_NOT_OK(DecodePageLevels(num_values));
@@ -323,9 +333,18 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
     // holds a value.
     const int64_t n = std::min(want - records, page_levels_left_);
     QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
-    auto ones = def_decoder_.DecodeBits(n, valid_.data(), num_slots_);
-    if (!ones.ok()) return PageError(ones.status());
-    const int64_t values = *ones;
+    int64_t values = 0;
+    if (page_bits_ready_) {
+      bitmap::CopyBitmap(page_bits_.data(), page_bits_pos_, n, valid_.data(), num_slots_);
+      values = n == page_levels_left_ && page_bits_pos_ == 0
+                   ? page_bits_ones_
+                   : bitmap::CountSetBits(page_bits_.data(), page_bits_pos_, n);
+      page_bits_pos_ += n;
+    } else {
+      auto ones = def_decoder_.DecodeBits(n, valid_.data(), num_slots_);
+      if (!ones.ok()) return PageError(ones.status());
+      values = *ones;
+    }
     page_levels_left_ -= n;
     chunk_levels_left_ -= n;
     num_levels_ += n;

@@ -141,6 +141,13 @@ class ColumnReader {
   int64_t pending_pos_ = 0;
   int64_t pending_len_ = 0;
   std::vector<uint8_t> slot_bytes_;  // Consume's scratch
+  // Flat columns, pages of at most kPageLevelsAtOnce levels: the page's
+  // definition levels decoded once as bits (their count of ones sizes the
+  // values), then copied out batch by batch (ReadFlat).
+  bool page_bits_ready_ = false;
+  std::vector<uint8_t> page_bits_;
+  int64_t page_bits_pos_ = 0;
+  int64_t page_bits_ones_ = 0;
 
   // The batch.
   MutableBuffer def_;

@@ -460,18 +460,34 @@ TEST(FileReaderTest, NullableBooleansAcrossPagesOffTheByte) {
     }
     pages.push_back(OptionalPage(valid, body));
   }
-  auto read = ReadAll(AsFile(OneLeafFile(Leaf("b", Type::kBoolean, kOptional), std::move(pages),
-                                         static_cast<int64_t>(expected.size()))));
-  ASSERT_TRUE(read.ok()) << read.status();
-  ASSERT_EQ((*read)->column(0)->num_chunks(), 1);
-  const ArrayData& data = *(*read)->column(0)->chunk(0)->data();
-  ASSERT_EQ(data.length, static_cast<int64_t>(expected.size()));
-  for (int64_t i = 0; i < data.length; ++i) {
-    const bool is_valid = data.buffers[0] == nullptr ||
-                          bit_util::GetBit(data.buffers[0]->data(), data.offset + i);
-    ASSERT_EQ(is_valid, expected[static_cast<size_t>(i)].has_value()) << i;
-    const bool value = bit_util::GetBit(data.buffers[1]->data(), data.offset + i);
-    ASSERT_EQ(value, expected[static_cast<size_t>(i)].value_or(false)) << i;
+  const std::string file = OneLeafFile(Leaf("b", Type::kBoolean, kOptional), std::move(pages),
+                                      static_cast<int64_t>(expected.size()));
+  // The whole row group as one batch, and batches of 7 (which end inside
+  // pages: the page's level bits are taken out a batch at a time).
+  for (int64_t batch_size : {int64_t{0}, int64_t{7}}) {
+    SCOPED_TRACE(batch_size);
+    Result<TablePtr> read = ReadAll(AsFile(file));
+    if (batch_size > 0) {
+      auto reader = FileReader::Open(AsFile(file));
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      auto batches = (*reader)->GetRecordBatchReader(std::nullopt, std::nullopt, batch_size);
+      ASSERT_TRUE(batches.ok()) << batches.status();
+      read = (*batches)->ToTable();
+    }
+    ASSERT_TRUE(read.ok()) << read.status();
+    int64_t i = 0;
+    for (const ArrayPtr& chunk : (*read)->column(0)->chunks()) {
+      const ArrayData& data = *chunk->data();
+      ASSERT_TRUE(chunk->ValidateFull().ok());
+      for (int64_t k = 0; k < data.length; ++k, ++i) {
+        const bool is_valid = data.buffers[0] == nullptr ||
+                              bit_util::GetBit(data.buffers[0]->data(), data.offset + k);
+        ASSERT_EQ(is_valid, expected[static_cast<size_t>(i)].has_value()) << i;
+        const bool value = bit_util::GetBit(data.buffers[1]->data(), data.offset + k);
+        ASSERT_EQ(value, expected[static_cast<size_t>(i)].value_or(false)) << i;
+      }
+    }
+    ASSERT_EQ(i, static_cast<int64_t>(expected.size()));
   }
 }
 
