@@ -85,23 +85,12 @@ Status TypedDecoder<T>::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
   if (validity == nullptr) return Decode(num_slots, out);
   if (num_slots < 0) return CheckWanted(num_slots);
   const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
-  // The values at the end of the slots, then moved forward run by run: a
-  // value's slot is never after where it was decoded, and every null slot
-  // is before the values not yet moved.
-  const T* from = out + (num_slots - valid);
+  // The values at the end of the slots, then spaced out forward (see
+  // spaced_internal.h).
   QUIVER_RETURN_NOT_OK(Decode(valid, out + (num_slots - valid)));
-  if (internal::ExpandSpaced(sizeof(T), reinterpret_cast<const uint8_t*>(from), valid, validity,
-                             validity_offset, num_slots, reinterpret_cast<uint8_t*>(out))) {
-    return Status::OK();
-  }
-  int64_t next = 0;
-  bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
-    std::fill(out + next, out + pos, T{});
-    std::memmove(out + pos, from, static_cast<size_t>(len) * sizeof(T));
-    from += len;
-    next = pos + len;
-  });
-  std::fill(out + next, out + num_slots, T{});
+  internal::ExpandSpaced(sizeof(T), reinterpret_cast<const uint8_t*>(out + (num_slots - valid)),
+                         valid, validity, validity_offset, num_slots,
+                         reinterpret_cast<uint8_t*>(out));
   return Status::OK();
 }
 

@@ -172,25 +172,9 @@ Status PlainFixedWidthDecoder::DecodeSpaced(int64_t num_slots, const uint8_t* va
   if (validity == nullptr) return Decode(num_slots, out);
   const int64_t valid = bitmap::CountSetBits(validity, validity_offset, num_slots);
   if (valid > values_left()) return NotEnough(valid);
-  auto* dest = static_cast<uint8_t*>(out);
-  if (internal::ExpandSpaced(byte_width_, data_ + pos_, valid, validity, validity_offset,
-                             num_slots, dest)) {
-    pos_ += valid * byte_width_;
-    return Status::OK();
-  }
-  auto zero_slots = [&](int64_t from, int64_t to) {
-    if (to > from) {
-      std::memset(dest + from * byte_width_, 0, static_cast<size_t>((to - from) * byte_width_));
-    }
-  };
-  int64_t next = 0;  // first slot not yet written
-  bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
-    zero_slots(next, pos);
-    std::memcpy(dest + pos * byte_width_, data_ + pos_, static_cast<size_t>(len * byte_width_));
-    pos_ += len * byte_width_;
-    next = pos + len;
-  });
-  zero_slots(next, num_slots);
+  internal::ExpandSpaced(byte_width_, data_ + pos_, valid, validity, validity_offset, num_slots,
+                         static_cast<uint8_t*>(out));
+  pos_ += valid * byte_width_;
   return Status::OK();
 }
 

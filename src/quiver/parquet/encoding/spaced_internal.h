@@ -13,8 +13,9 @@
 // The values may be the tail of `out` itself (decoded there first, as
 // TypedDecoder::DecodeSpaced does): value j then sits at slot
 // num_slots - valid + j, never before the slot it goes to, and a null
-// slot written is always before every value not yet moved, so the forward
-// pass reads each value before anything overwrites it.
+// slot written (now or in a later fill) is always before every value not
+// yet moved, so the forward pass reads each value before anything
+// overwrites it.
 #pragma once
 
 #include <algorithm>
@@ -73,13 +74,12 @@ void ExpandSpacedWords(const uint8_t* values, int64_t valid, const uint8_t* vali
     if (bits == bit_util::LeastSignificantBitMask(n)) {
       std::memmove(dest, values + j * kWidth, static_cast<size_t>(n * kWidth));
       j += n;
-    } else if (std::popcount(bits) <= kFewValues) {
+    } else if (const int count = std::popcount(bits); count <= kFewValues) {
       // Few values (sparse columns): read them, zero the word's slots, then
       // put each value at its bit (read first: they may lie in those slots).
       // (A loop and ZeroBytes, not memcpy / memset: GCC inlines those as
       // rep movs / rep stos here, slow to start on short lengths.)
       Word few[kFewValues];
-      const int count = std::popcount(bits);
       for (int t = 0; t < count; ++t) few[t] = bit_util::SafeLoad<Word>(values + (j + t) * kWidth);
       ZeroBytes(dest, n * kWidth);
       uint64_t rest = bits;
@@ -104,31 +104,38 @@ void ExpandSpacedWords(const uint8_t* values, int64_t valid, const uint8_t* vali
   zero_slots(num_slots);
 }
 
-// True when `width` is one ExpandSpacedWords handles (then it has run).
-inline bool ExpandSpaced(int64_t width, const uint8_t* values, int64_t valid,
+// Values of any width: 64 slots at a time for 1, 2, 4, 8 and 16 bytes;
+// other widths (INT96, fixed-size binary) run by run, a fill and a move each.
+inline void ExpandSpaced(int64_t width, const uint8_t* values, int64_t valid,
                          const uint8_t* validity, int64_t validity_offset, int64_t num_slots,
                          uint8_t* out) {
   switch (width) {
     case 1:
-      ExpandSpacedWords<uint8_t>(values, valid, validity, validity_offset, num_slots, out);
-      return true;
+      return ExpandSpacedWords<uint8_t>(values, valid, validity, validity_offset, num_slots, out);
     case 2:
-      ExpandSpacedWords<uint16_t>(values, valid, validity, validity_offset, num_slots, out);
-      return true;
+      return ExpandSpacedWords<uint16_t>(values, valid, validity, validity_offset, num_slots, out);
     case 4:
-      ExpandSpacedWords<uint32_t>(values, valid, validity, validity_offset, num_slots, out);
-      return true;
+      return ExpandSpacedWords<uint32_t>(values, valid, validity, validity_offset, num_slots, out);
     case 8:
-      ExpandSpacedWords<uint64_t>(values, valid, validity, validity_offset, num_slots, out);
-      return true;
+      return ExpandSpacedWords<uint64_t>(values, valid, validity, validity_offset, num_slots, out);
 #if defined(__SIZEOF_INT128__)
     case 16:  // decimal128, UUIDs
-      ExpandSpacedWords<unsigned __int128>(values, valid, validity, validity_offset, num_slots,
-                                           out);
-      return true;
+      return ExpandSpacedWords<unsigned __int128>(values, valid, validity, validity_offset,
+                                                  num_slots, out);
 #endif
     default:
-      return false;
+      break;
+  }
+  const uint8_t* from = values;
+  int64_t next = 0;  // the first slot not yet written
+  bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
+    if (pos > next) std::memset(out + next * width, 0, static_cast<size_t>((pos - next) * width));
+    std::memmove(out + pos * width, from, static_cast<size_t>(len * width));
+    from += len * width;
+    next = pos + len;
+  });
+  if (num_slots > next) {
+    std::memset(out + next * width, 0, static_cast<size_t>((num_slots - next) * width));
   }
 }
 

@@ -498,27 +498,11 @@ class FixedBytesBuilder final : public FixedWidthLeaf {
     if (valid == nullptr || num_values == num_slots) {
       QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out));
     } else {
-      // The values at the end of the slots, then moved forward (a value's
-      // slot is never after where it was decoded, and a null slot before
-      // every value not yet moved), null slots zeroed: 64 slots at a time
-      // for the widths ExpandSpaced takes, else run by run.
-      const int64_t w = width_;
-      const uint8_t* from = out + (num_slots - num_values) * w;
-      QUIVER_RETURN_NOT_OK(typed->Decode(num_values, out + (num_slots - num_values) * w));
-      if (ExpandSpaced(w, from, num_values, valid, valid_offset, num_slots, out)) {
-        values_.UnsafeSetSize(values_.size() + num_slots * width_);
-        return Status::OK();
-      }
-      int64_t next = 0;
-      bitmap::VisitSetBitRuns(valid, valid_offset, num_slots, [&](int64_t pos, int64_t len) {
-        if (pos > next) std::memset(out + next * w, 0, static_cast<size_t>((pos - next) * w));
-        std::memmove(out + pos * w, from, static_cast<size_t>(len * w));
-        from += len * w;
-        next = pos + len;
-      });
-      if (num_slots > next) {
-        std::memset(out + next * w, 0, static_cast<size_t>((num_slots - next) * w));
-      }
+      // The values at the end of the slots, then spaced out forward (see
+      // spaced_internal.h), null slots zeroed.
+      uint8_t* tail = out + (num_slots - num_values) * width_;
+      QUIVER_RETURN_NOT_OK(typed->Decode(num_values, tail));
+      ExpandSpaced(width_, tail, num_values, valid, valid_offset, num_slots, out);
     }
     values_.UnsafeSetSize(values_.size() + num_slots * width_);
     return Status::OK();
