@@ -434,23 +434,30 @@ class FixedValueWriter final : public ValueWriter {
     }
     const size_t at = indices_.size();
     indices_.resize(at + static_cast<size_t>(n));
+    // MaybeReserveMemo sizes the table on its first kMemoSample values: a
+    // longer first batch goes in two, so that its rest does not grow the
+    // table a doubling at a time (the indices are the same).
+    int64_t first = 0;
+    if (!memo_reserved_ && memo_seen_ < kMemoSample && n > kMemoSample - memo_seen_) {
+      first = kMemoSample - memo_seen_;
+    }
+    Status st = first > 0 ? MemoizeBatch(v, first, indices_.data() + at) : Status::OK();
+    if (st.ok()) st = MemoizeBatch(v + first, n - first, indices_.data() + at + static_cast<size_t>(first));
+    if (!st.ok()) indices_.resize(at);
+    return st;
+  }
+
+  // The memo indices of v[0, n) to out, then MaybeReserveMemo.
+  Status MemoizeBatch(const PhysT* v, int64_t n, int32_t* out) {
     if constexpr (std::is_integral_v<PhysT>) {
       if (UseDirect(v, n)) {
-        const Status st = MemoizeDirect(v, n, indices_.data() + at);
-        if (!st.ok()) {
-          indices_.resize(at);
-          return st;
-        }
+        QUIVER_RETURN_NOT_OK(MemoizeDirect(v, n, out));
         return MaybeReserveMemo(n);
       }
     }
-    const Status st = memo_.GetOrInsertBatch(v, n, indices_.data() + at, [&](int64_t j) {
-          if (bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v[j]));
-        });
-    if (!st.ok()) {
-      indices_.resize(at);
-      return st;
-    }
+    QUIVER_RETURN_NOT_OK(memo_.GetOrInsertBatch(v, n, out, [&](int64_t j) {
+      if (bloom_hashes_ != nullptr) bloom_hashes_->push_back(BloomFilter::Hash(v[j]));
+    }));
     return MaybeReserveMemo(n);
   }
 
@@ -506,10 +513,11 @@ class FixedValueWriter final : public ValueWriter {
   // indices, and so the file, do not change). Never beyond what the values
   // of this write call can fill (a sparse or short column must not get a
   // table sized for the limit); a later call may grow it again.
+  static constexpr int64_t kMemoSample = 1024;
   Status MaybeReserveMemo(int64_t n) {
     memo_seen_ += n;
     leaf_seen_ += n;
-    if (memo_reserved_ || memo_seen_ < 1024) return Status::OK();
+    if (memo_reserved_ || memo_seen_ < kMemoSample) return Status::OK();
     constexpr int64_t kMaxReserve = int64_t{1} << 20;
     const int64_t at_limit = std::min(
         options_.dictionary_pagesize_limit / static_cast<int64_t>(sizeof(PhysT)) + 1024,
