@@ -155,6 +155,34 @@ EXTRA_VARIANTS = {
 }
 ALL_VARIANTS = {**VARIANTS, **EXTRA_VARIANTS}
 
+# Quiver writing a peer's own page layout, for the peers that cannot take
+# some of the matrix settings (bench/peers/run.py's layout arms,
+# bench/peers/layout_control.py): "<variant>@<peer>" is the variant's options
+# with these over them. Quiver only; the options undo what the peer cannot
+# match (their `settings` differences).
+PEER_LAYOUTS = {
+    # A dictionary only where it pays (polars' own per-column heuristic
+    # writes distinct numbers PLAIN: Quiver's dictionary_cost_fallback,
+    # parquet-java's rule, decided after a column's first page); the page
+    # index always. The matrix's 20,000-row pages are kept (polars has no
+    # row limit, but without it the first page, and so the decision, would
+    # come only at the dictionary's size limit): more pages than polars
+    # writes, which costs Quiver, not the peer.
+    "polars": {"dictionary_cost_fallback": True, "write_page_index": True},
+    # No rows-per-page limit (pages cut at the 1 MiB data page size only).
+    "arrow-go": {"max_rows_per_page": 1 << 30},
+}
+LAYOUT_SEP = "@"
+
+
+def layout_variant(variant):
+    """(matrix variant, peer whose layout, or None) of a variant name."""
+    base, sep, peer = variant.partition(LAYOUT_SEP)
+    if sep and peer not in PEER_LAYOUTS:
+        raise ValueError(f"no layout for peer {peer!r} (writer_bench.PEER_LAYOUTS: "
+                         f"{', '.join(PEER_LAYOUTS)})")
+    return base, (peer if sep else None)
+
 GROUPS = [
     "primitive", "primitive_non_null", "bool", "bool_non_null", "string", "string_non_null",
     "string_empty", "string_dictionary", "string_dictionary_low_cardinality_20",
@@ -409,7 +437,12 @@ def leaf_paths(schema):
 
 
 def variant_options(variant, table):
+    """The options of a variant (writer_bench.ALL_VARIANTS), or of a layout
+    variant "<variant>@<peer>" (PEER_LAYOUTS: Quiver's options only)."""
+    variant, layout = layout_variant(variant)
     opts = dict(BASE_OPTIONS)
+    if layout is not None:
+        opts.update(PEER_LAYOUTS[layout])
     for k, v in ALL_VARIANTS[variant].items():
         if v == "EVERY_LEAF":
             # Every leaf but BOOLEAN ones: both writers refuse a bloom filter

@@ -188,7 +188,12 @@ class QuiverPeer:
         self.table = quiver.table(table)  # zero-copy import, outside the timing
 
     def options(self, variant):
-        known_variant(variant)
+        # "<variant>@<peer>": Quiver in that peer's layout (writer_bench.PEER_LAYOUTS).
+        try:
+            base, _ = wb.layout_variant(variant)
+        except ValueError as e:
+            raise Unsupported(str(e)) from None
+        known_variant(base)
         opts = wb.variant_options(variant, self.arrow)
         if self.mt:
             opts["use_threads"] = True
@@ -213,6 +218,10 @@ class QuiverPeer:
             diffs.append("use_threads=True (multi-threaded arm)")
         if self.extra:
             diffs.append(f"--quiver-options {json.dumps(self.extra)} over the variant's options")
+        layout = wb.layout_variant(variant)[1]
+        if layout is not None:
+            diffs.append(f"in {layout}'s layout: {json.dumps(wb.PEER_LAYOUTS[layout])} over the "
+                         "variant's options")
         return {"call": "quiver.write_parquet(table, file_object, **opts)", **opts}, diffs
 
     def read_setup(self, path):

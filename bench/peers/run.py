@@ -31,8 +31,12 @@ any timing. Per case: a correctness gate (each peer writes the file once,
 pyarrow reads it back and it must equal the input up to the type changes a
 peer legitimately makes, which are listed; this write is also the first
 untimed warm-up, followed by EXTRA_WARMUPS more), then --reps rounds; in round r the arms run in an order rotated by
-r (r * arms / reps positions), each writing once. Arms: every peer, and a
-control arm (a second Quiver process). Reported: medians; Quiver's median
+r (r * arms / reps positions), each writing once. Arms: every peer, a
+control arm (a second Quiver process), and in the matrix the layout arms
+(quiver@polars, quiver@arrow-go: Quiver writing that peer's own page layout,
+writer_bench.PEER_LAYOUTS, for the settings the peer cannot take; reported
+beside the peer, and "q/fastest, layouts" counts such a peer against the
+better of Quiver's two ways). Reported: medians; Quiver's median
 divided by each peer's and by the fastest peer's; beside it the control's
 spread (median control/Quiver and the per-round min..max); the order check
 (Quiver/fastest in the rounds where Quiver ran before the fastest peer,
@@ -90,6 +94,18 @@ ST_PEERS = ("pyarrow", "duckdb", "polars", "arrow-rs", "arrow-go")
 MT_ARMS = ("quiver-mt", "duckdb-mt", "polars-mt")
 DEFAULT_PEERS = ST_PEERS + MT_ARMS
 MAIN, CONTROL = "quiver", "control"
+# Layout arms: Quiver (its main process) writing a peer's own page layout
+# (writer_bench.PEER_LAYOUTS), beside that peer in the same rounds, for the
+# peers that cannot take some matrix settings. Arm "quiver@<peer>".
+LAYOUT_PEERS = tuple(wb.PEER_LAYOUTS)
+
+
+def layout_arm(peer):
+    return f"{MAIN}{wb.LAYOUT_SEP}{peer}"
+
+
+def is_layout_arm(name):
+    return name.startswith(MAIN + wb.LAYOUT_SEP)
 MATRIX_VARIANTS = "default,bloom_filter,parquet_2,zstd,zstd_parquet_2,cdc"
 TPCH_VARIANTS = "default,snappy,zstd,cdc_snappy,cdc_zstd"
 # codec variant -> the same variant without the codec (the codec's share of a
@@ -432,11 +448,14 @@ class Case:
         return f"{self.section}/{self.input}/{self.label}"
 
 
-def write_arms(procs, variant, with_mt):
+def write_arms(procs, variant, with_mt, layouts=False):
     arms = [Arm(MAIN, MAIN, variant), Arm(CONTROL, CONTROL, variant)]
     arms += [Arm(p, p, variant) for p in procs if p in ST_PEERS]
     if with_mt:
         arms += [Arm(p, p, variant) for p in procs if p in MT_ARMS]
+    if layouts:  # in the same set of processes as its peer
+        arms += [Arm(layout_arm(p), MAIN, f"{variant}{wb.LAYOUT_SEP}{p}")
+                 for p in procs if p in LAYOUT_PEERS]
     return arms
 
 
@@ -544,7 +563,8 @@ def summarize(case, times, orders, threshold):
     if case.main not in med:
         return s
     q = med[case.main]
-    s["ratio"] = {a: q / m for a, m in med.items() if a not in (case.main, CONTROL)}
+    s["ratio"] = {a: q / m for a, m in med.items()
+                  if a not in (case.main, CONTROL) and not is_layout_arm(a)}
     pool = [a for a in (case.fastest_pool or ()) if a in med]
     if pool:
         fastest = min(pool, key=lambda a: med[a])
@@ -564,6 +584,7 @@ def summarize(case, times, orders, threshold):
             s["order_before"] = statistics.median(before)
             s["order_after"] = statistics.median(after)
             s["order_effect"] = s["order_before"] / s["order_after"] - 1
+    add_layouts(s)
     flags = []
     if "control" in s and abs(s["control"] - 1) > threshold:
         flags.append(f"control {s['control'] - 1:+.1%}")
@@ -571,6 +592,21 @@ def summarize(case, times, orders, threshold):
         flags.append(f"order {s['order_effect']:+.1%}")
     s["flags"] = flags
     return s
+
+
+def add_layouts(s):
+    """From a summary's medians: s["layout"][peer] = Quiver in the peer's layout
+    / the peer (same set of processes, same rounds), and
+    s["ratio_fastest_layouts"]: Quiver/fastest where each peer that has a
+    layout arm counts against the better of Quiver's two ways to write it
+    (the matrix settings, or the peer's layout)."""
+    med, ratio = s["median_s"], s.get("ratio", {})
+    s["layout"] = {p: med[layout_arm(p)] / med[p] for p in LAYOUT_PEERS
+                   if layout_arm(p) in med and p in med}
+    pool = [p for p in ST_PEERS if p in ratio]
+    if pool and s["layout"]:
+        s["ratio_fastest_layouts"] = max(min(ratio[p], s["layout"].get(p, ratio[p]))
+                                         for p in pool)
 
 
 def order_check(case, peers, fastest, reps):
@@ -595,6 +631,10 @@ def run_case(case, peers, expected, expected_rows, args):
     t0 = time.perf_counter()
     gate(case, peers, expected, expected_rows)
     live = [a for a in case.arms if a.status == "ok"]
+    # A layout arm goes with its peer (none for a variant the peer cannot do).
+    names = {a.name for a in live}
+    live = [a for a in live if not is_layout_arm(a.name)
+            or a.name.split(wb.LAYOUT_SEP, 1)[1] in names]
     # CDC section: a peer's default arm goes with its cdc arm.
     if case.section == "cdc":
         names = {a.name for a in live}
@@ -659,7 +699,8 @@ def print_case(rec):
            if "control" in s else "")
     fast = (f"fastest {s['fastest']} {s['ratio_fastest']:.2f}" if "fastest" in s else "")
     order = f"order {s['order_effect']:+.1%}" if "order_effect" in s else ""
-    log(f"  {rec['id']:52s} quiver {q * 1e3:9.1f} ms | {peers} | {fast} | {ctl} {order}"
+    lay = f" | layouts {layout_text(s)}" if s.get("layout") else ""
+    log(f"  {rec['id']:52s} quiver {q * 1e3:9.1f} ms | {peers} | {fast}{lay} | {ctl} {order}"
         + (f" | FLAGGED {s['flags']}" if s["flags"] else "")
         + (f" (repeated {rec['repeated']}x)" if rec["repeated"] else ""))
 
@@ -825,6 +866,7 @@ def merge_parts(recs):
               "order_rounds", "order_from"):
         if k in home["summary"]:
             s[k] = home["summary"][k]
+    add_layouts(s)  # each layout arm and its peer ran in one set
     for r in ok:
         s["flags"] += [f for f in r["summary"].get("flags", []) if f not in s["flags"]]
     merged["summary"] = s
@@ -888,7 +930,8 @@ def section_matrix(args, inputs, bins, procs, registry, settings, results, read_
             cases = []
             if write:
                 cases += [Case("matrix", g, v, "write",
-                               write_arms(session.peers, v, with_mt=(v == "default")),
+                               write_arms(session.peers, v, with_mt=(v == "default"),
+                                          layouts=args.layout_arms),
                                fastest_pool=ST_PEERS) for v in args.variants]
             for codec, f in read_files.items():
                 arms = [Arm(MAIN, MAIN, file=f), Arm(CONTROL, CONTROL, file=f)]
@@ -1016,17 +1059,27 @@ def flags_text(rec):
     return "; ".join(out)
 
 
+def layout_text(s):
+    return ", ".join(f"{p} {r:.2f}" for p, r in s.get("layout", {}).items()) or "-"
+
+
 def ratio_table(recs, peers, title_cols):
+    layouts = any(r.get("summary", {}).get("layout") for r in recs)
     cols = title_cols + ["quiver ms"] + [f"q/{p}" for p in peers] + \
-        ["fastest", "q/fastest", "control [min..max]", "order", "flags"]
+        ["fastest", "q/fastest"] + \
+        (["q in the peer's layout / peer", "q/fastest, layouts"] if layouts else []) + \
+        ["control [min..max]", "order", "flags"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for rec in recs:
         s = rec.get("summary", {})
         q = s.get("median_s", {}).get(MAIN)
         row = [rec["input"], rec["label"], f"{q * 1e3:.1f}" if q else "-"]
         row += [cell(rec, p) for p in peers]
-        row += [s.get("fastest", "-"), fmt_ratio(s.get("ratio_fastest")), control_text(s),
-                order_text(s), flags_text(rec)]
+        row += [s.get("fastest", "-"), fmt_ratio(s.get("ratio_fastest"))]
+        if layouts:
+            row += [layout_text(s), fmt_ratio(s.get("ratio_fastest_layouts",
+                                                    s.get("ratio_fastest")))]
+        row += [control_text(s), order_text(s), flags_text(rec)]
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -1116,6 +1169,17 @@ def write_report(args, results, registry, settings, started, path_md, path_json,
                        f"{statistics.median(ratios):.2f} (geometric mean "
                        f"{math.exp(statistics.mean(math.log(x) for x in ratios)):.2f}); "
                        f"{sum(x <= 1 for x in ratios)} of {len(ratios)} at or below 1."]
+        if any("layout" in r.get("summary", {}) and r["summary"]["layout"] for r in recs):
+            lr = [r["summary"].get("ratio_fastest_layouts", r["summary"]["ratio_fastest"])
+                  for r in recs if "ratio_fastest" in r.get("summary", {})]
+            md += ["", "Layout arms: `quiver@<peer>` is Quiver writing that peer's own page "
+                       "layout (options over the variant's: " + "; ".join(
+                           f"{p} `{json.dumps(o)}`" for p, o in wb.PEER_LAYOUTS.items()) +
+                   "), in the same rounds as the peer, for the settings the peer cannot take "
+                   "(its differences below). \"q/fastest, layouts\" counts each such peer "
+                   "against the better of Quiver's two ways to write it: "
+                   f"{sum(x <= 1 for x in lr)} of {len(lr)} at or below 1 "
+                   f"(median {statistics.median(lr):.2f})."]
     mt_recs = [r for r in results if r["section"] in ("matrix", "tpch-mt")
                and r.get("label") in ("default",) + tuple(args.tpch_variants)]
     mt_lines = mt_table([r for r in mt_recs if r["section"] == "tpch-mt"
@@ -1166,12 +1230,14 @@ def write_report(args, results, registry, settings, started, path_md, path_json,
                 f"{sh[w]:.0%}" if w in sh else "-" for w in arms_seen) + " |")
     writes = [r for r in results if r.get("kind") == "write" and r.get("bytes")]
     if writes:
-        md += ["", "## Output size (MB)", "", "| case | " + " | ".join(arms_seen) + " |",
-               "|" + "---|" * (len(arms_seen) + 1)]
+        size_arms = arms_seen + [layout_arm(p) for p in LAYOUT_PEERS
+                                 if any(layout_arm(p) in r["bytes"] for r in writes)]
+        md += ["", "## Output size (MB)", "", "| case | " + " | ".join(size_arms) + " |",
+               "|" + "---|" * (len(size_arms) + 1)]
         for r in writes:
             b = r["bytes"]
             md.append(f"| {r['section']} {r['input']} {r['label']} | " + " | ".join(
-                f"{b[w] / 1e6:.2f}" if w in b else "-" for w in arms_seen) + " |")
+                f"{b[w] / 1e6:.2f}" if w in b else "-" for w in size_arms) + " |")
     # Gate notes: type changes and file facts per peer (first case that has them).
     md += ["", "## Peers: versions, allocator pin, settings and differences", ""]
     for name in [MAIN] + [p for p in ST_PEERS + MT_ARMS if p in registry]:
@@ -1281,7 +1347,8 @@ def update_readme(path_md, when, mach, results):
              f"[{os.path.relpath(path_md, ROOT)}]({os.path.relpath(path_md, ROOT)})): "
              "median of Quiver's time divided by each peer's, per section.", "",
              "| section | cases | " + " | ".join(f"q/{p}" for p in ST_PEERS) +
-             " | q/fastest |", "|" + "---|" * (len(ST_PEERS) + 3)]
+             " | q/fastest | cases <= 1 | cases <= 1, layouts |",
+             "|" + "---|" * (len(ST_PEERS) + 5)]
     for sec in ("matrix", "cdc", "read", "tpch"):
         recs = [r for r in results if r["section"] == sec and "ratio" in r.get("summary", {})]
         if not recs:
@@ -1291,9 +1358,16 @@ def update_readme(path_md, when, mach, results):
             xs = [r["summary"]["ratio"][key] for r in recs if key in r["summary"]["ratio"]]
             return f"{statistics.median(xs):.2f}" if xs else "-"
         fx = [r["summary"]["ratio_fastest"] for r in recs if "ratio_fastest" in r["summary"]]
+        lx = [r["summary"].get("ratio_fastest_layouts", r["summary"]["ratio_fastest"])
+              for r in recs if "ratio_fastest" in r["summary"]]
+        has_layouts = any("ratio_fastest_layouts" in r["summary"] for r in recs)
         lines.append(f"| {sec} | {len(recs)} | " + " | ".join(med(p) for p in ST_PEERS)
-                     + (f" | {statistics.median(fx):.2f} |" if fx else " | - |"))
-    lines += ["", end]
+                     + (f" | {statistics.median(fx):.2f} | {sum(x <= 1 for x in fx)} | "
+                        if fx else " | - | - | ")
+                     + (f"{sum(x <= 1 for x in lx)} |" if has_layouts else "- |"))
+    lines += ["", "\"layouts\": each of polars and arrow-go against the better of Quiver's two "
+              "ways to write its case, the matrix settings or that peer's own page layout "
+              "(layout arms, in the same rounds; see the full tables).", end]
     text = text[:text.index(begin)] + "\n".join(lines) + text[text.index(end) + len(end):]
     with open(readme, "w") as f:
         f.write(text)
@@ -1325,6 +1399,9 @@ def main():
                          "split into sets of processes that fit in memory (default 1)")
     ap.add_argument("--max-repeats", type=int, default=None,
                     help="repeats of a flagged case (default 1; 0 with --quick)")
+    ap.add_argument("--no-layout-arms", dest="layout_arms", action="store_false",
+                    help="matrix cases without the layout arms (Quiver writing polars' and "
+                         "arrow-go's own page layouts beside them: writer_bench.PEER_LAYOUTS)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--peer-bin", action="append", default=[], metavar="NAME=PATH",
                     help="binary of a native peer (arrow-rs, arrow-go)")
