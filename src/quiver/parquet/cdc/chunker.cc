@@ -52,6 +52,10 @@
 #include <limits>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "quiver/parquet/cdc/gather_simd.h"
 #include "quiver/parquet/cdc/gear_roll_internal.h"
 #include "quiver/parquet/cdc/gear_simd.h"
@@ -941,6 +945,72 @@ int64_t GatherBinaryStretch(const Bytes& bytes, const LeafLevels& levels, int64_
   return ReplayMatch<kRepeated>(buf, m, end, base, i + t, rep, limits, h, s, cuts);
 }
 
+// A run of equal levels without a value (nulls, at any depth) in a column
+// that is not repeated, from level i, in a state at or past min with no
+// match pending. Each such level rolls the same two bytes into the hash, and
+// a byte's effect on the hash is shifted out 64 bytes later: after the run's
+// first levels, the hash after each level's first byte and after its second
+// is the same at every level. So the first kNullRunRolled levels are hashed
+// as usual (any match, or max, decided where it falls), and if none matched
+// the rest of the run cannot: it only adds to the size, up to max (a cut at
+// the level that reaches it). Returns the next level, or -1 for a run of
+// fewer than kNullRunMin levels (left to the usual path). Same cuts, same
+// state as hashing the run level by level (chunker_test.cc).
+constexpr int64_t kNullRunRolled = 40;  // > 33: both saturated values seen
+constexpr int64_t kNullRunMin = 128;
+int64_t NullRunCuts(const int16_t* def, int64_t i, int64_t n, int16_t slot_def,
+                    const Limits& limits, ChunkerState& s, SlotCursor& cursor,
+                    std::vector<int64_t>* cuts) {
+  const int16_t d = def[i];
+  // The run's end, looked for no further than the level at which the size
+  // reaches max (a cut there; the next call goes on from it).
+  const int64_t limit = std::min(n, i + (limits.max_size - s.size + 1) / 2);
+  if (limit - i < kNullRunMin) return -1;
+  int64_t end = i + 1;
+#if defined(__SSE2__)
+  const __m128i eight = _mm_set1_epi16(d);
+  while (end + 8 <= limit &&
+         _mm_movemask_epi8(_mm_cmpeq_epi16(
+             _mm_loadu_si128(reinterpret_cast<const __m128i*>(def + end)), eight)) == 0xFFFF) {
+    end += 8;
+  }
+#endif
+  while (end < limit && def[end] == d) ++end;
+  if (end - i < kNullRunMin) return -1;
+  const uint64_t* table = kGearTable[s.run];
+  uint64_t h = s.hash;
+  int64_t size = s.size;
+  const bool takes_slots = d >= slot_def;
+  // The state at level `last` (the run's levels i..last hashed), then its
+  // decision, as the level-by-level loop makes it.
+  auto decide_at = [&](int64_t last, bool matched) {
+    s.hash = h;
+    s.size = size;
+    s.matched = matched;
+    if (takes_slots) cursor.AdvanceBy(last - i + 1);
+    if (Decide(limits, s)) cuts->push_back(last);
+    return last + 1;
+  };
+  int64_t j = i;
+  for (; j < i + kNullRunRolled; ++j) {
+    size += 2;
+    const uint64_t matches = RollLevel(table, d, limits.threshold, h);
+    if (matches != 0 || size >= limits.max_size) return decide_at(j, matches != 0);
+  }
+  // No match: none in the rest of the run. Levels until size reaches max
+  // (at least one: size < max here).
+  const int64_t to_max = (limits.max_size - size + 1) / 2;
+  if (to_max <= end - j) {
+    size += 2 * to_max;
+    return decide_at(j + to_max - 1, false);
+  }
+  size += 2 * (end - j);
+  s.hash = h;
+  s.size = size;
+  if (takes_slots) cursor.AdvanceBy(end - i);
+  return end;
+}
+
 // Levels [begin, n) of a call; the slot cursor starts at the call's first
 // slot (begin == 0) or where the previous range left it (scratch).
 template <bool kRepeated, typename Bytes>
@@ -1032,6 +1102,15 @@ template <bool kRepeated, typename Bytes>
       if (decides(i) && Decide(limits, s)) cut_at(i);
       ++i;
       continue;
+    }
+    if constexpr (!kRepeated) {
+      if (!s.matched && def[i] != max_def) {
+        const int64_t next = NullRunCuts(def, i, n, slot_def, limits, s, cursor, cuts);
+        if (next >= 0) {
+          i = next;
+          continue;
+        }
+      }
     }
     if constexpr (GatherLayout<Bytes>) {
       if (!s.matched) {
