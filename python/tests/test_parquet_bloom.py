@@ -88,3 +88,26 @@ def test_filter_sizes_follow_pyarrow_folding(tmp_path):
             quiver.write_parquet(table, str(q), bloom_filter_options={"x": o}, use_dictionary=False)
             pq.write_table(table, p, bloom_filter_options={"x": o}, use_dictionary=False)
             assert _blooms(q.read_bytes()) == _blooms(p.read_bytes()), (ndv, n, fpp)
+
+
+@pytest.mark.parametrize("typ", [pa.int64(), pa.float32(), pa.string(), pa.binary(8)], ids=str)
+@pytest.mark.parametrize("dictionary", [True, False], ids=["dict", "plain"])
+def test_bloom_filter_of_null_values_equals_pyarrow(tmp_path, typ, dictionary):
+    """Column chunks with no value (all null, or a row group of nulls between row groups
+    with values): the filter is made at the first value, and a chunk without one writes
+    what the empty filter sized for ndv folds to (one block, no bit set), as pyarrow does."""
+    n = 30000
+    values = _column(np.random.default_rng(5), typ, n, 300, 0.0).to_pylist()
+    some = [None if 10000 <= i < 20000 else v for i, v in enumerate(values)]  # row group 2: nulls
+    table = pa.table({"all_null": pa.array([None] * n, typ), "some": pa.array(some, typ)})
+    opts = dict(use_dictionary=dictionary, row_group_size=10000,
+                bloom_filter_options={"all_null": {"ndv": 100000, "fpp": 0.05}, "some": {}})
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(q), **opts)
+    pq.write_table(table, p, **opts)
+    got, want = _blooms(q.read_bytes()), _blooms(p.read_bytes())
+    assert len(want) == 6 and all(w[1] is not None for w in want)
+    assert got == want
+    # (row group by row group: all_null, some) the all-null chunks' filters: one block each
+    assert [len(got[k][1]) for k in (0, 2, 4)] == [len(want[0][1])] * 3
+    assert len(want[0][1]) < 64

@@ -83,11 +83,16 @@ Result<BloomFilter> BloomFilter::Allocate(int64_t num_bytes, MemoryPool* pool) {
   return BloomFilter(std::move(bitset));
 }
 
-Result<BloomFilter> BloomFilter::Make(int64_t ndv, double fpp, MemoryPool* pool) {
+Status BloomFilter::CheckParameters(int64_t ndv, double fpp) {
   if (ndv < 0) return Status::Invalid(kWhat, "ndv must be >= 0, got ", ndv);
   if (!(fpp > 0.0 && fpp < 1.0)) {
     return Status::Invalid(kWhat, "fpp must be in (0, 1), got ", fpp);
   }
+  return Status::OK();
+}
+
+Result<BloomFilter> BloomFilter::Make(int64_t ndv, double fpp, MemoryPool* pool) {
+  QUIVER_RETURN_NOT_OK(CheckParameters(ndv, fpp));
   return Allocate(OptimalNumBytes(ndv, fpp), pool);
 }
 

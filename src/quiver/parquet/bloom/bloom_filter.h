@@ -50,6 +50,9 @@ class BloomFilter {
   // An empty filter sized by OptimalNumBytes(ndv, fpp). ndv must be >= 0 and
   // fpp in (0, 1) (Invalid otherwise).
   static Result<BloomFilter> Make(int64_t ndv, double fpp, MemoryPool* pool = DefaultMemoryPool());
+  // Make's check of its arguments, alone (for a writer that makes the
+  // filter only when a first value comes).
+  static Status CheckParameters(int64_t ndv, double fpp);
   // An empty filter of exactly `num_bytes` bytes: a power of two in
   // [kMinimumBytes, kMaximumBytes] (Invalid otherwise).
   static Result<BloomFilter> MakeWithNumBytes(int64_t num_bytes,

@@ -136,9 +136,9 @@ class ColumnChunkWriter::Impl {
     chunk_stats_ = ColumnStatistics::Make(leaf_.stats_kind, leaf_.is_string, column_.type_length);
     if (options_.cdc.has_value()) chunker_ = std::make_unique<cdc::Chunker>(*options_.cdc);
     if (options_.bloom_filter.has_value()) {
-      QUIVER_ASSIGN_OR_RAISE(auto filter, BloomFilter::Make(options_.bloom_filter->ndv,
-                                                            options_.bloom_filter->fpp, options_.pool));
-      bloom_filter_.emplace(std::move(filter));
+      // The filter itself comes with the first value (DrainBloomHashes).
+      QUIVER_RETURN_NOT_OK(BloomFilter::CheckParameters(options_.bloom_filter->ndv,
+                                                        options_.bloom_filter->fpp));
       values_->set_bloom_hashes(&bloom_hashes_);
     }
     // Pages start on record boundaries where readers rely on it: data page
@@ -516,7 +516,14 @@ class ColumnChunkWriter::Impl {
       // As Arrow C++ (and so byte for byte as pyarrow): sized for the ndv
       // option, filled, then folded down to the smallest size that keeps the
       // estimated false-positive probability within fpp.
-      DrainBloomHashes();
+      QUIVER_RETURN_NOT_OK(DrainBloomHashes());
+      if (!bloom_filter_.has_value()) {
+        // No value: what the empty filter sized for ndv folds to (one
+        // block, no bit set), without allocating and clearing that size.
+        QUIVER_ASSIGN_OR_RAISE(auto empty, BloomFilter::MakeWithNumBytes(BloomFilter::kMinimumBytes,
+                                                                         options_.pool));
+        bloom_filter_.emplace(std::move(empty));
+      }
       BloomFilter& filter = *bloom_filter_;
       filter.FoldToTargetFpp(options_.bloom_filter->fpp);
       MutableBuffer serialized(options_.pool);
@@ -597,10 +604,20 @@ class ColumnChunkWriter::Impl {
     return level_bits / 8 + values_->EstimatedPageSize();
   }
 
-  // Inserts the hashes the value writer appended into the chunk's filter.
-  void DrainBloomHashes() {
+  // Inserts the hashes the value writer appended into the chunk's filter,
+  // made (sized for the ndv option, as Arrow C++'s) at the first of them:
+  // a column chunk without values (all null) never allocates and clears a
+  // filter sized for ndv only to fold it to one empty block.
+  Status DrainBloomHashes() {
+    if (bloom_hashes_.empty()) return Status::OK();
+    if (!bloom_filter_.has_value()) {
+      QUIVER_ASSIGN_OR_RAISE(auto filter, BloomFilter::Make(options_.bloom_filter->ndv,
+                                                            options_.bloom_filter->fpp, options_.pool));
+      bloom_filter_.emplace(std::move(filter));
+    }
     bloom_filter_->InsertHashes(bloom_hashes_.data(), static_cast<int64_t>(bloom_hashes_.size()));
     bloom_hashes_.clear();
+    return Status::OK();
   }
 
   Status WriteMiniBatch(const LeafLevels& levels, int64_t begin, int64_t end, int16_t slot_def) {
@@ -667,8 +684,7 @@ class ColumnChunkWriter::Impl {
       QUIVER_RETURN_NOT_OK(values_->AppendRanges(batch_ranges_.data(),
                                                  static_cast<int64_t>(batch_ranges_.size())));
     }
-    if (!bloom_hashes_.empty()) DrainBloomHashes();
-    return Status::OK();
+    return DrainBloomHashes();
   }
 
   // (*hist)[k] = number of levels equal to k among levels[0, n), for
