@@ -156,10 +156,11 @@ EXTRA_VARIANTS = {
 ALL_VARIANTS = {**VARIANTS, **EXTRA_VARIANTS}
 
 # Quiver writing a peer's own page layout, for the peers that cannot take
-# some of the matrix settings (bench/peers/run.py's layout arms,
-# bench/peers/layout_control.py): "<variant>@<peer>" is the variant's options
-# with these over them. Quiver only; the options undo what the peer cannot
-# match (their `settings` differences).
+# some of the matrix settings (bench/peers/run.py's layout arms;
+# bench/peers/layout_control.py takes any options as arms instead):
+# "<variant>@<peer>" is the variant's options with these over them. Quiver
+# only; the options undo what the peer cannot match (its `settings`
+# differences).
 PEER_LAYOUTS = {
     # A dictionary only where it pays (polars' own per-column heuristic
     # writes distinct numbers PLAIN: Quiver's dictionary_cost_fallback,
