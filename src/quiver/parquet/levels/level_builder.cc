@@ -216,7 +216,8 @@ class LeafShredder {
           return Visit(depth + 1, d.offset + start, d.offset + end, first_rep, rest_rep);
         }
         if (path_[depth + 1].node->kind == ArrowNodeKind::kLeaf &&
-            StructOfLeaf(depth, start, end, first_rep, rest_rep, def, node.nullable)) {
+            (PackedStructOfLeaf(depth, start, end) ||
+             StructOfLeaf(depth, start, end, first_rep, rest_rep, def, node.nullable))) {
           return Status::OK();
         }
         // Runs of valid slots descend; the null slots between them are
@@ -835,6 +836,46 @@ class LeafShredder {
       }
     }
     EndFlatPasses(range, values, total);
+    return true;
+  }
+
+  // A nullable struct with a validity bitmap whose child is a required
+  // leaf, in a column of packed levels (a flat struct<..., leaf, ...>: one
+  // definition bit a slot, set where the struct is valid): the bits are
+  // the struct's validity copied at once, and the leaf ranges its runs of
+  // set bits, each checked for a null in the leaf. The same levels, ranges
+  // and errors as the walk, which descends once per run of valid slots and
+  // emits the null runs between them one by one (a 99%-null struct: ~10,000
+  // descents a million rows, each leaf). Returns false, having emitted
+  // nothing, for what the walk must see (a null-type leaf, a struct past
+  // the leaf's length).
+  bool PackedStructOfLeaf(size_t depth, int64_t start, int64_t end) {
+    const ArrowNode& node = *path_[depth].node;
+    const ArrayData& d = *path_[depth].data;
+    const ArrowNode& leaf_node = *path_[depth + 1].node;
+    const ArrayData& leaf = *path_[depth + 1].data;
+    if (!out_->def_packed || !node.nullable || leaf_node.nullable || leaf.type->id() == Type::kNull) {
+      return false;
+    }
+    if (d.offset + end > leaf.length) return false;
+    const uint8_t* valid = d.validity();
+    const uint8_t* leaf_valid = leaf.validity();
+    const int64_t n = end - start;
+    // Judged first: an error emits nothing, as the walk's does not matter.
+    if (leaf_valid != nullptr) {
+      bool clean = true;
+      bitmap::VisitSetBitRuns(valid, d.offset + start, n, [&](int64_t pos, int64_t len) {
+        const int64_t at = d.offset + start + pos;
+        clean = clean && bitmap::CountSetBits(leaf_valid, leaf.offset + at, len) == len;
+      });
+      if (!clean) return false;  // (the walk names the first null)
+    }
+    bitmap::CopyBitmap(valid, d.offset + start, n, GrowBits(n), out_->num_levels);
+    out_->num_levels += n;
+    bitmap::VisitSetBitRuns(valid, d.offset + start, n, [&](int64_t pos, int64_t len) {
+      const int64_t at = d.offset + start + pos;
+      AddRange(at, at + len, len);
+    });
     return true;
   }
 

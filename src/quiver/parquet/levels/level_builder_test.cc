@@ -272,6 +272,41 @@ TEST(LevelBuilder, PackedFlatLevelsMatchInt16Levels) {
     ExpectPackedMatches(*plain, *packed);
   }
   One(Field("n", null(), true), NullArrayOfLength(77));
+
+  // A required leaf with a validity bitmap of its own: nulls under null
+  // struct slots only are allowed (the packed path copies the struct's
+  // bits); a null under a valid struct slot is an error naming the leaf
+  // slot, the same packed or not.
+  std::vector<bool> masked = struct_valid;
+  auto under_nulls = ArrayFromVector<int32_t>(int32(), values, masked);
+  auto st_masked = StructArrayFromChildren(type, n, {under_nulls}, struct_valid);
+  for (int64_t offset = 0; offset <= 70; offset += 5) {
+    One(Field("s", type, true), st_masked->Slice(offset, n - offset));
+  }
+  // The child sliced (its own offset, 71): its one null, under a valid
+  // struct slot, is found at its own bit (71 bits on, where no struct slot
+  // is: a read that forgot the offset would miss it).
+  constexpr int64_t kChildOffset = 71;
+  int64_t bad_slot = 0;
+  for (int64_t i = n - kChildOffset; i < n; ++i) {
+    if (struct_valid[static_cast<size_t>(i)]) {
+      bad_slot = i;
+      break;
+    }
+  }
+  ASSERT_GT(bad_slot, 0);
+  std::vector<bool> one_null(static_cast<size_t>(n + kChildOffset), true);
+  one_null[static_cast<size_t>(bad_slot + kChildOffset)] = false;
+  auto with_null =
+      ArrayFromVector<int32_t>(int32(), Iota(n + kChildOffset), one_null)->Slice(kChildOffset, n);
+  auto st_bad = StructArrayFromChildren(type, n, {with_null}, struct_valid);
+  for (const bool pack : {false, true}) {
+    auto r = ComputeLevels(Field("s", type, true), st_bad->Slice(100, n - 100), pack);
+    ASSERT_FALSE(r.ok()) << "packed " << pack;
+    EXPECT_NE(r.status().message().find("'a' is not nullable but has a null at slot " + std::to_string(bad_slot)),
+              std::string::npos)
+        << r.status();
+  }
 }
 
 // Lists of leaves (levels written in two flat passes) against a slot-by-slot
