@@ -9,6 +9,7 @@
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/dcheck.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -51,8 +52,33 @@ class ListSlots {
     }
   }
   bool IsValid(int64_t i) const { return valid_ == nullptr || bit_util::GetBit(valid_, offset_ + i); }
+  bool has_validity() const { return valid_ != nullptr; }
+  // The validity bitmap and its bit offset (has_validity()).
+  const uint8_t* validity() const { return valid_; }
+  int64_t offset() const { return offset_; }
+
+  // Whether the child ranges of slots [start, end) are in order within
+  // [0, elements]: slot start's begins at or after 0, each ends where the
+  // next begins and at or after its own start, and slot end - 1's ends at
+  // or before `elements` (offsets: one pass over them without a branch;
+  // a fixed-size list's always are, if the last ends in time). Then every
+  // slot's range lies within [slot start's start, slot end - 1's end].
+  bool InOrder(int64_t start, int64_t end, int64_t elements) const {
+    if (start >= end) return true;
+    if (off32_ != nullptr) return OffsetsInOrder(off32_ + start, end - start, elements);
+    if (off64_ != nullptr) return OffsetsInOrder(off64_ + start, end - start, elements);
+    return (offset_ + end) * fixed_ <= elements;
+  }
 
  private:
+  template <typename O>
+  static bool OffsetsInOrder(const O* o, int64_t n, int64_t elements) {
+    if (o[0] < 0 || o[n] > elements) return false;
+    bool decreasing = false;
+    for (int64_t i = 0; i < n; ++i) decreasing |= o[i + 1] < o[i];
+    return !decreasing;
+  }
+
   const int32_t* off32_;
   const int64_t* off64_;
   int64_t fixed_;
@@ -709,8 +735,10 @@ class LeafShredder {
   // one handing its inner slots to the inner list's passes (the first at
   // the outer slot's repetition level, the others at the inner list's; a
   // null struct slot is one level), instead of one descent per run of
-  // outer slots and a repair of the runs' first levels (MarkListStarts).
-  // Returns false, having emitted nothing, as ListOfLeaf.
+  // outer slots and a repair of the runs' first levels (MarkListStarts);
+  // where the offsets give a bound on the levels (BoundListsOfLists), the
+  // counting pass is skipped. Returns false, having emitted nothing, as
+  // ListOfLeaf.
   bool ListOfListOfLeaf(size_t depth, int64_t start, int64_t end, int16_t first_rep,
                         int16_t rest_rep) {
     const ArrowNode& node = *path_[depth].node;
@@ -762,12 +790,19 @@ class LeafShredder {
     };
     int64_t total = 0;
     int64_t cs, ce;
-    // Without struct nulls, counted in two passes without a branch per
-    // slot (CountListsOfLists) where the outer offsets allow, else slot by
-    // slot (which judges them).
+    // Without a struct between the lists, the levels are written within a
+    // bound taken from the offsets (BoundListsOfLists) and the rest of it
+    // dropped, where the offsets allow: no count before. Else, without
+    // struct nulls, counted in two passes without a branch per slot
+    // (CountListsOfLists) where the outer offsets allow, else slot by slot
+    // (which judges them).
+    const int64_t bound =
+        via_struct ? kNotCounted : BoundListsOfLists(outer, node.nullable, inner, start, end, elements);
+    if (bound == kBadLists) return false;
     const int64_t counted =
-        struct_valid == nullptr ? CountListsOfLists(outer, node.nullable, inner, start, end, struct_offset, elements)
-                                : kNotCounted;
+        bound >= 0 ? bound
+        : struct_valid == nullptr ? CountListsOfLists(outer, node.nullable, inner, start, end, struct_offset, elements)
+                                  : kNotCounted;
     if (counted == kBadLists) return false;
     if (counted >= 0) total = counted;
     for (int64_t i = counted >= 0 ? end : start; i < end; ++i) {
@@ -835,8 +870,48 @@ class LeafShredder {
         k = e;
       }
     }
+    if (bound >= 0) {
+      // The bound's unused levels dropped: `total` is what was written.
+      const int64_t written = dp - (out_->def_levels.data() + out_->def_levels.size() - kLevelSlack - bound);
+      QUIVER_DCHECK_LE(written, bound);
+      out_->def_levels.resize(out_->def_levels.size() - static_cast<size_t>(bound - written));
+      out_->rep_levels.resize(out_->rep_levels.size() - static_cast<size_t>(bound - written));
+      total = written;
+    }
     EndFlatPasses(range, values, total);
     return true;
+  }
+
+  // Without a struct between the lists: a bound on the levels of outer
+  // slots [start, end) from the offsets alone (one per outer slot, one per
+  // inner slot of their span, one per leaf slot of those inner slots'
+  // span), where both lists' offsets are in order (ListSlots::InOrder: no
+  // range leaves its array, none overlaps another) and an inner list with
+  // a validity bitmap is nullable (its nulls need no judging). A null or
+  // empty slot is one level and a null outer slot skips what it owns, so
+  // the levels are at most that many (and the bound at most the slots the
+  // arrays hold). kNotCounted where the offsets do not allow it (the
+  // count judges them), kBadLists for a null in a required outer list.
+  int64_t BoundListsOfLists(const ListSlots& outer, bool nullable, const ListOfLeafLevels& inner, int64_t start,
+                            int64_t end, int64_t elements) {
+    if (!inner.list_nullable && inner.slots.has_validity()) return kNotCounted;
+    if (!outer.InOrder(start, end, elements)) return kNotCounted;
+    if (!nullable && outer.has_validity() &&
+        bitmap::CountSetBits(outer.validity(), outer.offset() + start, end - start) != end - start) {
+      return kBadLists;
+    }
+    int64_t first, last, unused;
+    outer.Bounds(start, &first, &unused);
+    outer.Bounds(end - 1, &unused, &last);
+    if (!inner.slots.InOrder(first, last, inner.elements)) return kNotCounted;
+    int64_t leaf_span = 0;
+    if (last > first) {
+      int64_t leaf_first, leaf_last;
+      inner.slots.Bounds(first, &leaf_first, &unused);
+      inner.slots.Bounds(last - 1, &unused, &leaf_last);
+      leaf_span = leaf_last - leaf_first;
+    }
+    return (end - start) + (last - first) + leaf_span;
   }
 
   // A nullable struct with a validity bitmap whose child is a required

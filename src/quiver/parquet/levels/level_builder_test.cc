@@ -401,6 +401,64 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
                          ListArrayFromOffsets(required_inner, {0, 2}, inner));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("is not nullable but has a null"), std::string::npos) << r.status();
+  // A null outer slot whose offsets go back to the start, so that the two
+  // valid slots around it own the same inner slots: more levels than the
+  // slots the arrays hold (the writer does not judge a null slot's
+  // offsets; the bound from the offsets must not be used).
+  {
+    std::vector<bool> twelve(12, true);
+    auto leaves = ArrayFromVector<int32_t>(int32(), Iota(12), twelve);
+    const std::vector<int64_t> in_off = {0, 4, 8, 12};
+    const std::vector<int64_t> out_off = {0, 3, 0, 3};
+    const std::vector<bool> in_valid = {true, true, true}, out_valid = {true, false, true};
+    auto in_lists = ListArrayFromOffsets(list(int32()), in_off, leaves, in_valid);
+    auto again = ListArrayFromOffsets(list(list(int32())), out_off, in_lists, out_valid);
+    LeafLevels l = One(Field("ll", list(list(int32())), true), again);
+    Reference ref;
+    for (int64_t i = 0; i < 3; ++i) {
+      if (ref.NullOrEmpty(out_off, out_valid, i, 1, 0)) continue;
+      for (int64_t j = out_off[i]; j < out_off[i + 1]; ++j) {
+        const int16_t r = j == out_off[i] ? 0 : 1;
+        if (ref.NullOrEmpty(in_off, in_valid, j, 3, r)) continue;
+        ref.Elements(in_off[j], in_off[j + 1], twelve, 5, r, 2);
+      }
+    }
+    ref.Check(l, "slots owning the same inner slots");
+  }
+  // Dense lists (no null or empty slot): the levels are the leaf slots,
+  // the bound from the offsets is nearly tight.
+  {
+    std::vector<bool> all(24, true);
+    auto leaves = ArrayFromVector<int32_t>(int32(), Iota(24), all);
+    const std::vector<int64_t> in_off = {0, 4, 8, 12, 16, 20, 24};
+    const std::vector<int64_t> out_off = {0, 3, 6};
+    auto in_lists = ListArrayFromOffsets(list(int32()), in_off, leaves);
+    auto dense = ListArrayFromOffsets(list(list(int32())), out_off, in_lists);
+    LeafLevels l = One(Field("ll", list(list(int32())), true), dense);
+    Reference ref;
+    for (int64_t i = 0; i < 2; ++i) {
+      for (int64_t j = out_off[i]; j < out_off[i + 1]; ++j) {
+        ref.Elements(in_off[j], in_off[j + 1], all, 5, j == out_off[i] ? 0 : 1, 2);
+      }
+    }
+    ref.Check(l, "dense lists");
+  }
+  // A null in a required outer list: the same.
+  const auto required_outer = list(int32());
+  auto full = ListArrayFromOffsets(list(int32()), {0, 1, 2}, items, {true, true});
+  auto outer_null = ListArrayFromOffsets(list(list(int32())), {0, 1, 2, 2}, full, {true, true, false});
+  auto q = ComputeLevels(Field("ll", list(list(int32())), false), outer_null);
+  ASSERT_FALSE(q.ok());
+  EXPECT_NE(q.status().message().find("'ll' is not nullable but has a null at slot 2"), std::string::npos)
+      << q.status();
+  // A required inner list without a validity bitmap (nothing to judge):
+  // the levels as with a nullable one.
+  auto plain_inner = ListArrayFromOffsets(list(int32()), {0, 1, 1, 2}, items);
+  auto r_ok = ComputeLevels(Field("ll", required_inner, true),
+                            ListArrayFromOffsets(required_inner, {0, 2, 3}, plain_inner, {true, true}));
+  ASSERT_TRUE(r_ok.ok()) << r_ok.status();
+  EXPECT_EQ((*r_ok)[0].def_levels, (Levels{4, 2, 4}));
+  EXPECT_EQ((*r_ok)[0].rep_levels, (Levels{0, 1, 0}));
 }
 
 TEST(LevelBuilder, ListOfStructsMatchesSlotBySlotReference) {
