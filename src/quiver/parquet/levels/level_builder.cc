@@ -52,8 +52,7 @@ class ListSlots {
     }
   }
   bool IsValid(int64_t i) const { return valid_ == nullptr || bit_util::GetBit(valid_, offset_ + i); }
-  bool has_validity() const { return valid_ != nullptr; }
-  // The validity bitmap and its bit offset (has_validity()).
+  // The validity bitmap (null: none) and its bit offset.
   const uint8_t* validity() const { return valid_; }
   int64_t offset() const { return offset_; }
 
@@ -656,9 +655,10 @@ class LeafShredder {
   }
   // After the flat passes wrote `total` levels with `values` leaf values:
   // the slack dropped, the open range added, the counts kept.
-  void EndFlatPasses(const OpenRange& range, int64_t values, int64_t total) {
-    out_->def_levels.resize(out_->def_levels.size() - kLevelSlack);
-    out_->rep_levels.resize(out_->rep_levels.size() - kLevelSlack);
+  // `unused`: levels of room that were not written (a bound's rest).
+  void EndFlatPasses(const OpenRange& range, int64_t values, int64_t total, int64_t unused = 0) {
+    out_->def_levels.resize(out_->def_levels.size() - static_cast<size_t>(kLevelSlack + unused));
+    out_->rep_levels.resize(out_->rep_levels.size() - static_cast<size_t>(kLevelSlack + unused));
     CloseRange(range);
     out_->num_values += values;
     out_->num_levels += total;
@@ -829,6 +829,7 @@ class LeafShredder {
     }
     int16_t *dp, *rp;
     GrowLevels(total, &dp, &rp);
+    const int16_t* const first_level = dp;
     int64_t values = 0;
     OpenRange range;
     for (int64_t i = start; i < end; ++i) {
@@ -870,15 +871,10 @@ class LeafShredder {
         k = e;
       }
     }
-    if (bound >= 0) {
-      // The bound's unused levels dropped: `total` is what was written.
-      const int64_t written = dp - (out_->def_levels.data() + out_->def_levels.size() - kLevelSlack - bound);
-      QUIVER_DCHECK_LE(written, bound);
-      out_->def_levels.resize(out_->def_levels.size() - static_cast<size_t>(bound - written));
-      out_->rep_levels.resize(out_->rep_levels.size() - static_cast<size_t>(bound - written));
-      total = written;
-    }
-    EndFlatPasses(range, values, total);
+    // (Within a bound, `total` is what was written; the rest is dropped.)
+    const int64_t written = dp - first_level;
+    QUIVER_DCHECK_LE(written, total);
+    EndFlatPasses(range, values, written, total - written);
     return true;
   }
 
@@ -894,9 +890,9 @@ class LeafShredder {
   // count judges them), kBadLists for a null in a required outer list.
   int64_t BoundListsOfLists(const ListSlots& outer, bool nullable, const ListOfLeafLevels& inner, int64_t start,
                             int64_t end, int64_t elements) {
-    if (!inner.list_nullable && inner.slots.has_validity()) return kNotCounted;
+    if (!inner.list_nullable && inner.slots.validity() != nullptr) return kNotCounted;
     if (!outer.InOrder(start, end, elements)) return kNotCounted;
-    if (!nullable && outer.has_validity() &&
+    if (!nullable && outer.validity() != nullptr &&
         bitmap::CountSetBits(outer.validity(), outer.offset() + start, end - start) != end - start) {
       return kBadLists;
     }
@@ -936,7 +932,7 @@ class LeafShredder {
     const uint8_t* valid = d.validity();
     const uint8_t* leaf_valid = leaf.validity();
     const int64_t n = end - start;
-    // Judged first: an error emits nothing, as the walk's does not matter.
+    // Judged before anything is emitted (on a null the walk runs instead).
     if (leaf_valid != nullptr) {
       bool clean = true;
       bitmap::VisitSetBitRuns(valid, d.offset + start, n, [&](int64_t pos, int64_t len) {

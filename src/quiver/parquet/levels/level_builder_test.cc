@@ -444,7 +444,6 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
     ref.Check(l, "dense lists");
   }
   // A null in a required outer list: the same.
-  const auto required_outer = list(int32());
   auto full = ListArrayFromOffsets(list(int32()), {0, 1, 2}, items, {true, true});
   auto outer_null = ListArrayFromOffsets(list(list(int32())), {0, 1, 2, 2}, full, {true, true, false});
   auto q = ComputeLevels(Field("ll", list(list(int32())), false), outer_null);
