@@ -70,11 +70,25 @@ class ListSlots {
   }
 
  private:
+  // (int32 offsets four at a time with SSE2: -O2 does not vectorise the
+  // loop, which took 5% of a list<list<int32>> write's instructions.)
   template <typename O>
   static bool OffsetsInOrder(const O* o, int64_t n, int64_t elements) {
     if (o[0] < 0 || o[n] > elements) return false;
+    int64_t i = 0;
     bool decreasing = false;
-    for (int64_t i = 0; i < n; ++i) decreasing |= o[i + 1] < o[i];
+#if defined(__SSE2__)
+    if constexpr (sizeof(O) == 4) {
+      __m128i down = _mm_setzero_si128();
+      for (; i + 4 <= n; i += 4) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(o + i));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(o + i + 1));
+        down = _mm_or_si128(down, _mm_cmpgt_epi32(a, b));
+      }
+      decreasing = _mm_movemask_epi8(down) != 0;
+    }
+#endif
+    for (; i < n; ++i) decreasing |= o[i + 1] < o[i];
     return !decreasing;
   }
 
@@ -128,9 +142,11 @@ class LeafShredder {
       if (def != 0) bitmap::SetBitsTo(bits, out_->num_levels, n, true);
     } else if (out_->max_def > 0) {
       if (def == 0) {
-        // (Zero-filled by resize: a memset, where a fill of a runtime value
-        // of int16 is a loop. Null runs are level 0.)
-        out_->def_levels.resize(out_->def_levels.size() + static_cast<size_t>(n));
+        // (A memset, where a fill of a runtime value of int16 is a loop.
+        // Null runs are level 0. resize does not zero LevelVector.)
+        const size_t at = out_->def_levels.size();
+        out_->def_levels.resize(at + static_cast<size_t>(n));
+        std::memset(out_->def_levels.data() + at, 0, static_cast<size_t>(n) * sizeof(int16_t));
       } else {
         out_->def_levels.insert(out_->def_levels.end(), static_cast<size_t>(n), def);
       }

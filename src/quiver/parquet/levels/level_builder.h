@@ -27,9 +27,14 @@
 #include "quiver/array/array_data.h"
 #include "quiver/array/type.h"
 #include "quiver/parquet/schema/arrow_tree.h"
+#include "quiver/util/default_init_allocator.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
+
+// Levels: int16 values that resize() does not zero (the shredder grows the
+// vectors, then writes every level it added).
+using LevelVector = std::vector<int16_t, DefaultInitAllocator<int16_t>>;
 
 struct LeafLevels {
   // The leaf array (whole; `ranges` index it in logical slots).
@@ -40,8 +45,8 @@ struct LeafLevels {
   int16_t max_rep = 0;
   // One entry per level slot. Empty when max_def == 0 (resp. max_rep == 0),
   // and def_levels when they are packed.
-  std::vector<int16_t> def_levels;
-  std::vector<int16_t> rep_levels;
+  LevelVector def_levels;
+  LevelVector rep_levels;
   // Packed definition levels (ComputeLevels with pack_flat_def_levels, for a
   // column with max_def == 1 and max_rep == 0: one optional node on the
   // path and no repetition): bit i (LSB first) is slot i's level, 0 or 1.

@@ -18,7 +18,7 @@ namespace {
 using namespace ::quiver::testutil;  // NOLINT
 
 using Ranges = std::vector<std::pair<int64_t, int64_t>>;
-using Levels = std::vector<int16_t>;
+using Levels = LevelVector;
 
 // Validity of n slots in stretches of 64 ([0, 64), [64, 128), [128, 192),
 // then the rest), each valid with its percentage (0 and 100: all null, all
@@ -424,6 +424,30 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
       }
     }
     ref.Check(l, "slots owning the same inner slots");
+  }
+  // The same with the going-back null slot at each of the positions 1..12
+  // of 16 outer slots (the order check reads int32 offsets four at a time:
+  // each lane and the scalar tail), the slots after it owning all three
+  // inner slots again.
+  for (int64_t p = 1; p <= 12; ++p) {
+    std::vector<bool> twelve(12, true);
+    auto leaves = ArrayFromVector<int32_t>(int32(), Iota(12), twelve);
+    const std::vector<int64_t> in_off = {0, 4, 8, 12};
+    std::vector<int64_t> out_off;
+    std::vector<bool> out_valid;
+    for (int64_t k = 0; k <= 16; ++k) out_off.push_back(std::min<int64_t>(k <= p ? k : k - p - 1, 3));
+    for (int64_t k = 0; k < 16; ++k) out_valid.push_back(k != p);
+    auto in_lists = ListArrayFromOffsets(list(int32()), in_off, leaves);
+    auto again = ListArrayFromOffsets(list(list(int32())), out_off, in_lists, out_valid);
+    LeafLevels l = One(Field("ll", list(list(int32())), true), again);
+    Reference ref;
+    for (int64_t i = 0; i < 16; ++i) {
+      if (ref.NullOrEmpty(out_off, out_valid, i, 1, 0)) continue;
+      for (int64_t j = out_off[i]; j < out_off[i + 1]; ++j) {
+        ref.Elements(in_off[j], in_off[j + 1], twelve, 5, j == out_off[i] ? 0 : 1, 2);
+      }
+    }
+    ref.Check(l, "going back after slot " + std::to_string(p));
   }
   // Dense lists (no null or empty slot): the levels are the leaf slots,
   // the bound from the offsets is nearly tight.
