@@ -53,6 +53,21 @@ inline uint64_t LoadBits(const uint8_t* data, int64_t bit_offset, int nbits) {
   return word & bit_util::LeastSignificantBitMask(nbits);
 }
 
+// LoadBits of a bitmap of `size` readable bytes: where the 8 bytes from
+// the first one lie within them and nbits <= 57 (so that the bits fit one
+// word after the shift), one unaligned load, with no branch on how many
+// bytes hold the bits; else LoadBits. For short runs of bits at random
+// offsets (a list slot's few elements), where LoadBits' byte loop
+// mispredicts whenever the run crosses a byte.
+inline uint64_t LoadBitsIn(const uint8_t* data, int64_t size, int64_t bit_offset, int nbits) {
+  const int64_t byte = bit_offset >> 3;
+  if (nbits <= 57 && byte + 8 <= size) [[likely]] {
+    return (bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(data + byte)) >> (bit_offset & 7)) &
+           bit_util::LeastSignificantBitMask(nbits);
+  }
+  return LoadBits(data, bit_offset, nbits);
+}
+
 // Writes the low `nbits` (0..64) bits of `bits` to bits
 // [bit_offset, bit_offset + nbits), preserving every other bit. Reads and
 // writes only the bytes that hold those bits.

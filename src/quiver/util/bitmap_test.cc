@@ -443,6 +443,26 @@ TEST(Bitmap, LoadBitsMatchesReference) {
   }
 }
 
+TEST(Bitmap, LoadBitsInMatchesReferenceAndStaysInItsBytes) {
+  // A bitmap of exactly the bytes that hold the bits (ASan: not a byte
+  // more is readable), and one with 64 bits more (the one-load path).
+  std::mt19937_64 rng(11);
+  for (int64_t off = 0; off <= kMaxOffset; ++off) {
+    for (int nbits = 0; nbits <= 64; ++nbits) {
+      for (const int64_t extra : {int64_t{0}, int64_t{64}}) {
+        TestBitmap src(off, nbits + extra, rng);
+        uint64_t want = 0;
+        for (int i = 0; i < nbits; ++i) {
+          want |= static_cast<uint64_t>(GetBit(src.data(), off + i)) << i;
+        }
+        PoisonGuard guard({&src});
+        ASSERT_EQ(bitmap::LoadBitsIn(src.data(), src.size(), off, nbits), want)
+            << off << " " << nbits << " +" << extra;
+      }
+    }
+  }
+}
+
 TEST(Bitmap, StoreBitsMatchesReference) {
   std::mt19937_64 rng(2);
   for (int64_t off = 0; off <= kMaxOffset; ++off) {

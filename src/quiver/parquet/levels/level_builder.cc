@@ -389,6 +389,9 @@ class LeafShredder {
     // Elements (list child slots) there are: the leaf's, or the struct's
     // that have a leaf slot.
     int64_t elements = 0;
+    // Bytes of the leaf's and the struct's validity buffers (LoadBitsIn).
+    int64_t leaf_valid_bytes = 0;
+    int64_t struct_valid_bytes = 0;
   };
 
   // The list at `depth` whose child is the leaf, or a struct whose child
@@ -415,12 +418,14 @@ class LeafShredder {
                        present,
                        static_cast<int16_t>(present - (leaf_node.nullable ? 1 : 0))};
     l.elements = leaf.length;
+    if (leaf_valid != nullptr) l.leaf_valid_bytes = leaf.buffers[0]->size();
     if (via_struct) {
       const ArrowNode& struct_node = *path_[depth + 1].node;
       const ArrayData& st = *path_[depth + 1].data;
       l.struct_valid = st.validity();
       if (l.struct_valid != nullptr && !struct_node.nullable) return std::nullopt;
       l.struct_offset = st.offset;
+      if (l.struct_valid != nullptr) l.struct_valid_bytes = st.buffers[0]->size();
       l.struct_null_def = static_cast<int16_t>(struct_node.levels.def_level - 1);
       l.elements = std::max<int64_t>(0, std::min(st.length, leaf.length - st.offset));
     }
@@ -553,6 +558,7 @@ class LeafShredder {
     const int16_t empty_def = l.empty_def, null_def = l.null_def, struct_null = l.struct_null_def;
     const uint8_t* const leaf_valid = l.leaf_valid;
     const uint8_t* const struct_valid = l.struct_valid;
+    const int64_t leaf_valid_bytes = l.leaf_valid_bytes, struct_valid_bytes = l.struct_valid_bytes;
     const int64_t struct_offset = l.struct_offset;  // element 0's leaf slot
     const int64_t leaf_offset = l.leaf->offset + struct_offset;  // its validity bit
     const int64_t shift = struct_offset;
@@ -579,8 +585,10 @@ class LeafShredder {
       if (len <= 8) {
         const int n = static_cast<int>(len);
         const uint64_t all = bit_util::LeastSignificantBitMask(n);
-        const uint64_t leaf_bits = leaf_valid == nullptr ? all : bitmap::LoadBits(leaf_valid, leaf_offset + cs, n);
-        const uint64_t struct_bits = kStructNulls ? bitmap::LoadBits(struct_valid, struct_offset + cs, n) : all;
+        const uint64_t leaf_bits =
+            leaf_valid == nullptr ? all : bitmap::LoadBitsIn(leaf_valid, leaf_valid_bytes, leaf_offset + cs, n);
+        const uint64_t struct_bits =
+            kStructNulls ? bitmap::LoadBitsIn(struct_valid, struct_valid_bytes, struct_offset + cs, n) : all;
 #if defined(__SSE2__)
         const __m128i leaf_set =
             _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16(static_cast<int16_t>(leaf_bits)), lanes), lanes);

@@ -263,6 +263,7 @@ class FixedValueWriter final : public ValueWriter {
     int64_t n = 0;
     const uint8_t* valid = leaf_->validity();
     const bool visit_words = AsIs() && valid != nullptr;
+    const int64_t valid_bytes = valid != nullptr ? leaf_->buffers[0]->size() : 0;
     // No validity (a required leaf under a nullable struct or list): a
     // range of a few slots is copied by a loop, not a memcpy call (a
     // 99%-null struct's leaves are ~10,000 ranges of one slot a million
@@ -284,8 +285,8 @@ class FixedValueWriter final : public ValueWriter {
       // A range of at most 64 slots (the usual: a few): its validity word's
       // set bits visited, with no branch on how full the word is.
       const PhysT* src = raw + start;
-      for (uint64_t w = bitmap::LoadBits(valid, leaf_->offset + start, static_cast<int>(len)); w != 0;
-           w &= w - 1) {
+      for (uint64_t w = bitmap::LoadBitsIn(valid, valid_bytes, leaf_->offset + start, static_cast<int>(len));
+           w != 0; w &= w - 1) {
         out[n++] = src[std::countr_zero(w)];
       }
     }
