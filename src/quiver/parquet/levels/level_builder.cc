@@ -825,14 +825,13 @@ class LeafShredder {
     };
     int64_t total = 0;
     int64_t cs, ce;
-    // Without a struct between the lists, the levels are written within a
-    // bound taken from the offsets (BoundListsOfLists) and the rest of it
-    // dropped, where the offsets allow: no count before. Else, without
-    // struct nulls, counted in two passes without a branch per slot
-    // (CountListsOfLists) where the outer offsets allow, else slot by slot
-    // (which judges them).
-    const int64_t bound =
-        via_struct ? kNotCounted : BoundListsOfLists(outer, node.nullable, inner, start, end, elements);
+    // The levels are written within a bound taken from the offsets
+    // (BoundListsOfLists, with or without a struct between the lists) and
+    // the rest of it dropped, where the offsets allow: no count before.
+    // Else, without struct nulls, counted in two passes without a branch
+    // per slot (CountListsOfLists) where the outer offsets allow, else slot
+    // by slot (which judges them).
+    const int64_t bound = BoundListsOfLists(outer, node.nullable, inner, start, end, elements, struct_offset);
     if (bound == kBadLists) return false;
     const int64_t counted =
         bound >= 0 ? bound
@@ -913,18 +912,21 @@ class LeafShredder {
     return true;
   }
 
-  // Without a struct between the lists: a bound on the levels of outer
-  // slots [start, end) from the offsets alone (one per outer slot, one per
-  // inner slot of their span, one per leaf slot of those inner slots'
-  // span), where both lists' offsets are in order (ListSlots::InOrder: no
-  // range leaves its array, none overlaps another) and an inner list with
-  // a validity bitmap is nullable (its nulls need no judging). A null or
-  // empty slot is one level and a null outer slot skips what it owns, so
-  // the levels are at most that many (and the bound at most the slots the
-  // arrays hold). kNotCounted where the offsets do not allow it (the
-  // count judges them), kBadLists for a null in a required outer list.
+  // A bound on the levels of outer slots [start, end) from the offsets
+  // alone (one per outer slot, one per inner slot of their span, one per
+  // leaf slot of those inner slots' span), where both lists' offsets are
+  // in order (ListSlots::InOrder: no range leaves its array, none overlaps
+  // another) and an inner list with a validity bitmap is nullable (its
+  // nulls need no judging). A null or empty slot is one level and a null
+  // outer slot skips what it owns, so the levels are at most that many
+  // (and the bound at most the slots the arrays hold). With a struct
+  // between the lists (`shift`: its offset), outer element k is struct
+  // slot k over inner slot shift + k; a null struct slot is one level, no
+  // more than the inner slot it hides. kNotCounted where the offsets do not
+  // allow it (the count judges them), kBadLists for a null in a required
+  // outer list.
   int64_t BoundListsOfLists(const ListSlots& outer, bool nullable, const ListOfLeafLevels& inner, int64_t start,
-                            int64_t end, int64_t elements) {
+                            int64_t end, int64_t elements, int64_t shift) {
     if (!inner.list_nullable && inner.slots.validity() != nullptr) return kNotCounted;
     if (!outer.InOrder(start, end, elements)) return kNotCounted;
     if (!nullable && outer.validity() != nullptr &&
@@ -934,6 +936,8 @@ class LeafShredder {
     int64_t first, last, unused;
     outer.Bounds(start, &first, &unused);
     outer.Bounds(end - 1, &unused, &last);
+    first += shift;
+    last += shift;
     if (!inner.slots.InOrder(first, last, inner.elements)) return kNotCounted;
     int64_t leaf_span = 0;
     if (last > first) {

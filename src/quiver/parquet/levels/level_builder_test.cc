@@ -642,6 +642,40 @@ TEST(LevelBuilder, ListOfStructsOfListsMatchesSlotBySlotReference) {
   }
 }
 
+TEST(LevelBuilder, ListOfStructsOfListsWithGoingBackInnerOffsetsAfterTheStructsOffset) {
+  // The struct array is a slice at 5 of its child: outer elements 0..4 are
+  // inner list slots 5..9, whose offsets go back under null slot 6 (slots
+  // 7..9 own leaves slot 5 owned too): more levels than a bound from the
+  // offsets, which must be judged at the struct's offset (slots 0..5 are
+  // in order), so the levels are counted.
+  auto items = ArrayFromVector<int32_t>(int32(), Iota(9), std::vector<bool>(9, true));
+  const std::vector<int64_t> in_off = {0, 1, 2, 3, 4, 5, 8, 0, 3, 6, 9};
+  std::vector<bool> in_valid(10, true);
+  in_valid[6] = false;
+  auto inner = ListArrayFromOffsets(list(int32()), in_off, items, in_valid);
+  auto struct_type = struct_({field("c", list(int32()))});
+  for (const bool struct_nulls : {false, true}) {
+    std::vector<bool> struct_valid(10, true);
+    if (struct_nulls) struct_valid[8] = false;
+    auto structs = StructArrayFromChildren(struct_type, 10, {inner}, struct_valid)->Slice(5, 5);
+    const auto type = list(struct_type);
+    const std::vector<int64_t> out_off = {0, 5};
+    auto data = ListArrayFromOffsets(type, out_off, structs, {true});
+    LeafLevels l = One(Field("l", type, true), data);
+    Reference ref;
+    for (int64_t e = 0; e < 5; ++e) {
+      const int64_t j = e + 5;
+      const int16_t r = e == 0 ? 0 : 1;
+      if (!struct_valid[static_cast<size_t>(j)]) {
+        ref.Level(2, r);
+      } else if (!ref.NullOrEmpty(in_off, in_valid, j, 4, r)) {
+        ref.Elements(in_off[j], in_off[j + 1], std::vector<bool>(9, true), 6, r, 2);
+      }
+    }
+    ref.Check(l, struct_nulls ? "with a null struct" : "no struct nulls");
+  }
+}
+
 TEST(LevelBuilder, MapKeysAndValues) {
   // [{"a": 1, "b": null}, null]
   auto keys = StringArrayFromVector({"a", "b"});
