@@ -20,6 +20,7 @@
 // arrow/util/bitmap_ops.h, bitmap_reader.h and bitmap_writer.h.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -58,10 +59,16 @@ inline uint64_t LoadBits(const uint8_t* data, int64_t bit_offset, int nbits) {
 // word after the shift), one unaligned load, with no branch on how many
 // bytes hold the bits; else LoadBits. For short runs of bits at random
 // offsets (a list slot's few elements), where LoadBits' byte loop
-// mispredicts whenever the run crosses a byte.
+// mispredicts whenever the run crosses a byte. As LoadBits, nbits == 0
+// reads nothing outside the bitmap whatever the offset (a null list
+// slot's offsets are not judged and may be negative or past the end).
 inline uint64_t LoadBitsIn(const uint8_t* data, int64_t size, int64_t bit_offset, int nbits) {
   const int64_t byte = bit_offset >> 3;
-  if (nbits <= 57 && byte + 8 <= size) [[likely]] {
+  // byte in [0, size - 8], by one unsigned compare (a negative byte is
+  // above any room); `room` does not depend on the offset, so a loop over
+  // one bitmap computes it once.
+  const auto room = static_cast<uint64_t>(std::max<int64_t>(size - 7, 0));
+  if (nbits <= 57 && static_cast<uint64_t>(byte) < room) [[likely]] {
     return (bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(data + byte)) >> (bit_offset & 7)) &
            bit_util::LeastSignificantBitMask(nbits);
   }

@@ -461,6 +461,15 @@ TEST(Bitmap, LoadBitsInMatchesReferenceAndStaysInItsBytes) {
       }
     }
   }
+  // No bits at an offset before or past the bitmap (a null list slot's
+  // unjudged offsets): 0, and nothing read (ASan: the bytes before the
+  // bitmap are poisoned; the far offsets are unmapped).
+  TestBitmap src(0, 128, rng, Fill::kRandom);
+  PoisonGuard guard({&src});
+  for (const int64_t off : {int64_t{-1}, int64_t{-8}, int64_t{-9}, int64_t{-64}, int64_t{-16000000000},
+                            int64_t{128}, int64_t{16000000000}}) {
+    EXPECT_EQ(bitmap::LoadBitsIn(src.data(), src.size(), off, 0), 0u) << off;
+  }
 }
 
 TEST(Bitmap, StoreBitsMatchesReference) {

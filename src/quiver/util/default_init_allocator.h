@@ -3,7 +3,9 @@
 // that resize() adds uninitialised instead of zeroing them. For vectors that
 // are grown and then filled by hand (the Parquet levels: a list<list<int32>>
 // write zeroed 29 MB of levels about to be overwritten). resize(n, value),
-// insert and push_back still write what they are given.
+// insert and push_back still write what they are given. (libstdc++ copies
+// and fills such a vector element by element, not by memmove: copy hot
+// ones with resize and memcpy.)
 #pragma once
 
 #include <memory>

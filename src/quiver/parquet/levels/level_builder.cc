@@ -1189,8 +1189,14 @@ Status LevelsFromSibling(const LeafLevels& sibling, const ArrowNode& node, const
   out->num_levels = sibling.num_levels;
   out->num_values = values;
   out->ranges = sibling.ranges;
-  out->rep_levels = sibling.rep_levels;
-  out->def_levels = sibling.def_levels;
+  // (A memcpy: libstdc++ copies a vector of a non-std allocator element by
+  // element.)
+  auto copy_levels = [](const LevelVector& from, LevelVector* to) {
+    to->resize(from.size());
+    if (!from.empty()) std::memcpy(to->data(), from.data(), from.size() * sizeof(int16_t));
+  };
+  copy_levels(sibling.rep_levels, &out->rep_levels);
+  copy_levels(sibling.def_levels, &out->def_levels);
   int16_t* level = out->def_levels.data();
   const int64_t n = out->num_levels;
   if (valid == nullptr || values == consumed || values == 0) {

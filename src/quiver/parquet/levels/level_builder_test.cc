@@ -190,6 +190,31 @@ TEST(LevelBuilder, NullListSlotOwningAChildRange) {
   EXPECT_EQ(l.num_values, 3);
 }
 
+TEST(LevelBuilder, NullListSlotsWithOffsetsOutsideTheChild) {
+  // A null slot's offsets are not judged: here they point before the child
+  // (-200, and one far out) and past it. Its one level and nothing read
+  // outside the child's validity (or a struct's, between list and leaf).
+  for (const int64_t bad : {int64_t{-200}, int64_t{-2000000000}, int64_t{1000}}) {
+    auto items = ArrayFromVector<int32_t>(int32(), {7, 8}, {true, false});
+    auto type = list(int32());
+    auto data = ListArrayFromOffsets(type, {0, bad, 0, 2}, items, {false, false, true});
+    LeafLevels l = One(Field("l", type, true), data);
+    EXPECT_EQ(l.def_levels, (Levels{0, 0, 3, 2})) << bad;
+    EXPECT_EQ(l.rep_levels, (Levels{0, 0, 0, 1})) << bad;
+    EXPECT_EQ(l.num_values, 1) << bad;
+
+    auto x = ArrayFromVector<int32_t>(int32(), {5, 6});
+    auto struct_type = struct_({field("x", int32(), false)});
+    auto structs = StructArrayFromChildren(struct_type, 2, {x}, {true, false});
+    auto outer = list(struct_type);
+    auto with_struct = ListArrayFromOffsets(outer, {0, bad, 0, 2}, structs, {false, false, true});
+    LeafLevels s = One(Field("l", outer, true), with_struct);
+    EXPECT_EQ(s.def_levels, (Levels{0, 0, 3, 2})) << bad;
+    EXPECT_EQ(s.rep_levels, (Levels{0, 0, 0, 1})) << bad;
+    EXPECT_EQ(s.num_values, 1) << bad;
+  }
+}
+
 TEST(LevelBuilder, StructWithNullsAndSlices) {
   auto a = ArrayFromVector<int32_t>(int32(), {1, 9, 0, 7}, {true, true, false, true});
   auto type = struct_({field("a", int32())});
