@@ -1148,6 +1148,23 @@ bool SiblingPaths(const std::vector<Step>& a, const std::vector<Step>& b) {
   return a.back().node->kind == ArrowNodeKind::kLeaf && b.back().node->kind == ArrowNodeKind::kLeaf;
 }
 
+// For each 8-bit mask m of lanes: lane i holds 1 << (the number of set
+// bits of m below bit i) where bit i is set, else 0 (LevelsFromSibling).
+struct RankBits {
+  alignas(16) int16_t bits[256][8];
+};
+constexpr RankBits MakeRankBits() {
+  RankBits t{};
+  for (int m = 0; m < 256; ++m) {
+    int rank = 0;
+    for (int i = 0; i < 8; ++i) {
+      if ((m >> i) & 1) t.bits[m][i] = static_cast<int16_t>(1 << rank++);
+    }
+  }
+  return t;
+}
+constexpr RankBits kRankBits = MakeRankBits();
+
 // The levels of a leaf from those of a sibling (SiblingPaths): the same
 // level slots, repetition levels and leaf slot ranges (the struct's slots
 // index both leaves); the definition levels are the sibling's but where a
@@ -1211,7 +1228,29 @@ Status LevelsFromSibling(const LeafLevels& sibling, const ArrowNode& node, const
     return Status::OK();
   }
   int64_t k = 0;  // the consumed slots before level l
-  for (int64_t l = 0; l < n; ++l) {
+  int64_t l = 0;
+#if defined(__SSE2__)
+  // 8 levels a step (the loop below carries k from level to level): the
+  // consumed ones (level >= parent) take the next bits of `bits` in order,
+  // lane i the bit at its rank among them (kRankBits: 1 << rank, per lane
+  // of an 8-bit mask of consumed lanes). LoadBits reads at most byte
+  // (k + 7) / 8 <= BytesForBits(consumed), which `bits` has (its padding).
+  const __m128i parent_less_1 = _mm_set1_epi16(static_cast<int16_t>(parent - 1));
+  const __m128i parent8 = _mm_set1_epi16(parent);
+  for (; l + 8 <= n; l += 8) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(level + l));
+    const __m128i c = _mm_cmpgt_epi16(v, parent_less_1);
+    const auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(c, _mm_setzero_si128())) & 0xFF);
+    const auto w = static_cast<int16_t>(bitmap::LoadBits(bits.data(), k, 8));
+    const __m128i rank_bit = _mm_load_si128(reinterpret_cast<const __m128i*>(kRankBits.bits[m]));
+    const __m128i set = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16(w), rank_bit), rank_bit);
+    const __m128i taken = _mm_sub_epi16(parent8, set);  // parent, or parent + 1 where the bit is set
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(level + l),
+                     _mm_or_si128(_mm_and_si128(c, taken), _mm_andnot_si128(c, v)));
+    k += std::popcount(m);
+  }
+#endif
+  for (; l < n; ++l) {
     const int16_t v = level[l];
     const int c = v >= parent;
     const auto bit = static_cast<int16_t>((bits[static_cast<size_t>(k >> 3)] >> (k & 7)) & 1);
