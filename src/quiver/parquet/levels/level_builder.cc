@@ -584,6 +584,7 @@ class LeafShredder {
       const int64_t len = valid ? ce - cs : 0;
       if (len <= 8) {
         const int n = static_cast<int>(len);
+        const int64_t some = -static_cast<int64_t>(n > 0);  // all ones if the slot has elements
         const uint64_t all = bit_util::LeastSignificantBitMask(n);
         const uint64_t leaf_bits =
             leaf_valid == nullptr ? all : bitmap::LoadBitsIn(leaf_valid, leaf_valid_bytes, leaf_offset + cs, n);
@@ -605,7 +606,6 @@ class LeafShredder {
         // n == 0 mispredicted often).
         const auto first = static_cast<int16_t>(_mm_cvtsi128_si32(defs));
         const int16_t none = valid ? empty_def : null_def;
-        const auto some = static_cast<int16_t>(-static_cast<int16_t>(n > 0));  // all ones if n > 0
         d[0] = static_cast<int16_t>((first & some) | (none & ~some));
 #else
         for (int k = 0; k < 8; ++k) {
@@ -621,9 +621,8 @@ class LeafShredder {
         r += step;
         // An empty or null slot extends the open range by nothing (its
         // bounds are the range's end; struct_bits == all == 0 for it).
-        const int64_t some64 = -static_cast<int64_t>(n > 0);  // all ones if n > 0
-        const int64_t from = ((shift + cs) & some64) | (range->end & ~some64);
-        const int64_t to = ((shift + ce) & some64) | (range->end & ~some64);
+        const int64_t from = ((shift + cs) & some) | (range->end & ~some);
+        const int64_t to = ((shift + ce) & some) | (range->end & ~some);
         if (!kStructNulls || struct_bits == all) {
           ExtendRange(range, from, to);
         } else {

@@ -86,6 +86,22 @@ struct Reference {
     Level(v ? present : static_cast<int16_t>(present - 1), r);
     return true;
   }
+  // Outer slots [begin, end) of a nullable list<nullable list<nullable
+  // leaf>> (def levels 0..5, rep 0..2).
+  void ListsOfLists(const std::vector<int64_t>& outer_offsets, const std::vector<bool>& outer_valid,
+                    int64_t begin, int64_t end, const std::vector<int64_t>& inner_offsets,
+                    const std::vector<bool>& inner_valid, const std::vector<bool>& item_valid) {
+    for (int64_t i = begin; i < end; ++i) {
+      if (NullOrEmpty(outer_offsets, outer_valid, i, 1, 0)) continue;
+      for (int64_t j = outer_offsets[static_cast<size_t>(i)]; j < outer_offsets[static_cast<size_t>(i) + 1];
+           ++j) {
+        const int16_t r = j == outer_offsets[static_cast<size_t>(i)] ? 0 : 1;
+        if (NullOrEmpty(inner_offsets, inner_valid, j, 3, r)) continue;
+        Elements(inner_offsets[static_cast<size_t>(j)], inner_offsets[static_cast<size_t>(j) + 1], item_valid, 5,
+                 r, 2);
+      }
+    }
+  }
 };
 
 // Every leaf's packed levels (where the column packs: max_def 1, max_rep
@@ -403,14 +419,7 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
         const int64_t len = n - offset - offset % 4;
         LeafLevels l = One(Field("ll", outer_type, true), outer->Slice(offset, len));
         Reference ref;
-        for (int64_t i = offset; i < offset + len; ++i) {
-          if (ref.NullOrEmpty(outer_offsets, outer_valid, i, 1, 0)) continue;
-          for (int64_t j = outer_offsets[i]; j < outer_offsets[i + 1]; ++j) {
-            const int16_t r = j == outer_offsets[i] ? 0 : 1;
-            if (ref.NullOrEmpty(inner_offsets, inner_valid, j, 3, r)) continue;
-            ref.Elements(inner_offsets[j], inner_offsets[j + 1], item_valid, 5, r, 2);
-          }
-        }
+        ref.ListsOfLists(outer_offsets, outer_valid, offset, offset + len, inner_offsets, inner_valid, item_valid);
         const std::string where =
             outer_type->ToString() + " offset " + std::to_string(offset) + (backward ? " backward" : "");
         ref.Check(l, where);
@@ -440,14 +449,7 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
     auto again = ListArrayFromOffsets(list(list(int32())), out_off, in_lists, out_valid);
     LeafLevels l = One(Field("ll", list(list(int32())), true), again);
     Reference ref;
-    for (int64_t i = 0; i < 3; ++i) {
-      if (ref.NullOrEmpty(out_off, out_valid, i, 1, 0)) continue;
-      for (int64_t j = out_off[i]; j < out_off[i + 1]; ++j) {
-        const int16_t r = j == out_off[i] ? 0 : 1;
-        if (ref.NullOrEmpty(in_off, in_valid, j, 3, r)) continue;
-        ref.Elements(in_off[j], in_off[j + 1], twelve, 5, r, 2);
-      }
-    }
+    ref.ListsOfLists(out_off, out_valid, 0, 3, in_off, in_valid, twelve);
     ref.Check(l, "slots owning the same inner slots");
   }
   // The same with the going-back null slot at each of the positions 1..12
@@ -466,12 +468,7 @@ TEST(LevelBuilder, ListOfListsMatchesSlotBySlotReference) {
     auto again = ListArrayFromOffsets(list(list(int32())), out_off, in_lists, out_valid);
     LeafLevels l = One(Field("ll", list(list(int32())), true), again);
     Reference ref;
-    for (int64_t i = 0; i < 16; ++i) {
-      if (ref.NullOrEmpty(out_off, out_valid, i, 1, 0)) continue;
-      for (int64_t j = out_off[i]; j < out_off[i + 1]; ++j) {
-        ref.Elements(in_off[j], in_off[j + 1], twelve, 5, j == out_off[i] ? 0 : 1, 2);
-      }
-    }
+    ref.ListsOfLists(out_off, out_valid, 0, 16, in_off, std::vector<bool>(3, true), twelve);
     ref.Check(l, "going back after slot " + std::to_string(p));
   }
   // Dense lists (no null or empty slot): the levels are the leaf slots,
