@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <vector>
 
 #include "quiver/util/bit_util.h"
 
@@ -104,6 +105,102 @@ int64_t CountLevels(const int16_t* levels, int64_t n, int16_t level) {
 #endif
   for (; i < n; ++i) count += levels[i] == level;
   return count;
+}
+
+namespace {
+
+#if defined(__SSE2__)
+// LevelHistogram for max_level kMax in [2, 7]: levels 0 .. kMax - 1 counted
+// by compares, eight levels a step, in int16 lanes (each lane gains at most
+// one a step, so at most 32767 steps before the lanes are added up); level
+// kMax is what is left.
+template <int kMax>
+void HistogramByCompares(const int16_t* levels, int64_t n, int64_t* hist) {
+  int64_t counts[kMax] = {};
+  int64_t i = 0;
+  const __m128i ones = _mm_set1_epi16(1);
+  while (n - i >= 8) {
+    const int64_t steps = std::min<int64_t>((n - i) / 8, 32767);
+    __m128i acc[kMax];
+    for (int k = 0; k < kMax; ++k) acc[k] = _mm_setzero_si128();
+    for (int64_t s = 0; s < steps; ++s, i += 8) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(levels + i));
+      for (int k = 0; k < kMax; ++k) {
+        acc[k] = _mm_sub_epi16(acc[k], _mm_cmpeq_epi16(v, _mm_set1_epi16(static_cast<int16_t>(k))));
+      }
+    }
+    for (int k = 0; k < kMax; ++k) {
+      alignas(16) int32_t lanes[4];
+      _mm_store_si128(reinterpret_cast<__m128i*>(lanes), _mm_madd_epi16(acc[k], ones));
+      counts[k] += int64_t{lanes[0]} + lanes[1] + lanes[2] + lanes[3];
+    }
+  }
+  for (; i < n; ++i) {
+    const auto level = static_cast<uint16_t>(levels[i]);
+    if (level < kMax) ++counts[level];
+  }
+  int64_t below = 0;
+  for (int k = 0; k < kMax; ++k) {
+    hist[k] = counts[k];
+    below += counts[k];
+  }
+  hist[kMax] = n - below;
+}
+#endif
+
+// LevelHistogram with four interleaved tables of w = max_level + 1 counters
+// at t (4 * (w + 1), zeroed here: each table has a spare counter past its w
+// for a level outside), so that runs of one level do not serialise on one
+// counter.
+void HistogramByTables(const int16_t* levels, int64_t n, size_t w, int64_t* t, int64_t* hist) {
+  std::fill(t, t + 4 * (w + 1), 0);
+  const auto at = [w](int16_t level) {  // a level outside [0, w) goes nowhere
+    const auto u = static_cast<uint16_t>(level);
+    return u < w ? u : w;
+  };
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    ++t[at(levels[i])];
+    ++t[(w + 1) + at(levels[i + 1])];
+    ++t[2 * (w + 1) + at(levels[i + 2])];
+    ++t[3 * (w + 1) + at(levels[i + 3])];
+  }
+  for (; i < n; ++i) ++t[at(levels[i])];
+  for (size_t k = 0; k < w; ++k) hist[k] = t[k] + t[(w + 1) + k] + t[2 * (w + 1) + k] + t[3 * (w + 1) + k];
+}
+
+}  // namespace
+
+void LevelHistogram(const int16_t* levels, int64_t n, int16_t max_level, int64_t* hist) {
+  switch (max_level) {
+    case 0:
+      hist[0] = n;
+      return;
+    case 1: {
+      const int64_t ones = CountLevels(levels, n, 1);
+      hist[0] = n - ones;
+      hist[1] = ones;
+      return;
+    }
+#if defined(__SSE2__)
+    case 2: return HistogramByCompares<2>(levels, n, hist);
+    case 3: return HistogramByCompares<3>(levels, n, hist);
+    case 4: return HistogramByCompares<4>(levels, n, hist);
+    case 5: return HistogramByCompares<5>(levels, n, hist);
+    case 6: return HistogramByCompares<6>(levels, n, hist);
+    case 7: return HistogramByCompares<7>(levels, n, hist);
+#endif
+    default: break;
+  }
+  const size_t w = static_cast<size_t>(std::max<int16_t>(max_level, 0)) + 1;
+  constexpr size_t kStackLevels = 32;
+  if (w <= kStackLevels) {
+    int64_t tables[4 * (kStackLevels + 1)];
+    HistogramByTables(levels, n, w, tables, hist);
+  } else {
+    std::vector<int64_t> tables(4 * (w + 1));
+    HistogramByTables(levels, n, w, tables.data(), hist);
+  }
 }
 
 int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t* out,

@@ -40,6 +40,13 @@ int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t*
 // How many of levels[0, n) equal `level`.
 int64_t CountLevels(const int16_t* levels, int64_t n, int16_t level);
 
+// hist[k] = how many of levels[0, n) equal k, for k in [0, max_level]
+// (max_level >= 0; hist has max_level + 1 entries, all overwritten). The
+// levels must lie in [0, max_level], as the level builder's do: a level
+// outside is miscounted, but nothing outside hist is written. Up to
+// max_level 7, eight levels a step (SSE2 compares).
+void LevelHistogram(const int16_t* levels, int64_t n, int16_t max_level, int64_t* hist);
+
 class LevelDecoder {
  public:
   // `kind`: "definition" or "repetition" (for messages; must outlive the

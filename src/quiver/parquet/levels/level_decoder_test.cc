@@ -551,5 +551,46 @@ TEST(LevelsToBitmap, EveryOffsetAndLength) {
   }
 }
 
+TEST(LevelHistogram, MatchesCountsForEveryMaxLevelAndLength) {
+  for (int16_t max_level = 0; max_level <= 40; ++max_level) {
+    for (int64_t n : {0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 1000}) {
+      const Levels levels = RandomLevels(max_level, n, static_cast<uint32_t>(max_level * 7919 + n));
+      std::vector<int64_t> expect(static_cast<size_t>(max_level) + 1, 0);
+      for (const int16_t level : levels) ++expect[static_cast<size_t>(level)];
+      // One entry past the histogram: LevelHistogram writes none there.
+      std::vector<int64_t> hist(expect.size() + 1, -1);
+      LevelHistogram(levels.data(), n, max_level, hist.data());
+      EXPECT_EQ(hist.back(), -1) << "max level " << max_level << ", " << n << " levels";
+      hist.pop_back();
+      EXPECT_EQ(hist, expect) << "max level " << max_level << ", " << n << " levels";
+    }
+  }
+}
+
+TEST(LevelHistogram, CountsPastWhatASixteenBitLaneHolds) {
+  // Eight lanes of int16 counters take 32767 steps of 8 levels; these runs of
+  // one level are longer, so every lane passes 32767 many times over.
+  const int64_t n = 8 * 32767 * 3 + 8 * 5 + 3;
+  for (int16_t max_level = 2; max_level <= 8; ++max_level) {
+    for (int16_t level = 0; level <= max_level; ++level) {
+      const Levels levels(static_cast<size_t>(n), level);
+      std::vector<int64_t> hist(static_cast<size_t>(max_level) + 1, -1);
+      LevelHistogram(levels.data(), n, max_level, hist.data());
+      for (int16_t k = 0; k <= max_level; ++k) {
+        EXPECT_EQ(hist[static_cast<size_t>(k)], k == level ? n : 0)
+            << "max level " << max_level << ", all levels " << level << ", count of " << k;
+      }
+    }
+  }
+  // And mixed: two levels alternating in runs, over the same length.
+  Levels mixed(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) mixed[static_cast<size_t>(i)] = static_cast<int16_t>((i / 5) % 2 == 0 ? 1 : 4);
+  std::vector<int64_t> hist(6, -1);
+  LevelHistogram(mixed.data(), n, 5, hist.data());
+  int64_t ones = 0;
+  for (int64_t i = 0; i < n; ++i) ones += (i / 5) % 2 == 0;
+  EXPECT_EQ(hist, (std::vector<int64_t>{0, ones, 0, 0, n - ones, 0}));
+}
+
 }  // namespace
 }  // namespace quiver::parquet

@@ -688,30 +688,11 @@ class ColumnChunkWriter::Impl {
   }
 
   // (*hist)[k] = number of levels equal to k among levels[0, n), for
-  // levels in [0, max_level] (the level builder's guarantee). Levels of
-  // 0/1 are counted by a sum (vectorised); others with four interleaved
-  // tables so that repeated levels do not serialise on one counter.
-  void AddHistogram(const int16_t* levels, int64_t n, int16_t max_level,
-                    std::vector<int64_t>* hist) {
-    hist->assign(static_cast<size_t>(max_level) + 1, 0);
-    if (max_level == 1) {
-      const int64_t ones = CountLevels(levels, n, 1);  // (16 at a time)
-      (*hist)[1] = ones;
-      (*hist)[0] = n - ones;
-      return;
-    }
-    const size_t w = static_cast<size_t>(max_level) + 1;
-    std::vector<int64_t>& t = histogram_tables_;  // reused: this runs per mini-batch
-    t.assign(4 * w, 0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      ++t[static_cast<size_t>(levels[i])];
-      ++t[w + static_cast<size_t>(levels[i + 1])];
-      ++t[2 * w + static_cast<size_t>(levels[i + 2])];
-      ++t[3 * w + static_cast<size_t>(levels[i + 3])];
-    }
-    for (; i < n; ++i) ++t[static_cast<size_t>(levels[i])];
-    for (size_t k = 0; k < w; ++k) (*hist)[k] = t[k] + t[w + k] + t[2 * w + k] + t[3 * w + k];
+  // levels in [0, max_level] (the level builder's guarantee).
+  static void AddHistogram(const int16_t* levels, int64_t n, int16_t max_level,
+                           std::vector<int64_t>* hist) {
+    hist->resize(static_cast<size_t>(max_level) + 1);
+    LevelHistogram(levels, n, max_level, hist->data());
   }
 
   // Levels 0/1 of a flat column, packed as the page went (page_def_bits_).
@@ -1168,7 +1149,6 @@ class ColumnChunkWriter::Impl {
   std::vector<int64_t> page_def_histogram_;
   std::vector<int64_t> page_rep_histogram_;
   std::vector<int64_t> batch_histogram_;  // scratch of WriteMiniBatch
-  std::vector<int64_t> histogram_tables_;  // scratch of AddHistogram
   int64_t page_levels_ = 0;
   int64_t page_rows_ = 0;
   int64_t page_nulls_ = 0;
