@@ -3,7 +3,6 @@
 #include "writer_bindings.h"
 
 #include <nanobind/nanobind.h>
-#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
 #include <memory>
@@ -241,6 +240,52 @@ SchemaPtr SchemaFromPy(nb::handle schema) {
   return Unwrap(ImportSchema(&c));
 }
 
+// FileChunk: the smallest exporter of a read-only buffer (the buffer
+// protocol, PyBUF_READ) that keeps one of the file's chunks alive, so that
+// a file object is handed each chunk as a memoryview without a copy. (A
+// NumPy array as the owner did the same with far more code on the way:
+// most of a small write's time when the caches are cold.)
+struct FileChunk {
+  PyObject_HEAD
+  std::shared_ptr<Buffer>* bytes;  // owned
+};
+
+int FileChunkGetBuffer(PyObject* self, Py_buffer* view, int flags) {
+  const Buffer& b = **reinterpret_cast<FileChunk*>(self)->bytes;
+  return PyBuffer_FillInfo(view, self, const_cast<uint8_t*>(b.data()), static_cast<Py_ssize_t>(b.size()),
+                           /*readonly=*/1, flags);
+}
+
+void FileChunkDealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  delete reinterpret_cast<FileChunk*>(self)->bytes;
+  type->tp_free(self);
+  Py_DECREF(type);  // a heap type's instances hold a reference to it
+}
+
+PyObject* FileChunkView(const std::shared_ptr<Buffer>& bytes) {
+  static PyObject* type = [] {
+    static PyType_Slot slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(FileChunkGetBuffer)},
+                                  {Py_tp_dealloc, reinterpret_cast<void*>(FileChunkDealloc)},
+                                  {0, nullptr}};
+    static PyType_Spec spec = {"quiver._quiver.FileChunk", sizeof(FileChunk), 0, Py_TPFLAGS_DEFAULT, slots};
+    return PyType_FromSpec(&spec);
+  }();
+  if (type == nullptr) {
+    if (PyErr_Occurred() == nullptr) PyErr_SetString(PyExc_RuntimeError, "quiver: no FileChunk type");
+    throw nb::python_error();
+  }
+  auto owned = std::make_unique<std::shared_ptr<Buffer>>(bytes);
+  auto* tp = reinterpret_cast<PyTypeObject*>(type);
+  PyObject* chunk = tp->tp_alloc(tp, 0);
+  if (chunk == nullptr) throw nb::python_error();
+  reinterpret_cast<FileChunk*>(chunk)->bytes = owned.release();
+  PyObject* view = PyMemoryView_FromObject(chunk);
+  Py_DECREF(chunk);  // the view holds it
+  if (view == nullptr) throw nb::python_error();
+  return view;
+}
+
 struct PyParquetWriter {
   std::unique_ptr<parquet::FileWriter> writer;
   std::unique_ptr<io::ChunkedOutputStream> memory;  // when writing to a file object
@@ -302,18 +347,10 @@ struct PyParquetWriter {
     }
   }
 
-  // A read-only memoryview of `bytes` that keeps it alive (through a NumPy
-  // array when NumPy is installed; else a bytes copy).
+  // A read-only memoryview of `bytes` that keeps it alive: the view's
+  // exporter is a FileChunk (below) holding a reference to the buffer.
   static nb::object ReadOnlyView(const std::shared_ptr<Buffer>& bytes) {
-    try {
-      auto* owned = new std::shared_ptr<Buffer>(bytes);
-      nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::shared_ptr<Buffer>*>(p); });
-      const size_t shape[1] = {static_cast<size_t>(bytes->size())};
-      nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(bytes->data(), 1, shape, owner);
-      return nb::module_::import_("builtins").attr("memoryview")(nb::cast(array));
-    } catch (const nb::python_error&) {
-      return nb::bytes(reinterpret_cast<const char*>(bytes->data()), static_cast<size_t>(bytes->size()));
-    }
+    return nb::steal(FileChunkView(bytes));
   }
 
   void Abort() {

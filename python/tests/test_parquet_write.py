@@ -923,6 +923,15 @@ def test_file_object_gets_the_file_chunk_by_chunk(tmp_path):
     data = b"".join(kept.parts)
     assert data == (tmp_path / "a.parquet").read_bytes()
     assert pq.read_table(pa.BufferReader(data)).equals(table)
+    # Plain bytes (format "B", one dimension, contiguous), each view the one
+    # holder of its chunk's owner: released, nothing else keeps the chunk.
+    import sys
+    assert all(p.format == "B" and p.itemsize == 1 and p.ndim == 1 and p.contiguous
+               for p in kept.parts)
+    owner = kept.parts[0].obj
+    assert sys.getrefcount(owner) == 3  # owner, the view, getrefcount's argument
+    kept.parts[0].release()
+    assert sys.getrefcount(owner) == 2
 
 
 def test_nullable_booleans_sliced_at_every_offset():
