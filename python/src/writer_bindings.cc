@@ -263,7 +263,9 @@ void FileChunkDealloc(PyObject* self) {
   Py_DECREF(type);  // a heap type's instances hold a reference to it
 }
 
-PyObject* FileChunkView(const std::shared_ptr<Buffer>& bytes) {
+// A read-only memoryview of `bytes` whose exporter is a FileChunk holding
+// a reference to the buffer.
+nb::object FileChunkView(const std::shared_ptr<Buffer>& bytes) {
   static PyObject* type = [] {
     static PyType_Slot slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(FileChunkGetBuffer)},
                                   {Py_tp_dealloc, reinterpret_cast<void*>(FileChunkDealloc)},
@@ -283,7 +285,7 @@ PyObject* FileChunkView(const std::shared_ptr<Buffer>& bytes) {
   PyObject* view = PyMemoryView_FromObject(chunk);
   Py_DECREF(chunk);  // the view holds it
   if (view == nullptr) throw nb::python_error();
-  return view;
+  return nb::steal(view);
 }
 
 struct PyParquetWriter {
@@ -343,14 +345,8 @@ struct PyParquetWriter {
       auto chunks = Unwrap(memory->Finish());
       memory.reset();
       nb::object write = file_object.attr("write");
-      for (const auto& chunk : chunks) write(ReadOnlyView(chunk));
+      for (const auto& chunk : chunks) write(FileChunkView(chunk));
     }
-  }
-
-  // A read-only memoryview of `bytes` that keeps it alive: the view's
-  // exporter is a FileChunk (below) holding a reference to the buffer.
-  static nb::object ReadOnlyView(const std::shared_ptr<Buffer>& bytes) {
-    return nb::steal(FileChunkView(bytes));
   }
 
   void Abort() {
