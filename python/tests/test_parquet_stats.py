@@ -295,6 +295,21 @@ def test_page_statistics_bracket_the_chunk(tmp_path, rng):
     assert chunk.statistics.min_legacy == chunk.statistics.min_value
 
 
+def page_statistics_equal_pyarrow(tmp_path, table, options):
+    """Writes `table` with Quiver and pyarrow (same options) and checks that the first column
+    chunk has more than 50 data pages, every page's header min/max equal to pyarrow's.
+    Returns (Quiver's path, pyarrow's path, their column chunks)."""
+    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    quiver.write_parquet(table, str(q), **options)
+    pq.write_table(table, str(p), **options)
+    qs, ps = (parquet_pages.read_file(x).row_groups[0].columns[0] for x in (q, p))
+    assert len(qs.data_pages) == len(ps.data_pages) > 50
+    for i, (a, b) in enumerate(zip(qs.data_pages, ps.data_pages)):
+        assert (a.statistics.min_value, a.statistics.max_value) == \
+            (b.statistics.min_value, b.statistics.max_value), f"page {i}"
+    return q, p, qs, ps
+
+
 @pytest.mark.parametrize("value_type", [pa.string(), pa.binary(), pa.large_binary()], ids=str)
 def test_dictionary_written_as_is_page_statistics(tmp_path, value_type):
     """An Arrow dictionary written as is: page min/max skip entries whose first 8 bytes
@@ -318,16 +333,43 @@ def test_dictionary_written_as_is_page_statistics(tmp_path, value_type):
     indices = pa.array(g.integers(0, len(entries) - 1, 30000).astype(np.int32))
     table = pa.table({"d": pa.DictionaryArray.from_arrays(indices, values)})
     options = dict(compression="none", max_rows_per_page=500, write_batch_size=100)
-    q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
-    quiver.write_parquet(table, str(q), **options)
-    pq.write_table(table, str(p), **options)
-    qs, ps = (parquet_pages.read_file(x).row_groups[0].columns[0] for x in (q, p))
-    assert len(qs.data_pages) == len(ps.data_pages) > 50
-    for i, (a, b) in enumerate(zip(qs.data_pages, ps.data_pages)):
-        assert (a.statistics.min_value, a.statistics.max_value) == \
-            (b.statistics.min_value, b.statistics.max_value), f"page {i}"
+    q, p, qs, ps = page_statistics_equal_pyarrow(tmp_path, table, options)
     qd, pd = q.read_bytes(), p.read_bytes()
     assert [parquet_pages.page_body(qd, x) for x in qs.pages] == [parquet_pages.page_body(pd, x) for x in ps.pages]
+    compare_file_statistics(q, p)
+
+
+@pytest.mark.parametrize("value_type", [pa.string(), pa.binary(), pa.large_string()], ids=str)
+@pytest.mark.parametrize("dictionary", [True, False], ids=["dict", "plain"])
+def test_byte_array_page_statistics_with_sort_key_ties(tmp_path, value_type, dictionary):
+    """Byte-array page min/max skip values whose first 8 bytes (a sort key) lie strictly
+    inside the page's range so far, in PLAIN pages and in the dictionary's pages (once per
+    entry per page). Values that tie on those bytes (a shared 8-byte prefix, values shorter
+    than 8 bytes with and without trailing zero bytes, the empty value, bytes above 0x7f,
+    which order unsigned) must still be compared whole: every page's statistics in its
+    header equal pyarrow's, over many pages, with nulls between the values."""
+    g = np.random.default_rng(7200)
+    binary = pa.types.is_binary(value_type)
+    words = [b"", b"a", b"ab", b"prefix__", b"prefix__a", b"prefix__b", b"prefix_", b"zz",
+             b"\x7f" * 9, b"prefix__\x00"]
+    if binary:
+        words += [b"ab\x00", b"ab\x00\x00", b"\x00", b"\xff" * 8, b"\xff" * 8 + b"\x00",
+                  b"\x80", b"\x80\x00" * 5]
+    else:
+        words += ["é".encode(), "\u00e9t\u00e9 long".encode(), "\U0001F600".encode()]
+    words += [f"prefix__{i:05d}".encode() for i in range(300)]
+    words += [g.bytes(int(g.integers(0, 12))).hex().encode() for _ in range(300)]
+    picks = g.integers(0, len(words), 40000)
+    # Runs of one value now and then, and a sorted stretch (every value a new max).
+    picks[1000:1400] = picks[1000]
+    values = [words[k] for k in picks]
+    values[20000:22000] = sorted(values[20000:22000])
+    mask = g.random(len(values)) < 0.1
+    pylist = [None if m else (v if binary else v.decode()) for v, m in zip(values, mask)]
+    table = pa.table({"c": pa.array(pylist, value_type)})
+    options = dict(compression="none", max_rows_per_page=700, write_batch_size=100,
+                   use_dictionary=dictionary)
+    q, p, _, _ = page_statistics_equal_pyarrow(tmp_path, table, options)
     compare_file_statistics(q, p)
 
 

@@ -115,9 +115,10 @@ Status BadDictionaryIndex(const ColumnDescriptor& column, int64_t k, int64_t slo
 // The first 8 bytes of a value (zero padded) as a big-endian integer: keys
 // order as the values do in unsigned byte order, ties aside.
 inline uint64_t SortKey(const uint8_t* p, int64_t size) {
-  uint8_t bytes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  if (size > 0) std::memcpy(bytes, p, static_cast<size_t>(std::min<int64_t>(size, 8)));
-  return bit_util::LoadBigEndian<uint64_t>(bytes);
+  if (size >= 8) return bit_util::LoadBigEndian<uint64_t>(p);
+  uint64_t key = 0;
+  for (int64_t i = 0; i < size; ++i) key |= static_cast<uint64_t>(p[i]) << (56 - 8 * i);
+  return key;
 }
 
 // Little-endian two's complement of `width` bytes at p -> low `n` bytes as
@@ -764,6 +765,7 @@ class BytesValueWriter final : public ValueWriter {
     // values may skip them; FLOAT16 statistics also count NaNs.
     stats_by_value_ =
         arrow.stats_kind == StatsKind::kBytes || arrow.stats_kind == StatsKind::kSignedBytes;
+    keyed_stats_ = arrow.stats_kind == StatsKind::kBytes;
     if (options.encoding == Encoding::kDeltaLengthByteArray) {
       delta_length_ = std::make_unique<DeltaLengthByteArrayEncoder>(options.pool);
     } else if (options.encoding == Encoding::kDeltaByteArray) {
@@ -919,7 +921,7 @@ class BytesValueWriter final : public ValueWriter {
     auto check = [&](const auto* o) -> Result<bool> {
       const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
       const char* chars = reinterpret_cast<const char*>(data);
-      const bool keys = options_.statistics && arrow_.stats_kind == StatsKind::kBytes;
+      const bool keys = options_.statistics && keyed_stats_;
       // Each entry's hash, for the search for a repeated value: with a bloom
       // filter, the filter's own hash (XXH64, kept for the entries the rows
       // use: AppendDirectIndices), else HashBytesSampled (a long entry's
@@ -1285,11 +1287,7 @@ class BytesValueWriter final : public ValueWriter {
             // An entry whose key is strictly inside the page's range of
             // keys is neither its min nor its max: its bytes (likely not
             // in cache) are not read.
-            if (keys_epoch_ != page_epoch_) {
-              keys_epoch_ = page_epoch_;
-              page_min_key_ = ~uint64_t{0};
-              page_max_key_ = 0;
-            }
+            StartPageKeys();
             const uint64_t sort_key = direct_keys_[key];
             if (sort_key <= page_min_key_ || sort_key >= page_max_key_) {
               page_stats_->UpdateOne(v);
@@ -1322,11 +1320,7 @@ class BytesValueWriter final : public ValueWriter {
     const char* data = dict.buffers[2] != nullptr ? reinterpret_cast<const char*>(dict.buffers[2]->data())
                                                   : nullptr;
     const bool stats = options_.statistics;
-    if (stats && keys_epoch_ != page_epoch_) {
-      keys_epoch_ = page_epoch_;
-      page_min_key_ = ~uint64_t{0};
-      page_max_key_ = 0;
-    }
+    if (stats) StartPageKeys();
     ReserveMore(&indices_, static_cast<size_t>(end - start));
     const uint32_t epoch = page_epoch_;
     const uint64_t* const bloom = bloom_hashes_ != nullptr ? direct_bloom_hashes_.get() : nullptr;
@@ -1402,6 +1396,26 @@ class BytesValueWriter final : public ValueWriter {
       }
       page_stats_->Update(halves_.data(), n);
       bytes = 2 * n;
+    } else if (options_.statistics && !stats_per_entry && keyed_stats_) {
+      // Only a value whose sort key is not strictly inside the page's keys
+      // so far can be a new min or max (random strings: nearly none after
+      // the page's first few), and runs of equal values compare once.
+      StartPageKeys();
+      uint64_t lo = page_min_key_, hi = page_max_key_;
+      std::string_view prev;
+      bool has_prev = false;
+      for (const auto& v : scratch_) {
+        bytes += static_cast<int64_t>(v.size());
+        const uint64_t key = SortKey(reinterpret_cast<const uint8_t*>(v.data()), static_cast<int64_t>(v.size()));
+        if ((key > lo && key < hi) || (has_prev && SameBytes(v, prev))) continue;
+        page_stats_->UpdateOne(v);
+        lo = std::min(lo, key);
+        hi = std::max(hi, key);
+        prev = v;
+        has_prev = true;
+      }
+      page_min_key_ = lo;
+      page_max_key_ = hi;
     } else if (options_.statistics && !stats_per_entry) {
       // Runs of equal values (common in low-cardinality data) compare once.
       std::string_view prev;
@@ -1448,7 +1462,7 @@ class BytesValueWriter final : public ValueWriter {
     auto see = [&](int32_t m, std::string_view v) {
       if (stats_per_entry && memo_page_seen_[static_cast<size_t>(m)] != page_epoch_) {
         memo_page_seen_[static_cast<size_t>(m)] = page_epoch_;
-        page_stats_->UpdateOne(v);
+        SeeKeyed(v);
       }
     };
     if (fixed_ && column_.type_length == 2) {
@@ -1576,8 +1590,38 @@ class BytesValueWriter final : public ValueWriter {
   // The direct dictionary's PLAIN body, built by CheckDirectDictionary
   // (prebuilt_dictionary_bytes), until WriteDictionary gives it away.
   mutable MutableBuffer prebuilt_;
+  // The smallest and largest sort keys of the values the current page's
+  // statistics have seen (through the key filters above; only some of
+  // them): a value whose key is strictly between the two is neither the
+  // page's min nor its max, in unsigned byte order.
   uint64_t page_min_key_ = 0, page_max_key_ = 0;
   uint32_t keys_epoch_ = 0;
+  // Byte-array statistics in unsigned byte order (not FLOAT16's, not the
+  // signed order of decimals): the sort-key filter applies.
+  bool keyed_stats_ = false;
+
+  // Starts the page's keys on its first use in the page.
+  void StartPageKeys() {
+    if (keys_epoch_ != page_epoch_) {
+      keys_epoch_ = page_epoch_;
+      page_min_key_ = ~uint64_t{0};
+      page_max_key_ = 0;
+    }
+  }
+  // page_stats_->UpdateOne(v), skipped when the sort keys say v can change
+  // neither the min nor the max (keyed_stats_ only).
+  void SeeKeyed(std::string_view v) {
+    if (!keyed_stats_) {
+      page_stats_->UpdateOne(v);
+      return;
+    }
+    StartPageKeys();
+    const uint64_t key = SortKey(reinterpret_cast<const uint8_t*>(v.data()), static_cast<int64_t>(v.size()));
+    if (key > page_min_key_ && key < page_max_key_) return;
+    page_stats_->UpdateOne(v);
+    page_min_key_ = std::min(page_min_key_, key);
+    page_max_key_ = std::max(page_max_key_, key);
+  }
   bool direct_ = false;
 };
 
