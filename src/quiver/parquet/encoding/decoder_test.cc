@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -460,9 +461,10 @@ TEST(DecoderTest, SpacedFixedWidthsAndArrowBinaryWithNulls) {
 
 // spaced_internal.h: values spaced out to their slots (any width),
 // from a buffer of their own and from the tail of the output, for every word shape (all
-// null, all valid, few valid, many valid), partial words and offsets. The
+// null, all valid, few valid, many valid), partial words and offsets, by the
+// portable loops and (where the CPU has them) the AVX-512 kernels. The
 // values' buffer has exactly `valid` values (ASan: nothing read past it).
-TEST(SpacedTest, ExpandAtEveryDensityAndWidth) {
+void ExpandAtEveryDensityAndWidth() {
   std::mt19937_64 rng(11);
   for (int width : {1, 2, 3, 4, 8, 12, 16}) {  // 3, 12: run by run
     for (int64_t slots : {0, 1, 63, 64, 65, 1000}) {
@@ -500,6 +502,18 @@ TEST(SpacedTest, ExpandAtEveryDensityAndWidth) {
         }
       }
     }
+  }
+}
+
+TEST(SpacedTest, ExpandAtEveryDensityAndWidth) {
+  for (bool simd : {false, true}) {
+    SCOPED_TRACE(simd ? "AVX-512 kernels" : "portable loops");
+    const bool was = internal::SetSpacedSimd(simd);
+    if (simd && !internal::SpacedSimdEnabled(4)) {
+      std::printf("(no AVX-512 here: the kernels are not run)\n");
+    }
+    ExpandAtEveryDensityAndWidth();
+    internal::SetSpacedSimd(was);
   }
 }
 
