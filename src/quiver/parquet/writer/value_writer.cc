@@ -1283,19 +1283,11 @@ class BytesValueWriter final : public ValueWriter {
           m = remap_[key] = *r;
         }
         if (options_.statistics && stats_by_value_) {
+          // (The entry's key made once per dictionary where there is one.)
           if (!direct_keys_.empty()) {
-            // An entry whose key is strictly inside the page's range of
-            // keys is neither its min nor its max: its bytes (likely not
-            // in cache) are not read.
-            StartPageKeys();
-            const uint64_t sort_key = direct_keys_[key];
-            if (sort_key <= page_min_key_ || sort_key >= page_max_key_) {
-              page_stats_->UpdateOne(v);
-              page_min_key_ = std::min(page_min_key_, sort_key);
-              page_max_key_ = std::max(page_max_key_, sort_key);
-            }
+            SeeWithKey(v, direct_keys_[key]);
           } else {
-            page_stats_->UpdateOne(v);
+            SeeKeyed(v);
           }
         }
         seen_[key] = page_epoch_;
@@ -1615,8 +1607,11 @@ class BytesValueWriter final : public ValueWriter {
       page_stats_->UpdateOne(v);
       return;
     }
+    SeeWithKey(v, SortKey(reinterpret_cast<const uint8_t*>(v.data()), static_cast<int64_t>(v.size())));
+  }
+  // SeeKeyed of a value whose sort key is `key` (keyed_stats_ only).
+  void SeeWithKey(std::string_view v, uint64_t key) {
     StartPageKeys();
-    const uint64_t key = SortKey(reinterpret_cast<const uint8_t*>(v.data()), static_cast<int64_t>(v.size()));
     if (key > page_min_key_ && key < page_max_key_) return;
     page_stats_->UpdateOne(v);
     page_min_key_ = std::min(page_min_key_, key);
