@@ -571,8 +571,10 @@ class ArrayValidator {
     return VisitValidRuns(data_, [&](int64_t start, int64_t n) -> Status {
       const int64_t begin = offset_at(start);
       const int64_t end = offset_at(start + n);
-      bool ok = FindInvalidUtf8(bytes + begin, end - begin) < 0;
-      for (int64_t slot = start + 1; ok && slot < start + n; ++slot) {
+      bool ascii = false;
+      bool ok = FindInvalidUtf8(bytes + begin, end - begin, &ascii) < 0;
+      // (ASCII has no continuation bytes: every value starts on a boundary.)
+      for (int64_t slot = start + 1; ok && !ascii && slot < start + n; ++slot) {
         const int64_t at = offset_at(slot);
         ok = at >= end || !IsUtf8Continuation(bytes[at]);
       }

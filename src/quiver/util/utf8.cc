@@ -16,8 +16,9 @@ constexpr uint64_t kHighBits = 0x8080808080808080ULL;
 
 }  // namespace
 
-int64_t FindInvalidUtf8(const uint8_t* data, int64_t size) {
+int64_t FindInvalidUtf8(const uint8_t* data, int64_t size, bool* ascii) {
   int64_t i = 0;
+  bool multi_byte = false;
   while (i < size) {
     // ASCII fast path: 64 bytes (SSE2), 16, then 8 bytes at a time; in a
     // word with a non-ASCII byte, skip the ASCII bytes before it
@@ -49,10 +50,12 @@ int64_t FindInvalidUtf8(const uint8_t* data, int64_t size) {
       if (i == size) break;
     }
     // data[i] >= 0x80: a multi-byte sequence must start here.
+    multi_byte = true;
     const int length = Utf8SequenceLength(data + i, size - i);
     if (length == 0) return i;
     i += length;
   }
+  if (ascii != nullptr) *ascii = !multi_byte;
   return -1;
 }
 

@@ -51,7 +51,11 @@ inline int Utf8SequenceLength(const uint8_t* s, int64_t size) {
 
 // Index of the first byte of the first ill-formed (or truncated) UTF-8
 // sequence in [data, data + size), or -1 if the bytes are well-formed.
-int64_t FindInvalidUtf8(const uint8_t* data, int64_t size);
+// With `ascii`, also whether the bytes are all ASCII (set when -1 is
+// returned): a caller that checks strings a run at a time and then looks
+// for values that start inside a character can skip that look, since ASCII
+// has no continuation bytes.
+int64_t FindInvalidUtf8(const uint8_t* data, int64_t size, bool* ascii = nullptr);
 
 inline bool IsValidUtf8(const uint8_t* data, int64_t size) {
   return FindInvalidUtf8(data, size) < 0;

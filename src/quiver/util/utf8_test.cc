@@ -85,9 +85,35 @@ TEST(Utf8Test, EveryPositionOfTheFastPath) {
     std::string good(200, 'x');
     good.replace(pos, 1, "\xf0\x9f\x98\x80");
     EXPECT_EQ(FindInvalid(good), -1) << pos;
+    bool ascii = true;
+    EXPECT_EQ(FindInvalidUtf8(reinterpret_cast<const uint8_t*>(good.data()),
+                              static_cast<int64_t>(good.size()), &ascii),
+              -1);
+    EXPECT_FALSE(ascii) << pos;  // the emoji, wherever it is
+    // A lone high byte is not ASCII either, nor well-formed.
+    bad[pos] = '\x80';
+    EXPECT_EQ(FindInvalid(bad), static_cast<int64_t>(pos));
     good.resize(pos + 2);  // cut the emoji short
     EXPECT_EQ(FindInvalid(good), static_cast<int64_t>(pos)) << pos;
   }
+}
+
+TEST(Utf8Test, ReportsAllAscii) {
+  for (size_t size : {0, 1, 7, 8, 15, 16, 63, 64, 65, 200}) {
+    const std::string s(size, 'q');
+    bool ascii = false;
+    EXPECT_EQ(FindInvalidUtf8(reinterpret_cast<const uint8_t*>(s.data()),
+                              static_cast<int64_t>(s.size()), &ascii),
+              -1);
+    EXPECT_TRUE(ascii) << size;
+  }
+  bool ascii = false;
+  const std::string two = "abc\xc3\xa9";
+  EXPECT_EQ(FindInvalidUtf8(reinterpret_cast<const uint8_t*>(two.data()), 5, &ascii), -1);
+  EXPECT_FALSE(ascii);
+  ascii = false;
+  EXPECT_EQ(FindInvalidUtf8(reinterpret_cast<const uint8_t*>(two.data()), 3, &ascii), -1);
+  EXPECT_TRUE(ascii);  // the ASCII prefix alone
 }
 
 // Reference: decode by bit arithmetic, then reject overlong forms,

@@ -421,6 +421,12 @@ TEST(FileReaderHostileTest, InconsistentAndDeepSchemas) {
 TEST(FileReaderHostileTest, InvalidUtf8InStringColumn) {
   ExpectReadError(Utf8File({DataPageV1(2, testing::PlainByteArray({"ok", "\xC3\x28"}))}, 2),
                   "invalid UTF-8");
+  // Each value must be well-formed on its own: "\xE2\x82" + "\xAC" is the
+  // euro sign, but neither value is UTF-8 (the run's bytes are, and are not
+  // all ASCII: the values' starts are checked).
+  ExpectReadError(
+      Utf8File({DataPageV1(3, testing::PlainByteArray({"ab", "\xE2\x82", "\xAC"}))}, 3),
+      "starts inside a character");
 }
 
 // An optional column's v1 page: definition levels (bit width 1, one

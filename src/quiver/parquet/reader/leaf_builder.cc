@@ -229,7 +229,8 @@ template <typename Offset>
 Status CheckUtf8(const Offset* offsets, int64_t n, const uint8_t* data) {
   const int64_t begin = offsets[0];
   const int64_t end = offsets[n];
-  const int64_t bad = FindInvalidUtf8(data + begin, end - begin);
+  bool ascii = false;
+  const int64_t bad = FindInvalidUtf8(data + begin, end - begin, &ascii);
   if (bad >= 0) {
     // The value holding the bad byte.
     int64_t i = 0;
@@ -237,7 +238,8 @@ Status CheckUtf8(const Offset* offsets, int64_t n, const uint8_t* data) {
     return Status::Invalid("invalid UTF-8 in a string value (value ", i, " of the batch)");
   }
   // A valid run whose values all start on a character boundary is valid
-  // value by value.
+  // value by value (an ASCII run has no byte that is not a boundary).
+  if (ascii) return Status::OK();
   for (int64_t i = 0; i < n; ++i) {
     if (offsets[i] < offsets[i + 1] && IsUtf8Continuation(data[offsets[i]])) {
       return Status::Invalid("invalid UTF-8 in a string value (value ", i,
