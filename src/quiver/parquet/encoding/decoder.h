@@ -205,9 +205,8 @@ class ByteArrayDecoder : public Decoder {
   virtual int64_t value_bytes_bound(int64_t n) const { return kUnknownBytes; }
   // Whether the values the last DecodeArrow / DecodeArrowLarge appended are
   // all ASCII (so valid UTF-8: no check needed), known from the copy (a
-  // dictionary whose entries are all ASCII); false when not known. (PLAIN
-  // does not check as it copies: measured, CopyAscii cost as much as
-  // memcpy and a later check, and binary columns need no check.)
+  // dictionary whose entries are all ASCII, PLAIN values copied by the
+  // AVX-512 kernel, which ORs the bytes it moves); false when not known.
   bool appended_ascii() const { return appended_ascii_; }
 
   Status Skip(int64_t n) override;

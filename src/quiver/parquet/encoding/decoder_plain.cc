@@ -130,7 +130,10 @@ class PlainBinaryDecoder final
   template <typename End>
   Result<int64_t> Into(int64_t n, int64_t base, End* ends, uint8_t* data) {
     int64_t bytes = 0;
-    QUIVER_RETURN_NOT_OK(Take(n, [&] { return inner_.DecodeInto(n, base, ends, data, &bytes); }));
+    bool ascii = false;
+    QUIVER_RETURN_NOT_OK(
+        Take(n, [&] { return inner_.DecodeInto(n, base, ends, data, &bytes, &ascii); }));
+    CopiedAscii(ascii);
     return bytes;
   }
 

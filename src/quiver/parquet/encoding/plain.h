@@ -158,8 +158,11 @@ class PlainByteArrayDecoder {
   // The next n values' bytes to out[0, ...) and their end offsets (base +
   // the bytes so far) to ends[0, n); *bytes gets the bytes written. `out`
   // has room for bytes_left() bytes. The same checks as Decode. With
-  // `all_ascii`, also whether the bytes written are all ASCII (checked as
-  // they are copied). (Instantiated for int32_t and int64_t ends.)
+  // `all_ascii`, also whether the bytes written are known to be all ASCII:
+  // where the CPU has AVX-512 BW the copy checks them as it goes (true if
+  // they are); elsewhere false (not checked: a byte-wise copy that checks
+  // costs as much as memcpy and a later check). (Instantiated for int32_t
+  // and int64_t ends.)
   template <typename End>
   Status DecodeInto(int64_t n, int64_t base, End* ends, uint8_t* out, int64_t* bytes,
                     bool* all_ascii = nullptr);
@@ -174,5 +177,12 @@ class PlainByteArrayDecoder {
   int64_t pos_ = 0;
   int64_t values_read_ = 0;
 };
+
+namespace internal {
+// Switches PlainByteArrayDecoder::DecodeInto's AVX-512 copy off (false) or
+// back on where the CPU has it (true) for the whole process; returns the
+// previous setting. For tests (the portable loop stays the reference).
+bool SetByteArrayCopyKernel(bool on);
+}  // namespace internal
 
 }  // namespace quiver::parquet

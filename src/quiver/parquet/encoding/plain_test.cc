@@ -217,5 +217,74 @@ TEST(PlainTest, ByteArrayRoundTripAndTruncationNeverOverreads) {
   }
 }
 
+// DecodeInto with the AVX-512 copy and with the portable loop: the same
+// bytes and end offsets for values of every length around the 64-byte
+// blocks (0..200), the ASCII flag true exactly when the kernel copied only
+// ASCII (a byte >= 0x80 anywhere in any value clears it; the portable loop
+// never sets it), and a page cut anywhere is an error, with the values
+// before the cut decoded.
+TEST(PlainTest, ByteArrayDecodeIntoAtEveryLengthWithAndWithoutTheKernel) {
+  std::mt19937_64 rng(17);
+  std::vector<std::string> strings;
+  std::vector<int32_t> offsets = {0};
+  std::string data;
+  for (int i = 0; i <= 200; ++i) {
+    std::string s(static_cast<size_t>(i), 'a');
+    for (auto& c : s) c = static_cast<char>(' ' + rng() % 95);
+    strings.push_back(s);
+    data += s;
+    offsets.push_back(static_cast<int32_t>(data.size()));
+  }
+  const int n = static_cast<int>(strings.size());
+  MutableBuffer page;
+  ASSERT_TRUE(PlainEncodeByteArray(offsets.data(), reinterpret_cast<const uint8_t*>(data.data()), n,
+                                   nullptr, 0, &page)
+                  .ok());
+  const bool had = internal::SetByteArrayCopyKernel(true);
+  for (const bool kernel : {true, false}) {
+    internal::SetByteArrayCopyKernel(kernel);
+    const bool kernel_on = internal::SetByteArrayCopyKernel(kernel);
+    // Whole page; then with one byte >= 0x80 in value v at byte b.
+    for (int bad = -1; bad < static_cast<int>(data.size()); bad += (bad < 0 ? 1 : 37)) {
+      Bytes body(page.data(), page.data() + page.size());
+      std::string expected = data;
+      if (bad >= 0) {
+        int v = 0;
+        while (offsets[v + 1] <= bad) ++v;
+        body[static_cast<size_t>(4 * (v + 1) + bad)] = 0xE9;
+        expected[static_cast<size_t>(bad)] = static_cast<char>(0xE9);
+      }
+      PlainByteArrayDecoder decoder(body.data(), static_cast<int64_t>(body.size()));
+      std::vector<uint8_t> out(body.size(), 0xAB);  // nothing written past the values
+      std::vector<int64_t> ends(static_cast<size_t>(n));
+      int64_t bytes = 0;
+      bool ascii = !kernel_on;
+      ASSERT_TRUE(decoder.DecodeInto(n, 5, ends.data(), out.data(), &bytes, &ascii).ok());
+      ASSERT_EQ(bytes, static_cast<int64_t>(data.size()));
+      EXPECT_EQ(std::string(out.begin(), out.begin() + bytes), expected) << kernel << " " << bad;
+      for (int i = 0; i < n; ++i) ASSERT_EQ(ends[static_cast<size_t>(i)], 5 + offsets[i + 1]);
+      EXPECT_EQ(ascii, kernel_on && bad < 0) << kernel << " " << bad;
+      for (size_t k = static_cast<size_t>(bytes); k < out.size(); ++k) ASSERT_EQ(out[k], 0xAB) << k;
+      EXPECT_TRUE(decoder.at_end());
+    }
+    for (int64_t cut = 0; cut < page.size(); cut += 13) {
+      auto copy = std::make_unique<uint8_t[]>(static_cast<size_t>(cut) + 1);
+      std::memcpy(copy.get(), page.data(), static_cast<size_t>(cut));
+      PlainByteArrayDecoder truncated(copy.get(), cut);
+      std::vector<uint8_t> out(static_cast<size_t>(cut) + 1);
+      std::vector<int32_t> ends(static_cast<size_t>(n));
+      int64_t bytes = 0;
+      bool ascii = false;
+      const Status st = truncated.DecodeInto(n, 0, ends.data(), out.data(), &bytes, &ascii);
+      ASSERT_TRUE(st.IsInvalid()) << cut;
+      int whole = 0;  // values wholly before the cut
+      while (whole < n && 4 * (whole + 1) + offsets[whole + 1] <= cut) ++whole;
+      EXPECT_EQ(bytes, offsets[whole]) << cut;
+      EXPECT_EQ(std::string(out.begin(), out.begin() + bytes), data.substr(0, static_cast<size_t>(bytes)));
+    }
+  }
+  internal::SetByteArrayCopyKernel(had);
+}
+
 }  // namespace
 }  // namespace quiver::parquet
