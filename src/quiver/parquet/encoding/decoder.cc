@@ -124,6 +124,48 @@ Status ByteArrayDecoder::Skip(int64_t n) {
   return Status::OK();
 }
 
+namespace {
+
+// The end offsets of `valid` values, at ends[num_slots - valid, num_slots),
+// moved to their slots among [0, num_slots) (those whose validity bit is
+// set), each null slot given the end before it (`base` before the first
+// value). Forward and in place: when slot s is written, the next value not
+// yet moved (j) lies at num_slots - valid + j, and the nulls up to s (at
+// most num_slots - valid) number s + 1 - j, so it lies past s. A word of
+// 64 slots all valid or all null is a copy or a fill.
+template <typename Offset>
+void SpreadEnds(const uint8_t* validity, int64_t validity_offset, int64_t num_slots, int64_t valid,
+                Offset base, Offset* ends) {
+  const Offset* tail = ends + (num_slots - valid);
+  int64_t j = 0;
+  Offset prev = base;
+  for (int64_t s = 0; s < num_slots; s += 64) {
+    const int n = static_cast<int>(std::min<int64_t>(64, num_slots - s));
+    const uint64_t bits = bitmap::LoadBits(validity, validity_offset + s, n);
+    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    if (bits == all) {
+      for (int k = 0; k < n; ++k) ends[s + k] = tail[j + k];  // forward: a source never behind
+      j += n;
+      prev = ends[s + n - 1];
+    } else if (bits == 0) {
+      std::fill(ends + s, ends + s + n, prev);
+    } else {
+      // (A word with both kinds of slots: valid >= 1, and j stays below
+      // valid where a set bit reads it; the clamp keeps the other reads in
+      // bounds, so the choice is a select, not a branch.)
+      for (int k = 0; k < n; ++k) {
+        const bool set = (bits >> k) & 1;
+        const Offset v = tail[std::min(j, valid - 1)];
+        prev = set ? v : prev;
+        j += set;
+        ends[s + k] = prev;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 template <typename Offset>
 Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
                                      int64_t validity_offset, MutableBuffer* offsets,
@@ -143,29 +185,21 @@ Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
     // One pass: the values' bytes straight into `data`.
     QUIVER_RETURN_NOT_OK(data->Reserve(bound));
     Offset* ends = offsets->data_as<Offset>() + offsets->size() / int64_t{sizeof(Offset)};
-    int64_t size = data->size();
-    auto copy_run = [&](int64_t pos, int64_t len) -> Status {
-      QUIVER_ASSIGN_OR_RAISE(int64_t bytes, DecodeInto(len, size, ends + pos, data->data() + size));
-      size += bytes;
-      return Status::OK();
-    };
+    const int64_t base = data->size();
     copied_ascii_ = kAsciiUnknown;
-    Status status;
-    if (validity == nullptr) {
-      status = copy_run(0, num_slots);
-    } else {
-      int64_t next = 0;  // first slot without its offset
-      bitmap::VisitSetBitRuns(validity, validity_offset, num_slots, [&](int64_t pos, int64_t len) {
-        if (!status.ok()) return;
-        for (; next < pos; ++next) ends[next] = static_cast<Offset>(size);
-        status = copy_run(pos, len);
-        next = pos + len;
-      });
-      for (; next < num_slots; ++next) ends[next] = static_cast<Offset>(size);
+    // All the valid values in one call (not a call per run of them): their
+    // ends go to the tail of the slots' room, then to their slots
+    // (SpreadEnds).
+    Offset* tail = ends + (num_slots - valid);
+    int64_t bytes = 0;
+    if (valid > 0) {
+      QUIVER_ASSIGN_OR_RAISE(bytes, DecodeInto(valid, base, tail, data->data() + base));
     }
-    QUIVER_RETURN_NOT_OK(status);
+    if (valid < num_slots) {
+      SpreadEnds(validity, validity_offset, num_slots, valid, static_cast<Offset>(base), ends);
+    }
     offsets->UnsafeSetSize(offsets->size() + num_slots * int64_t{sizeof(Offset)});
-    data->UnsafeSetSize(size);
+    data->UnsafeSetSize(base + bytes);
     appended_ascii_ = copied_ascii_ == kAscii;
     return Status::OK();
   }

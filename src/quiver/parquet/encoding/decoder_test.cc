@@ -402,7 +402,7 @@ TEST(DecoderTest, PagesInSequenceReuseTheDecoder) {
   }
 }
 
-TEST(DecoderTest, SpacedFixedWidthsAndArrowBinaryWithNulls) {
+TEST(DecoderTest, SpacedFixedWidthsWithNulls) {
   std::mt19937_64 rng(4);
   const int64_t slots = 777;
   std::vector<uint8_t> validity(slots / 8 + 2, 0);
@@ -432,31 +432,68 @@ TEST(DecoderTest, SpacedFixedWidthsAndArrowBinaryWithNulls) {
     }
     EXPECT_EQ(decoder->values_left(), 0);
   }
-  for (Encoding encoding : {Encoding::kPlain, Encoding::kRleDictionary,
-                            Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}) {
-    Page page =
-        Encode(Type::kByteArray, encoding, -1, MakeValues(Type::kByteArray, -1, num_valid, 6));
-    SCOPED_TRACE(page.Name());
-    auto decoder = MakeFor(page);
-    ASSERT_OK(decoder->SetData(num_valid, page.data.data(),
-                               static_cast<int64_t>(page.data.size())));
-    // Appends after what the buffers hold already.
-    MutableBuffer offsets, data;
-    ASSERT_OK(offsets.Append(int32_t{0}));
-    ASSERT_OK(offsets.Append(int32_t{3}));
-    ASSERT_OK(data.ExtendFromSlice("abc", 3));
-    ASSERT_OK(static_cast<ByteArrayDecoder&>(*decoder).DecodeArrow(slots, validity.data(), 1,
-                                                                   &offsets, &data));
-    ASSERT_EQ(offsets.size(), (slots + 2) * 4);
-    const auto* o = offsets.data_as<int32_t>() + 1;
-    int64_t next = 0;
+}
+
+// Binary values appended to Arrow offsets and data (32- and 64-bit
+// offsets) with null slots: random (words of both kinds of slots), runs
+// of 128 (words all valid, then all null) and of 150 (runs across words),
+// none valid, all valid; after what the buffers hold already, from a validity bitmap
+// at a bit offset.
+template <typename Offset>
+void AppendBinaryWithNulls() {
+  std::mt19937_64 rng(4);
+  const int64_t slots = 777;
+  for (int pattern = 0; pattern < 5; ++pattern) {
+    std::vector<uint8_t> validity(slots / 8 + 2, 0);
+    std::vector<bool> valid(slots);
+    int64_t num_valid = 0;
     for (int64_t i = 0; i < slots; ++i) {
-      const std::string got(reinterpret_cast<const char*>(data.data()) + o[i], o[i + 1] - o[i]);
-      ASSERT_EQ(got, valid[i] ? page.values[next++] : "") << i;
+      valid[i] = pattern == 0   ? rng() % 4 != 0
+                 : pattern == 1 ? (i / 128) % 2 == 1
+                 : pattern == 4 ? (i / 150) % 2 == 1
+                                : pattern == 3;
+      if (valid[i]) {
+        bit_util::SetBit(validity.data(), 1 + i);
+        ++num_valid;
+      }
     }
-    EXPECT_EQ(o[slots], data.size());
-    EXPECT_EQ(decoder->values_left(), 0);
+    for (Encoding encoding : {Encoding::kPlain, Encoding::kRleDictionary,
+                              Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}) {
+      Page page =
+          Encode(Type::kByteArray, encoding, -1, MakeValues(Type::kByteArray, -1, num_valid, 6));
+      SCOPED_TRACE(testing::Message() << page.Name() << " pattern " << pattern << " offsets "
+                                      << sizeof(Offset) * 8);
+      auto decoder = MakeFor(page);
+      ASSERT_OK(decoder->SetData(num_valid, page.data.data(),
+                                 static_cast<int64_t>(page.data.size())));
+      MutableBuffer offsets, data;
+      ASSERT_OK(offsets.Append(Offset{0}));
+      ASSERT_OK(offsets.Append(Offset{3}));
+      ASSERT_OK(data.ExtendFromSlice("abc", 3));
+      auto& typed = static_cast<ByteArrayDecoder&>(*decoder);
+      if constexpr (sizeof(Offset) == 4) {
+        ASSERT_OK(typed.DecodeArrow(slots, validity.data(), 1, &offsets, &data));
+      } else {
+        ASSERT_OK(typed.DecodeArrowLarge(slots, validity.data(), 1, &offsets, &data));
+      }
+      ASSERT_EQ(offsets.size(), (slots + 2) * static_cast<int64_t>(sizeof(Offset)));
+      const auto* o = offsets.data_as<Offset>() + 1;
+      int64_t next = 0;
+      for (int64_t i = 0; i < slots; ++i) {
+        ASSERT_LE(o[i], o[i + 1]) << i;
+        const std::string got(reinterpret_cast<const char*>(data.data()) + o[i],
+                              static_cast<size_t>(o[i + 1] - o[i]));
+        ASSERT_EQ(got, valid[i] ? page.values[next++] : "") << i;
+      }
+      EXPECT_EQ(o[slots], data.size());
+      EXPECT_EQ(decoder->values_left(), 0);
+    }
   }
+}
+
+TEST(DecoderTest, ArrowBinaryWithNulls) {
+  AppendBinaryWithNulls<int32_t>();
+  AppendBinaryWithNulls<int64_t>();
 }
 
 // spaced_internal.h: values spaced out to their slots (any width),
