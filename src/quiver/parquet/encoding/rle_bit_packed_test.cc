@@ -664,6 +664,53 @@ TEST(RleBitPackedTest, GetBitsCountAndGetBatchInterleaved) {
   }
 }
 
+TEST(RleBitPackedTest, GetBitsKeepsTheBitsAroundAtEveryOffset) {
+  // GetBits writes bits [out_offset, out_offset + n) and no other: into a
+  // bitmap already holding bits, at every offset within a word and then
+  // some, for spans short and long over RLE and bit-packed runs (and a
+  // bit-packed run cut short by the end of the data).
+  std::mt19937_64 rng(33);
+  for (int pattern : {0, 1}) {
+    const std::vector<uint32_t> values = MakeValues(1, 3000, pattern, rng);
+    Bytes bytes = Encode(values, 1);
+    for (const bool cut : {false, true}) {
+      if (cut) bytes.resize(bytes.size() - 3);
+      for (int64_t offset = 0; offset < 70; ++offset) {
+        RleBitPackedDecoder decoder(bytes.data(), static_cast<int64_t>(bytes.size()), 1);
+        size_t pos = 0;
+        int64_t at = offset;
+        std::vector<uint8_t> bits(values.size() / 8 + 16);
+        for (auto& b : bits) b = static_cast<uint8_t>(rng());
+        std::vector<uint8_t> expected = bits;
+        bool end = false;
+        while (!end) {
+          // (Not past the values: the last bit-packed run may be padded.)
+          const int64_t k = std::min<int64_t>(1 + static_cast<int64_t>(rng() % (rng() % 3 == 0 ? 400 : 40)),
+                                              static_cast<int64_t>(values.size() - pos));
+          int64_t ones = 5;
+          const int64_t got = decoder.GetBits(bits.data(), at, k, &ones);
+          ASSERT_LE(got, k);
+          int64_t expect_ones = 5;
+          for (int64_t i = 0; i < got; ++i) {
+            ASSERT_LT(pos + i, values.size());
+            bit_util::SetBitTo(expected.data(), at + i, values[pos + i] != 0);
+            expect_ones += values[pos + i];
+          }
+          ASSERT_EQ(ones, expect_ones);
+          ASSERT_EQ(bits, expected) << "offset " << offset << " at " << at << " k " << k;
+          pos += static_cast<size_t>(got);
+          at += got;
+          end = got < k || pos == values.size();
+        }
+        EXPECT_EQ(pos == values.size(), !cut) << pos;
+        if (!cut) {
+          EXPECT_TRUE(decoder.status().ok());  // (a cut RLE run is an error)
+        }
+      }
+    }
+  }
+}
+
 TEST(RleBitPackedTest, LengthPrefix) {
   const Bytes bytes = Encode(std::vector<uint32_t>(10, 4), 3, true);
   auto length = RleBitPackedDecoder::ReadLengthPrefix(bytes.data(), 6);
