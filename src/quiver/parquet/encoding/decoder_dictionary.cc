@@ -129,8 +129,13 @@ class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
     if (num_values < 0 || num_values > plain.values_left()) {
       return BadDictionary(num_values, plain.values_left(), this->physical_type());
     }
-    QUIVER_RETURN_NOT_OK(dictionary_.Resize(num_values * static_cast<int64_t>(sizeof(T))));
+    // Room without zeroing it (Decode writes every entry; up to 1 MiB a
+    // column chunk with the writers' default limit).
+    const int64_t bytes = num_values * static_cast<int64_t>(sizeof(T));
+    dictionary_.Clear();
+    QUIVER_RETURN_NOT_OK(dictionary_.Reserve(bytes));
     QUIVER_RETURN_NOT_OK(plain.Decode(num_values, dictionary_.template data_as<T>()));
+    dictionary_.UnsafeSetSize(bytes);
     this->EndDictionary(num_values);
     return Status::OK();
   }
@@ -158,9 +163,10 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
     if (num_values < 0 || num_values > plain.values_left()) {
       return BadDictionary(num_values, plain.values_left(), physical_type());
     }
-    MutableBuffer values(pool_);
-    QUIVER_RETURN_NOT_OK(values.Resize(num_values * type_length()));
+    MutableBuffer values(pool_);  // (not zeroed: Decode writes every entry)
+    QUIVER_RETURN_NOT_OK(values.Reserve(num_values * type_length()));
     QUIVER_RETURN_NOT_OK(plain.Decode(num_values, values.data()));
+    values.UnsafeSetSize(num_values * type_length());
     dictionary_ = values.Freeze();
     length_ = num_values;
     EndDictionary(num_values);
