@@ -3,6 +3,7 @@
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -694,6 +695,46 @@ int64_t RleBitPackedDecoder::GetBits(uint8_t* out, int64_t out_offset, int64_t n
   return read;
 }
 
+namespace {
+
+// Byte b's eight bits as eight bytes (0 or 1), least significant first.
+constexpr std::array<uint64_t, 256> MakeSpreadBits() {
+  std::array<uint64_t, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int i = 0; i < 8; ++i) table[b] |= static_cast<uint64_t>((b >> i) & 1) << (8 * i);
+  }
+  return table;
+}
+constexpr std::array<uint64_t, 256> kSpreadBits = MakeSpreadBits();
+
+// Bits [index, index + k) of `bits` as k values of T (0 or 1): the bits
+// before a byte boundary one at a time, then a byte (eight values) at a
+// time through kSpreadBits (widened to 16 bits by one SSE4.1 move where
+// T is 2 bytes). Reads only the bytes that hold those bits.
+template <typename T>
+void ExpandBits(const uint8_t* bits, int64_t index, int64_t k, T* out) {
+  int64_t i = 0;
+  for (; i < k && ((index + i) & 7) != 0; ++i) out[i] = static_cast<T>(bit_util::GetBit(bits, index + i));
+  for (; k - i >= 8; i += 8) {
+    const uint64_t spread = kSpreadBits[bits[(index + i) >> 3]];
+    if constexpr (sizeof(T) == 1) {
+      std::memcpy(out + i, &spread, 8);
+    } else {
+#if defined(__SSE4_1__)
+      if constexpr (sizeof(T) == 2) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(spread))));
+        continue;
+      }
+#endif
+      for (int j = 0; j < 8; ++j) out[i + j] = static_cast<T>((spread >> (8 * j)) & 1);
+    }
+  }
+  for (; i < k; ++i) out[i] = static_cast<T>(bit_util::GetBit(bits, index + i));
+}
+
+}  // namespace
+
 template <typename T>
 int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
   int64_t read = 0;
@@ -702,6 +743,14 @@ int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
       const int64_t k = std::min(rle_left_, n - read);
       std::fill_n(out + read, k, static_cast<T>(rle_value_));
       rle_left_ -= k;
+      read += k;
+    } else if (lit_left_ > 0 && bit_width_ == 1 && sizeof(T) <= 2) {
+      // Levels of maximum 1 (int16): a bit-packed run's bytes expanded
+      // eight values at a time, not unpacked to a block of 32 and copied
+      // a value at a time (the run's values lie within its bytes).
+      const int64_t k = std::min(lit_left_, n - read);
+      ExpandBits(lit_data_, LiteralIndex(), k, out + read);
+      SkipLiteral(k);
       read += k;
     } else if (lit_left_ > 0) {
       int64_t k = std::min(lit_left_, n - read);

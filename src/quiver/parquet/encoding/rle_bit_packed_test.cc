@@ -619,7 +619,8 @@ TEST(RleBitPackedTest, CountAgreesWithGetBatch) {
 }
 
 TEST(RleBitPackedTest, GetBitsCountAndGetBatchInterleaved) {
-  // Bit width 1 (levels): GetBits and Count take bit-packed runs as bits
+  // Bit width 1 (levels): GetBits, Count and GetBatch of 1- and 2-byte
+  // values take bit-packed runs as bits
   // and skip to the run's end without unpacking its last block; GetBatch
   // after them, in the same run or the next, unpacks where it is.
   std::mt19937_64 rng(21);
@@ -652,9 +653,24 @@ TEST(RleBitPackedTest, GetBitsCountAndGetBatchInterleaved) {
             break;
           }
           default: {
+            // As uint32 (blocks of 32 unpacked), int16 and bytes (levels:
+            // bit-packed bytes expanded eight values at a time).
+            const int type = static_cast<int>(rng() % 3);
             std::vector<uint32_t> got(static_cast<size_t>(k));
-            ASSERT_EQ(decoder.GetBatch(got.data(), k), k);
-            for (int64_t i = 0; i < k; ++i) ASSERT_EQ(got[i], values[pos + i]) << pos + i;
+            if (type == 0) {
+              ASSERT_EQ(decoder.GetBatch(got.data(), k), k);
+            } else if (type == 1) {
+              std::vector<int16_t> narrow(static_cast<size_t>(k) + 1, 7);
+              ASSERT_EQ(decoder.GetBatch(narrow.data(), k), k);
+              ASSERT_EQ(narrow[static_cast<size_t>(k)], 7);  // nothing written past k
+              std::copy(narrow.begin(), narrow.end() - 1, got.begin());
+            } else {
+              std::vector<uint8_t> narrow(static_cast<size_t>(k) + 1, 7);
+              ASSERT_EQ(decoder.GetBatch(narrow.data(), k), k);
+              ASSERT_EQ(narrow[static_cast<size_t>(k)], 7);
+              std::copy(narrow.begin(), narrow.end() - 1, got.begin());
+            }
+            for (int64_t i = 0; i < k; ++i) ASSERT_EQ(got[i], values[pos + i]) << pos + i << " type " << type;
           }
         }
         pos += static_cast<size_t>(k);
