@@ -1,7 +1,9 @@
 // PLAIN encoders and decoders; see plain.h.
 #include "quiver/parquet/encoding/plain.h"
 
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <atomic>
 #include <bit>
@@ -213,8 +215,12 @@ Status PlainBooleanDecoder::Skip(int64_t n) {
 namespace {
 
 bool CpuHasCopyKernel() {
+#if defined(__x86_64__)
   __builtin_cpu_init();  // (in case this runs before libgcc's own constructor)
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#else
+  return false;
+#endif
 }
 
 std::atomic<bool>& CopyKernelEnabled() {
@@ -222,6 +228,7 @@ std::atomic<bool>& CopyKernelEnabled() {
   return enabled;
 }
 
+#if defined(__x86_64__)
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw")
 // DecodeInto's loop with AVX-512 copies: each value in 64-byte loads and
@@ -265,6 +272,7 @@ int64_t CopyValuesAvx512(const uint8_t* data, int64_t size, int64_t* pos_io, int
   return i;
 }
 #pragma GCC pop_options
+#endif  // __x86_64__
 
 }  // namespace
 
@@ -274,11 +282,13 @@ Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, End* ends, uin
   int64_t written = 0;
   int64_t i = 0;
   bool ascii = false;  // known only from the kernel's copy
+#if defined(__x86_64__)
   if (CopyKernelEnabled().load(std::memory_order_relaxed)) {
     i = all_ascii != nullptr
             ? CopyValuesAvx512<End, true>(data_, size_, &pos_, n, base, ends, out, &written, &ascii)
             : CopyValuesAvx512<End, false>(data_, size_, &pos_, n, base, ends, out, &written, nullptr);
   }
+#endif
   // (After the kernel, only where it stopped early: the loop then stops at
   // the same value and its error is reported.)
   for (; i < n; ++i) {
