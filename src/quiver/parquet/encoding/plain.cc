@@ -271,6 +271,36 @@ int64_t CopyValuesAvx512(const uint8_t* data, int64_t size, int64_t* pos_io, int
   if constexpr (kAscii) *ascii = _mm512_movepi8_mask(any) == 0;
   return i;
 }
+
+// PlainPutValues' loop (see plain.h).
+uint8_t* PutValuesAvx512(const std::string_view* values, int64_t n, bool length_prefix,
+                         uint8_t* out, bool* ascii) {
+  __m512i any = _mm512_setzero_si512();
+  for (int64_t i = 0; i < n; ++i) {
+    const auto* src = reinterpret_cast<const uint8_t*>(values[i].data());
+    const auto length = static_cast<int64_t>(values[i].size());
+    if (length_prefix) {
+      const auto prefix = bit_util::ToLittleEndian(static_cast<uint32_t>(length));
+      std::memcpy(out, &prefix, 4);
+      out += 4;
+    }
+    int64_t k = 0;
+    for (; length - k >= 64; k += 64) {
+      const __m512i v = _mm512_loadu_si512(src + k);
+      _mm512_storeu_si512(out + k, v);
+      any = _mm512_or_si512(any, v);
+    }
+    if (k < length) {
+      const __mmask64 m = (uint64_t{1} << (length - k)) - 1;
+      const __m512i v = _mm512_maskz_loadu_epi8(m, src + k);
+      _mm512_mask_storeu_epi8(out + k, m, v);
+      any = _mm512_or_si512(any, v);
+    }
+    out += length;
+  }
+  *ascii = _mm512_movepi8_mask(any) == 0;
+  return out;
+}
 #pragma GCC pop_options
 #endif  // __x86_64__
 
@@ -308,11 +338,31 @@ Status PlainByteArrayDecoder::DecodeInto(int64_t n, int64_t base, End* ends, uin
   return Decode(1, &unused);  // the error of value i
 }
 
-namespace internal {
-bool SetByteArrayCopyKernel(bool on) {
+uint8_t* PlainPutValues(const std::string_view* values, int64_t n, bool length_prefix,
+                        uint8_t* out, bool* ascii) {
+#if defined(__x86_64__)
+  if (CopyKernelEnabled().load(std::memory_order_relaxed)) {
+    return PutValuesAvx512(values, n, length_prefix, out, ascii);
+  }
+#endif
+  bool all = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const auto size = static_cast<int64_t>(values[i].size());
+    if (length_prefix) {
+      const auto prefix = bit_util::ToLittleEndian(static_cast<uint32_t>(size));
+      std::memcpy(out, &prefix, 4);
+      out += 4;
+    }
+    all &= CopyAscii(out, reinterpret_cast<const uint8_t*>(values[i].data()), size);
+    out += size;
+  }
+  *ascii = all;
+  return out;
+}
+
+bool SetByteArrayCopyKernelForTesting(bool on) {
   return CopyKernelEnabled().exchange(on && CpuHasCopyKernel(), std::memory_order_relaxed);
 }
-}  // namespace internal
 
 template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int32_t*, uint8_t*,
                                                   int64_t*, bool*);

@@ -63,6 +63,16 @@ Status PlainEncodeByteArray(const int64_t* offsets, const uint8_t* data, int64_t
 // One value.
 Status PlainEncodeByteArray(std::string_view value, MutableBuffer* out);
 
+// The PLAIN bytes of n byte strings (each after its 4-byte length with
+// `length_prefix`; without, FIXED_LEN_BYTE_ARRAY's) written to `out`, which
+// has room for them all (every value at most INT32_MAX bytes: the caller
+// checks); returns the end of what was written. *ascii: whether every value
+// byte is below 0x80, found as they are copied (a copy that is the ASCII
+// half of a UTF-8 check). Where the CPU has AVX-512 F/BW, 64-byte loads and
+// stores, each value's last part masked; else CopyAscii.
+uint8_t* PlainPutValues(const std::string_view* values, int64_t n, bool length_prefix,
+                        uint8_t* out, bool* ascii);
+
 // PLAIN booleans are one bit-packed stream for the whole page, so successive
 // Put() calls continue in the same byte. The encoder appends to `out`; the
 // bits of the last byte past the values written are zero.
@@ -178,11 +188,10 @@ class PlainByteArrayDecoder {
   int64_t values_read_ = 0;
 };
 
-namespace internal {
-// Switches PlainByteArrayDecoder::DecodeInto's AVX-512 copy off (false) or
-// back on where the CPU has it (true) for the whole process; returns the
-// previous setting. For tests (the portable loop stays the reference).
-bool SetByteArrayCopyKernel(bool on);
-}  // namespace internal
+// Switches the AVX-512 copies of PlainByteArrayDecoder::DecodeInto and
+// PlainPutValues off (false) or back on where the CPU has them (true) for
+// the whole process; returns the previous setting. For tests (the portable
+// loops stay the reference).
+bool SetByteArrayCopyKernelForTesting(bool on);
 
 }  // namespace quiver::parquet

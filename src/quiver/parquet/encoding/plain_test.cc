@@ -240,10 +240,10 @@ TEST(PlainTest, ByteArrayDecodeIntoAtEveryLengthWithAndWithoutTheKernel) {
   ASSERT_TRUE(PlainEncodeByteArray(offsets.data(), reinterpret_cast<const uint8_t*>(data.data()), n,
                                    nullptr, 0, &page)
                   .ok());
-  const bool had = internal::SetByteArrayCopyKernel(true);
+  const bool had = SetByteArrayCopyKernelForTesting(true);
   for (const bool kernel : {true, false}) {
-    internal::SetByteArrayCopyKernel(kernel);
-    const bool kernel_on = internal::SetByteArrayCopyKernel(kernel);
+    SetByteArrayCopyKernelForTesting(kernel);
+    const bool kernel_on = SetByteArrayCopyKernelForTesting(kernel);
     // Whole page; then with one byte >= 0x80 in value v at byte b.
     for (int bad = -1; bad < static_cast<int>(data.size()); bad += (bad < 0 ? 1 : 37)) {
       Bytes body(page.data(), page.data() + page.size());
@@ -283,7 +283,53 @@ TEST(PlainTest, ByteArrayDecodeIntoAtEveryLengthWithAndWithoutTheKernel) {
       EXPECT_EQ(std::string(out.begin(), out.begin() + bytes), data.substr(0, static_cast<size_t>(bytes)));
     }
   }
-  internal::SetByteArrayCopyKernel(had);
+  SetByteArrayCopyKernelForTesting(had);
+}
+
+// PlainPutValues with the AVX-512 copy and with CopyAscii: the PLAIN bytes
+// (with and without length prefixes) of values of every length 0..200, the
+// ASCII flag exactly when no value byte is >= 0x80, nothing written past
+// the end, and the same bytes as PlainEncodeByteArray.
+TEST(PlainTest, PutValuesAtEveryLengthWithAndWithoutTheKernel) {
+  std::mt19937_64 rng(23);
+  std::vector<std::string> strings;
+  for (int i = 0; i <= 200; ++i) {
+    std::string s(static_cast<size_t>(i), 'a');
+    for (auto& c : s) c = static_cast<char>(' ' + rng() % 95);
+    strings.push_back(s);
+  }
+  const bool had = SetByteArrayCopyKernelForTesting(true);
+  for (const bool kernel : {true, false}) {
+    SetByteArrayCopyKernelForTesting(kernel);
+    for (int bad = -1; bad < 200; bad += (bad < 0 ? 1 : 29)) {
+      std::vector<std::string> values = strings;
+      // A value with a high byte, last (in its masked part) or first (in a
+      // whole 64-byte block once the value is that long).
+      if (bad >= 0 && bad % 2 == 0) values[static_cast<size_t>(bad)] += '\x80';
+      if (bad >= 0 && bad % 2 == 1) values[static_cast<size_t>(bad)].insert(0, 1, '\x80');
+      std::vector<std::string_view> views(values.begin(), values.end());
+      std::string expected_plain, expected_fixed;
+      for (const auto& v : values) {
+        MutableBuffer one;
+        ASSERT_TRUE(PlainEncodeByteArray(v, &one).ok());
+        expected_plain.append(reinterpret_cast<const char*>(one.data()), static_cast<size_t>(one.size()));
+        expected_fixed += v;
+      }
+      for (const bool prefix : {true, false}) {
+        const std::string& expected = prefix ? expected_plain : expected_fixed;
+        std::vector<uint8_t> out(expected.size() + 64, 0xAB);
+        bool ascii = bad >= 0;
+        uint8_t* end = PlainPutValues(views.data(), static_cast<int64_t>(views.size()), prefix,
+                                      out.data(), &ascii);
+        ASSERT_EQ(end - out.data(), static_cast<int64_t>(expected.size()));
+        EXPECT_EQ(std::string(out.begin(), out.begin() + static_cast<int64_t>(expected.size())), expected)
+            << kernel << " " << bad << " " << prefix;
+        EXPECT_EQ(ascii, bad < 0) << kernel << " " << bad << " " << prefix;
+        for (size_t k = expected.size(); k < out.size(); ++k) ASSERT_EQ(out[k], 0xAB) << k;
+      }
+    }
+  }
+  SetByteArrayCopyKernelForTesting(had);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "quiver/parquet/encoding/delta_binary_packed.h"
 #include "quiver/parquet/encoding/delta_byte_array.h"
 #include "quiver/parquet/encoding/delta_length_byte_array.h"
+#include "quiver/parquet/encoding/plain.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -1508,7 +1509,7 @@ class BytesValueWriter final : public ValueWriter {
 
   // PLAIN: scratch_'s values appended to the page, one reservation, then
   // unchecked appends. Strings are checked for UTF-8 as they are copied
-  // (CopyAscii: the copy's read of the input is the check's), then, only if
+  // (PlainPutValues: the copy's read of the input is the check's), then, only if
   // some byte is not ASCII, by CheckUtf8Values; a failure leaves the page
   // as it was.
   Status AppendPlain(bool check_utf8) {
@@ -1524,17 +1525,8 @@ class BytesValueWriter final : public ValueWriter {
       }
       return Status::OK();
     }
-    uint8_t* out = values_.data() + before;
     bool ascii = true;
-    for (const auto& v : scratch_) {
-      const auto size = static_cast<int32_t>(v.size());
-      if (!fixed_) {
-        std::memcpy(out, &size, 4);
-        out += 4;
-      }
-      ascii &= CopyAscii(out, reinterpret_cast<const uint8_t*>(v.data()), size);
-      out += size;
-    }
+    uint8_t* out = PlainPutValues(scratch_.data(), n, !fixed_, values_.data() + before, &ascii);
     if (!ascii) QUIVER_RETURN_NOT_OK(CheckUtf8Values(scratch_.data(), n));
     values_.UnsafeSetSize(out - values_.data());
     return Status::OK();
