@@ -15,6 +15,11 @@ per-round ratios to the first build are printed.
 
 (VARIANT: one of writer_bench.ALL_VARIANTS. The input can be made with
 writer_bench.build_group and pyarrow.ipc.new_file.)
+
+Reading: VARIANT `read:CODEC` (CODEC one of read_bench.CODECS: none, zstd)
+times each build's quiver.read_table of the file pyarrow writes from the
+input with read_bench's settings (written once to /dev/shm, removed after),
+the same rounds and report: a reader change's same-run before/after.
 """
 import json
 import os
@@ -34,6 +39,26 @@ def call(proc, **cmd):
     return reply
 
 
+def pyarrow_file(inp, codec, build):
+    """The file pyarrow writes from the Arrow IPC file `inp` (read_bench's
+    settings and `codec`), on /dev/shm; its path. (read_bench imports
+    quiver: the first build's.)"""
+    import tempfile
+
+    import pyarrow as pa
+
+    sys.path[:0] = [build, os.path.join(ROOT, "bench")]
+    import read_bench
+
+    if codec not in read_bench.CODECS:
+        sys.exit(f"ab_builds: read:{codec}: the codec is one of {', '.join(read_bench.CODECS)}")
+    table = pa.ipc.open_file(pa.memory_map(inp)).read_all()
+    fd, path = tempfile.mkstemp(prefix="ab_builds-", suffix=".parquet", dir="/dev/shm")
+    with os.fdopen(fd, "wb") as f:
+        f.write(read_bench.write_pyarrow(table, codec))
+    return path
+
+
 def main():
     if len(sys.argv) < 6:
         sys.exit(__doc__)
@@ -46,17 +71,30 @@ def main():
                              text=True, env=env, cwd=ROOT)
         p.stdout.readline()  # hello
         procs.append(p)
-    for p in procs:
-        call(p, cmd="load", input=inp)
-        call(p, cmd="write", variant=variant, reps=3, out=None)
-    times = [[] for _ in procs]
-    for r in range(rounds):
-        order = list(range(len(procs)))
-        if r % 2:
-            order.reverse()
-        for i in order:
-            times[i].append(call(procs[i], cmd="write", variant=variant, reps=1,
-                                 out=None)["seconds"][0])
+    parquet = None
+    if variant.startswith("read:"):
+        parquet = pyarrow_file(inp, variant.split(":", 1)[1], builds[0])
+
+        def once(p, reps):
+            return call(p, cmd="read", file=parquet, reps=reps)["seconds"]
+    else:
+        def once(p, reps):
+            return call(p, cmd="write", variant=variant, reps=reps, out=None)["seconds"]
+    try:
+        for p in procs:
+            if parquet is None:
+                call(p, cmd="load", input=inp)
+            once(p, 3)
+        times = [[] for _ in procs]
+        for r in range(rounds):
+            order = list(range(len(procs)))
+            if r % 2:
+                order.reverse()
+            for i in order:
+                times[i].append(once(procs[i], 1)[0])
+    finally:
+        if parquet is not None:
+            os.unlink(parquet)
     meds = [statistics.median(t) for t in times]
     for b, m, t in zip(builds, meds, times):
         print(f"{m * 1e3:8.1f} ms  {b}  [{min(t) * 1e3:.1f}..{max(t) * 1e3:.1f}]")
