@@ -272,34 +272,46 @@ int64_t CopyValuesAvx512(const uint8_t* data, int64_t size, int64_t* pos_io, int
   return i;
 }
 
+// One value's bytes copied (64-byte blocks, the last part masked), ORed
+// into `any`.
+inline void CopyOrAvx512(uint8_t* out, const uint8_t* src, int64_t length, __m512i* any) {
+  int64_t k = 0;
+  for (; length - k >= 64; k += 64) {
+    const __m512i v = _mm512_loadu_si512(src + k);
+    _mm512_storeu_si512(out + k, v);
+    *any = _mm512_or_si512(*any, v);
+  }
+  if (k < length) {
+    const __mmask64 m = (uint64_t{1} << (length - k)) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(m, src + k);
+    _mm512_mask_storeu_epi8(out + k, m, v);
+    *any = _mm512_or_si512(*any, v);
+  }
+}
+
 // PlainPutValues' loop (see plain.h).
 uint8_t* PutValuesAvx512(const std::string_view* values, int64_t n, bool length_prefix,
                          uint8_t* out, bool* ascii) {
   __m512i any = _mm512_setzero_si512();
   for (int64_t i = 0; i < n; ++i) {
-    const auto* src = reinterpret_cast<const uint8_t*>(values[i].data());
     const auto length = static_cast<int64_t>(values[i].size());
     if (length_prefix) {
       const auto prefix = bit_util::ToLittleEndian(static_cast<uint32_t>(length));
       std::memcpy(out, &prefix, 4);
       out += 4;
     }
-    int64_t k = 0;
-    for (; length - k >= 64; k += 64) {
-      const __m512i v = _mm512_loadu_si512(src + k);
-      _mm512_storeu_si512(out + k, v);
-      any = _mm512_or_si512(any, v);
-    }
-    if (k < length) {
-      const __mmask64 m = (uint64_t{1} << (length - k)) - 1;
-      const __m512i v = _mm512_maskz_loadu_epi8(m, src + k);
-      _mm512_mask_storeu_epi8(out + k, m, v);
-      any = _mm512_or_si512(any, v);
-    }
+    CopyOrAvx512(out, reinterpret_cast<const uint8_t*>(values[i].data()), length, &any);
     out += length;
   }
   *ascii = _mm512_movepi8_mask(any) == 0;
   return out;
+}
+
+// ByteArrayCopyAscii's AVX-512 copy.
+bool CopyAsciiAvx512(uint8_t* dst, const uint8_t* src, int64_t size) {
+  __m512i any = _mm512_setzero_si512();
+  CopyOrAvx512(dst, src, size, &any);
+  return _mm512_movepi8_mask(any) == 0;
 }
 #pragma GCC pop_options
 #endif  // __x86_64__
@@ -358,6 +370,13 @@ uint8_t* PlainPutValues(const std::string_view* values, int64_t n, bool length_p
   }
   *ascii = all;
   return out;
+}
+
+CopyAsciiFn ByteArrayCopyAscii() {
+#if defined(__x86_64__)
+  if (CopyKernelEnabled().load(std::memory_order_relaxed)) return &CopyAsciiAvx512;
+#endif
+  return [](uint8_t* dst, const uint8_t* src, int64_t size) { return CopyAscii(dst, src, size); };
 }
 
 bool SetByteArrayCopyKernelForTesting(bool on) {

@@ -188,8 +188,16 @@ class PlainByteArrayDecoder {
   int64_t values_read_ = 0;
 };
 
-// Switches the AVX-512 copies of PlainByteArrayDecoder::DecodeInto and
-// PlainPutValues off (false) or back on where the CPU has them (true) for
+// CopyAscii's contract (utf8.h: copies `size` bytes, returns whether they
+// are all ASCII) by the AVX-512 copy of PlainPutValues where the CPU has it,
+// else CopyAscii: for a caller that copies values one at a time between
+// other work on each (the Arrow-dictionary page of the writer). Chosen
+// when called: fetch it once for a loop.
+using CopyAsciiFn = bool (*)(uint8_t* dst, const uint8_t* src, int64_t size);
+CopyAsciiFn ByteArrayCopyAscii();
+
+// Switches the AVX-512 copies of PlainByteArrayDecoder::DecodeInto,
+// PlainPutValues and ByteArrayCopyAscii off (false) or back on where the CPU has them (true) for
 // the whole process; returns the previous setting. For tests (the portable
 // loops stay the reference).
 bool SetByteArrayCopyKernelForTesting(bool on);

@@ -286,10 +286,11 @@ TEST(PlainTest, ByteArrayDecodeIntoAtEveryLengthWithAndWithoutTheKernel) {
   SetByteArrayCopyKernelForTesting(had);
 }
 
-// PlainPutValues with the AVX-512 copy and with CopyAscii: the PLAIN bytes
-// (with and without length prefixes) of values of every length 0..200, the
-// ASCII flag exactly when no value byte is >= 0x80, nothing written past
-// the end, and the same bytes as PlainEncodeByteArray.
+// PlainPutValues (and ByteArrayCopyAscii, a value at a time) with the
+// AVX-512 copy and with CopyAscii: the PLAIN bytes (with and without length
+// prefixes) of values of every length 0..200, the ASCII flag exactly when
+// no value byte is >= 0x80, nothing written past the end, and the same
+// bytes as PlainEncodeByteArray.
 TEST(PlainTest, PutValuesAtEveryLengthWithAndWithoutTheKernel) {
   std::mt19937_64 rng(23);
   std::vector<std::string> strings;
@@ -326,6 +327,17 @@ TEST(PlainTest, PutValuesAtEveryLengthWithAndWithoutTheKernel) {
             << kernel << " " << bad << " " << prefix;
         EXPECT_EQ(ascii, bad < 0) << kernel << " " << bad << " " << prefix;
         for (size_t k = expected.size(); k < out.size(); ++k) ASSERT_EQ(out[k], 0xAB) << k;
+      }
+      // One value at a time (ByteArrayCopyAscii): the same bytes, and each
+      // value's flag its own.
+      const CopyAsciiFn copy = ByteArrayCopyAscii();
+      for (size_t i = 0; i < values.size(); ++i) {
+        std::vector<uint8_t> one(values[i].size() + 64, 0xAB);
+        const bool ascii = copy(one.data(), reinterpret_cast<const uint8_t*>(values[i].data()),
+                                static_cast<int64_t>(values[i].size()));
+        EXPECT_EQ(ascii, static_cast<int>(i) != bad) << kernel << " " << i;
+        ASSERT_EQ(std::string(one.begin(), one.begin() + static_cast<int64_t>(values[i].size())), values[i]);
+        for (size_t k = values[i].size(); k < one.size(); ++k) ASSERT_EQ(one[k], 0xAB) << k;
       }
     }
   }

@@ -936,6 +936,7 @@ class BytesValueWriter final : public ValueWriter {
       const bool build = plain_bytes >= options_.prebuilt_dictionary_bytes && plain_bytes <= INT32_MAX;
       prebuilt_ = MutableBuffer(options_.pool);
       if (build) QUIVER_RETURN_NOT_OK(prebuilt_.Reserve(plain_bytes));
+      const CopyAsciiFn copy_ascii = ByteArrayCopyAscii();
       for (int64_t k = 0; k < dict.length; ++k) {
         const int64_t size = static_cast<int64_t>(o[k + 1] - o[k]);
         if (size > INT32_MAX) {
@@ -949,7 +950,7 @@ class BytesValueWriter final : public ValueWriter {
         if (build) {
           prebuilt_.UnsafeAppend<int32_t>(static_cast<int32_t>(size));
           uint8_t* copy = prebuilt_.data() + prebuilt_.size();
-          ascii = CopyAscii(copy, bytes, size);
+          ascii = copy_ascii(copy, bytes, size);
           prebuilt_.UnsafeSetSize(prebuilt_.size() + size);
           bytes = copy;
         }
