@@ -185,6 +185,46 @@ class BitmapReader {
   uint8_t current_byte_ = 0;
 };
 
+// Appends bits to a bitmap from a bit offset on, 64 at a time: the bits
+// before the offset in its byte are kept, each whole word is stored once,
+// and Finish writes the last bits' bytes only, keeping the bits after them.
+// For runs of bits (a level decoder's runs, a few dozen bits each), where a
+// CopyBitmap or SetBitsTo call per run, each reading and masking the bytes
+// at both ends, costs more than the bits.
+//   BitAppender out(bitmap, offset); out.Append(bits, 13); ...; out.Finish();
+class BitAppender {
+ public:
+  BitAppender(uint8_t* bitmap, int64_t offset)
+      : p_(bitmap + (offset >> 3)), n_(static_cast<int>(offset & 7)) {
+    acc_ = n_ == 0 ? 0 : (*p_ & bit_util::LeastSignificantBitMask(n_));
+  }
+  // The low m (1..64) bits of `bits`, whose higher bits are zero.
+  void Append(uint64_t bits, int m) {
+    acc_ |= bits << n_;
+    if (n_ + m >= 64) {
+      bit_util::StoreLittleEndian(p_, acc_);
+      p_ += 8;
+      acc_ = n_ == 0 ? 0 : bits >> (64 - n_);
+      n_ += m - 64;
+    } else {
+      n_ += m;
+    }
+  }
+  // k copies of `bit`.
+  void AppendRepeated(bool bit, int64_t k) {
+    const uint64_t word = bit ? ~uint64_t{0} : 0;
+    for (; k >= 64; k -= 64) Append(word, 64);
+    if (k > 0) Append(word & bit_util::LeastSignificantBitMask(static_cast<int>(k)), static_cast<int>(k));
+  }
+  // Stores the bits not yet stored. Call once, after the last Append.
+  void Finish() { StoreBits(p_, 0, n_, acc_); }
+
+ private:
+  uint8_t* p_;    // the byte the next word starts at
+  int n_;         // bits in acc_ (0..63)
+  uint64_t acc_;  // bits from p_'s bit 0 on
+};
+
 // Writes bits [start_offset, start_offset + length) one at a time:
 //   for (...) { if (v) writer.Set(); else writer.Clear(); writer.Next(); }
 //   writer.Finish();

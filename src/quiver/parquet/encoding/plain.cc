@@ -214,6 +214,13 @@ Status PlainBooleanDecoder::Skip(int64_t n) {
 
 namespace {
 
+// A PLAIN byte array's 4-byte little-endian length at `out`; the byte after it.
+uint8_t* PutLength(uint8_t* out, int64_t length) {
+  const auto prefix = bit_util::ToLittleEndian(static_cast<uint32_t>(length));
+  std::memcpy(out, &prefix, 4);
+  return out + 4;
+}
+
 bool CpuHasCopyKernel() {
 #if defined(__x86_64__)
   __builtin_cpu_init();  // (in case this runs before libgcc's own constructor)
@@ -295,11 +302,7 @@ uint8_t* PutValuesAvx512(const std::string_view* values, int64_t n, bool length_
   __m512i any = _mm512_setzero_si512();
   for (int64_t i = 0; i < n; ++i) {
     const auto length = static_cast<int64_t>(values[i].size());
-    if (length_prefix) {
-      const auto prefix = bit_util::ToLittleEndian(static_cast<uint32_t>(length));
-      std::memcpy(out, &prefix, 4);
-      out += 4;
-    }
+    if (length_prefix) out = PutLength(out, length);
     CopyOrAvx512(out, reinterpret_cast<const uint8_t*>(values[i].data()), length, &any);
     out += length;
   }
@@ -360,11 +363,7 @@ uint8_t* PlainPutValues(const std::string_view* values, int64_t n, bool length_p
   bool all = true;
   for (int64_t i = 0; i < n; ++i) {
     const auto size = static_cast<int64_t>(values[i].size());
-    if (length_prefix) {
-      const auto prefix = bit_util::ToLittleEndian(static_cast<uint32_t>(size));
-      std::memcpy(out, &prefix, 4);
-      out += 4;
-    }
+    if (length_prefix) out = PutLength(out, size);
     all &= CopyAscii(out, reinterpret_cast<const uint8_t*>(values[i].data()), size);
     out += size;
   }

@@ -617,52 +617,11 @@ void RleBitPackedDecoder::SkipLiteral(int64_t k) {
   }
 }
 
-namespace {
-
-// Appends bits to a bitmap from a bit offset on, in 64-bit words: the bits
-// before the offset in its byte are kept, each whole word is stored once,
-// and Finish writes the last bits' bytes only, keeping the bits after them.
-// (GetBits: a level run is usually a few dozen bits, where a call to
-// CopyBitmap or SetBitsTo per run, each reading and masking the bytes at
-// both ends, cost more than the bits.)
-class BitAppender {
- public:
-  BitAppender(uint8_t* out, int64_t offset)
-      : p_(out + (offset >> 3)), n_(static_cast<int>(offset & 7)) {
-    acc_ = n_ == 0 ? 0 : (*p_ & bit_util::LeastSignificantBitMask(n_));
-  }
-  // The low m (1..64) bits of `bits`, whose higher bits are zero.
-  void Append(uint64_t bits, int m) {
-    acc_ |= bits << n_;
-    if (n_ + m >= 64) {
-      bit_util::StoreLittleEndian(p_, acc_);
-      p_ += 8;
-      acc_ = n_ == 0 ? 0 : bits >> (64 - n_);
-      n_ += m - 64;
-    } else {
-      n_ += m;
-    }
-  }
-  void AppendRepeated(bool bit, int64_t k) {
-    const uint64_t word = bit ? ~uint64_t{0} : 0;
-    for (; k >= 64; k -= 64) Append(word, 64);
-    if (k > 0) Append(word & bit_util::LeastSignificantBitMask(static_cast<int>(k)), static_cast<int>(k));
-  }
-  void Finish() { bitmap::StoreBits(p_, 0, n_, acc_); }
-
- private:
-  uint8_t* p_;     // the byte the next word starts at
-  int n_;          // bits in acc_ (0..63)
-  uint64_t acc_;   // bits from p_'s bit 0 on
-};
-
-}  // namespace
-
 int64_t RleBitPackedDecoder::GetBits(uint8_t* out, int64_t out_offset, int64_t n,
                                      int64_t* ones) {
   int64_t read = 0;
   int64_t set = 0;
-  BitAppender bits(out, out_offset);
+  bitmap::BitAppender bits(out, out_offset);
   while (read < n) {
     if (rle_left_ > 0) {
       const int64_t k = std::min(rle_left_, n - read);
