@@ -763,6 +763,43 @@ def test_small_range_integers_dictionary_pages_equal_pyarrow(tmp_path, typ):
         assert pq.read_table(q).equals(table)
 
 
+@pytest.mark.parametrize("codec", ["none", "zstd"])
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_buffered_dictionary_pages_equal_pyarrow(tmp_path, codec, version):
+    """Data pages written before their dictionary page is complete are held in runs of
+    1 MiB (the column writer's kPageRunBytes), not a buffer each: pages of 40 KB that fill
+    several runs (one cut at a run's end starts the next), a page larger than a run (its
+    own), and a column that falls back to PLAIN after 1 MiB of dictionary (the runs
+    written, later pages straight out). Every page body equals pyarrow's, and a path, a
+    file object and use_threads give the same bytes."""
+    g = np.random.default_rng(7301)
+    n = 600_000
+    table = pa.table({
+        "small": pa.array(g.integers(0, 50_000, n), pa.int64()),  # 16-bit indices
+        "nullable": pa.array(g.integers(0, 3_000, n), pa.int32(), mask=g.random(n) < 0.1),
+        "falls_back": pa.array(g.permutation(n).astype(np.int32)),  # 1 MiB at 262,144
+    })
+    for pages in ({"max_rows_per_page": 20_000}, {"data_page_size": 4 << 20, "max_rows_per_page": 1 << 30}):
+        opts = {**codec_options(codec), "data_page_version": version, **pages}
+        q, p = tmp_path / "q.parquet", tmp_path / "p.parquet"
+        quiver.write_parquet(table, str(q), **opts)
+        pq.write_table(table, p, **opts)
+        qd, pd = q.read_bytes(), p.read_bytes()
+        for qc, pc in zip(pp.read_structure(qd).row_groups[0].columns,
+                          pp.read_structure(pd).row_groups[0].columns):
+            assert [(x.type, x.encoding, x.num_values) for x in qc.pages] == \
+                [(x.type, x.encoding, x.num_values) for x in pc.pages], (pages, qc.path)
+            assert [pp.page_body(qd, x) for x in qc.pages] == [pp.page_body(pd, x) for x in pc.pages]
+            if "data_page_size" in pages and qc.path == ["small"]:
+                assert max(x.uncompressed_size for x in qc.pages) > 1 << 20, qc.path
+        assert [x.encoding for x in qc.pages][-1] == "PLAIN"
+        assert pq.read_table(q).equals(table)
+        for threads in (False, True):
+            sink = _KeepBytes()
+            quiver.write_parquet(table, sink, use_threads=threads, **opts)
+            assert b"".join(sink.parts) == qd, (pages, threads)
+
+
 @pytest.mark.parametrize("typ", [pa.int32(), pa.int64(), pa.float32(), pa.float64(), pa.int8(),
                                  pa.uint16(), pa.date32()], ids=str)
 @pytest.mark.parametrize("dictionary", [True, False], ids=["dict", "plain"])

@@ -361,10 +361,16 @@ class FixedValueWriter final : public ValueWriter {
   void FallBack() override { use_dict_ = false; }
   bool has_dictionary_page() const override { return options_.dictionary; }
   Status WriteDictionary(MutableBuffer* out) const override {
-    // The memo table keeps the distinct values in insertion order, each
-    // with PhysT's bits (MemoKey): the page's PLAIN bytes are that array.
+    const auto [body, bytes] = DictionaryBody();
+    return out->ExtendFromSlice(body, bytes);
+  }
+  // The memo table keeps the distinct values in insertion order, each with
+  // PhysT's bits (MemoKey): the page's PLAIN bytes are that array.
+  std::pair<const uint8_t*, int64_t> DictionaryBody() const override {
     static_assert(sizeof(MemoKey<PhysT>) == sizeof(PhysT));
-    return out->ExtendFromSlice(memo_.values(), memo_.size() * static_cast<int64_t>(sizeof(PhysT)));
+    if (memo_.size() == 0) return {nullptr, 0};
+    return {reinterpret_cast<const uint8_t*>(memo_.values()),
+            memo_.size() * static_cast<int64_t>(sizeof(PhysT))};
   }
 
  private:

@@ -129,6 +129,11 @@ class ValueWriter {
   // PLAIN-encodes the dictionary into `out` (an empty `out` may be given
   // a body built earlier: prebuilt_dictionary_bytes).
   virtual Status WriteDictionary(MutableBuffer* out) const { return Status::OK(); }
+  // WriteDictionary's bytes where they already are, one stretch of memory
+  // (FixedValueWriter: the memo table's values), for the column writer to
+  // compress or write from there rather than copy into a page buffer
+  // first; {nullptr, 0} otherwise. Valid until the next write.
+  virtual std::pair<const uint8_t*, int64_t> DictionaryBody() const { return {nullptr, 0}; }
   // Writes WriteDictionary's bytes to `stream` through `staging`: here
   // whole (built in `staging`, then written); a writer whose
   // dictionary_streams() is true writes them in pieces of about 64 KiB,
