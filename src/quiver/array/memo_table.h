@@ -144,22 +144,27 @@ class ScalarMemoTable {
         ++j;
         continue;
       }
-      const uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
-      uint32_t* slots = slots_.template data_as<uint32_t>();
-      T* stored = values_.template data_as<T>();
+      // The table's parameters in locals: the stores below (through
+      // uint32_t and T pointers) may alias the members as far as the
+      // compiler knows, which reloaded them every value and spilled the
+      // loop's state (perf annotate of the float column's loop).
+      const Params p = params();
+      uint32_t* const slots = slots_.template data_as<uint32_t>();
+      T* const stored = values_.template data_as<T>();
       int32_t size = size_;
       const int64_t end = j + run;
       for (; j < end; ++j) {
         if (j + kPrefetchAhead < n) {
-          __builtin_prefetch(slots + (Hash(std::bit_cast<T>(values[j + kPrefetchAhead])) & mask), 1);
+          __builtin_prefetch(
+              slots + (Hash(std::bit_cast<T>(values[j + kPrefetchAhead]), p.hash_mask) & p.mask), 1);
         }
         const T value = std::bit_cast<T>(values[j]);
-        const uint64_t hash = Hash(value);
+        const uint64_t hash = Hash(value, p.hash_mask);
         uint64_t pos = 0;
-        int32_t index = Find(slots, stored, value, hash, &pos);
+        int32_t index = Find(p, slots, stored, value, hash, &pos);
         if (index == kKeyNotFound) {
           index = size++;
-          slots[pos] = MakeSlot(hash, index, tag_mask_);
+          slots[pos] = MakeSlot(hash, index, p.tag_mask);
           stored[index] = value;
           on_insert(j);
         }
@@ -210,50 +215,63 @@ class ScalarMemoTable {
     return Tag(hash, tag_mask) | static_cast<uint32_t>(index + 1);
   }
   // The index a full slot holds.
-  int32_t SlotIndex(uint32_t slot) const {
-    return static_cast<int32_t>((slot & ~tag_mask_) - 1);
+  static int32_t SlotIndex(uint32_t slot, uint32_t tag_mask) {
+    return static_cast<int32_t>((slot & ~tag_mask) - 1);
   }
+  int32_t SlotIndex(uint32_t slot) const { return SlotIndex(slot, tag_mask_); }
+  // What a lookup reads of the table: capacity - 1, tag_mask_, hash_mask_.
+  struct Params {
+    uint64_t mask;
+    uint32_t tag_mask;
+    uint64_t hash_mask;
+  };
+  Params params() const { return {static_cast<uint64_t>(capacity_ - 1), tag_mask_, hash_mask_}; }
   // The index of `value` (of hash `hash`), or kKeyNotFound with `*empty`
   // the slot it would go in. The slots are read four at a time (one 16-byte
   // load, compared at once for empty slots and for the tag): a value whose
   // probe sequence ends within its first four slots, as most do in a table
   // at most 9/16 full, costs no branch on what each slot holds, where a
   // slot-by-slot loop mispredicts its exit about once a value.
-  int32_t Find(const uint32_t* slots, const T* stored, T value, uint64_t hash,
-               uint64_t* empty) const {
-    const uint64_t mask = static_cast<uint64_t>(capacity_ - 1);
-    const uint32_t tag = Tag(hash);
+  static int32_t Find(const Params& p, const uint32_t* slots, const T* stored, T value, uint64_t hash,
+                      uint64_t* empty) {
+    const uint64_t mask = p.mask;
+    const uint32_t tag = Tag(hash, p.tag_mask);
     uint64_t pos = hash & mask;
     for (;;) {
       uint32_t empties;
       uint32_t matches;
-      if (QUIVER_PREDICT_TRUE(pos + 4 <= static_cast<uint64_t>(capacity_))) {
-        SlotMasks4(slots + pos, tag, &empties, &matches);
+      if (QUIVER_PREDICT_TRUE(pos + 4 <= mask + 1)) {
+        SlotMasks4(slots + pos, tag, p.tag_mask, &empties, &matches);
       } else {  // the last three slots: one at a time, wrapping to slot 0
         const uint32_t slot = slots[pos];
         empties = slot == 0 ? 1 : 0;
-        matches = slot != 0 && (slot & tag_mask_) == tag ? 1 : 0;
+        matches = slot != 0 && (slot & p.tag_mask) == tag ? 1 : 0;
       }
       // Tag matches before the first empty slot (all four if none is).
       for (uint32_t candidates = matches & ((empties & (0 - empties)) - 1); candidates != 0;
            candidates &= candidates - 1) {
-        const int32_t index = SlotIndex(slots[pos + static_cast<uint64_t>(std::countr_zero(candidates))]);
+        const int32_t index =
+            SlotIndex(slots[pos + static_cast<uint64_t>(std::countr_zero(candidates))], p.tag_mask);
         if (Equal(stored[index], value)) return index;
       }
       if (QUIVER_PREDICT_TRUE(empties != 0)) {
         *empty = pos + static_cast<uint64_t>(std::countr_zero(empties));
         return kKeyNotFound;
       }
-      pos = (pos + (pos + 4 <= static_cast<uint64_t>(capacity_) ? 4 : 1)) & mask;
+      pos = (pos + (pos + 4 <= mask + 1 ? 4 : 1)) & mask;
     }
+  }
+  int32_t Find(const uint32_t* slots, const T* stored, T value, uint64_t hash, uint64_t* empty) const {
+    return Find(params(), slots, stored, value, hash, empty);
   }
   // Bit k of *empties: slots[k] is empty; of *matches: slots[k] is full
   // and holds `tag`; k in [0, 4).
-  void SlotMasks4(const uint32_t* slots, uint32_t tag, uint32_t* empties, uint32_t* matches) const {
+  static void SlotMasks4(const uint32_t* slots, uint32_t tag, uint32_t tag_mask, uint32_t* empties,
+                         uint32_t* matches) {
 #if defined(__SSE2__)
     const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(slots));
     const __m128i e = _mm_cmpeq_epi32(s, _mm_setzero_si128());
-    const __m128i t = _mm_cmpeq_epi32(_mm_and_si128(s, _mm_set1_epi32(static_cast<int>(tag_mask_))),
+    const __m128i t = _mm_cmpeq_epi32(_mm_and_si128(s, _mm_set1_epi32(static_cast<int>(tag_mask))),
                                       _mm_set1_epi32(static_cast<int>(tag)));
     *empties = static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(e)));
     *matches = static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(e, t))));
@@ -261,7 +279,7 @@ class ScalarMemoTable {
     uint32_t e = 0, m = 0;
     for (int k = 0; k < 4; ++k) {
       e |= static_cast<uint32_t>(slots[k] == 0) << k;
-      m |= static_cast<uint32_t>(slots[k] != 0 && (slots[k] & tag_mask_) == tag) << k;
+      m |= static_cast<uint32_t>(slots[k] != 0 && (slots[k] & tag_mask) == tag) << k;
     }
     *empties = e;
     *matches = m;
@@ -288,7 +306,8 @@ class ScalarMemoTable {
     if (inserted != nullptr) *inserted = true;
     return index;
   }
-  uint64_t Hash(T value) const {
+  uint64_t Hash(T value) const { return Hash(value, hash_mask_); }
+  static uint64_t Hash(T value, uint64_t hash_mask) {
     using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
                  std::conditional_t<sizeof(T) == 2, uint16_t,
                  std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
@@ -297,7 +316,7 @@ class ScalarMemoTable {
     }
     Bits bits;
     std::memcpy(&bits, &value, sizeof(T));
-    return __builtin_bswap64(static_cast<uint64_t>(bits) * 0x9E3779B97F4A7C15ull) & hash_mask_;
+    return __builtin_bswap64(static_cast<uint64_t>(bits) * 0x9E3779B97F4A7C15ull) & hash_mask;
   }
   static bool Equal(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
