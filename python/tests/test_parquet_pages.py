@@ -766,11 +766,11 @@ def test_small_range_integers_dictionary_pages_equal_pyarrow(tmp_path, typ):
 @pytest.mark.parametrize("codec", ["none", "zstd"])
 @pytest.mark.parametrize("version", ["1.0", "2.0"])
 def test_buffered_dictionary_pages_equal_pyarrow(tmp_path, codec, version):
-    """Data pages written before their dictionary page is complete are held in runs of
-    1 MiB (the column writer's kPageRunBytes), not a buffer each: pages of 40 KB that fill
-    several runs (one cut at a run's end starts the next), a page larger than a run (its
-    own), and a column that falls back to PLAIN after 1 MiB of dictionary (the runs
-    written, later pages straight out). Every page body equals pyarrow's, and a path, a
+    """Data pages written before their dictionary page is complete are held in runs (room
+    for eight pages, at most 1 MiB: the column writer's MakeRoomInRun), not a buffer each:
+    pages of 40 KB that fill several runs (one cut at a run's end starts the next), a page
+    larger than 1 MiB (a run of its own), and a column that falls back to PLAIN after 1 MiB
+    of dictionary (the runs written, later pages straight out). Every page body equals pyarrow's, and a path, a
     file object and use_threads give the same bytes."""
     g = np.random.default_rng(7301)
     n = 600_000

@@ -592,20 +592,22 @@ class ColumnChunkWriter::Impl {
   }
 
   // Buffered data pages (written before the dictionary page, so held until
-  // it is complete) go one after another into runs of kPageRunBytes, not a
-  // buffer each: a stream that keeps buffers of MinAdoptedBytes (256 KiB)
-  // takes a run as it is, where it copied every page of fewer bytes (a
-  // page of 20,000 dictionary indices: ~45 KB), and a page costs no
-  // allocation. Before a page of `stored` bytes (body and levels, before
-  // compression), a run without room for it (the codec's worst case) is
-  // closed, and a new run gets room for at least that page.
+  // it is complete) go one after another into runs, not a buffer each: a
+  // stream that keeps buffers of MinAdoptedBytes (256 KiB) takes a run as
+  // it is, where it copied every page of fewer bytes (a page of 20,000
+  // dictionary indices: ~45 KB), and a page costs no allocation. Before a
+  // page of `stored` bytes (body and levels, before compression), a run
+  // without room for it (the codec's worst case) is closed; a new run gets
+  // room for eight such pages, at most kPageRunBytes (or the one page):
+  // a column of small pages does not hold a mostly empty 1 MiB (a nested
+  // field's leaves are all buffered at once).
   static constexpr int64_t kPageRunBytes = int64_t{1} << 20;
   Status MakeRoomInRun(int64_t stored) {
     // (1024: the page header, as StorePage reserves.)
     const int64_t room =
         1024 + (codec_ != nullptr ? std::max(codec_->MaxCompressedLength(stored), stored) : stored);
     if (!run_.empty() && run_.capacity() - run_.size() < room) QUIVER_RETURN_NOT_OK(CloseRun());
-    return run_.empty() ? run_.Reserve(std::max(kPageRunBytes, room)) : Status::OK();
+    return run_.empty() ? run_.Reserve(std::max(room, std::min(8 * room, kPageRunBytes))) : Status::OK();
   }
   // Moves the run's pages to pages_; the room it did not use is given back
   // rather than kept (and zeroed by Freeze) until the chunk's pages are
