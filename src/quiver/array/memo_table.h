@@ -218,7 +218,6 @@ class ScalarMemoTable {
   static int32_t SlotIndex(uint32_t slot, uint32_t tag_mask) {
     return static_cast<int32_t>((slot & ~tag_mask) - 1);
   }
-  int32_t SlotIndex(uint32_t slot) const { return SlotIndex(slot, tag_mask_); }
   // What a lookup reads of the table: capacity - 1, tag_mask_, hash_mask_.
   struct Params {
     uint64_t mask;

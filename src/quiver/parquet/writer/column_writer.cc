@@ -1204,7 +1204,7 @@ class ColumnChunkWriter::Impl {
   int64_t sink_written_ = 0;
   int64_t dict_len_ = 0;
   std::vector<std::shared_ptr<Buffer>> pages_;  // buffered data pages, in order, in runs
-  MutableBuffer run_;                           // the buffered pages after pages_'
+  MutableBuffer run_;                           // the buffered pages after pages_'s (MakeRoomInRun)
   int64_t pages_size_ = 0;                      // their bytes (pages_ and run_)
   MutableBuffer page_buf_;
   MutableBuffer scratch_;
