@@ -60,7 +60,7 @@ def main():
             quiver.write_parquet(table, args.path or wb.DiscardingFile(), **opts)
     dt = (time.perf_counter() - t0) / args.loops
     who = "pyarrow" if args.pyarrow else f"quiver (pool {quiver.memory_pool_backend()})"
-    print(f"{who}: {args.group}/{args.variant}, {args.rows:,} rows: {dt * 1e3:.1f} ms per write "
+    print(f"{who}: {args.group}/{args.variant}, {args.rows:,} rows: {dt * 1e3:.3f} ms per write "
           f"({args.loops} loops)", file=sys.stderr)
 
 

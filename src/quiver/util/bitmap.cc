@@ -142,6 +142,19 @@ int64_t CountSetBits(const uint8_t* data, int64_t bit_offset, int64_t length) {
   return count;
 }
 
+void FindSetAndUnset(const uint8_t* data, int64_t bit_offset, int64_t length, bool* any_set,
+                     bool* any_unset) {
+  bool set = *any_set, unset = *any_unset;
+  for (int64_t i = 0; i < length && !(set && unset); i += 64) {
+    const int width = static_cast<int>(std::min<int64_t>(64, length - i));
+    const uint64_t word = LoadBits(data, bit_offset + i, width);
+    set = set || word != 0;
+    unset = unset || word != bit_util::LeastSignificantBitMask(width);
+  }
+  *any_set = set;
+  *any_unset = unset;
+}
+
 void SetBitsTo(uint8_t* data, int64_t offset, int64_t length, bool value) {
   if (length <= 0) return;
   const int64_t start_byte = offset >> 3;

@@ -112,6 +112,14 @@ inline void StoreBits(uint8_t* data, int64_t bit_offset, int nbits, uint64_t bit
 // Number of set bits in [bit_offset, bit_offset + length).
 int64_t CountSetBits(const uint8_t* data, int64_t bit_offset, int64_t length);
 
+// Whether bits [bit_offset, bit_offset + length) hold a set bit (*any_set
+// becomes true) and an unset bit (*any_unset becomes true); a flag already
+// true stays true, and the scan stops once both are (a bool column's
+// statistics need only that: min and max, not how many are set; random
+// values show both in their first word).
+void FindSetAndUnset(const uint8_t* data, int64_t bit_offset, int64_t length, bool* any_set,
+                     bool* any_unset);
+
 // Sets bits [offset, offset + length) to `value`.
 void SetBitsTo(uint8_t* data, int64_t offset, int64_t length, bool value);
 

@@ -512,6 +512,38 @@ TEST(Bitmap, CountSetBitsKnownValues) {
   EXPECT_EQ(bitmap::CountSetBits(bits, 3, 1), 1);
 }
 
+TEST(Bitmap, FindSetAndUnsetMatchesReference) {
+  std::mt19937_64 rng(31);
+  for (auto [off, length] : SingleCases()) {
+    TestBitmap src(off, length, rng);
+    bool want_set = false, want_unset = false;
+    for (int64_t i = 0; i < length; ++i) (GetBit(src.data(), off + i) ? want_set : want_unset) = true;
+    PoisonGuard guard({&src});
+    for (int prior = 0; prior < 4; ++prior) {  // flags already true stay true
+      bool set = (prior & 1) != 0, unset = (prior & 2) != 0;
+      bitmap::FindSetAndUnset(src.data(), off, length, &set, &unset);
+      ASSERT_EQ(set, want_set || (prior & 1) != 0) << off << " " << length << " " << prior;
+      ASSERT_EQ(unset, want_unset || (prior & 2) != 0) << off << " " << length << " " << prior;
+    }
+  }
+}
+
+TEST(Bitmap, FindSetAndUnsetKnownValues) {
+  const uint8_t bits[] = {0xFF, 0xFF, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01};
+  auto find = [&](int64_t off, int64_t len) {
+    bool set = false, unset = false;
+    bitmap::FindSetAndUnset(bits, off, len, &set, &unset);
+    return std::pair{set, unset};
+  };
+  EXPECT_EQ(find(0, 16), std::pair(true, false));
+  EXPECT_EQ(find(16, 16), std::pair(false, true));
+  EXPECT_EQ(find(15, 2), std::pair(true, true));
+  EXPECT_EQ(find(32, 64), std::pair(true, false));    // a whole word of ones
+  EXPECT_EQ(find(32, 65), std::pair(true, false));    // and the set bit after it
+  EXPECT_EQ(find(33, 65), std::pair(true, true));     // the unset bit after that
+  EXPECT_EQ(find(0, 0), std::pair(false, false));
+}
+
 TEST(Bitmap, SetBitsToMatchesReference) {
   std::mt19937_64 rng(4);
   for (auto [off, length] : SingleCases()) {

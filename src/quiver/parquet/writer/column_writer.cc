@@ -950,6 +950,23 @@ class ColumnChunkWriter::Impl {
       }
       return head + stored.second;
     }
+    if (stream != nullptr) {
+      // A stream that builds in memory takes `out` (the header, and what
+      // was there before) and the body where they stay: the body copied
+      // once, not into `out` and again from there (two of the four copies
+      // of a bool page's values, 6% of writing bool_non_null).
+      const int64_t total = out->size() + stored.second;
+      QUIVER_ASSIGN_OR_RAISE(uint8_t* const dst, stream->BeginInPlace(total));
+      if (dst != nullptr) {
+        std::memcpy(dst, out->data(), static_cast<size_t>(out->size()));
+        if (stored.second > 0) {
+          std::memcpy(dst + out->size(), stored.first, static_cast<size_t>(stored.second));
+        }
+        QUIVER_RETURN_NOT_OK(stream->CommitInPlace(total));
+        out->Clear();
+        return head + stored.second;
+      }
+    }
     QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(stored.first, stored.second));
     if (stream != nullptr) {
       QUIVER_RETURN_NOT_OK(stream->Write(out->data(), out->size()));
