@@ -483,6 +483,12 @@ TEST(PageReader, ReadsTheTestFiles) {
       auto footer = ReadFooter(*file);
       if (!footer.ok()) continue;  // encrypted
       auto schema = SchemaDescriptor::Make(footer->metadata.schema);
+      // Hand-made schemas the descriptor refuses (VECTOR repetition, an
+      // unknown physical type: schema_descriptor_files_test.cc).
+      if (name == "compat_repetition_3.parquet" || name == "compat_physical_type_9.parquet") {
+        ASSERT_FALSE(schema.ok()) << name;
+        continue;
+      }
       ASSERT_TRUE(schema.ok()) << name << ": " << schema.status();
       const OpenedFile f{file, std::move(*footer), std::move(*schema)};
       PageReaderOptions options;

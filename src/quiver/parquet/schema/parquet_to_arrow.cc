@@ -8,8 +8,9 @@
 //   - a leaf's type comes from its logical type when it has one (a logical
 //     type that does not fit the physical type, or one this reader does not
 //     know, is ignored: the physical type, not the converted type), else
-//     from its converted type (one that does not fit is an error), else
-//     from its physical type;
+//     from its converted type (one that does not fit is an error; Thrift
+//     value 24, Arrow C++'s NA, is a null column), else from its physical
+//     type;
 //   - invalid parameters are errors wherever they are: DECIMAL precision
 //     < 1 or beyond 76, scale < 0 or > precision, TIME / TIMESTAMP without
 //     a unit, INTEGER of another width than 8, 16, 32, 64; a group
@@ -102,7 +103,17 @@ std::string_view LogicalTypeName(LogicalKind kind) {
   return "?";
 }
 
+// Thrift value 24, past parquet.thrift's last converted type (INTERVAL =
+// 21): Arrow C++ reads Thrift value v as its ConvertedType v + 1
+// (thrift_internal.h FromThriftUnsafe), and 25 there is NA, an obsolete
+// annotation of all-null columns that interim parquet-cpp releases wrote
+// (PARQUET-1990), read as a null column whatever the values. pyarrow
+// refuses the other values past 21 ("UNKNOWN cannot be applied to a
+// primitive type"), and so does this reader.
+constexpr ConvertedType kConvertedNa = static_cast<ConvertedType>(24);
+
 std::string ConvertedTypeName(ConvertedType type) {
+  if (type == kConvertedNa) return "NA (24)";
   const std::string_view name = format::EnumName(type);
   return name.empty() ? std::to_string(static_cast<int32_t>(type)) : std::string(name);
 }
@@ -554,6 +565,7 @@ class Converter {
       case ConvertedType::kInterval:
         return only(pt == PT::kFixedLenByteArray && c.type_length == 12, "FIXED_LEN_BYTE_ARRAY(12)",
                     fixed_size_binary(12));
+      case kConvertedNa: return LeafType{null(), {}};  // on any physical type, values dropped
       default:
         return Refuse(i,
                       "converted type " + ConvertedTypeName(converted) + " cannot annotate a leaf");

@@ -258,6 +258,19 @@ TEST(ParquetToArrow, ConvertedTypes) {
                            "dec12: decimal128(12, 4)", "dec_flba2: decimal128(10, 2)"}));
 }
 
+// Converted type 24, one past parquet.thrift's values, is Arrow C++'s NA
+// (Thrift v is its ConvertedType v + 1; PARQUET-1990): a null column on any
+// physical type, as pyarrow reads testdata/quiver/compat_na_*.parquet.
+TEST(ParquetToArrow, ConvertedTypeNaIsNull) {
+  const auto na = static_cast<ConvertedType>(24);
+  Converted c = Convert({
+      Leaf("a", kOptional, PType::kInt32).Converted(na),
+      Leaf("b", kRequired, PType::kByteArray).Converted(na),
+      Leaf("c", kOptional, PType::kInt32).Converted(na).Logical(Int(16, true)),
+  });
+  EXPECT_EQ(Fields(c), (std::vector<std::string>{"a: null", "b: null not null", "c: int16"}));
+}
+
 TEST(ParquetToArrow, LogicalTypeWinsOverConvertedType) {
   Converted c = Convert({
       Leaf("a", kOptional, PType::kInt32).Logical(Int(16, true)).Converted(ConvertedType::kDate),
@@ -335,6 +348,11 @@ TEST(ParquetToArrow, InvalidAnnotationsAreRefusedNamingTheField) {
       leaf(PType::kInt32).Converted(ConvertedType::kMap),
       leaf(PType::kInt32).Converted(ConvertedType::kList),
       leaf(PType::kInt32).Converted(static_cast<ConvertedType>(99)),
+      // Past INTERVAL (21) only 24 (Arrow C++'s NA) is read.
+      leaf(PType::kInt32).Converted(static_cast<ConvertedType>(22)),
+      leaf(PType::kInt32).Converted(static_cast<ConvertedType>(23)),
+      leaf(PType::kInt32).Converted(static_cast<ConvertedType>(25)),
+      leaf(PType::kInt32).Converted(static_cast<ConvertedType>(-1)),
       leaf(PType::kFloat).Converted(ConvertedType::kDecimal).Decimal(5, 1),
       leaf(PType::kInt32).Converted(ConvertedType::kDecimal),  // no precision
       leaf(PType::kInt32).Converted(ConvertedType::kDecimal).Decimal(3, 4),

@@ -106,9 +106,11 @@ Result<SchemaDescriptor> SchemaDescriptor::Make(std::span<const SchemaElement> e
           return Status::NotImplemented(Which(i, e.name),
                                         ": VECTOR repetition is not supported");
         }
+        // A value parquet.thrift does not name is read as REQUIRED, as
+        // Arrow C++ does (LoadEnumSafe gives Repetition::UNDEFINED, which
+        // is neither optional nor repeated).
         if (format::EnumName(node.repetition).empty()) {
-          return Status::Invalid(Which(i, e.name), " has an unknown repetition type ",
-                                 static_cast<int32_t>(node.repetition));
+          node.repetition = FieldRepetitionType::kRequired;
         }
       }
       if (!p.levels.Child(node.is_optional(), node.is_repeated(), &node.levels)) {
@@ -126,13 +128,8 @@ Result<SchemaDescriptor> SchemaDescriptor::Make(std::span<const SchemaElement> e
     // num_children = 0 on leaves); anything else is a group.
     const bool leaf = i > 0 && e.type.has_value() && num_children == 0;
     if (!leaf) {
-      if (e.type.has_value()) {
-        return Status::Invalid(Which(i, e.name),
-                               i == 0 ? " is the root, which must be a group, but has"
-                                      : " is a group (num_children > 0) but has",
-                               " physical type ", format::EnumName(*e.type),
-                               "; only leaves have one");
-      }
+      // A group's physical type (the root's, as some writers set it, or
+      // one with children) is ignored, as Arrow C++'s Unflatten ignores it.
       if (i > 0 && !e.num_children.has_value()) {
         return Status::Invalid(Which(i, e.name),
                                " is a leaf (no num_children) without a physical type");

@@ -10,15 +10,20 @@
 //
 // The elements are untrusted: Make() walks them once without recursion, in
 // O(elements) time and memory, and refuses with Invalid, naming the element
-// index and name: an empty list, a root that is not a group, a negative
-// num_children, children counts that need more or fewer elements than
-// there are, a leaf without a physical type, a group with a physical type,
+// index and name: an empty list, a negative num_children, children counts
+// that need more or fewer elements than there are, a leaf without a
+// physical type or with one parquet.thrift does not name,
 // FIXED_LEN_BYTE_ARRAY without a positive type_length, nesting deeper than
 // max_depth, more than INT16_MAX definition or repetition levels, and leaf
 // paths that would cost far more memory than the elements themselves.
-// Group or leaf: as Arrow C++, an element is a leaf when it has a physical
-// type and no (or zero) num_children; an element with num_children set and
-// no type is a group (zero children: an empty group, which has no leaves).
+// VECTOR repetition is NotImplemented.
+// Group or leaf: as Arrow C++ (parquet/schema.cc Unflatten), an element
+// after the root is a leaf when it has a physical type and no (or zero)
+// num_children; any other element is a group (zero children: an empty
+// group, which has no leaves), and a physical type on a group, the root
+// included, is ignored. A repetition type parquet.thrift does not name is
+// REQUIRED (Arrow C++: Repetition::UNDEFINED, neither optional nor
+// repeated).
 #pragma once
 
 #include <cstdint>

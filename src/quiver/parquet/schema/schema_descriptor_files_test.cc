@@ -33,6 +33,7 @@ TEST(SchemaDescriptorFiles, LevelsAgreeWithPyarrow) {
 
   int compared_files = 0;
   int compared_columns = 0;
+  int refused_on_purpose = 0;
   for (const char* folder : {"parquet-testing", "quiver"}) {
     for (const auto& entry : fs::directory_iterator(testdata / folder)) {
       if (entry.path().extension() != ".parquet") continue;
@@ -43,7 +44,21 @@ TEST(SchemaDescriptorFiles, LevelsAgreeWithPyarrow) {
       auto described = SchemaDescriptor::Make(metadata->schema);
       // Every schema in testdata is well-formed, also those pyarrow refuses
       // to convert to Arrow (incorrect_map_schema.parquet: a map whose keys
-      // are optional).
+      // are optional), but the hand-made compat files the descriptor
+      // refuses: pyarrow too (a physical type parquet.thrift does not name,
+      // in "skipped"), or on purpose (VECTOR repetition, which pyarrow reads
+      // as REQUIRED).
+      if (name == "quiver/compat_repetition_3.parquet") {
+        ASSERT_FALSE(described.ok());
+        EXPECT_TRUE(described.status().IsNotImplemented()) << described.status();
+        ++refused_on_purpose;
+        continue;
+      }
+      if (name == "quiver/compat_physical_type_9.parquet") {
+        ASSERT_FALSE(described.ok());
+        ASSERT_EQ(skipped.object.count(name), 1u);
+        continue;
+      }
       ASSERT_TRUE(described.ok()) << described.status();
       if (skipped.object.count(name) > 0) continue;
       ASSERT_EQ(files.object.count(name), 1u)
@@ -70,7 +85,7 @@ TEST(SchemaDescriptorFiles, LevelsAgreeWithPyarrow) {
       ++compared_files;
     }
   }
-  EXPECT_EQ(compared_files, static_cast<int>(files.object.size()));
+  EXPECT_EQ(compared_files + refused_on_purpose, static_cast<int>(files.object.size()));
   EXPECT_GT(compared_columns, 500);
 }
 

@@ -367,16 +367,36 @@ TEST(SchemaDescriptor, RefusesInconsistentChildrenCounts) {
                 "schema element 1 ('g') has num_children 2147483647");
 }
 
-TEST(SchemaDescriptor, RefusesBadNodes) {
+// What pyarrow reads of real files although the spec does not allow it
+// (testdata/quiver/compat_*.parquet): a physical type on the root or on a
+// group with children is ignored (Arrow C++ Unflatten); a repetition type
+// parquet.thrift does not name is REQUIRED (LoadEnumSafe's UNDEFINED).
+TEST(SchemaDescriptor, ReadsWhatArrowCppReads) {
   SchemaElement root = Root(1);
   root.type = PType::kInt32;
-  ExpectRefused({root, Leaf("a", kRequired, PType::kInt32)},
-                "schema element 0 ('schema') is the root, which must be a group, but has physical "
-                "type INT32");
+  SchemaDescriptor d = Describe({root, Leaf("a", kOptional, PType::kInt32)});
+  EXPECT_TRUE(d.node(0).is_group());
+  EXPECT_FALSE(d.node(0).physical_type.has_value());
+  ASSERT_EQ(d.num_columns(), 1);
+  EXPECT_EQ(d.column(0).max_def, 1);
+
   SchemaElement typed_group = Group("g", kOptional, 1);
   typed_group.type = PType::kInt64;
-  ExpectRefused({Root(1), typed_group, Leaf("a", kRequired, PType::kInt32)},
-                "schema element 1 ('g') is a group (num_children > 0) but has physical type INT64");
+  d = Describe({Root(1), typed_group, Leaf("a", kOptional, PType::kInt32)});
+  EXPECT_TRUE(d.node(1).is_group());
+  ASSERT_EQ(d.num_columns(), 1);
+  EXPECT_EQ(d.column(0).path, "g.a");
+  EXPECT_EQ(d.column(0).max_def, 2);
+
+  for (int32_t value : {4, 7, -1}) {
+    d = Describe({Root(1), Leaf("r", static_cast<FieldRepetitionType>(value), PType::kInt32)});
+    EXPECT_EQ(d.node(1).repetition, kRequired) << value;
+    EXPECT_EQ(d.column(0).max_def, 0) << value;
+    EXPECT_EQ(d.column(0).max_rep, 0) << value;
+  }
+}
+
+TEST(SchemaDescriptor, RefusesBadNodes) {
   SchemaElement untyped;
   untyped.name = "u";
   untyped.repetition_type = kOptional;
@@ -391,9 +411,6 @@ TEST(SchemaDescriptor, RefusesBadNodes) {
   ExpectRefused({Root(1), flba}, "with type_length -3");
   SchemaElement unknown_type = Leaf("t", kRequired, static_cast<PType>(9));
   ExpectRefused({Root(1), unknown_type}, "schema element 1 ('t') has an unknown physical type 9");
-  SchemaElement unknown_repetition = Leaf("r", static_cast<FieldRepetitionType>(7), PType::kInt32);
-  ExpectRefused({Root(1), unknown_repetition},
-                "schema element 1 ('r') has an unknown repetition type 7");
   auto vector = SchemaDescriptor::Make(
       std::vector<SchemaElement>{Root(1), Leaf("v", FieldRepetitionType::kVector, PType::kInt32)});
   ASSERT_FALSE(vector.ok());
