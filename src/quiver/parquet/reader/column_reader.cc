@@ -194,9 +194,16 @@ Result<bool> ColumnReader::NextDataPage() {
     values_ = *decoder;
     QUIVER_RETURN_NOT_OK(PageError(values_->SetData(num_non_null, page.values.data(),
                                                     static_cast<int64_t>(page.values.size()))));
+    page_values_ = num_non_null;
     if (!levels_at_once_) page_levels_left_ = num_values;
     if (num_values > 0) return true;
   }
+}
+
+Status ColumnReader::AppendValues(int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                                  int64_t num_values) {
+  builder_->set_page_values_before(page_values_ - values_->values_left());
+  return PageError(builder_->Append(values_, num_slots, valid, valid_offset, num_values));
 }
 
 Status ColumnReader::DecodePageLevels(int64_t n) {
@@ -235,7 +242,7 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
   }
   if (max_def_ == 0) {
     num_levels_ += n;
-    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(values_, n, nullptr, 0, n)));
+    QUIVER_RETURN_NOT_OK(AppendValues(n, nullptr, 0, n));
     num_slots_ += n;
     return Status::OK();
   }
@@ -280,8 +287,8 @@ Status ColumnReader::Consume(int64_t begin, int64_t end) {
   const int64_t new_slots = slot - num_slots_;
   if (new_slots > 0) {
     const bool all_valid = values == new_slots;
-    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(values_, new_slots, all_valid ? nullptr : valid,
-                                                    num_slots_, values)));
+    QUIVER_RETURN_NOT_OK(
+        AppendValues(new_slots, all_valid ? nullptr : valid, num_slots_, values));
   }
   num_nulls_ += new_slots - values;
   num_slots_ = slot;
@@ -348,8 +355,7 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
     page_levels_left_ -= n;
     chunk_levels_left_ -= n;
     num_levels_ += n;
-    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(
-        values_, n, values == n ? nullptr : valid_.data(), num_slots_, values)));
+    QUIVER_RETURN_NOT_OK(AppendValues(n, values == n ? nullptr : valid_.data(), num_slots_, values));
     num_nulls_ += n - values;
     num_slots_ += n;
     records += n;

@@ -77,6 +77,11 @@ class ColumnReader {
     keep_levels_ = keep;
     flat_ = !keep && max_rep_ == 0 && max_def_ == 1 && slot_def_ == 0;
   }
+  // Invalid UTF-8 in a string leaf: an error naming the page and value
+  // (the default), or, when recording, noted and read on (see
+  // LeafBuilder::set_record_invalid_utf8).
+  void set_record_invalid_utf8(bool record) { builder_->set_record_invalid_utf8(record); }
+  bool saw_invalid_utf8() const { return builder_->saw_invalid_utf8(); }
   // Forgets the batch's levels (after the assembly).
   void ClearBatch();
 
@@ -105,6 +110,9 @@ class ColumnReader {
   Status Consume(int64_t begin, int64_t end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
+  // builder_->Append, told where in the page the values start.
+  Status AppendValues(int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
+                      int64_t num_values);
 
   std::shared_ptr<io::RandomAccessFile> file_;
   const format::FileMetaData* metadata_ = nullptr;
@@ -133,6 +141,7 @@ class ColumnReader {
   LevelDecoder def_decoder_;
   LevelDecoder rep_decoder_;
   int64_t page_levels_left_ = 0;
+  int64_t page_values_ = 0;  // the current page's values (entries at max_def_)
   bool chunk_started_ = false;  // a level of the chunk was read
 
   // Decoded levels not yet consumed (at most kPendingLevels).

@@ -12,6 +12,7 @@
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/reader/assembly_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
+#include "quiver/parquet/reader/invalid_utf8_internal.h"
 #include "quiver/util/base64.h"
 
 namespace quiver::parquet {
@@ -173,13 +174,17 @@ class ParquetBatchReader final : public RecordBatchReader {
  public:
   // `chunked_leaves`: top-level binary / string columns may come back as
   // several chunks (NextColumns only; ReadTable uses it).
+  // `record_invalid_utf8`: string leaves note invalid UTF-8 and read on
+  // (invalid_utf8_columns()) rather than fail.
   ParquetBatchReader(FileReader::Impl* impl, std::vector<ReadNode> nodes,
-                     std::vector<int> row_groups, int64_t batch_size, bool chunked_leaves = false)
+                     std::vector<int> row_groups, int64_t batch_size, bool chunked_leaves = false,
+                     bool record_invalid_utf8 = false)
       : impl_(impl),
         nodes_(std::move(nodes)),
         row_groups_(std::move(row_groups)),
         batch_size_(batch_size),
-        chunked_leaves_(chunked_leaves) {
+        chunked_leaves_(chunked_leaves),
+        record_invalid_utf8_(record_invalid_utf8) {
     FieldVector fields;
     for (const ReadNode& node : nodes_) fields.push_back(node.field);
     schema_ = quiver::schema(std::move(fields), impl_->arrow.schema->metadata());
@@ -201,6 +206,7 @@ class ParquetBatchReader final : public RecordBatchReader {
                                           impl_->footer.footer_offset,
                                           &impl_->descriptor.column(leaf->column), leaf,
                                           page_options));
+      reader->set_record_invalid_utf8(record_invalid_utf8_);
       readers_[static_cast<size_t>(leaf->column)] = reader.get();
       owned_.push_back(std::move(reader));
     }
@@ -229,6 +235,13 @@ class ParquetBatchReader final : public RecordBatchReader {
   }
 
   SchemaPtr schema() const override { return schema_; }
+
+  // The leaf columns that held invalid UTF-8 so far (recording only).
+  void AddInvalidUtf8Columns(std::set<int32_t>* out) const {
+    for (const auto& reader : owned_) {
+      if (reader->saw_invalid_utf8()) out->insert(reader->leaf_column());
+    }
+  }
 
   Result<RecordBatchPtr> Next() override {
     int64_t rows = 0;
@@ -341,6 +354,7 @@ class ParquetBatchReader final : public RecordBatchReader {
   std::vector<int> row_groups_;
   int64_t batch_size_;
   bool chunked_leaves_;
+  bool record_invalid_utf8_;
   SchemaPtr schema_;
   std::vector<std::unique_ptr<ColumnReader>> owned_;
   std::vector<ColumnReader*> readers_;
@@ -371,9 +385,7 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   SchemaDescriptorOptions schema_options;
   schema_options.max_depth = 99;
   auto descriptor = SchemaDescriptor::Make(metadata.schema, schema_options);
-  if (!descriptor.ok()) {
-    return Status::Invalid(impl->file->name(), ": ", descriptor.status().message());
-  }
+  if (!descriptor.ok()) return descriptor.status().WithContext(impl->file->name(), ": ");
   impl->descriptor = std::move(descriptor).MoveValueUnsafe();
   MetadataPtr kv = FileKeyValueMetadata(metadata);
   SchemaPtr origin;
@@ -500,25 +512,63 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
   QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
   if (batch_size <= 0) batch_size = impl_->options.batch_size;
   if (batch_size <= 0) return Status::Invalid("batch_size must be positive");
+  if (impl_->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary) {
+    QUIVER_ASSIGN_OR_RAISE(nodes, WithInvalidUtf8AsBinary(std::move(nodes), groups, batch_size));
+  }
   auto reader = std::make_shared<ParquetBatchReader>(impl_.get(), std::move(nodes),
                                                      std::move(groups), batch_size);
   QUIVER_RETURN_NOT_OK(reader->Init());
   return reader;
 }
 
+Result<std::vector<ReadNode>> FileReader::WithInvalidUtf8AsBinary(std::vector<ReadNode> nodes,
+                                                                  const std::vector<int>& groups,
+                                                                  int64_t batch_size) {
+  // The selected string leaves, read recording and dropped batch by batch.
+  std::set<int32_t> strings;
+  std::function<void(const ReadNode&)> collect = [&](const ReadNode& node) {
+    if (node.kind == ReadNode::Kind::kLeaf) {
+      if (internal::HasStringLeaf(node)) strings.insert(node.column);
+      return;
+    }
+    for (const ReadNode& child : node.children) collect(child);
+  };
+  for (const ReadNode& node : nodes) collect(node);
+  if (strings.empty()) return nodes;
+  std::vector<ReadNode> scanned;
+  for (const ReadNode& node : nodes) {
+    ReadNode pruned;
+    if (Prune(node, strings, &pruned)) scanned.push_back(std::move(pruned));
+  }
+  ParquetBatchReader scan(impl_.get(), std::move(scanned), groups, batch_size,
+                          /*chunked_leaves=*/false, /*record_invalid_utf8=*/true);
+  QUIVER_RETURN_NOT_OK(scan.Init());
+  while (true) {
+    int64_t rows = 0;
+    QUIVER_ASSIGN_OR_RAISE(auto batch, scan.NextColumns(&rows));
+    if (!batch.has_value()) break;
+  }
+  std::set<int32_t> invalid;
+  scan.AddInvalidUtf8Columns(&invalid);
+  if (invalid.empty()) return nodes;
+  for (ReadNode& node : nodes) node = internal::WithBinaryLeaves(node, invalid);
+  return nodes;
+}
+
 Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::string>>& columns,
                                        const std::optional<std::vector<int>>& row_groups) {
   QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
   QUIVER_ASSIGN_OR_RAISE(auto nodes, impl_->Select(columns));
-  QUIVER_ASSIGN_OR_RAISE(SchemaPtr schema, SchemaFor(columns));
+  const bool record = impl_->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary;
   // One batch per row group (its whole row count); a top-level string
   // column of more than LeafBuilder::kChunkBytes comes back in chunks.
-  std::vector<std::vector<ArrayPtr>> chunks(nodes.size());
+  std::vector<std::vector<ArrayDataPtr>> chunks(nodes.size());
+  std::set<int32_t> invalid_utf8;
   int64_t total_rows = 0;
   for (int group : groups) {
     const int64_t rows = impl_->footer.metadata.row_groups[static_cast<size_t>(group)].num_rows;
     ParquetBatchReader reader(impl_.get(), nodes, std::vector<int>{group},
-                              std::max<int64_t>(rows, 1), /*chunked_leaves=*/true);
+                              std::max<int64_t>(rows, 1), /*chunked_leaves=*/true, record);
     QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
       int64_t batch_rows = 0;
@@ -526,16 +576,29 @@ Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::stri
       if (!columns_read.has_value()) break;
       total_rows += batch_rows;
       for (size_t c = 0; c < columns_read->size(); ++c) {
-        for (auto& chunk : (*columns_read)[c]) chunks[c].push_back(MakeArray(std::move(chunk)));
+        for (auto& chunk : (*columns_read)[c]) chunks[c].push_back(std::move(chunk));
       }
     }
+    if (record) reader.AddInvalidUtf8Columns(&invalid_utf8);
   }
+  // invalid_utf8 = kBinary: the string leaves that held invalid UTF-8, and
+  // the fields above them, retyped (the buffers stay).
+  FieldVector fields;
   std::vector<ChunkedArrayPtr> out;
   for (size_t c = 0; c < nodes.size(); ++c) {
-    out.push_back(std::make_shared<ChunkedArray>(std::move(chunks[c]), nodes[c].field->type()));
+    std::vector<ArrayPtr> arrays;
+    if (!invalid_utf8.empty()) {
+      ReadNode node = internal::WithBinaryLeaves(nodes[c], invalid_utf8);
+      for (auto& chunk : chunks[c]) chunk = internal::Retype(chunk, node);
+      nodes[c] = std::move(node);
+    }
+    for (auto& chunk : chunks[c]) arrays.push_back(MakeArray(std::move(chunk)));
+    fields.push_back(nodes[c].field);
+    out.push_back(std::make_shared<ChunkedArray>(std::move(arrays), nodes[c].field->type()));
   }
   // (No columns, columns=[]: the rows are still counted, as in pyarrow.)
-  return std::make_shared<Table>(schema, std::move(out), total_rows);
+  return std::make_shared<Table>(quiver::schema(std::move(fields), impl_->arrow.schema->metadata()),
+                                 std::move(out), total_rows);
 }
 
 Result<TablePtr> FileReader::ReadRowGroup(int row_group,

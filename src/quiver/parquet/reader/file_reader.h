@@ -50,6 +50,20 @@ struct ReaderOptions {
   // A byte cap on what the reader holds at once from `pool` (<= 0: none):
   // for untrusted files, an allocation past it fails with OutOfMemory.
   int64_t memory_limit = 0;
+  // String columns holding invalid UTF-8 (pyarrow reads them unvalidated;
+  // such arrays fail ValidateFull). kError: the read fails with an Invalid
+  // naming the file, row group, column, page and value, and this option.
+  // kBinary: a string leaf (string, large_string, string_view, or a
+  // dictionary of them; under lists and structs too) holding invalid UTF-8
+  // in the rows a read covers is read as the binary type of the same
+  // layout, the fields above it retyped to match; the other string leaves
+  // stay strings. It is decided per leaf over the whole read: ReadTable
+  // over its row groups; GetRecordBatchReader over its row groups before
+  // the first batch (it scans the selected string leaves first, so every
+  // batch has the reader's schema). schema() and SchemaFor() give the
+  // stored types.
+  enum class InvalidUtf8 : uint8_t { kError, kBinary };
+  InvalidUtf8 invalid_utf8 = InvalidUtf8::kError;
 };
 
 class FileReader {
@@ -100,6 +114,11 @@ class FileReader {
  private:
   friend class ParquetBatchReader;
   struct Impl;
+  // invalid_utf8 = kBinary: `nodes` with the string leaves that hold
+  // invalid UTF-8 in `groups` as binary (a scan of those leaves).
+  Result<std::vector<ReadNode>> WithInvalidUtf8AsBinary(std::vector<ReadNode> nodes,
+                                                        const std::vector<int>& groups,
+                                                        int64_t batch_size);
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

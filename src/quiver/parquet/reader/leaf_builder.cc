@@ -225,8 +225,15 @@ class NullBuilder final : public LeafBuilder {
 // ---------------------------------------------------------------------------
 // Byte arrays into binary / string (int32 offsets): the decoder appends.
 
+// The first of slots [0, n) (values offsets[i]..offsets[i + 1] of `data`)
+// that is not UTF-8: its slot, or -1.
+struct BadUtf8 {
+  int64_t slot = -1;
+  bool starts_inside = false;  // valid bytes, but the value starts mid-character
+};
+
 template <typename Offset>
-Status CheckUtf8(const Offset* offsets, int64_t n, const uint8_t* data) {
+BadUtf8 FindBadUtf8(const Offset* offsets, int64_t n, const uint8_t* data) {
   const int64_t begin = offsets[0];
   const int64_t end = offsets[n];
   bool ascii = false;
@@ -235,19 +242,41 @@ Status CheckUtf8(const Offset* offsets, int64_t n, const uint8_t* data) {
     // The value holding the bad byte.
     int64_t i = 0;
     while (i + 1 < n && offsets[i + 1] <= begin + bad) ++i;
-    return Status::Invalid("invalid UTF-8 in a string value (value ", i, " of the batch)");
+    return {i, false};
   }
   // A valid run whose values all start on a character boundary is valid
   // value by value (an ASCII run has no byte that is not a boundary).
-  if (ascii) return Status::OK();
+  if (ascii) return {};
   for (int64_t i = 0; i < n; ++i) {
-    if (offsets[i] < offsets[i + 1] && IsUtf8Continuation(data[offsets[i]])) {
-      return Status::Invalid("invalid UTF-8 in a string value (value ", i,
-                             " of the batch starts inside a character)");
-    }
+    if (offsets[i] < offsets[i + 1] && IsUtf8Continuation(data[offsets[i]])) return {i, true};
   }
-  return Status::OK();
+  return {};
 }
+
+// The index among the values of slot `slot` (a slot holding a value).
+int64_t ValueOfSlot(const uint8_t* valid, int64_t valid_offset, int64_t slot) {
+  return valid == nullptr ? slot : bitmap::CountSetBits(valid, valid_offset, slot);
+}
+
+// The string leaves' UTF-8 check of the slots an Append added.
+class StringLeaf : public LeafBuilder {
+ protected:
+  explicit StringLeaf(const DataType& type) : utf8_(IsStringLike(type.id())) {}
+
+  bool check() const { return utf8_ && checking_utf8(); }
+
+  // Slots [0, n) of offsets, the Append's slots from `first_slot` on.
+  template <typename Offset>
+  Status CheckSlots(const Offset* offsets, int64_t n, const uint8_t* data, const uint8_t* valid,
+                    int64_t valid_offset, int64_t first_slot = 0) {
+    const BadUtf8 bad = FindBadUtf8(offsets, n, data);
+    if (bad.slot < 0) return Status::OK();
+    return InvalidUtf8(ValueOfSlot(valid, valid_offset, first_slot + bad.slot),
+                       bad.starts_inside ? "it starts inside a character" : "");
+  }
+
+  bool utf8_;
+};
 
 // Values as views, handed to `sink(view)` slot by slot (null slots get an
 // empty view and valid == false).
@@ -268,11 +297,11 @@ Status VisitByteArraySlots(ByteArrayDecoder* decoder, std::vector<std::string_vi
   return Status::OK();
 }
 
-class BinaryBuilder32 final : public LeafBuilder {
+class BinaryBuilder32 final : public StringLeaf {
  public:
   BinaryBuilder32(TypePtr type, MemoryPool* pool)
-      : type_(std::move(type)),
-        utf8_(IsStringLike(type_->id())),
+      : StringLeaf(*type),
+        type_(std::move(type)),
         pool_(pool),
         offsets_(pool),
         data_(pool) {}
@@ -288,9 +317,9 @@ class BinaryBuilder32 final : public LeafBuilder {
     }
     const int64_t first = offsets_.empty() ? 0 : offsets_.size() / 4 - 1;
     QUIVER_RETURN_NOT_OK(typed->DecodeArrow(num_slots, valid, valid_offset, &offsets_, &data_));
-    if (utf8_ && !typed->appended_ascii()) {
-      QUIVER_RETURN_NOT_OK(
-          CheckUtf8(offsets_.data_as<int32_t>() + first, num_slots, data_.data()));
+    if (check() && !typed->appended_ascii()) {
+      QUIVER_RETURN_NOT_OK(CheckSlots(offsets_.data_as<int32_t>() + first, num_slots,
+                                      data_.data(), valid, valid_offset));
     }
     return Status::OK();
   }
@@ -340,16 +369,20 @@ class BinaryBuilder32 final : public LeafBuilder {
                        int64_t valid_offset, int64_t num_values) {
     if (offsets_.empty()) QUIVER_RETURN_NOT_OK(offsets_.Append(int32_t{0}));
     int64_t first = offsets_.size() / 4 - 1;
+    int64_t slot = 0;        // of the Append
+    int64_t first_slot = 0;  // the Append's slot at offsets_[first]
     QUIVER_RETURN_NOT_OK(offsets_.Reserve(num_slots * 4));
     Status st = VisitByteArraySlots(
         decoder, &views_, num_slots, valid, valid_offset, num_values,
         [&](std::string_view value, bool) -> Status {
           const int64_t size = static_cast<int64_t>(value.size());
           if (data_.size() + size > kChunkBytes && data_.size() > 0) {
-            if (utf8_) {
-              QUIVER_RETURN_NOT_OK(CheckUtf8(offsets_.data_as<int32_t>() + first,
-                                             offsets_.size() / 4 - 1 - first, data_.data()));
+            if (check()) {
+              QUIVER_RETURN_NOT_OK(CheckSlots(offsets_.data_as<int32_t>() + first,
+                                              offsets_.size() / 4 - 1 - first, data_.data(),
+                                              valid, valid_offset, first_slot));
             }
+            first_slot = slot;
             QUIVER_ASSIGN_OR_RAISE(auto chunk, FinishValues(nullptr, 0));
             done_.push_back(std::move(chunk));
             offsets_ = MutableBuffer(pool_);
@@ -361,13 +394,15 @@ class BinaryBuilder32 final : public LeafBuilder {
           if (size > INT32_MAX - data_.size()) {
             return Status::CapacityError("a BYTE_ARRAY value of ", size, " bytes");
           }
+          ++slot;
           QUIVER_RETURN_NOT_OK(data_.ExtendFromSlice(value.data(), size));
           return offsets_.Append(static_cast<int32_t>(data_.size()));
         });
     QUIVER_RETURN_NOT_OK(st);
-    if (utf8_) {
-      QUIVER_RETURN_NOT_OK(CheckUtf8(offsets_.data_as<int32_t>() + first,
-                                     offsets_.size() / 4 - 1 - first, data_.data()));
+    if (check()) {
+      QUIVER_RETURN_NOT_OK(CheckSlots(offsets_.data_as<int32_t>() + first,
+                                      offsets_.size() / 4 - 1 - first, data_.data(), valid,
+                                      valid_offset, first_slot));
     }
     return Status::OK();
   }
@@ -382,7 +417,6 @@ class BinaryBuilder32 final : public LeafBuilder {
   }
 
   TypePtr type_;
-  bool utf8_;
   MemoryPool* pool_;
   bool allow_chunks_ = false;
   MutableBuffer offsets_;
@@ -392,10 +426,10 @@ class BinaryBuilder32 final : public LeafBuilder {
 };
 
 // large_binary / large_string (int64 offsets): the decoder appends.
-class LargeBinaryLeaf final : public LeafBuilder {
+class LargeBinaryLeaf final : public StringLeaf {
  public:
   LargeBinaryLeaf(TypePtr type, MemoryPool* pool)
-      : type_(std::move(type)), utf8_(IsStringLike(type_->id())), offsets_(pool), data_(pool) {}
+      : StringLeaf(*type), type_(std::move(type)), offsets_(pool), data_(pool) {}
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
@@ -403,9 +437,9 @@ class LargeBinaryLeaf final : public LeafBuilder {
     auto* typed = static_cast<ByteArrayDecoder*>(decoder);
     QUIVER_RETURN_NOT_OK(
         typed->DecodeArrowLarge(num_slots, valid, valid_offset, &offsets_, &data_));
-    if (utf8_ && !typed->appended_ascii()) {
-      QUIVER_RETURN_NOT_OK(
-          CheckUtf8(offsets_.data_as<int64_t>() + first, num_slots, data_.data()));
+    if (check() && !typed->appended_ascii()) {
+      QUIVER_RETURN_NOT_OK(CheckSlots(offsets_.data_as<int64_t>() + first, num_slots,
+                                      data_.data(), valid, valid_offset));
     }
     return Status::OK();
   }
@@ -427,7 +461,6 @@ class LargeBinaryLeaf final : public LeafBuilder {
 
  private:
   TypePtr type_;
-  bool utf8_;
   MutableBuffer offsets_;
   MutableBuffer data_;
 };
@@ -436,22 +469,21 @@ class LargeBinaryLeaf final : public LeafBuilder {
 // array builders (empty values in null slots; the validity is the column
 // reader's).
 template <typename B>
-class BuilderBackedBinary final : public LeafBuilder {
+class BuilderBackedBinary final : public StringLeaf {
  public:
   BuilderBackedBinary(TypePtr type, MemoryPool* pool)
-      : type_(type), utf8_(IsStringLike(type->id())), builder_(MakeBuilder(type, pool)) {}
+      : StringLeaf(*type), type_(type), builder_(MakeBuilder(type, pool)) {}
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
-    int64_t index = 0;
+    int64_t index = 0;  // of the values
     return VisitByteArraySlots(
         static_cast<ByteArrayDecoder*>(decoder), &views_, num_slots, valid, valid_offset,
-        num_values, [&](std::string_view value, bool) -> Status {
-          if (utf8_ && !IsValidUtf8(value)) {
-            return Status::Invalid("invalid UTF-8 in a string value (value ", index,
-                                   " of the batch)");
+        num_values, [&](std::string_view value, bool is_valid) -> Status {
+          if (is_valid && check() && !IsValidUtf8(value)) {
+            QUIVER_RETURN_NOT_OK(InvalidUtf8(index));
           }
-          ++index;
+          index += is_valid;
           bytes_ += static_cast<int64_t>(value.size());
           return builder_->Append(value);
         });
@@ -478,7 +510,6 @@ class BuilderBackedBinary final : public LeafBuilder {
   }
 
   TypePtr type_;
-  bool utf8_;
   std::unique_ptr<B> builder_;
   std::vector<std::string_view> views_;
   int64_t bytes_ = 0;
@@ -619,14 +650,16 @@ class DictionaryBuilder final : public LeafBuilder {
     }
     QUIVER_RETURN_NOT_OK(UseMemo());
     const bool utf8 = IsStringLike(TypeAs<DictionaryType>(*type_).value_type()->id());
+    int64_t value_index = 0;
     auto put = [&](std::string_view value, bool is_valid) -> Status {
       int32_t index = 0;
       if (is_valid) {
         bool inserted = false;
         QUIVER_ASSIGN_OR_RAISE(index, memo_.GetOrInsert(value, &inserted));
-        if (inserted && utf8 && !IsValidUtf8(value)) {
-          return Status::Invalid("invalid UTF-8 in a string value");
+        if (inserted && utf8 && checking_utf8() && !IsValidUtf8(value)) {
+          QUIVER_RETURN_NOT_OK(InvalidUtf8(value_index));
         }
+        ++value_index;
       }
       indices_.UnsafeAppend(index);
       return Status::OK();
@@ -764,7 +797,7 @@ class DictionaryBuilder final : public LeafBuilder {
       // Not valid UTF-8 as a whole: the memo way checks only the entries
       // the batch uses.
       if (IsStringLike(value_type->id()) && !page.ascii &&
-          !CheckUtf8(ends, n, page.data->data()).ok()) {
+          FindBadUtf8(ends, n, page.data->data()).slot >= 0) {
         return false;
       }
       std::shared_ptr<Buffer> offsets = page.offsets;
@@ -857,8 +890,8 @@ class DictionaryBuilder final : public LeafBuilder {
     bool inserted = false;
     QUIVER_ASSIGN_OR_RAISE(int32_t index, memo_.GetOrInsert(value, &inserted));
     if (inserted && IsStringLike(TypeAs<DictionaryType>(*type_).value_type()->id()) &&
-        !IsValidUtf8(value)) {
-      return Status::Invalid("invalid UTF-8 in a string value");
+        checking_utf8() && !IsValidUtf8(value)) {
+      QUIVER_RETURN_NOT_OK(InvalidUtf8Entry(entry));
     }
     remap_[static_cast<size_t>(entry)] = index;
     if (index == entry && entry == identity_prefix_) ++identity_prefix_;
@@ -970,6 +1003,32 @@ class DictionaryBuilder final : public LeafBuilder {
 };
 
 }  // namespace
+
+namespace {
+
+constexpr std::string_view kUtf8Hint =
+    " (the reader option invalid_utf8='binary' reads such a column as binary)";
+
+}  // namespace
+
+Status LeafBuilder::InvalidUtf8(int64_t value, std::string_view what) {
+  if (record_invalid_utf8_) {
+    saw_invalid_utf8_ = true;
+    return Status::OK();
+  }
+  return Status::Invalid("invalid UTF-8 in string value ", page_values_before_ + value,
+                         " of the page", what.empty() ? "" : " (", what, what.empty() ? "" : ")",
+                         kUtf8Hint);
+}
+
+Status LeafBuilder::InvalidUtf8Entry(int64_t entry) {
+  if (record_invalid_utf8_) {
+    saw_invalid_utf8_ = true;
+    return Status::OK();
+  }
+  return Status::Invalid("invalid UTF-8 in entry ", entry,
+                         " of the page dictionary, a string value of the page", kUtf8Hint);
+}
 
 Result<std::vector<ArrayDataPtr>> LeafBuilder::FinishChunks(const std::shared_ptr<Buffer>& validity,
                                                            MemoryPool*) {

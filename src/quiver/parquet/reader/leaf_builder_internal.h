@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "quiver/array/array_data.h"
 #include "quiver/array/type.h"
@@ -47,6 +48,18 @@ class LeafBuilder {
   // Bytes held by the slots not yet finished (for the batch's memory).
   virtual int64_t bytes_buffered() const = 0;
 
+  // String leaves check that their values are UTF-8 (pyarrow does not:
+  // its arrays then fail ValidateFull). A value that is not fails Append
+  // with an Invalid naming it (value N of the page, counted from
+  // set_page_values_before) and the reader option invalid_utf8='binary';
+  // when recording, the builder notes it instead (saw_invalid_utf8()),
+  // checks no further value and goes on, for the reader to retype the
+  // leaf as binary (ReaderOptions::invalid_utf8).
+  void set_record_invalid_utf8(bool record) { record_invalid_utf8_ = record; }
+  bool saw_invalid_utf8() const { return saw_invalid_utf8_; }
+  // Values of the current page appended before the next Append.
+  void set_page_values_before(int64_t n) { page_values_before_ = n; }
+
   // Binary / string leaves (int32 offsets) may end a chunk when their data
   // passes kChunkBytes, so that a row group of more than 2 GiB of strings
   // reads as several chunks (top-level columns of ReadTable only: nested
@@ -58,6 +71,20 @@ class LeafBuilder {
   // slots, nullptr: none).
   virtual Result<std::vector<ArrayDataPtr>> FinishChunks(const std::shared_ptr<Buffer>& validity,
                                                          MemoryPool* pool);
+
+ protected:
+  // Whether string values are still to be checked.
+  bool checking_utf8() const { return !saw_invalid_utf8_; }
+  // Value `value` of the Append (its index among the values, not the
+  // slots) is not UTF-8; `what` says more (may be empty).
+  Status InvalidUtf8(int64_t value, std::string_view what = {});
+  // The same for the page dictionary's entry `entry`.
+  Status InvalidUtf8Entry(int64_t entry);
+
+ private:
+  bool record_invalid_utf8_ = false;
+  bool saw_invalid_utf8_ = false;
+  int64_t page_values_before_ = 0;
 };
 
 // The builder of `type` from the values of `column`; Invalid (naming the
