@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common.h"
+#include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/parquet/reader/file_reader.h"
@@ -128,6 +129,43 @@ std::shared_ptr<io::RandomAccessFile> OpenSource(nb::handle source, std::string*
   throw nb::type_error(
       "source must be a path, a bytes-like object or a binary file object (read/seek)");
 }
+
+// The source as ParquetFile.close() can release it: reads after Close()
+// are an IOError; a read under way keeps the file until it returns.
+class ClosableFile final : public io::RandomAccessFile {
+ public:
+  explicit ClosableFile(std::shared_ptr<io::RandomAccessFile> file)
+      : file_(std::move(file)), size_(file_->Size()), name_(file_->name()) {}
+
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    std::shared_ptr<io::RandomAccessFile> file = Get();
+    if (file == nullptr) return Status::IOError(name_, ": the ParquetFile is closed");
+    return file->ReadAt(offset, length);
+  }
+  int64_t Size() const override { return size_; }
+  const std::string& name() const override { return name_; }
+
+  // Drops the source (a path's descriptor is closed once no read holds
+  // it; a Python file object is released, not closed).
+  void Close() {
+    std::shared_ptr<io::RandomAccessFile> file;
+    std::lock_guard<std::mutex> lock(mutex_);
+    file = std::move(file_);
+    file_.reset();
+  }
+  bool closed() const { return Get() == nullptr; }
+
+ private:
+  std::shared_ptr<io::RandomAccessFile> Get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return file_;
+  }
+
+  mutable std::mutex mutex_;
+  std::shared_ptr<io::RandomAccessFile> file_;
+  int64_t size_;
+  std::string name_;
+};
 
 std::string Str(nb::handle h, const char* name) {
   if (!nb::isinstance<nb::str>(h)) Raise(Status::Invalid("option ", name, ": expected a string"));
@@ -247,6 +285,15 @@ ReaderOptions ParseReaderOptions(nb::dict kwargs, const char* function) {
       options.arrow.arrow_extensions_enabled = nb::cast<bool>(value);
     } else if (name == "memory_limit") {
       if (!value.is_none()) options.memory_limit = Int(value, "memory_limit");
+    } else if (name == "invalid_utf8") {
+      const std::string mode = Str(value, "invalid_utf8");
+      if (mode == "error") {
+        options.invalid_utf8 = ReaderOptions::InvalidUtf8::kError;
+      } else if (mode == "binary") {
+        options.invalid_utf8 = ReaderOptions::InvalidUtf8::kBinary;
+      } else {
+        Raise(Status::Invalid("invalid_utf8: expected 'error' or 'binary', got '", mode, "'"));
+      }
     } else {
       throw nb::type_error((std::string(function) + "() got an unexpected keyword argument '" +
                             name + "' (Quiver does not support it)")
@@ -258,6 +305,7 @@ ReaderOptions ParseReaderOptions(nb::dict kwargs, const char* function) {
 
 struct PyParquetFile {
   std::unique_ptr<FileReader> reader;
+  std::shared_ptr<ClosableFile> file;
   int64_t batch_size = 65536;
 };
 
@@ -266,13 +314,22 @@ PyParquetFile OpenFile(nb::handle source, nb::dict kwargs, const char* function)
   std::string path;
   std::shared_ptr<io::RandomAccessFile> file = OpenSource(source, &path);
   Result<std::unique_ptr<FileReader>> reader = Status::Invalid("not opened");
+  std::shared_ptr<ClosableFile> closable;
   {
     nb::gil_scoped_release release;
-    reader = file != nullptr ? FileReader::Open(std::move(file), options)
-                             : FileReader::Open(path, options);
+    reader = [&]() -> Result<std::unique_ptr<FileReader>> {
+      if (file == nullptr) {
+        QUIVER_ASSIGN_OR_RAISE(file, io::ReadableFile::Open(path, options.pool != nullptr
+                                                                      ? options.pool
+                                                                      : DefaultMemoryPool()));
+      }
+      closable = std::make_shared<ClosableFile>(std::move(file));
+      return FileReader::Open(closable, options);
+    }();
   }
   PyParquetFile out;
   out.reader = Unwrap(std::move(reader));
+  out.file = std::move(closable);
   out.batch_size = options.batch_size;
   return out;
 }
@@ -400,12 +457,34 @@ nb::dict LogicalDict(const format::LogicalType& t) {
     case K::kBson: d["name"] = "BSON"; break;
     case K::kUuid: d["name"] = "UUID"; break;
     case K::kFloat16: d["name"] = "FLOAT16"; break;
-    case K::kVariant: d["name"] = "VARIANT"; break;
-    case K::kGeometry: d["name"] = "GEOMETRY"; break;
-    case K::kGeography: d["name"] = "GEOGRAPHY"; break;
-    default: d["name"] = "NONE"; break;
+    case K::kVariant:
+      d["name"] = "VARIANT";
+      d["specification_version"] = Optional(t.variant->specification_version);
+      break;
+    case K::kGeometry:
+      d["name"] = "GEOMETRY";
+      d["crs"] = Optional(t.geometry->crs);
+      break;
+    case K::kGeography:
+      d["name"] = "GEOGRAPHY";
+      d["crs"] = Optional(t.geography->crs);
+      d["algorithm"] = t.geography->algorithm.has_value()
+                           ? nb::object(nb::int_(static_cast<int>(*t.geography->algorithm)))
+                           : nb::none();
+      break;
+    case K::kVector: d["name"] = "VECTOR"; break;
+    // No member set, or one added after this reader's parquet.thrift.
+    default: d["name"] = ""; break;
   }
   return d;
+}
+
+// An enum's IDL name, or its number when it has none.
+template <typename E>
+nb::object EnumOrNumber(E value) {
+  const std::string_view name = format::EnumName(value);
+  if (name.empty()) return nb::int_(static_cast<int32_t>(value));
+  return nb::str(name.data(), name.size());
 }
 
 nb::dict MetadataDict(const FileReader& reader) {
@@ -432,9 +511,8 @@ nb::dict MetadataDict(const FileReader& reader) {
     cd["type_length"] = c.type_length;
     cd["max_definition_level"] = c.max_def;
     cd["max_repetition_level"] = c.max_rep;
-    cd["converted_type"] = c.converted_type.has_value()
-                               ? nb::object(nb::str(std::string(format::EnumName(*c.converted_type)).c_str()))
-                               : nb::none();
+    cd["converted_type"] =
+        c.converted_type.has_value() ? EnumOrNumber(*c.converted_type) : nb::none();
     const auto& node = schema.node(c.node);
     cd["precision"] = Optional(node.precision);
     cd["scale"] = Optional(node.scale);
@@ -443,6 +521,26 @@ nb::dict MetadataDict(const FileReader& reader) {
     columns_schema.append(cd);
   }
   d["columns"] = columns_schema;
+  // One per leaf column: "TYPE_ORDER", "IEEE_754_TOTAL_ORDER", ... or ""
+  // (a member this reader does not know); None when the footer has none.
+  if (m.column_orders.has_value()) {
+    nb::list orders;
+    for (const format::ColumnOrder& o : *m.column_orders) {
+      switch (o.kind()) {
+        case format::ColumnOrder::Kind::kTypeOrder: orders.append("TYPE_ORDER"); break;
+        case format::ColumnOrder::Kind::kIeee754TotalOrder:
+          orders.append("IEEE_754_TOTAL_ORDER");
+          break;
+        case format::ColumnOrder::Kind::kInt96TimestampOrder:
+          orders.append("INT96_TIMESTAMP_ORDER");
+          break;
+        default: orders.append(""); break;
+      }
+    }
+    d["column_orders"] = orders;
+  } else {
+    d["column_orders"] = nb::none();
+  }
   nb::list groups;
   for (const format::RowGroup& g : m.row_groups) {
     nb::dict gd;
@@ -489,6 +587,8 @@ void BindReader(nb::module_& m) {
            },
            nb::arg("columns").none() = nb::none())
       .def("schema_string", [](PyParquetFile& self) { return self.reader->schema()->ToString(); })
+      .def("close", [](PyParquetFile& self) { self.file->Close(); })
+      .def_prop_ro("closed", [](PyParquetFile& self) { return self.file->closed(); })
       .def_prop_ro("num_row_groups", [](PyParquetFile& self) { return self.reader->num_row_groups(); })
       .def_prop_ro("warnings", [](PyParquetFile& self) { return self.reader->warnings(); })
       .def("metadata_dict", [](PyParquetFile& self) { return MetadataDict(*self.reader); })

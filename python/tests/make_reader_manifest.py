@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes reader_manifest.json: what Quiver's reader must do with each Parquet file of
-testdata/parquet-testing (test_reader_corpus.py reads it).
+testdata/parquet-testing and testdata/quiver (test_reader_corpus.py reads it). Keys are paths
+relative to testdata/parquet-testing, or "quiver/<name>" for testdata/quiver.
 
 Every file whose name ends in .parquet or .parquet.encrypted, recursively, gets an entry:
   {"outcome": "equal"}  pyarrow reads it (ValidateFull passes): Quiver's read_table must
@@ -28,8 +29,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parents[1] / "testdata" / "parquet-testing"
+TESTDATA = HERE.parents[1] / "testdata"
+CORPUS = TESTDATA / "parquet-testing"
+QUIVER = TESTDATA / "quiver"
 MANIFEST = HERE / "reader_manifest.json"
+
+UTF8 = {
+    "contains": "invalid_utf8='binary'",
+    "raises": "InvalidError",
+    "why": "a string column holding invalid UTF-8 (testdata/quiver/make_compat.py): pyarrow "
+           "returns arrays that fail ValidateFull; Quiver refuses, naming the page and the "
+           "option invalid_utf8='binary' (test_reader_invalid_utf8.py reads them with it)",
+}
 
 ENCRYPTED = {
     "contains": "encrypted",
@@ -57,18 +68,55 @@ REASONS = {
                "compare with iter_batches instead and change this entry",
         "slow": "decompresses 2 GiB (pyarrow: 8-25 s, 4 GB): only with QUIVER_DEEP_TESTS=1",
     },
+    "compat_physical_type_9.parquet": {
+        "contains": "unknown physical type 9",
+        "raises": "InvalidError",
+        "why": "a leaf whose physical type parquet.thrift does not name; pyarrow refuses it too",
+    },
+    "compat_utf8_dictionary.parquet": UTF8,
+    "compat_utf8_plain.parquet": UTF8,
+    "compat_utf8_v2.parquet": UTF8,
+    "compat_utf8_nested.parquet": UTF8,
+}
+for _v in (22, 23, 25, 1000, -1):
+    REASONS[f"compat_converted_{_v}.parquet"] = {
+        "contains": "cannot annotate a leaf",
+        "raises": "InvalidError",
+        "why": "a converted type past parquet.thrift's (INTERVAL = 21) other than 24 (Arrow "
+               "C++'s NA); pyarrow refuses it too ('UNKNOWN cannot be applied to a primitive "
+               "type')",
+    }
+
+# Files pyarrow reads that Quiver refuses on purpose, and why.
+REFUSED = {
+    "compat_repetition_3.parquet": {
+        "contains": "VECTOR repetition",
+        "raises": "NotImplementedError",
+        "why": "repetition type 3 is VECTOR in the parquet.thrift Quiver follows (a fixed-size "
+               "vector of vector_length slots a parent); pyarrow does not know it and reads the "
+               "field as REQUIRED, which misreads a real VECTOR column, so Quiver refuses it",
+    },
 }
 
 
 def corpus_files(root=CORPUS):
-    """The Parquet files of the corpus, as POSIX paths relative to `root`, sorted."""
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                  if p.is_file() and (p.name.endswith(".parquet") or p.name.endswith(".parquet.encrypted")))
+    """The Parquet files of the corpus, as POSIX paths relative to `root` (testdata/quiver's
+    as "quiver/<name>"), sorted."""
+    files = [p.relative_to(root).as_posix() for p in root.rglob("*")
+             if p.is_file() and (p.name.endswith(".parquet") or p.name.endswith(".parquet.encrypted"))]
+    if root == CORPUS:
+        files += ["quiver/" + p.name for p in QUIVER.glob("*.parquet")]
+    return sorted(files)
+
+
+def path_of(rel):
+    """The file of a manifest key."""
+    return TESTDATA / rel if rel.startswith("quiver/") else CORPUS / rel
 
 
 def _message(e):
     """pyarrow's error, without this checkout's absolute path."""
-    return f"{type(e).__name__}: {e}".replace(str(CORPUS) + "/", "")
+    return f"{type(e).__name__}: {e}".replace(str(CORPUS) + "/", "").replace(str(QUIVER) + "/", "")
 
 
 def _read(path, **options):
@@ -79,11 +127,11 @@ def _read(path, **options):
 
 
 def entry(rel):
-    path = CORPUS / rel
+    path = path_of(rel)
+    name = Path(rel).name
     try:
         _read(path)
     except (pa.ArrowException, OSError, ValueError) as e:
-        name = Path(rel).name
         if name.endswith(".encrypted"):
             reason = ENCRYPTED
         elif name in REASONS:
@@ -92,6 +140,8 @@ def entry(rel):
             raise SystemExit(f"{rel}: pyarrow cannot read it ({type(e).__name__}: {e}); "
                              "add the expected error to REASONS") from e
         return {"outcome": "error", **reason, "pyarrow": _message(e)}
+    if name in REFUSED:
+        return {"outcome": "error", **REFUSED[name], "pyarrow": "reads it"}
     out = {"outcome": "equal"}
     try:
         _read(path, page_checksum_verification=True)

@@ -373,10 +373,11 @@ def test_coerce_int96_timestamp_unit(reader, int96_file, unit, source):
     assert to_table(got).schema.field(0).type.unit == (unit or "ns")
 
 
+# (filesystem, filters, decryption_properties and use_threads are named by
+# docs/interfaces.md: test_reader_options.py.)
 @pytest.mark.parametrize("keyword", ["memory_map", "buffer_size", "pre_buffer", "use_pandas_metadata",
-                                     "partitioning", "schema", "filesystem", "ignore_prefixes",
-                                     "decryption_properties", "schema_depth_limit",
-                                     "no_such_option"])
+                                     "partitioning", "schema", "ignore_prefixes",
+                                     "schema_depth_limit", "no_such_option"])
 def test_unknown_keyword(reader, api_file, keyword):
     with pytest.raises(TypeError, match=re.escape(keyword)):
         reader.read_table(api_file, **{keyword: None})

@@ -1,4 +1,5 @@
-"""Quiver's Parquet reader on every file of testdata/parquet-testing (the repository's copy).
+"""Quiver's Parquet reader on every file of testdata/parquet-testing (the repository's copy)
+and of testdata/quiver (Quiver's own and hand-made compatibility files, make_compat.py).
 
 reader_manifest.json (written by make_reader_manifest.py, which asks pyarrow) says for each
 file either "equal" (Quiver's read_table equals pq.read_table, types included, and passes
@@ -18,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import quiver
-from make_reader_manifest import CORPUS, MANIFEST, corpus_files
+from make_reader_manifest import MANIFEST, corpus_files, path_of
 from reader_compare import (assert_schemas_equal, assert_tables_equal, batches_to_table, to_batch,
                             validate_full)
 
@@ -31,7 +32,7 @@ CHECKSUM_ERRORS = sorted(f for f in EQUAL if "checksum_error" in ENTRIES[f])
 
 @functools.lru_cache(maxsize=None)
 def expected(rel):
-    return pq.read_table(CORPUS / rel)
+    return pq.read_table(path_of(rel))
 
 
 def test_manifest_covers_corpus():
@@ -50,21 +51,21 @@ def test_manifest_covers_corpus():
 
 @pytest.mark.parametrize("rel", EQUAL)
 def test_read_table_equals_pyarrow(reader, rel):
-    got = reader.read_table(str(CORPUS / rel))
+    got = reader.read_table(str(path_of(rel)))
     validate_full(got)
     assert_tables_equal(got, expected(rel))
 
 
 @pytest.mark.parametrize("rel", EQUAL)
 def test_bytes_source(reader, rel):
-    got = reader.read_table((CORPUS / rel).read_bytes())
+    got = reader.read_table(path_of(rel).read_bytes())
     validate_full(got)
     assert_tables_equal(got, expected(rel))
 
 
 @pytest.mark.parametrize("rel", EQUAL)
 def test_file_object_source(reader, rel):
-    with open(CORPUS / rel, "rb") as f:
+    with open(path_of(rel), "rb") as f:
         got = reader.read_table(f)
     validate_full(got)
     assert_tables_equal(got, expected(rel))
@@ -72,7 +73,7 @@ def test_file_object_source(reader, rel):
 
 @pytest.mark.parametrize("rel", EQUAL)
 def test_iter_batches(reader, rel):
-    f = reader.ParquetFile(str(CORPUS / rel))
+    f = reader.ParquetFile(str(path_of(rel)))
     batches = list(f.iter_batches(batch_size=7))
     sizes = [to_batch(b).num_rows for b in batches]
     assert all(0 < n <= 7 for n in sizes), sizes
@@ -83,8 +84,8 @@ def test_iter_batches(reader, rel):
 
 @pytest.mark.parametrize("rel", EQUAL)
 def test_metadata_and_schema(reader, rel):
-    f = reader.ParquetFile(str(CORPUS / rel))
-    p = pq.ParquetFile(CORPUS / rel)
+    f = reader.ParquetFile(str(path_of(rel)))
+    p = pq.ParquetFile(path_of(rel))
     assert (f.metadata.num_rows, f.metadata.num_row_groups, f.num_row_groups) == \
         (p.metadata.num_rows, p.metadata.num_row_groups, p.metadata.num_row_groups)
     assert [f.metadata.row_group(i).num_rows for i in range(f.num_row_groups)] == \
@@ -96,7 +97,7 @@ def test_metadata_and_schema(reader, rel):
 def test_page_checksum_verification(reader, rel):
     """With page_checksum_verification=True: files whose page CRCs are right (or absent) read
     equal; the corrupt-checksum files raise an error naming the checksum."""
-    path = str(CORPUS / rel)
+    path = str(path_of(rel))
     entry = ENTRIES[rel]
     if "checksum_error" in entry:
         with pytest.raises(quiver.QuiverError) as e:
@@ -118,7 +119,7 @@ def test_unreadable_files_raise(reader, rel):
     if "slow" in entry and not DEEP:
         pytest.skip(entry["slow"])
     with pytest.raises(quiver.QuiverError) as e:
-        reader.read_table(str(CORPUS / rel))
+        reader.read_table(str(path_of(rel)))
     assert isinstance(e.value, getattr(quiver, entry["raises"])), \
         f"{type(e.value).__name__}: {e.value} (expected {entry['raises']}: {entry['why']})"
     assert entry["contains"].lower() in str(e.value).lower(), \

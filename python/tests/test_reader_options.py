@@ -1,0 +1,176 @@
+"""Reader options docs/interfaces.md names: the ones not built yet raise
+quiver.NotImplementedError naming them (filters, filesystem, decryption_properties,
+use_threads=True); read_table's and ParquetFile's signatures are interfaces.md's; any other
+keyword is a TypeError naming it. ParquetFile.close() / `with` release the source as
+pyarrow does (the descriptor of a path is closed: checked in /proc/self/fd), `closed` is
+pyarrow's, and a read after close() raises a clear error."""
+
+import inspect
+import io
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import quiver
+
+
+@pytest.fixture
+def path(tmp_path):
+    p = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"a": [1, 2, 3], "b": ["x", "y", "z"]}), p, row_group_size=2)
+    return p
+
+
+def test_signatures_are_the_interfaces():
+    params = inspect.signature(quiver.read_table).parameters
+    assert list(params)[:6] == ["source", "columns", "row_groups", "filters", "use_threads",
+                                "filesystem"]
+    assert params["use_threads"].default is False  # True once the parallel reader lands
+    assert params["filters"].default is None and params["filesystem"].default is None
+    assert any(p.kind is p.VAR_KEYWORD for p in params.values())
+    assert list(inspect.signature(quiver.ParquetFile).parameters)[:2] == ["source", "filesystem"]
+    assert quiver.read_parquet is quiver.read_table
+
+
+@pytest.mark.parametrize("keyword, value, name", [
+    ("filters", [("a", "=", 1)], "filters"),
+    ("filters", [[("a", ">", 1)]], "filters"),
+    ("filesystem", object(), "filesystem"),
+    ("decryption_properties", object(), "decryption_properties"),
+    ("use_threads", True, "use_threads"),
+])
+def test_read_table_not_built_options(path, keyword, value, name):
+    with pytest.raises(quiver.NotImplementedError, match=name):
+        quiver.read_table(str(path), **{keyword: value})
+
+
+def test_use_threads_message_says_single_threaded(path):
+    with pytest.raises(quiver.NotImplementedError, match="single-threaded"):
+        quiver.read_table(str(path), use_threads=True)
+
+
+def test_defaults_and_none_are_accepted(path):
+    expected = pq.read_table(path)
+    for options in ({}, {"filters": None}, {"filesystem": None}, {"use_threads": False},
+                    {"decryption_properties": None}):
+        assert pa.table(quiver.read_table(str(path), **options)).equals(expected)
+
+
+@pytest.mark.parametrize("keyword, value", [("filesystem", object()),
+                                            ("decryption_properties", object())])
+def test_parquet_file_not_built_options(path, keyword, value):
+    with pytest.raises(quiver.NotImplementedError, match=keyword):
+        quiver.ParquetFile(str(path), **{keyword: value})
+
+
+def test_parquet_file_use_threads(path):
+    f = quiver.ParquetFile(str(path))
+    for call in (lambda: f.read(use_threads=True), lambda: f.read_row_group(0, use_threads=True),
+                 lambda: f.read_row_groups([0], use_threads=True),
+                 lambda: f.iter_batches(use_threads=True)):
+        with pytest.raises(quiver.NotImplementedError, match="use_threads"):
+            call()
+    assert pa.table(f.read(use_threads=False)).num_rows == 3
+
+
+@pytest.mark.parametrize("keyword", ["no_such_option", "memory_map", "schema"])
+def test_other_keywords_are_type_errors(path, keyword):
+    with pytest.raises(TypeError, match=keyword):
+        quiver.read_table(str(path), **{keyword: None})
+    with pytest.raises(TypeError, match=keyword):
+        quiver.ParquetFile(str(path), **{keyword: None})
+
+
+def _open_descriptors_of(p):
+    target = os.path.realpath(p)
+    out = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") == target:
+                out += 1
+        except OSError:
+            pass
+    return out
+
+
+def test_close_releases_the_descriptor(path):
+    assert _open_descriptors_of(path) == 0
+    f = quiver.ParquetFile(str(path))
+    assert _open_descriptors_of(path) == 1
+    assert not f.closed
+    f.close()
+    assert f.closed
+    assert _open_descriptors_of(path) == 0
+    f.close()  # idempotent
+    assert f.metadata.num_rows == 3  # the footer stays readable
+    for call in (f.read, lambda: f.read_row_group(0), lambda: f.iter_batches(),
+                 lambda: f.read_row_groups([0, 1])):
+        with pytest.raises(quiver.InvalidError, match="closed"):
+            call()
+
+
+def test_context_manager_closes(path):
+    with quiver.ParquetFile(str(path)) as f:
+        assert _open_descriptors_of(path) == 1
+        assert pa.table(f.read()).num_rows == 3
+    assert f.closed
+    assert _open_descriptors_of(path) == 0
+    # Also when the block raises.
+    with pytest.raises(RuntimeError):
+        with quiver.ParquetFile(str(path)) as g:
+            raise RuntimeError("boom")
+    assert g.closed and _open_descriptors_of(path) == 0
+
+
+def test_read_table_does_not_keep_the_file_open(path):
+    quiver.read_table(str(path))
+    assert _open_descriptors_of(path) == 0
+
+
+def test_an_iterator_after_close_raises(tmp_path):
+    p = tmp_path / "big.parquet"
+    pq.write_table(pa.table({"a": list(range(100_000))}), p, row_group_size=10_000)
+    f = quiver.ParquetFile(str(p))
+    batches = f.iter_batches(batch_size=10_000)
+    next(batches)
+    f.close()
+    assert _open_descriptors_of(p) == 0
+    with pytest.raises(quiver.IOError, match="closed"):
+        for _ in batches:
+            pass
+
+
+def test_file_objects_stay_the_callers(path):
+    """As pyarrow: close() leaves a file object the caller opened open (closed reflects it);
+    close(force=True) closes it."""
+    with open(path, "rb") as source:
+        f = quiver.ParquetFile(source)
+        e = pq.ParquetFile(source)
+        f.close()
+        e.close()
+        assert not source.closed
+        assert f.closed == e.closed is False
+        assert pa.table(f.read()).num_rows == 3
+    assert f.closed == e.closed is True
+    source = open(path, "rb")
+    f = quiver.ParquetFile(source)
+    f.close(force=True)
+    assert source.closed and f.closed
+
+
+def test_bytes_source_close(path):
+    """A bytes-like source (pyarrow takes none) is let go by close(): Quiver's view of it is
+    released."""
+    data = bytearray(path.read_bytes())
+    f = quiver.ParquetFile(data)
+    assert not f.closed
+    with pytest.raises(BufferError):
+        data.append(0)  # exported to Quiver: cannot resize
+    f.close()
+    assert f.closed
+    data.append(0)  # released
+    with pytest.raises(quiver.InvalidError, match="closed"):
+        f.read()
