@@ -182,6 +182,14 @@ def differences(path):
                 (ev, ee), (gv, ge) = _get(es, name), _get(gs, name)
                 if ee != ge or not _same(gv, ev):
                     out.append(f"{where}: Statistics.{name}: {gv!r} ({ge}) != pyarrow {ev!r} ({ee})")
+            try:
+                ed = es.to_dict()
+            except Exception:  # noqa: BLE001 - a bound pyarrow cannot convert: compared above
+                ed = None
+            if ed is not None:
+                gd = gs.to_dict()
+                if set(gd) != set(ed) or any(not _same(gd[k], ed[k]) for k in ed):
+                    out.append(f"{where}: Statistics.to_dict(): {gd} != pyarrow {ed}")
             e_logical, g_logical = es.logical_type, gs.logical_type
             if str(g_logical) != str(e_logical) or g_logical.type != e_logical.type:
                 out.append(f"{where}: Statistics.logical_type: {g_logical} ({g_logical.type}) != "
