@@ -162,7 +162,7 @@ Status ChunkedOutputStream::NewChunk(int64_t nbytes) {
   fresh.UnsafeSetSize(chunk_capacity_);  // whole: Freeze zeroes nothing
   chunk_ = fresh.Freeze();
   chunk_used_ = chunk_sliced_ = 0;
-  next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
+  next_chunk_ = std::min(next_chunk_ * 2, max_chunk_);
   return Status::OK();
 }
 

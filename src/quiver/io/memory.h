@@ -5,6 +5,7 @@
 // zero-copy: the slices keep the buffer alive).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -95,7 +96,10 @@ class ChunkedOutputStream final : public OutputStream {
   // column about 0.95 of the time; docs/design.md, "Issue 15, eighth round").
   static constexpr int64_t kNonTemporalBytes = int64_t{64} << 10;
 
-  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool()) : pool_(pool) {}
+  // max_chunk: the largest chunk (a stream passed on as it is written keeps
+  // its current chunk, so it bounds what the stream holds beyond that).
+  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool(), int64_t max_chunk = kMaxChunk)
+      : pool_(pool), max_chunk_(std::max(max_chunk, kFirstChunk)) {}
 
   using OutputStream::Write;
   Status Write(const void* data, int64_t nbytes) override;
@@ -135,6 +139,7 @@ class ChunkedOutputStream final : public OutputStream {
   int64_t chunk_capacity_ = 0;
   int64_t chunk_used_ = 0;
   int64_t chunk_sliced_ = 0;
+  int64_t max_chunk_;
   int64_t next_chunk_ = kFirstChunk;
   int64_t position_ = 0;
   int64_t in_place_ = -1;  // the room BeginInPlace gave (-1: none open)
