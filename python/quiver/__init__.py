@@ -48,6 +48,7 @@ class CapacityError(QuiverError):
 
 from quiver._quiver import (  # noqa: E402
     Array,
+    BufferOutputStream,
     ParquetWriter,
     RecordBatch,
     Table,
@@ -94,6 +95,7 @@ __all__ = [
     "write_ipc",
     "read_ipc",
     "ParquetWriter",
+    "BufferOutputStream",
     "memory_pool_backend",
     "QuiverError",
     "InvalidError",

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common.h"
+#include "quiver/io/atomic_file.h"
 #include "quiver/io/file.h"
 #include "quiver/io/interfaces.h"
 #include "quiver/ipc/reader.h"
@@ -33,7 +34,7 @@ ipc::Compression ParseIpcCompression(nb::handle h) {
 void BindIpc(nb::module_& m) {
   m.def(
       "write_ipc",
-      [](nb::handle data, const std::string& path, bool stream, nb::handle compression) {
+      [](nb::handle data, const std::string& path, bool stream, nb::handle compression, bool fsync) {
         TablePtr table = TableFromPy(data);
         ipc::IpcWriteOptions options;
         options.compression = ParseIpcCompression(compression);
@@ -41,7 +42,9 @@ void BindIpc(nb::module_& m) {
         {
           nb::gil_scoped_release release;
           st = [&]() -> Status {
-            QUIVER_ASSIGN_OR_RAISE(auto sink, io::FileOutputStream::Open(path));
+            // A temporary file renamed over `path` when complete (nothing
+            // partial at the path), fsynced unless fsync=False.
+            QUIVER_ASSIGN_OR_RAISE(auto sink, io::AtomicFileOutputStream::Open(path, fsync));
             QUIVER_ASSIGN_OR_RAISE(auto writer, stream ? ipc::MakeStreamWriter(sink.get(), table->schema(), options)
                                                        : ipc::MakeFileWriter(sink.get(), table->schema(), options));
             QUIVER_RETURN_NOT_OK(writer->WriteTable(*table));
@@ -52,7 +55,10 @@ void BindIpc(nb::module_& m) {
         Check(st);
       },
       nb::arg("data"), nb::arg("path"), nb::arg("stream") = false, nb::arg("compression") = nb::none(),
-      "Writes an Arrow IPC file (or stream) with optional LZ4_FRAME / ZSTD body compression");
+      nb::arg("fsync") = true,
+      "Writes an Arrow IPC file (or stream) with optional LZ4_FRAME / ZSTD body compression,\n"
+      "through a temporary file renamed over path when complete (fsync=False: without\n"
+      "fsyncing the file and its folder)");
 
   m.def(
       "read_ipc",

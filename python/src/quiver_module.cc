@@ -25,6 +25,7 @@
 #include "writer_bindings.h"
 #include "dedup_bindings.h"
 #include "ipc_bindings.h"
+#include "output_bindings.h"
 
 namespace nb = nanobind;
 
@@ -324,6 +325,7 @@ NB_MODULE(_quiver, m) {
         "A Quiver table from any object with __arrow_c_stream__ or __arrow_c_array__");
   m.def("array", &MakeArrayFromPy, nb::arg("data"),
         "A Quiver array from any object with __arrow_c_array__");
+  BindOutput(m);
   BindWriter(m);
   BindDedup(m);
   BindIpc(m);

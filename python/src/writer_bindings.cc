@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "quiver/io/memory.h"
@@ -13,6 +14,7 @@
 #include "quiver/c_data/bridge.h"
 #include "quiver/io/interfaces.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "output_bindings.h"
 
 namespace nb = nanobind;
 
@@ -218,6 +220,11 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       } else {
         BadOption(key, "expected a bool or a dict");
       }
+    } else if (key == "fsync") {
+      o.fsync = Bool(value, key);
+    } else if (key == "encryption_properties" || key == "filesystem" || key == "metadata_collector") {
+      // Named by docs/interfaces.md, not built yet.
+      if (!value.is_none()) Raise(Status::NotImplemented("option ", key, " is not implemented yet"));
     } else if (key == "version") {
       std::string v = Str(value, key);
       if (v != "2.6" && v != "2.4") BadOption(key, "Quiver writes format version 2.6 ('2.4' accepted)");
@@ -240,71 +247,48 @@ SchemaPtr SchemaFromPy(nb::handle schema) {
   return Unwrap(ImportSchema(&c));
 }
 
-// FileChunk: the smallest exporter of a read-only buffer (the buffer
-// protocol, PyBUF_READ) that keeps one of the file's chunks alive, so that
-// a file object is handed each chunk as a memoryview without a copy. (A
-// NumPy array as the owner did the same with far more code on the way:
-// most of a small write's time when the caches are cold.)
-struct FileChunk {
-  PyObject_HEAD
-  std::shared_ptr<Buffer>* bytes;  // owned
-};
-
-int FileChunkGetBuffer(PyObject* self, Py_buffer* view, int flags) {
-  const Buffer& b = **reinterpret_cast<FileChunk*>(self)->bytes;
-  return PyBuffer_FillInfo(view, self, const_cast<uint8_t*>(b.data()), static_cast<Py_ssize_t>(b.size()),
-                           /*readonly=*/1, flags);
-}
-
-void FileChunkDealloc(PyObject* self) {
-  PyTypeObject* type = Py_TYPE(self);
-  delete reinterpret_cast<FileChunk*>(self)->bytes;
-  type->tp_free(self);
-  Py_DECREF(type);  // a heap type's instances hold a reference to it
-}
-
-// A read-only memoryview of `bytes` whose exporter is a FileChunk holding
-// a reference to the buffer.
-nb::object FileChunkView(const std::shared_ptr<Buffer>& bytes) {
-  static PyObject* type = [] {
-    static PyType_Slot slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(FileChunkGetBuffer)},
-                                  {Py_tp_dealloc, reinterpret_cast<void*>(FileChunkDealloc)},
-                                  {0, nullptr}};
-    static PyType_Spec spec = {"quiver._quiver.FileChunk", sizeof(FileChunk), 0, Py_TPFLAGS_DEFAULT, slots};
-    return PyType_FromSpec(&spec);
-  }();
-  if (type == nullptr) {
-    if (PyErr_Occurred() == nullptr) PyErr_SetString(PyExc_RuntimeError, "quiver: no FileChunk type");
-    throw nb::python_error();
-  }
-  auto owned = std::make_unique<std::shared_ptr<Buffer>>(bytes);
-  auto* tp = reinterpret_cast<PyTypeObject*>(type);
-  PyObject* chunk = tp->tp_alloc(tp, 0);
-  if (chunk == nullptr) throw nb::python_error();
-  reinterpret_cast<FileChunk*>(chunk)->bytes = owned.release();
-  PyObject* view = PyMemoryView_FromObject(chunk);
-  Py_DECREF(chunk);  // the view holds it
-  if (view == nullptr) throw nb::python_error();
-  return nb::steal(view);
-}
-
+// A ParquetWriter and its destination: a path (the FileWriter's own
+// temporary file), a Python file object (PyFileSink: passed on row group by
+// row group) or a quiver.BufferOutputStream.
 struct PyParquetWriter {
   std::unique_ptr<parquet::FileWriter> writer;
-  std::unique_ptr<io::ChunkedOutputStream> memory;  // when writing to a file object
-  nb::object file_object;
+  std::unique_ptr<PyFileSink> file_sink;  // when writing to a file object
+  nb::object buffer_stream;                // when writing to a BufferOutputStream
+  int64_t closed_size = 0;                 // tell() once closed
 
   void EnsureOpen() {
     if (writer == nullptr) Raise(Status::Invalid("the ParquetWriter is closed"));
   }
 
-  void WriteTable(nb::handle data) { WriteTablePtr(TableFromPy(data)); }
+  // Raises for a failed call: the file object's own exception when its
+  // write() raised one, else the Status.
+  void Check(const Status& st) {
+    if (st.ok()) return;
+    if (file_sink != nullptr) file_sink->RaiseIfFailed();
+    Raise(st);
+  }
 
-  void WriteTablePtr(const TablePtr& table) {
+  void WriteTable(nb::handle data, nb::handle row_group_size) {
+    EnsureOpen();
+    TablePtr table = TableFromPy(data);
+    std::optional<int64_t> rows;
+    if (!row_group_size.is_none()) {
+      if (nb::isinstance<nb::bool_>(row_group_size) || !nb::isinstance<nb::int_>(row_group_size)) {
+        Raise(Status::Invalid("row_group_size: expected an integer or None"));
+      }
+      rows = nb::cast<int64_t>(row_group_size);
+      if (*rows == -1) rows.reset();  // pyarrow's spelling of "the default"
+    }
+    WriteTablePtr(table, rows);
+  }
+
+  void WriteTablePtr(const TablePtr& table, std::optional<int64_t> row_group_size = std::nullopt) {
     EnsureOpen();
     Status st;
     {
       nb::gil_scoped_release release;
-      st = writer->WriteTable(*table);
+      st = row_group_size.has_value() ? writer->WriteTable(*table, *row_group_size)
+                                      : writer->WriteTable(*table);
     }
     Check(st);
   }
@@ -328,64 +312,138 @@ struct PyParquetWriter {
     Check(st);
   }
 
+  int64_t Tell() const { return writer != nullptr ? writer->Tell() : closed_size; }
+
   void Close() {
     if (writer == nullptr) return;
     Status st;
     {
       nb::gil_scoped_release release;
       st = writer->Close();
+      // The footer, to the file object (Flush takes the GIL back).
+      if (st.ok() && file_sink != nullptr) st = file_sink->Close();
     }
+    closed_size = writer->Tell();
     writer.reset();
+    Release();
     Check(st);
-    if (memory != nullptr) {
-      // The file is handed over without a copy, chunk by chunk (the stream
-      // never re-copies as it grows): a read-only memoryview of each chunk,
-      // which the view keeps alive (a file object that keeps what it is
-      // given keeps the chunks).
-      auto chunks = Unwrap(memory->Finish());
-      memory.reset();
-      nb::object write = file_object.attr("write");
-      for (const auto& chunk : chunks) write(FileChunkView(chunk));
-    }
   }
 
+  // Gives up: nothing at a path; a file object keeps what it was given
+  // (whole row groups after the magic, no footer).
   void Abort() {
-    if (writer != nullptr) writer->Abort();
+    if (writer != nullptr) {
+      closed_size = writer->Tell();
+      writer->Abort();
+    }
     writer.reset();
-    memory.reset();
+    Release();
+  }
+
+  void Release() {
+    if (buffer_stream.is_valid()) {
+      nb::cast<PyBufferOutputStream&>(buffer_stream).in_use = false;
+      buffer_stream.reset();
+    }
   }
 };
 
 std::unique_ptr<PyParquetWriter> OpenWriter(nb::handle where, SchemaPtr schema, nb::dict kwargs) {
   WriterOptions options = ParseWriterOptions(kwargs);
   auto w = std::make_unique<PyParquetWriter>();
-  if (nb::hasattr(where, "write") && !IsStr(where)) {
-    w->memory = std::make_unique<io::ChunkedOutputStream>();
-    w->file_object = nb::borrow(where);
-    w->writer = Unwrap(parquet::FileWriter::Open(w->memory.get(), std::move(schema), std::move(options)));
+  const bool is_path = IsStr(where) || nb::isinstance<nb::bytes>(where) || nb::hasattr(where, "__fspath__");
+  if (!is_path && kwargs.contains("fsync") && options.fsync) {
+    // (fsync=False is honoured everywhere: Quiver fsyncs nothing it does not own.)
+    Raise(Status::Invalid("option fsync: Quiver fsyncs the files it writes to a path; a file object "
+                          "or BufferOutputStream is made durable by its owner"));
+  }
+  if (nb::isinstance<PyBufferOutputStream>(where)) {
+    auto& stream = nb::cast<PyBufferOutputStream&>(where);
+    if (stream.in_use) Raise(Status::Invalid("this BufferOutputStream is being written by another ParquetWriter"));
+    if (stream.stream->closed()) Raise(Status::IOError("the BufferOutputStream is closed (getvalue() was called)"));
+    w->writer = Unwrap(parquet::FileWriter::Open(stream.stream.get(), std::move(schema), std::move(options)));
+    stream.in_use = true;
+    w->buffer_stream = nb::borrow(where);
     return w;
   }
-  nb::object os = nb::module_::import_("os");
-  std::string path = nb::cast<std::string>(os.attr("fsencode")(where).attr("decode")());
+  if (!is_path) {
+    if (!nb::hasattr(where, "write")) {
+      throw nb::type_error("where must be a path, a binary file object (with write()), a "
+                           "quiver.BufferOutputStream, or None (write_parquet)");
+    }
+    w->file_sink = std::make_unique<PyFileSink>(where);
+    w->writer = Unwrap(parquet::FileWriter::Open(w->file_sink.get(), std::move(schema), std::move(options)));
+    return w;
+  }
+  // The path's bytes as the OS takes them (os.fsencode: str, bytes or a
+  // path-like object; undecodable names kept as they are).
+  nb::bytes encoded = nb::borrow<nb::bytes>(nb::module_::import_("os").attr("fsencode")(where));
+  std::string path(encoded.c_str(), encoded.size());
   w->writer = Unwrap(parquet::FileWriter::Open(path, std::move(schema), std::move(options)));
   return w;
 }
 
+// The cyclic GC's view of a ParquetWriter: a file object that keeps what
+// refers to the writer (an exception it raised, whose traceback holds the
+// caller's frame) makes a cycle through the writer, which nanobind's
+// instances do not take part in unless they say what they hold
+// (nanobind's "Reference leaks" documentation). Clearing aborts the writer.
+int WriterTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  auto* w = nb::inst_ptr<PyParquetWriter>(self);
+  if (w->file_sink != nullptr) Py_VISIT(w->file_sink->write_method().ptr());
+  Py_VISIT(w->buffer_stream.ptr());
+  return 0;
+}
+
+int WriterClear(PyObject* self) {
+  auto* w = nb::inst_ptr<PyParquetWriter>(self);
+  w->Abort();
+  w->file_sink.reset();
+  return 0;
+}
+
+PyType_Slot writer_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(WriterTraverse)},
+                              {Py_tp_clear, reinterpret_cast<void*>(WriterClear)},
+                              {0, nullptr}};
+
 }  // namespace
 
 void BindWriter(nb::module_& m) {
-  nb::class_<PyParquetWriter>(m, "ParquetWriter",
-                              "Incremental Parquet writer: ParquetWriter(where, schema, **options)")
+  nb::class_<PyParquetWriter>(
+      m, "ParquetWriter", nb::type_slots(writer_slots),
+      "Incremental Parquet writer: ParquetWriter(where, schema, **options), as\n"
+      "pyarrow.parquet.ParquetWriter.\n\n"
+      "where: a path (str, bytes or path-like: written to a temporary file beside it,\n"
+      "fsynced and renamed over it by close(), so that the path only ever holds a whole\n"
+      "file; fsync=False skips the fsyncs), a binary file object (its write() is given the\n"
+      "file as each row group is finished, as read-only memoryviews it may keep; the file\n"
+      "starts at the object's current position), or a quiver.BufferOutputStream.\n\n"
+      "As a context manager, a normal exit closes the writer. An exception inside the\n"
+      "`with` block aborts it instead (pyarrow closes what was written): Quiver's rule is\n"
+      "that a failed write leaves nothing at the destination, and a file cut short by an\n"
+      "error would look complete to every reader. At a path nothing is left (the old file,\n"
+      "if any, is untouched); a file object keeps what it was already given (the magic\n"
+      "and the whole row groups finished before the error, without a footer, which no\n"
+      "reader takes for a Parquet file); a BufferOutputStream the same. Call close()\n"
+      "inside the block to keep a partial file on purpose.")
       .def("__init__",
            [](PyParquetWriter* self, nb::handle where, nb::handle schema, nb::kwargs kwargs) {
              auto w = OpenWriter(where, SchemaFromPy(schema), kwargs);
              new (self) PyParquetWriter(std::move(*w));
            },
            nb::arg("where"), nb::arg("schema"), nb::arg("kwargs"))
-      .def("write_table", &PyParquetWriter::WriteTable, nb::arg("table"))
+      .def("write_table", &PyParquetWriter::WriteTable, nb::arg("table"),
+           nb::arg("row_group_size").none() = nb::none(),
+           "Writes a table in row groups of row_group_size rows (None or -1: the writer's\n"
+           "row_group_size option), as pyarrow's ParquetWriter.write_table")
       .def("write_batch", &PyParquetWriter::WriteBatch, nb::arg("batch"))
       .def("write", &PyParquetWriter::WriteBatch, nb::arg("data"))
       .def("close", &PyParquetWriter::Close)
+      .def("tell", &PyParquetWriter::Tell,
+           "Bytes of the Parquet file written so far, counted from its first byte (its size\n"
+           "once closed); a row group still being filled by write_batch is not in them yet")
       .def_prop_ro("is_open", [](const PyParquetWriter& w) { return w.writer != nullptr; })
       .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
       .def(
@@ -403,8 +461,13 @@ void BindWriter(nb::module_& m) {
 
   m.def(
       "write_parquet",
-      [](nb::handle data, nb::handle where, nb::kwargs kwargs) {
+      [](nb::handle data, nb::handle where, nb::kwargs kwargs) -> nb::object {
         TablePtr table = TableFromPy(data);
+        nb::object stream;
+        if (where.is_none()) {
+          stream = nb::module_::import_("quiver").attr("BufferOutputStream")();
+          where = stream;
+        }
         auto w = OpenWriter(where, table->schema(), kwargs);
         try {
           w->WriteTablePtr(table);
@@ -413,10 +476,14 @@ void BindWriter(nb::module_& m) {
           w->Abort();
           throw;
         }
+        if (stream.is_valid()) return stream.attr("getvalue")();
+        return nb::none();
       },
-      nb::arg("data"), nb::arg("where"), nb::arg("kwargs"),
-      "Writes anything with __arrow_c_stream__ / __arrow_c_array__ to a Parquet file "
-      "(options as pyarrow.parquet.write_table)");
+      nb::arg("data"), nb::arg("where").none(), nb::arg("kwargs"),
+      "Writes anything with __arrow_c_stream__ / __arrow_c_array__ as a Parquet file (options\n"
+      "as pyarrow.parquet.write_table) to where: a path, a binary file object, a\n"
+      "quiver.BufferOutputStream, or None, which returns the file as one read-only\n"
+      "buffer-protocol object (BufferOutputStream().getvalue())");
 }
 
 }  // namespace quiver::python

@@ -9,6 +9,7 @@ import datetime
 import decimal
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -142,6 +143,7 @@ def test_version_and_help():
         "--no-store-schema", "--column-encoding", "--use-byte-stream-split", "--bloom-filter",
         "--sorting-column", "--cdc", "--cdc-min-size", "--cdc-max-size", "--cdc-norm-level",
         "--no-validate-utf8", "--dictionary-cost-fallback", "--dictionary-cost-fallback-columns",
+        "--no-fsync",
     ]:
         assert flag in out, flag
     r = run("inspect", "--help")
@@ -411,6 +413,38 @@ def test_convert_bad_inputs(tmp_path, table):
     # The same through stdin.
     r = run("convert", "-", tmp_path / "out.parquet", stdin=good_stream[:100])
     assert_failed_cleanly(r, tmp_path, before)
+
+
+def syscalls(tmp_path, *args):
+    """The fsync and rename calls of `quiver *args`, as strace prints them."""
+    log = tmp_path / "strace.log"
+    r = subprocess.run(["strace", "-f", "-qq", "-o", str(log), "-e",
+                        "trace=fsync,fdatasync,rename,renameat,renameat2", str(CLI), *map(str, args)],
+                       capture_output=True, timeout=120)
+    assert r.returncode == OK, r.stderr.decode()
+    return [line.split(None, 1)[-1] for line in log.read_text().splitlines()]
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_convert_and_rewrite_fsync_unless_told_not_to(tmp_path, table, ipc_file):
+    """The file is fsynced before its rename and the folder after it;
+    --no-fsync skips both (convert and rewrite). Same bytes either way."""
+    out = tmp_path / "out.parquet"
+    calls = syscalls(tmp_path, "convert", ipc_file, out, "-q")
+    names = [c.split("(")[0] for c in calls]
+    assert names.count("rename") == 1 and names.count("fsync") == 2, calls
+    assert names.index("fsync") < names.index("rename") < len(names) - 1 - names[::-1].index("fsync")
+    durable = out.read_bytes()
+    calls = syscalls(tmp_path, "convert", ipc_file, out, "-q", "--no-fsync")
+    assert [c for c in calls if c.startswith(("fsync", "fdatasync"))] == [], calls
+    assert out.read_bytes() == durable
+    rewritten = tmp_path / "re.parquet"
+    calls = syscalls(tmp_path, "rewrite", out, rewritten, "-q", "--no-fsync")
+    assert [c for c in calls if c.startswith(("fsync", "fdatasync"))] == [], calls
+    assert any(c.startswith("rename") for c in calls)
+    assert pq.read_table(rewritten).equals(table)
+    calls = syscalls(tmp_path, "rewrite", out, rewritten, "-q")
+    assert [c.split("(")[0] for c in calls].count("fsync") == 2, calls
 
 
 def test_convert_unwritable_output(tmp_path, ipc_file):

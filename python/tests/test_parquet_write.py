@@ -898,9 +898,10 @@ def test_schema_mapping_matches_pyarrow(tmp_path):
 
 
 def test_file_object_gets_the_file_chunk_by_chunk(tmp_path):
-    """A file object is given the file at close, chunk by chunk, as read-only
-    memoryviews that stay valid after the writer is gone (the views keep the
-    chunks alive); end to end they are the bytes written to a path."""
+    """A file object is given the file chunk by chunk (as each row group is
+    finished, test_parquet_sinks.py), as read-only memoryviews that stay valid
+    after the writer is gone (the views keep the chunks alive); end to end they
+    are the bytes written to a path."""
     import gc
 
     table = pa.table({"x": pa.array(range(400_000), pa.int64()),

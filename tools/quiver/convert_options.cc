@@ -259,6 +259,9 @@ void AddWriterFlags(CLI::App* cmd, WriterFlags* f) {
   cmd->add_flag("--no-validate-utf8", f->no_validate_utf8,
                 "Do not check that string columns hold valid UTF-8");
   cmd->add_flag("--use-threads", f->use_threads, "Encode columns on several threads");
+  cmd->add_flag("--no-fsync", f->no_fsync,
+                "Do not fsync the output file and its folder (scratch output: faster, but a "
+                "crash may lose the file)");
 }
 
 Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
@@ -306,6 +309,7 @@ Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
   }
   options.validate_utf8 = !f.no_validate_utf8;
   options.use_threads = f.use_threads;
+  options.fsync = !f.no_fsync;
   QUIVER_RETURN_NOT_OK(options.Validate());
   return options;
 }

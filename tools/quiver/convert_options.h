@@ -51,6 +51,7 @@ struct WriterFlags {
   int cdc_norm_level = 0;
   bool no_validate_utf8 = false;
   bool use_threads = false;
+  bool no_fsync = false;
 
   // Set by AddWriterFlags: whether an option without a natural "unset"
   // value was given.

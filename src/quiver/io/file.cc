@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "quiver/io/mapping_internal.h"
 #include "quiver/memory/mutable_buffer.h"
 
 namespace quiver::io {
@@ -220,18 +221,6 @@ Result<std::shared_ptr<Buffer>> ReadFileToBuffer(const std::string& path, Memory
   return out.Freeze();
 }
 
-namespace {
-
-struct Mapping {
-  void* address = nullptr;
-  size_t length = 0;
-  ~Mapping() {
-    if (address != nullptr) ::munmap(address, length);
-  }
-};
-
-}  // namespace
-
 Result<std::shared_ptr<Buffer>> MemoryMapFile(const std::string& path) {
   QUIVER_ASSIGN_OR_RAISE(int fd, OpenForReading(path));
   struct stat st;
@@ -252,7 +241,7 @@ Result<std::shared_ptr<Buffer>> MemoryMapFile(const std::string& path) {
   int err = errno;
   ::close(fd);
   if (address == MAP_FAILED) return ErrnoStatus("cannot map", path, err);
-  auto mapping = std::make_shared<Mapping>();
+  auto mapping = std::make_shared<internal::Mapping>();
   mapping->address = address;
   mapping->length = static_cast<size_t>(st.st_size);
   return Buffer::WrapWithOwner(address, st.st_size, std::move(mapping));

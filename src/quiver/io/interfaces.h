@@ -46,6 +46,11 @@ class OutputStream {
   // stream has no such room (the default); Write the bytes instead.
   virtual Result<uint8_t*> BeginInPlace(int64_t nbytes);
   virtual Status CommitInPlace(int64_t nbytes);
+  // Passes on what the stream holds back, for a stream that collects bytes
+  // before handing them on (the Python file-object sink gives them to
+  // write()); writers call it where the bytes so far make a whole (the
+  // Parquet writer: after each row group). Nothing to do by default.
+  virtual Status Flush() { return Status::OK(); }
   // Bytes written so far (the position of the next byte).
   virtual Result<int64_t> Tell() const = 0;
   // Flushes and closes; further writes fail. Closing twice is a no-op.

@@ -13,50 +13,23 @@
 
 #include <gtest/gtest.h>
 
-#include "quiver/io/atomic_file.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
+#include "quiver/io/test_util_internal.h"
 
 namespace quiver::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "quiver-io-test-XXXXXX").string();
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    path_ = ::mkdtemp(buf.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-  std::vector<std::string> Names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  fs::path path_;
-};
+using testutil::ReadAll;
+using testutil::TempDir;
+using testutil::WriteFile;
 
 std::string Bytes(int n) {
   std::string s;
   for (int i = 0; i < n; ++i) s.push_back(static_cast<char>('a' + i % 26));
   return s;
-}
-
-void WriteFile(const std::string& path, const std::string& data) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 std::string AsString(const Buffer& b) {
@@ -298,6 +271,74 @@ TEST(BufferOutputStream, WritesInPlace) {
   ASSERT_TRUE((*file)->Close().ok());
 }
 
+TEST(MappedOutputStream, GrowsWithoutMovingTheBytesAndHandsOverOneBuffer) {
+  MappedOutputStream out;
+  std::string expected;
+  // Writes across several growths (1 MiB, 2 MiB, 4 MiB...), in place too.
+  const std::string piece = Bytes(300001);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(out.Write(piece.data(), static_cast<int64_t>(piece.size())).ok());
+    expected += piece;
+    auto at = out.BeginInPlace(1000);
+    ASSERT_TRUE(at.ok());
+    ASSERT_NE(*at, nullptr);
+    std::memcpy(*at, "xyz", 3);
+    ASSERT_TRUE(out.CommitInPlace(3).ok());
+    expected += "xyz";
+  }
+  EXPECT_EQ(*out.Tell(), static_cast<int64_t>(expected.size()));
+  EXPECT_FALSE(out.CommitInPlace(1).ok());  // none open
+  auto value = out.Finish();
+  ASSERT_TRUE(value.ok());
+  EXPECT_EQ(AsString(**value), expected);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>((*value)->data()) % 64, 0u);
+  EXPECT_TRUE(out.closed());
+  EXPECT_FALSE(out.Finish().ok());
+  EXPECT_FALSE(out.Write("a", 1).ok());
+  // The buffer owns the mapping: valid after the stream is gone.
+  std::shared_ptr<Buffer> kept;
+  {
+    MappedOutputStream other;
+    ASSERT_TRUE(other.Write("hello", 5).ok());
+    kept = *other.Finish();
+  }
+  EXPECT_EQ(AsString(*kept), "hello");
+  MappedOutputStream empty;
+  EXPECT_EQ((**empty.Finish()).size(), 0);
+  MappedOutputStream bad;
+  EXPECT_FALSE(bad.Write("a", -1).ok());
+}
+
+TEST(ChunkedOutputStream, TakeHandsOutWhatWasWrittenAndGoesOn) {
+  ChunkedOutputStream out;
+  ASSERT_TRUE(out.Write("abc", 3).ok());
+  auto first = out.Take();
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(AsString(*first[0]), "abc");
+  EXPECT_TRUE(out.Take().empty());
+  // More writes go after the bytes handed out (in the same chunk), which
+  // keep their value; adopted buffers come out as they are.
+  const std::string big = Bytes(static_cast<int>(ChunkedOutputStream::kAdoptBytes));
+  ASSERT_TRUE(out.Write("defg", 4).ok());
+  MutableBuffer body;
+  ASSERT_TRUE(body.ExtendFromSlice(big.data(), static_cast<int64_t>(big.size())).ok());
+  auto adopted = body.Freeze();
+  ASSERT_TRUE(out.WriteShared(adopted).ok());
+  ASSERT_TRUE(out.Write("h", 1).ok());
+  auto second = out.Take();
+  ASSERT_EQ(second.size(), 3u);
+  EXPECT_EQ(AsString(*second[0]), "defg");
+  EXPECT_EQ(second[1].get(), adopted.get());
+  EXPECT_EQ(AsString(*second[2]), "h");
+  EXPECT_EQ(AsString(*first[0]), "abc");
+  EXPECT_EQ(*out.Tell(), 8 + static_cast<int64_t>(big.size()));
+  ASSERT_TRUE(out.Write("ij", 2).ok());
+  auto rest = out.Finish();
+  ASSERT_TRUE(rest.ok());
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ(AsString(*(*rest)[0]), "ij");
+}
+
 TEST(ReadableFile, ReadsRanges) {
   TempDir dir;
   const std::string content = Bytes(5000);
@@ -431,89 +472,6 @@ TEST(FileStreams, WriteThenReadBack) {
   EXPECT_EQ(AsString(**MemoryMapFile(dir / "f")), content);
   EXPECT_FALSE(ReadFileToBuffer(dir / "missing").ok());
   EXPECT_FALSE(FileOutputStream::Open(dir / "no-such-dir/x").ok());
-}
-
-TEST(AtomicFileOutputStream, AppearsOnlyWhenClosed) {
-  TempDir dir;
-  WriteFile(dir / "out", "old contents");
-  auto out = AtomicFileOutputStream::Open(dir / "out");
-  ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_FALSE((*out)->in_place());
-  ASSERT_TRUE((*out)->Write("new", 3).ok());
-  // While writing: the old file is untouched, the temporary file is beside it.
-  EXPECT_EQ(ReadAll(dir / "out"), "old contents");
-  auto names = dir.Names();
-  ASSERT_EQ(names.size(), 2u);
-  EXPECT_EQ(names[0].rfind(".out.quiver-", 0), 0u) << names[0];
-  ASSERT_TRUE((*out)->Close().ok());
-  EXPECT_EQ(ReadAll(dir / "out"), "new");
-  EXPECT_EQ(dir.Names(), std::vector<std::string>{"out"});
-  // Mode 0644 less the umask.
-  struct stat st;
-  ASSERT_EQ(::stat((dir / "out").c_str(), &st), 0);
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  EXPECT_EQ(st.st_mode & 0777, 0644 & ~mask);
-}
-
-TEST(AtomicFileOutputStream, AbortAndDestructorLeaveNothing) {
-  TempDir dir;
-  {
-    auto out = AtomicFileOutputStream::Open(dir / "a");
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE((*out)->Write("x", 1).ok());
-    (*out)->Abort();
-    EXPECT_TRUE((*out)->closed());
-    EXPECT_TRUE((*out)->Close().ok());  // nothing left to commit
-  }
-  {
-    auto out = AtomicFileOutputStream::Open(dir / "b");
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE((*out)->Write("x", 1).ok());
-  }  // destroyed without Close()
-  EXPECT_TRUE(dir.Names().empty());
-  WriteFile(dir / "keep", "kept");
-  {
-    auto out = AtomicFileOutputStream::Open(dir / "keep");
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE((*out)->Write("lost", 4).ok());
-  }
-  EXPECT_EQ(ReadAll(dir / "keep"), "kept");
-  EXPECT_EQ(dir.Names(), std::vector<std::string>{"keep"});
-}
-
-TEST(AtomicFileOutputStream, RefusesDirectoriesAndMissingFolders) {
-  TempDir dir;
-  fs::create_directory(dir / "d");
-  auto d = AtomicFileOutputStream::Open(dir / "d");
-  ASSERT_FALSE(d.ok());
-  EXPECT_EQ(d.status().code(), StatusCode::kIOError);
-  EXPECT_NE(d.status().message().find("is a directory"), std::string::npos) << d.status();
-  auto missing = AtomicFileOutputStream::Open(dir / "no-such-dir/x");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("temporary file"), std::string::npos);
-}
-
-TEST(AtomicFileOutputStream, WritesFifosInPlace) {
-  TempDir dir;
-  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
-  // Hold the read end open so that opening for writing does not block.
-  int rfd = ::open((dir / "fifo").c_str(), O_RDONLY | O_NONBLOCK);
-  ASSERT_GE(rfd, 0);
-  auto out = AtomicFileOutputStream::Open(dir / "fifo");
-  ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_TRUE((*out)->in_place());
-  ASSERT_TRUE((*out)->Write("hello", 5).ok());
-  ASSERT_TRUE((*out)->Close().ok());
-  char buf[16] = {};
-  EXPECT_EQ(::read(rfd, buf, sizeof(buf)), 5);
-  EXPECT_EQ(std::string(buf, 5), "hello");
-  ::close(rfd);
-  // Still a FIFO, and nothing else in the folder.
-  struct stat st;
-  ASSERT_EQ(::stat((dir / "fifo").c_str(), &st), 0);
-  EXPECT_TRUE(S_ISFIFO(st.st_mode));
-  EXPECT_EQ(dir.Names(), std::vector<std::string>{"fifo"});
 }
 
 }  // namespace

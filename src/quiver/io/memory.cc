@@ -1,9 +1,16 @@
 // Streams over memory (see memory.h).
 #include "quiver/io/memory.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
+#include "quiver/io/mapping_internal.h"
 #include "quiver/util/copy.h"
 
 namespace quiver::io {
@@ -43,6 +50,84 @@ Result<std::shared_ptr<Buffer>> BufferOutputStream::Finish() {
   return buffer_.Freeze();
 }
 
+namespace {
+
+int64_t RoundUpToPage(int64_t n) {
+  static const int64_t page = ::sysconf(_SC_PAGESIZE);
+  return (n + page - 1) / page * page;
+}
+
+}  // namespace
+
+MappedOutputStream::~MappedOutputStream() {
+  if (data_ != nullptr) ::munmap(data_, static_cast<size_t>(capacity_));
+}
+
+Status MappedOutputStream::Reserve(int64_t additional) {
+  if (closed_) return Status::IOError("write to a closed MappedOutputStream");
+  if (additional < 0) return Status::Invalid("negative write size ", additional);
+  if (additional <= capacity_ - size_) return Status::OK();
+  if (additional > INT64_MAX / 2 - size_) return Status::OutOfMemory("a MappedOutputStream of more than 2^62 bytes");
+  // Doubling (at least 1 MiB): each growth moves page tables, not bytes.
+  const int64_t want = RoundUpToPage(std::max({size_ + additional, 2 * capacity_, int64_t{1} << 20}));
+  void* p = data_ == nullptr
+                ? ::mmap(nullptr, static_cast<size_t>(want), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                : ::mremap(data_, static_cast<size_t>(capacity_), static_cast<size_t>(want), MREMAP_MAYMOVE);
+  if (p == MAP_FAILED) {
+    return Status::OutOfMemory("cannot map ", want, " bytes for a MappedOutputStream: ", std::strerror(errno));
+  }
+  data_ = static_cast<uint8_t*>(p);
+  capacity_ = want;
+  return Status::OK();
+}
+
+Status MappedOutputStream::Write(const void* data, int64_t nbytes) {
+  QUIVER_RETURN_NOT_OK(Reserve(nbytes));
+  in_place_ = -1;
+  if (nbytes > 0) std::memcpy(data_ + size_, data, static_cast<size_t>(nbytes));
+  size_ += nbytes;
+  return Status::OK();
+}
+
+Result<uint8_t*> MappedOutputStream::BeginInPlace(int64_t nbytes) {
+  QUIVER_RETURN_NOT_OK(Reserve(nbytes));
+  in_place_ = nbytes;
+  return data_ + size_;
+}
+
+Status MappedOutputStream::CommitInPlace(int64_t nbytes) {
+  if (nbytes < 0 || nbytes > in_place_) {
+    return Status::Invalid("CommitInPlace of ", nbytes, " bytes, room for ", in_place_);
+  }
+  size_ += nbytes;
+  in_place_ = -1;
+  return Status::OK();
+}
+
+Status MappedOutputStream::Close() {
+  closed_ = true;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<Buffer>> MappedOutputStream::Finish() {
+  if (closed_) return Status::IOError("MappedOutputStream already finished or closed");
+  closed_ = true;
+  if (size_ == 0) return Buffer::Empty();
+  // The pages past the last byte are given back (shrinking never moves).
+  const int64_t keep = RoundUpToPage(size_);
+  if (keep < capacity_ && ::mremap(data_, static_cast<size_t>(capacity_), static_cast<size_t>(keep), 0) != MAP_FAILED) {
+    capacity_ = keep;
+  }
+  auto mapping = std::make_shared<internal::Mapping>();
+  mapping->address = data_;
+  mapping->length = static_cast<size_t>(capacity_);
+  const uint8_t* const data = data_;
+  const int64_t size = size_;
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  return Buffer::WrapWithOwner(data, size, std::move(mapping));
+}
+
 Status ChunkedOutputStream::Write(const void* data, int64_t nbytes) {
   if (closed_) return Status::IOError("write to a closed ChunkedOutputStream");
   if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
@@ -77,7 +162,7 @@ Status ChunkedOutputStream::NewChunk(int64_t nbytes) {
   fresh.UnsafeSetSize(chunk_capacity_);  // whole: Freeze zeroes nothing
   chunk_ = fresh.Freeze();
   chunk_used_ = chunk_sliced_ = 0;
-  next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
+  next_chunk_ = std::min(next_chunk_ * 2, max_chunk_);
   return Status::OK();
 }
 
@@ -121,6 +206,11 @@ void ChunkedOutputStream::SliceOff() {
 Status ChunkedOutputStream::Close() {
   closed_ = true;
   return Status::OK();
+}
+
+std::vector<std::shared_ptr<Buffer>> ChunkedOutputStream::Take() {
+  SliceOff();
+  return std::exchange(done_, {});
 }
 
 Result<std::vector<std::shared_ptr<Buffer>>> ChunkedOutputStream::Finish() {

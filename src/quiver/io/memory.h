@@ -5,6 +5,7 @@
 // zero-copy: the slices keep the buffer alive).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +39,40 @@ class BufferOutputStream final : public OutputStream {
   bool closed_ = false;
 };
 
+// Writes into one anonymous memory mapping that grows with mremap: the
+// page tables move, the bytes are never copied again as the stream grows
+// (a pool buffer grown by Reallocate is copied at each doubling by the
+// system and mimalloc pools, and by jemalloc unless it can extend in place:
+// about as many bytes again as the output, and twice its page faults).
+// Finish() hands the bytes over as one contiguous Buffer that owns the
+// mapping. Its memory is not any MemoryPool's (nor counted by one). The
+// in-memory output of Python's quiver.BufferOutputStream.
+class MappedOutputStream final : public OutputStream {
+ public:
+  MappedOutputStream() = default;
+  ~MappedOutputStream() override;
+
+  using OutputStream::Write;
+  Status Write(const void* data, int64_t nbytes) override;
+  Result<uint8_t*> BeginInPlace(int64_t nbytes) override;
+  Status CommitInPlace(int64_t nbytes) override;
+  Result<int64_t> Tell() const override { return size_; }
+  Status Close() override;
+  bool closed() const override { return closed_; }
+
+  // Closes the stream and returns everything written (no copy).
+  Result<std::shared_ptr<Buffer>> Finish();
+
+ private:
+  Status Reserve(int64_t additional);
+
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t capacity_ = 0;   // bytes mapped
+  int64_t in_place_ = -1;  // the room BeginInPlace gave (-1: none open)
+  bool closed_ = false;
+};
+
 // Writes into a list of pool buffers ("chunks") that double in size from
 // kFirstChunk up to kMaxChunk: unlike one growing buffer, what is written is
 // copied once (into its chunk) and never again as the stream grows, and no
@@ -61,7 +96,10 @@ class ChunkedOutputStream final : public OutputStream {
   // column about 0.95 of the time; docs/design.md, "Issue 15, eighth round").
   static constexpr int64_t kNonTemporalBytes = int64_t{64} << 10;
 
-  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool()) : pool_(pool) {}
+  // max_chunk: the largest chunk (a stream passed on as it is written keeps
+  // its current chunk, so it bounds what the stream holds beyond that).
+  explicit ChunkedOutputStream(MemoryPool* pool = DefaultMemoryPool(), int64_t max_chunk = kMaxChunk)
+      : pool_(pool), max_chunk_(std::max(max_chunk, kFirstChunk)) {}
 
   using OutputStream::Write;
   Status Write(const void* data, int64_t nbytes) override;
@@ -76,8 +114,14 @@ class ChunkedOutputStream final : public OutputStream {
   bool closed() const override { return closed_; }
 
   // Closes the stream and returns the pieces in order (no copy; none is
-  // empty; their bytes end to end are everything written).
+  // empty; their bytes end to end are everything written since the last
+  // Take()).
   Result<std::vector<std::shared_ptr<Buffer>>> Finish();
+  // The pieces written since the last Take() (or the start), in order, and
+  // the stream stays open: a stream passed on as it is written. The current
+  // chunk goes on taking writes after the bytes handed out, which are never
+  // written again.
+  std::vector<std::shared_ptr<Buffer>> Take();
 
  private:
   // The current chunk's bytes written since its last slice, as a slice.
@@ -95,6 +139,7 @@ class ChunkedOutputStream final : public OutputStream {
   int64_t chunk_capacity_ = 0;
   int64_t chunk_used_ = 0;
   int64_t chunk_sliced_ = 0;
+  int64_t max_chunk_;
   int64_t next_chunk_ = kFirstChunk;
   int64_t position_ = 0;
   int64_t in_place_ = -1;  // the room BeginInPlace gave (-1: none open)

@@ -1,7 +1,14 @@
-// Test helpers for code that reads through io::RandomAccessFile.
+// Test helpers for code that reads through io::RandomAccessFile, and for
+// tests of files (a temporary folder, whole-file reads and writes).
 #pragma once
 
+#include <stdlib.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,6 +17,40 @@
 #include "quiver/io/memory.h"
 
 namespace quiver::io::testutil {
+
+// A fresh folder per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    namespace fs = std::filesystem;
+    std::string templ = (fs::temp_directory_path() / "quiver-io-test-XXXXXX").string();
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    path_ = ::mkdtemp(buf.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& path() const { return path_; }
+  // The names in the folder (not below it), sorted.
+  std::vector<std::string> Names() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(path_)) out.push_back(e.path().filename());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline void WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+}
+
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 // A file over `bytes` (named "recorded") that records every range asked of
 // ReadAt, so a test can check what a reader reads.

@@ -60,7 +60,7 @@ class FileWriter::Impl {
   ~Impl() { Abort(); }
 
   Status OpenPath(const std::string& path) {
-    QUIVER_ASSIGN_OR_RAISE(owned_sink_, io::AtomicFileOutputStream::Open(path));
+    QUIVER_ASSIGN_OR_RAISE(owned_sink_, io::AtomicFileOutputStream::Open(path, options_.fsync));
     sink_ = owned_sink_.get();
     return Init();
   }
@@ -103,8 +103,19 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
-  Status WriteTable(const Table& table) {
+  Status WriteTable(const Table& table, std::optional<int64_t> call_row_group_size = std::nullopt) {
     QUIVER_RETURN_NOT_OK(CheckWritable());
+    int64_t row_group_size = options_.row_group_size;
+    if (call_row_group_size.has_value()) {
+      if (*call_row_group_size <= 0) {
+        return Status::Invalid("row_group_size must be positive, got ", *call_row_group_size);
+      }
+      if (options_.row_group_bytes.has_value()) {
+        return Status::Invalid("a row_group_size for one write_table call cannot be combined with "
+                               "the row_group_bytes option");
+      }
+      row_group_size = *call_row_group_size;
+    }
     if (!table.schema()->Equals(*schema_)) {
       return Fail(Status::Invalid("table schema differs from the writer's schema:\n",
                                   table.schema()->ToString(), "\nexpected:\n", schema_->ToString()));
@@ -131,8 +142,8 @@ class FileWriter::Impl {
     const bool threaded = options_.use_threads && table.num_columns() > 1;
     std::vector<std::vector<ColumnChunkOutput>> finished(static_cast<size_t>(table.num_columns()));
     const std::vector<int64_t> order = threaded ? LargestFieldsFirst(table) : std::vector<int64_t>();
-    for (int64_t start = 0; start < table.num_rows(); start += options_.row_group_size) {
-      const int64_t end = std::min(table.num_rows(), start + options_.row_group_size);
+    for (int64_t start = 0; start < table.num_rows(); start += row_group_size) {
+      const int64_t end = std::min(table.num_rows(), start + row_group_size);
       format::RowGroup rg;
       if (threaded) {
         Status st = ForEachField(table.num_columns(), [&](int64_t k) {
@@ -283,6 +294,9 @@ class FileWriter::Impl {
     metadata_.num_rows += rows_in_group_;
     metadata_.row_groups.push_back(std::move(rg));
     rows_in_group_ = 0;
+    // The row group is whole: a sink that holds bytes back passes it on.
+    Status st = sink_->Flush();
+    if (!st.ok()) return Fail(std::move(st));
     return Status::OK();
   }
 
@@ -310,6 +324,11 @@ class FileWriter::Impl {
   }
 
   const SchemaPtr& schema() const { return schema_; }
+  int64_t Tell() const {
+    if (sink_ == nullptr) return 0;
+    auto at = sink_->Tell();
+    return at.ok() ? *at : 0;
+  }
   int64_t num_rows() const { return metadata_.num_rows + rows_in_group_; }
   int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
   const format::FileMetaData& metadata() const { return metadata_; }
@@ -606,7 +625,11 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(io::OutputStream* sink, Sch
 
 Status FileWriter::WriteRecordBatch(const RecordBatch& batch) { return impl_->WriteRecordBatch(batch); }
 Status FileWriter::WriteTable(const Table& table) { return impl_->WriteTable(table); }
+Status FileWriter::WriteTable(const Table& table, int64_t row_group_size) {
+  return impl_->WriteTable(table, row_group_size);
+}
 Status FileWriter::FlushRowGroup() { return impl_->FlushRowGroup(); }
+int64_t FileWriter::Tell() const { return impl_->Tell(); }
 Status FileWriter::Close() { return impl_->Close(); }
 void FileWriter::Abort() { impl_->Abort(); }
 const SchemaPtr& FileWriter::schema() const { return impl_->schema(); }

@@ -42,8 +42,16 @@ class FileWriter {
   // row_group_size rows, each written column by column, one write call per
   // chunk of each column. An open row group is finished first.
   Status WriteTable(const Table& table);
+  // The same with row groups of row_group_size rows for this call, in place
+  // of the options' (pyarrow's ParquetWriter.write_table(table,
+  // row_group_size)); Invalid when not positive, or with the
+  // row_group_bytes option.
+  Status WriteTable(const Table& table, int64_t row_group_size);
   // Ends the current row group (no-op if it is empty).
   Status FlushRowGroup();
+  // Bytes of the file given to the sink so far (the next byte's offset in
+  // the file; its size after Close()).
+  int64_t Tell() const;
   Status Close();
   // Gives up: nothing is written at the destination.
   void Abort();

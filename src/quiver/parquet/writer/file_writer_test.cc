@@ -174,6 +174,107 @@ TEST(FileWriter, RowGroupsBoundedByRows) {
   EXPECT_EQ((*writer)->num_rows(), 6);
 }
 
+// A sink that records, at each Flush(), how many bytes it holds.
+class FlushRecorder final : public io::OutputStream {
+ public:
+  Status Write(const void* data, int64_t nbytes) override { return inner_.Write(data, nbytes); }
+  Status Flush() override {
+    flushed_at_.push_back(*inner_.Tell());
+    return fail_flush_ ? Status::IOError("flush refused") : Status::OK();
+  }
+  Result<int64_t> Tell() const override { return inner_.Tell(); }
+  Status Close() override { return inner_.Close(); }
+  bool closed() const override { return inner_.closed(); }
+  const std::vector<int64_t>& flushed_at() const { return flushed_at_; }
+  void fail_flush() { fail_flush_ = true; }
+
+ private:
+  io::BufferOutputStream inner_;
+  std::vector<int64_t> flushed_at_;
+  bool fail_flush_ = false;
+};
+
+TEST(FileWriter, SinkIsFlushedAfterEachRowGroup) {
+  // The sink hears of each finished row group (a Python file object then
+  // gets it), with Tell() at the row group's end; a failing Flush fails the
+  // writer.
+  auto batch = SmallBatch();
+  auto table = *Table::FromRecordBatches(batch->schema(), {batch, batch, batch});
+  for (bool threads : {false, true}) {
+    FlushRecorder sink;
+    WriterOptions options;
+    options.use_threads = threads;
+    auto writer = *FileWriter::Open(&sink, batch->schema(), options);
+    EXPECT_EQ(writer->Tell(), 4);  // the magic
+    ASSERT_TRUE(writer->WriteTable(*table, /*row_group_size=*/4).ok());
+    ASSERT_EQ(sink.flushed_at().size(), 3u);  // 4 + 4 + 1 rows
+    EXPECT_EQ(writer->Tell(), sink.flushed_at().back());
+    ASSERT_TRUE(writer->WriteRecordBatch(*batch).ok());  // an open row group: not flushed
+    EXPECT_EQ(sink.flushed_at().size(), 3u);
+    ASSERT_TRUE(writer->Close().ok());
+    ASSERT_EQ(sink.flushed_at().size(), 4u);
+    std::vector<int64_t> ends;
+    for (const auto& rg : writer->metadata().row_groups) {
+      ends.push_back(*rg.file_offset + *rg.total_compressed_size);
+    }
+    EXPECT_EQ(ends, sink.flushed_at());
+    EXPECT_EQ(writer->Tell(), *sink.Tell());
+    EXPECT_EQ(writer->num_row_groups(), 4);
+    EXPECT_EQ(writer->metadata().row_groups[0].num_rows, 4);
+    EXPECT_EQ(writer->metadata().row_groups[2].num_rows, 1);
+  }
+  FlushRecorder refusing;
+  refusing.fail_flush();
+  auto writer = *FileWriter::Open(&refusing, batch->schema());
+  Status st = writer->WriteTable(*table);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("flush refused"), std::string::npos) << st;
+  EXPECT_FALSE(writer->WriteRecordBatch(*batch).ok());  // failed for good
+}
+
+TEST(FileWriter, WriteTableRowGroupSizeForOneCall) {
+  auto batch = SmallBatch();
+  auto table = *Table::FromRecordBatches(batch->schema(), {batch, batch});
+  io::BufferOutputStream sink;
+  WriterOptions options;
+  options.row_group_size = 5;
+  auto writer = *FileWriter::Open(&sink, batch->schema(), options);
+  ASSERT_TRUE(writer->WriteTable(*table, 2).ok());   // 2 + 2 + 2
+  ASSERT_TRUE(writer->WriteTable(*table, 100).ok());  // 6: more than the option's 5
+  ASSERT_TRUE(writer->WriteTable(*table).ok());       // 5 + 1
+  EXPECT_FALSE(writer->WriteTable(*table, 0).ok());
+  EXPECT_FALSE(writer->WriteTable(*table, -3).ok());
+  ASSERT_TRUE(writer->Close().ok());
+  std::vector<int64_t> rows;
+  for (const auto& rg : writer->metadata().row_groups) rows.push_back(rg.num_rows);
+  EXPECT_EQ(rows, (std::vector<int64_t>{2, 2, 2, 6, 5, 1}));
+  // Not with byte-bounded row groups.
+  io::BufferOutputStream other;
+  options.row_group_bytes = 1 << 20;
+  auto bytes_writer = *FileWriter::Open(&other, batch->schema(), options);
+  Status st = bytes_writer->WriteTable(*table, 2);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("row_group_bytes"), std::string::npos) << st;
+}
+
+TEST(FileWriter, FsyncOptionWritesTheSameFile) {
+  TempDir dir;
+  auto batch = SmallBatch();
+  std::string bytes[2];
+  for (bool fsync : {true, false}) {
+    WriterOptions options;
+    options.fsync = fsync;
+    const std::string path = dir.path() + (fsync ? "/durable.parquet" : "/scratch.parquet");
+    auto writer = *FileWriter::Open(path, batch->schema(), options);
+    ASSERT_TRUE(writer->WriteRecordBatch(*batch).ok());
+    ASSERT_TRUE(writer->Close().ok());
+    bytes[fsync] = ReadAll(path);
+    EXPECT_EQ(writer->Tell(), static_cast<int64_t>(bytes[fsync].size()));
+  }
+  EXPECT_EQ(bytes[0], bytes[1]);
+  EXPECT_EQ(dir.Files().size(), 2u);
+}
+
 // (page type, encoding, count) of column 0 of each row group.
 std::vector<std::tuple<format::PageType, format::Encoding, int32_t>> EncodingStats(
     const FileWriter& writer) {

@@ -112,6 +112,11 @@ struct WriterOptions {
   // file is byte-identical to the single-threaded one; at most one row
   // group of encoded pages is held in memory.
   bool use_threads = false;
+  // Writing to a path: fsync the file before the rename and its folder
+  // after it (io/atomic_file.h), so that a crash never loses a file that
+  // was reported written. False for scratch output. Not used when writing
+  // to an io::OutputStream (its owner decides).
+  bool fsync = true;
   // Truncation limit of byte-array min/max statistics.
   int64_t statistics_truncate_length = 64;
   std::string created_by = "quiver version 0.1.0";

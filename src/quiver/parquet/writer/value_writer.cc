@@ -1024,12 +1024,35 @@ class BytesValueWriter final : public ValueWriter {
 
  private:
   // The Arrow dictionary written as is, PLAIN (a length and the bytes per
-  // entry), from its buffers: into `out` whole (stream null), or to
+  // entry), from its buffers: into `out` whole (stream null); into a
+  // stream that builds in memory (BeginInPlace), straight where the page
+  // stays (the bytes copied once, not into `out` and again: string_dictionary
+  // into a quiver.BufferOutputStream, 0.96 of the CPU time); else to
   // `stream` through `out` in pieces of about 64 KiB, an entry larger than
   // that written from the dictionary directly.
   Status PutDirectDictionary(MutableBuffer* out, io::OutputStream* stream) const {
     const ArrayData& dict = *direct_dictionary_;
     const uint8_t* data = dict.buffers[2] != nullptr ? dict.buffers[2]->data() : nullptr;
+    if (stream != nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(uint8_t* const room, stream->BeginInPlace(direct_plain_bytes_));
+      if (room != nullptr) {
+        uint8_t* at = room;
+        auto fill = [&](const auto* o) {
+          for (int64_t k = 0; k < dict.length; ++k) {
+            const auto len = static_cast<int32_t>(o[k + 1] - o[k]);
+            std::memcpy(at, &len, 4);
+            if (len > 0) std::memcpy(at + 4, data + o[k], static_cast<size_t>(len));
+            at += 4 + len;
+          }
+        };
+        if (arrow_.value_kind == ValueKind::kLargeBinary) {
+          fill(dict.GetValues<int64_t>(1));
+        } else {
+          fill(dict.GetValues<int32_t>(1));
+        }
+        return stream->CommitInPlace(at - room);
+      }
+    }
     QUIVER_RETURN_NOT_OK(out->Reserve(stream != nullptr ? kPiece + 4 : direct_plain_bytes_));
     auto put = [&](const auto* o) -> Status {
       for (int64_t k = 0; k < dict.length; ++k) {
