@@ -124,9 +124,12 @@ def assert_failed_cleanly(r, tmp_path, before, code=FAILURE, command="convert"):
 
 
 def test_version_and_help():
+    """`quiver --version`: the project version and the commit built from, as the created_by
+    of the files it writes says (test_writer_created_by.py checks that string)."""
     r = run("--version")
     assert r.returncode == OK
-    assert r.stdout.decode().strip() == "quiver 0.1.0"
+    commit = quiver._quiver.build_commit
+    assert r.stdout.decode().strip() == f"quiver {quiver.__version__}" + (f" (build {commit})" if commit else "")
     r = run("--help")
     assert r.returncode == OK
     out = r.stdout.decode()

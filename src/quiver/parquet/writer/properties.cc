@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "quiver/util/version.h"
+
 namespace quiver::parquet {
 
 namespace {
@@ -48,6 +50,17 @@ Result<DataPageVersion> ParseDataPageVersion(std::string_view text) {
   if (text == "1.0" || text == "1") return DataPageVersion::kV1;
   if (text == "2.0" || text == "2") return DataPageVersion::kV2;
   return Status::Invalid("data_page_version must be '1.0' or '2.0', got '", text, "'");
+}
+
+std::string DefaultCreatedBy() {
+  std::string out = "quiver version ";
+  out += Version();
+  if (!BuildCommit().empty()) {
+    out += " (build ";
+    out += BuildCommit();
+    out += ")";
+  }
+  return out;
 }
 
 Result<uint64_t> CdcMask(const CdcOptions& o) {

@@ -34,6 +34,12 @@ std::string_view ColumnEncodingName(ColumnEncoding encoding);
 enum class DataPageVersion { kV1, kV2 };
 Result<DataPageVersion> ParseDataPageVersion(std::string_view text);  // "1.0" / "2.0"
 
+// "quiver version X.Y.Z (build HASH)", X.Y.Z being CMake's project version and
+// HASH the commit the library was built from ("quiver version X.Y.Z" when the
+// source tree had no git): the form Arrow C++'s ApplicationVersion and
+// parquet-java's VersionParser parse.
+std::string DefaultCreatedBy();
+
 struct BloomFilterOptions {
   int64_t ndv = 1 << 20;  // expected number of distinct values
   double fpp = 0.05;      // false positive probability
@@ -114,7 +120,7 @@ struct WriterOptions {
   bool use_threads = false;
   // Truncation limit of byte-array min/max statistics.
   int64_t statistics_truncate_length = 64;
-  std::string created_by = "quiver version 0.1.0";
+  std::string created_by = DefaultCreatedBy();
   MemoryPool* pool = DefaultMemoryPool();
 
   // Checks ranges and combinations; Invalid with the option's name.
