@@ -384,7 +384,8 @@ def test_convert_use_threads_same_bytes(tmp_path, table, ipc_file, options):
      ["--data-page-version", "3.0"], ["--max-rows-per-page", "0"], ["--max-rows-per-page", "many"],
      ["--row-group-size", "-5"], ["--column-encoding", "a"], ["--column-encoding", "a=FANCY"],
      ["--bloom-filter", "a:x"], ["--sorting-column", "x"], ["--sorting-column", "0:sideways"],
-     ["--no-dictionary", "--dictionary-columns", "a"], ["--cdc-min-size", "100", "--cdc-max-size", "50"]],
+     ["--no-dictionary", "--dictionary-columns", "a"], ["--cdc-min-size", "100", "--cdc-max-size", "50"],
+     ["--format-version", "2.0"], ["--coerce-timestamps", "ns"]],
     ids=lambda o: " ".join(o),
 )
 def test_convert_bad_options(tmp_path, ipc_file, options):

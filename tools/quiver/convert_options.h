@@ -51,6 +51,9 @@ struct WriterFlags {
   int cdc_norm_level = 0;
   bool no_validate_utf8 = false;
   bool use_threads = false;
+  std::string format_version = "2.6";  // --format-version (pyarrow's `version`)
+  std::string coerce_timestamps;       // empty: not given
+  bool allow_truncated_timestamps = false;
 
   // Set by AddWriterFlags: whether an option without a natural "unset"
   // value was given.

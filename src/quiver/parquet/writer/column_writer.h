@@ -32,6 +32,9 @@ namespace quiver::parquet {
 
 struct ColumnChunkOptions {
   DataPageVersion page_version = DataPageVersion::kV1;
+  // Format 1.0: dictionary pages and dictionary-encoded data pages are
+  // PLAIN_DICTIONARY, booleans in v2 pages PLAIN (WriterOptions::version).
+  FormatVersion version = FormatVersion::k2_6;
   int64_t data_page_size = 1 << 20;
   int64_t max_rows_per_page = 20000;
   int64_t write_batch_size = 1024;

@@ -52,6 +52,28 @@ Result<DataPageVersion> ParseDataPageVersion(std::string_view text) {
   return Status::Invalid("data_page_version must be '1.0' or '2.0', got '", text, "'");
 }
 
+Result<FormatVersion> ParseFormatVersion(std::string_view text) {
+  if (text == "1.0") return FormatVersion::k1_0;
+  if (text == "2.4") return FormatVersion::k2_4;
+  if (text == "2.6") return FormatVersion::k2_6;
+  return Status::Invalid("version must be '1.0', '2.4' or '2.6', got '", text, "'");
+}
+
+std::string_view FormatVersionName(FormatVersion version) {
+  switch (version) {
+    case FormatVersion::k1_0: return "1.0";
+    case FormatVersion::k2_4: return "2.4";
+    case FormatVersion::k2_6: return "2.6";
+  }
+  return "?";
+}
+
+Result<TimeUnit> ParseCoerceTimestamps(std::string_view text) {
+  if (text == "ms") return TimeUnit::kMilli;
+  if (text == "us") return TimeUnit::kMicro;
+  return Status::Invalid("coerce_timestamps must be 'ms' or 'us', got '", text, "'");
+}
+
 std::string DefaultCreatedBy() {
   std::string out = "quiver version ";
   out += Version();
@@ -124,6 +146,13 @@ Status WriterOptions::Validate() const {
   }
   if (statistics_truncate_length < 0) {
     return Status::Invalid("statistics_truncate_length must be >= 0");
+  }
+  if (coerce_timestamps.has_value() && *coerce_timestamps != TimeUnit::kMilli &&
+      *coerce_timestamps != TimeUnit::kMicro) {
+    // (pyarrow's values; Arrow C++: "Can only coerce Arrow timestamps to
+    // milliseconds or microseconds".)
+    return Status::Invalid("coerce_timestamps must be 'ms' or 'us', got '",
+                           TimeUnitName(*coerce_timestamps), "'");
   }
   return Status::OK();
 }

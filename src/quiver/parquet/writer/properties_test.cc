@@ -10,6 +10,33 @@
 namespace quiver::parquet {
 namespace {
 
+TEST(WriterOptions, FormatVersions) {
+  EXPECT_EQ(*ParseFormatVersion("1.0"), FormatVersion::k1_0);
+  EXPECT_EQ(*ParseFormatVersion("2.4"), FormatVersion::k2_4);
+  EXPECT_EQ(*ParseFormatVersion("2.6"), FormatVersion::k2_6);
+  for (const char* bad : {"2.0", "2", "1", "", "2.6 "}) {
+    auto v = ParseFormatVersion(bad);
+    ASSERT_FALSE(v.ok()) << bad;
+    EXPECT_NE(v.status().message().find("version must be '1.0', '2.4' or '2.6'"), std::string::npos);
+  }
+  for (FormatVersion v : {FormatVersion::k1_0, FormatVersion::k2_4, FormatVersion::k2_6}) {
+    EXPECT_EQ(*ParseFormatVersion(FormatVersionName(v)), v);
+  }
+  EXPECT_EQ(WriterOptions{}.version, FormatVersion::k2_6);  // pyarrow's default
+}
+
+TEST(WriterOptions, CoerceTimestamps) {
+  EXPECT_EQ(*ParseCoerceTimestamps("ms"), TimeUnit::kMilli);
+  EXPECT_EQ(*ParseCoerceTimestamps("us"), TimeUnit::kMicro);
+  for (const char* bad : {"s", "ns", "MS", ""}) EXPECT_FALSE(ParseCoerceTimestamps(bad).ok()) << bad;
+  // The C++ field takes a TimeUnit: seconds and nanoseconds are refused.
+  WriterOptions o;
+  o.coerce_timestamps = TimeUnit::kNano;
+  EXPECT_TRUE(o.Validate().IsInvalid());
+  o.coerce_timestamps = TimeUnit::kMicro;
+  EXPECT_TRUE(o.Validate().ok());
+}
+
 // created_by is "quiver version X.Y.Z (build HASH)" and parses as the two
 // readers that look at it parse it.
 TEST(WriterOptions, CreatedByParsesAsParquetJavaAndArrowCppRead) {

@@ -17,6 +17,7 @@
 #include "quiver/parquet/encoding/delta_length_byte_array.h"
 #include "quiver/parquet/encoding/plain.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
+#include "quiver/parquet/writer/timestamp_scale_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 #include "quiver/util/utf8.h"
@@ -136,6 +137,8 @@ T LowBytes(const uint8_t* p) {
 // Calls f(load) with `load(i)`: slot i of `d` as PhysT, converted as
 // `kind` says (the switch on the kind is made once, outside the caller's
 // loop over slots).
+// Timestamps stored in another unit load as they are: ConvertTimestamps
+// scales them once gathered (it can fail).
 template <typename PhysT, typename F>
 decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
   if constexpr (std::is_same_v<PhysT, int32_t>) {
@@ -158,10 +161,8 @@ decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
     }
   } else if constexpr (std::is_same_v<PhysT, int64_t>) {
     switch (kind) {
-      case ValueKind::kSecondsToMillis64:
-        return f([p = d.GetValues<int64_t>(1)](int64_t i) {
-          return static_cast<int64_t>(static_cast<uint64_t>(p[i]) * 1000u);
-        });
+      case ValueKind::kUInt32ToInt64:
+        return f([p = d.GetValues<uint32_t>(1)](int64_t i) -> int64_t { return p[i]; });
       case ValueKind::kDecimalToInt64:
         return f([&d, w = d.type->byte_width()](int64_t i) {
           return LowBytes<int64_t>(d.buffers[1]->data() + (d.offset + i) * w);
@@ -174,8 +175,8 @@ decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
 }
 
 template <typename PhysT>
-PhysT LoadFixed(ValueKind kind, const ArrayData& d, int64_t i) {
-  return WithFixedLoader<PhysT>(kind, d, [i](auto load) -> PhysT { return load(i); });
+PhysT LoadFixed(const ArrowLeaf& arrow, const ArrayData& d, int64_t i) {
+  return WithFixedLoader<PhysT>(arrow.value_kind, d, [i](auto load) -> PhysT { return load(i); });
 }
 
 // Moves a PLAIN page's values to `out`: by swapping buffers when `out` is
@@ -233,7 +234,9 @@ class FixedValueWriter final : public ValueWriter {
         return Consume(leaf_->GetValues<PhysT>(1) + start, end - start, nullptr, /*in_leaf=*/true);
       }
       if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
-      return Consume(gather_.data(), Gather(start, end, gather_.data()), nullptr);
+      const int64_t n = Gather(start, end, gather_.data());
+      QUIVER_RETURN_NOT_OK(ConvertTimestamps(gather_.data(), n));
+      return Consume(gather_.data(), n, nullptr);
     }
     // Arrow dictionary leaf: resolve indices to dictionary values.
     const ArrayData& d = *leaf_;
@@ -246,9 +249,10 @@ class FixedValueWriter final : public ValueWriter {
         return;
       }
       dict_indices_.push_back(k);
-      scratch_.push_back(LoadFixed<PhysT>(arrow_.value_kind, dict, k));
+      scratch_.push_back(LoadFixed<PhysT>(arrow_, dict, k));
     });
     QUIVER_RETURN_NOT_OK(st);
+    QUIVER_RETURN_NOT_OK(ConvertTimestamps(scratch_.data(), static_cast<int64_t>(scratch_.size())));
     return Consume(scratch_.data(), static_cast<int64_t>(scratch_.size()), &dict_indices_);
   }
 
@@ -292,6 +296,7 @@ class FixedValueWriter final : public ValueWriter {
         out[n++] = src[std::countr_zero(w)];
       }
     }
+    QUIVER_RETURN_NOT_OK(ConvertTimestamps(gather_.data(), n));
     return Consume(gather_.data(), n, nullptr);
   }
 
@@ -413,6 +418,18 @@ class FixedValueWriter final : public ValueWriter {
       });
     });
     return out - first;
+  }
+
+  // Timestamps stored in another unit: v[0, n), gathered as they are,
+  // converted in place (timestamp_scale_internal.h).
+  Status ConvertTimestamps(PhysT* v, int64_t n) {
+    if constexpr (std::is_same_v<PhysT, int64_t>) {
+      const ValueKind kind = arrow_.value_kind;
+      if (kind == ValueKind::kTimestampScaleDown || kind == ValueKind::kTimestampScaleUp) {
+        return ScaleTimestamps(column_, arrow_, v, n);
+      }
+    }
+    return Status::OK();
   }
 
   // Feeds the valid values of one Append, v[0, n), to statistics and
@@ -732,7 +749,7 @@ class BooleanValueWriter final : public ValueWriter {
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
     const int64_t n = page_num_values_;
-    if (options_.v2_pages || options_.encoding == Encoding::kRle) {
+    if (options_.rle_booleans || options_.encoding == Encoding::kRle) {
       // RLE with a 4-byte length prefix (Encodings.md, booleans), encoded
       // from the page's bitmap directly.
       RleBitPackedEncoder rle(1, out, /*length_prefix=*/true);

@@ -33,7 +33,9 @@ struct ValueWriterOptions {
   // The encoding of pages that are not dictionary-encoded (dictionary off,
   // or after the fallback); nullopt: PLAIN (RLE for booleans in v2 pages).
   std::optional<format::Encoding> encoding;
-  bool v2_pages = false;
+  // Booleans RLE-encoded (data page v2 in format versions 2.x; Arrow C++
+  // writes them PLAIN in format 1.0).
+  bool rle_booleans = false;
   bool statistics = true;
   bool validate_utf8 = true;
   // The column writer's dictionary_pagesize_limit (it falls back to the
