@@ -230,6 +230,8 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       o.coerce_timestamps = *unit;
     } else if (key == "allow_truncated_timestamps") {
       o.allow_truncated_timestamps = Bool(value, key);
+    } else if (key == "write_distinct_count") {
+      o.write_distinct_count = Bool(value, key);
     } else {
       throw nb::type_error(("unexpected keyword argument '" + key + "'").c_str());
     }

@@ -244,6 +244,8 @@ BAD_OPTIONS = [
     ({"version": 2.6}, "version"),
     ({"coerce_timestamps": "ns"}, "coerce_timestamps"),
     ({"allow_truncated_timestamps": 1}, "allow_truncated_timestamps"),
+    ({"write_distinct_count": "yes"}, "write_distinct_count"),
+    ({"write_distinct_count": True, "write_statistics": False}, "write_distinct_count"),
     ({"column_encoding": "NOPE"}, "column_encoding"),
     ({"column_encoding": 5}, "column_encoding"),
     ({"column_encoding": {"a": "NOPE"}}, "column_encoding"),

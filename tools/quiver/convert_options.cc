@@ -271,6 +271,8 @@ void AddWriterFlags(CLI::App* cmd, WriterFlags* f) {
   cmd->add_flag("--allow-truncated-timestamps", f->allow_truncated_timestamps,
                 "With --coerce-timestamps, truncate values that are not whole in the unit "
                 "(else an error)");
+  cmd->add_flag("--write-distinct-count", f->write_distinct_count,
+                "Write each column chunk's exact number of distinct values in its statistics");
 }
 
 Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
@@ -323,6 +325,7 @@ Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
     QUIVER_ASSIGN_OR_RAISE(options.coerce_timestamps, parquet::ParseCoerceTimestamps(f.coerce_timestamps));
   }
   options.allow_truncated_timestamps = f.allow_truncated_timestamps;
+  options.write_distinct_count = f.write_distinct_count;
   QUIVER_RETURN_NOT_OK(options.Validate());
   return options;
 }

@@ -116,6 +116,7 @@ class ColumnChunkWriter::Impl {
     vo.rle_booleans =
         options_.page_version == DataPageVersion::kV2 && options_.version != FormatVersion::k1_0;
     vo.statistics = options_.statistics;
+    vo.count_distinct = options_.statistics && options_.distinct_count;
     vo.validate_utf8 = options_.validate_utf8;
     vo.dictionary_pagesize_limit = options_.dictionary_pagesize_limit;
     vo.pool = options_.pool;
@@ -490,6 +491,9 @@ class ColumnChunkWriter::Impl {
     if (options_.statistics) {
       EncodedStatistics s = chunk_stats_->Encode(options_.statistics_truncate_length);
       s.null_count = chunk_nulls_;
+      if (options_.distinct_count) {
+        QUIVER_ASSIGN_OR_RAISE(s.distinct_count, values_->FinishDistinctCount());
+      }
       md.statistics = ToThrift(s, leaf_.stats_kind);
     }
     format::SizeStatistics size_stats;

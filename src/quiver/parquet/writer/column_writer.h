@@ -47,6 +47,8 @@ struct ColumnChunkOptions {
   // Encoding of non-dictionary pages (nullopt: PLAIN; RLE for v2 booleans).
   std::optional<format::Encoding> encoding;
   bool statistics = true;
+  // The chunk's exact distinct count in its statistics (with statistics).
+  bool distinct_count = false;
   bool page_index = true;
   bool page_checksum = false;
   bool validate_utf8 = true;

@@ -366,6 +366,7 @@ class FileWriter::Impl {
         co.bloom_filter.reset();  // bloom filters for every column: skip booleans and nulls
       }
       co.statistics = options_.write_statistics.Get(leaf.path);
+      co.distinct_count = options_.write_distinct_count;
       co.page_index = options_.write_page_index;
       co.page_checksum = options_.write_page_checksum;
       co.validate_utf8 = options_.validate_utf8;

@@ -154,6 +154,14 @@ Status WriterOptions::Validate() const {
     return Status::Invalid("coerce_timestamps must be 'ms' or 'us', got '",
                            TimeUnitName(*coerce_timestamps), "'");
   }
+  if (write_distinct_count) {
+    bool any = write_statistics.default_value;
+    for (const auto& [col, on] : write_statistics.by_column) any = any || on;
+    if (!any) {
+      return Status::Invalid("write_distinct_count: the distinct count is part of a column's "
+                             "statistics, and write_statistics is off for every column");
+    }
+  }
   return Status::OK();
 }
 

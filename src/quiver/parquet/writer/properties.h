@@ -127,7 +127,9 @@ struct WriterOptions {
   PerColumn<std::optional<BloomFilterOptions>> bloom_filter{std::nullopt, {}};
   std::vector<SortingColumn> sorting_columns;
   std::optional<CdcOptions> content_defined_chunking;
-  // Write the exact distinct count in column chunk statistics.
+  // Write each column chunk's exact number of distinct non-null values in
+  // its statistics (Statistics.distinct_count; columns with statistics
+  // only, see distinct_count_internal.h for what counts as distinct).
   bool write_distinct_count = false;
   FormatVersion version = FormatVersion::k2_6;
   // Store every timestamp column in this unit (kMilli or kMicro) whatever

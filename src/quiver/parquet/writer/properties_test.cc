@@ -37,6 +37,18 @@ TEST(WriterOptions, CoerceTimestamps) {
   EXPECT_TRUE(o.Validate().ok());
 }
 
+TEST(WriterOptions, DistinctCountNeedsStatistics) {
+  WriterOptions o;
+  o.write_distinct_count = true;
+  EXPECT_TRUE(o.Validate().ok());
+  o.write_statistics.default_value = false;
+  const Status st = o.Validate();
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("write_distinct_count"), std::string::npos) << st;
+  o.write_statistics.by_column["a"] = true;  // statistics for some column: counted there
+  EXPECT_TRUE(o.Validate().ok());
+}
+
 // created_by is "quiver version X.Y.Z (build HASH)" and parses as the two
 // readers that look at it parse it.
 TEST(WriterOptions, CreatedByParsesAsParquetJavaAndArrowCppRead) {
