@@ -47,6 +47,7 @@ class CapacityError(QuiverError):
 
 
 from quiver._quiver import (  # noqa: E402
+    __version__,
     Array,
     BufferOutputStream,
     ParquetWriter,

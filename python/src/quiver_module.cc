@@ -20,6 +20,7 @@
 #include "quiver/c_data/abi.h"
 #include "quiver/c_data/bridge.h"
 #include "quiver/memory/memory_pool.h"
+#include "quiver/util/version.h"
 #include "common.h"
 #include "reader_bindings.h"
 #include "writer_bindings.h"
@@ -333,6 +334,9 @@ NB_MODULE(_quiver, m) {
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
         "The default memory pool's backend (jemalloc, mimalloc or system)");
+  // CMake's project version (pyproject.toml reads it from CMakeLists.txt too).
+  m.attr("__version__") = std::string(Version());
+  m.attr("build_commit") = std::string(BuildCommit());
 }
 
 }  // namespace quiver::python

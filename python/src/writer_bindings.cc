@@ -226,8 +226,19 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       // Named by docs/interfaces.md, not built yet.
       if (!value.is_none()) Raise(Status::NotImplemented("option ", key, " is not implemented yet"));
     } else if (key == "version") {
-      std::string v = Str(value, key);
-      if (v != "2.6" && v != "2.4") BadOption(key, "Quiver writes format version 2.6 ('2.4' accepted)");
+      if (value.is_none()) continue;
+      auto v = parquet::ParseFormatVersion(Str(value, key));
+      if (!v.ok()) Raise(v.status());
+      o.version = *v;
+    } else if (key == "coerce_timestamps") {
+      if (value.is_none()) continue;
+      auto unit = parquet::ParseCoerceTimestamps(Str(value, key));
+      if (!unit.ok()) Raise(unit.status());
+      o.coerce_timestamps = *unit;
+    } else if (key == "allow_truncated_timestamps") {
+      o.allow_truncated_timestamps = Bool(value, key);
+    } else if (key == "write_distinct_count") {
+      o.write_distinct_count = Bool(value, key);
     } else {
       throw nb::type_error(("unexpected keyword argument '" + key + "'").c_str());
     }

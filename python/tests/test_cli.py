@@ -125,9 +125,12 @@ def assert_failed_cleanly(r, tmp_path, before, code=FAILURE, command="convert"):
 
 
 def test_version_and_help():
+    """`quiver --version`: the project version and the commit built from, as the created_by
+    of the files it writes says (test_writer_created_by.py checks that string)."""
     r = run("--version")
     assert r.returncode == OK
-    assert r.stdout.decode().strip() == "quiver 0.1.0"
+    commit = quiver._quiver.build_commit
+    assert r.stdout.decode().strip() == f"quiver {quiver.__version__}" + (f" (build {commit})" if commit else "")
     r = run("--help")
     assert r.returncode == OK
     out = r.stdout.decode()
@@ -265,6 +268,35 @@ def test_convert_data_page_v2_and_pages(tmp_path, table, ipc_file):
     assert types == {"DATA_PAGE", "DICTIONARY_PAGE"}
 
 
+def test_convert_format_version_timestamps_distinct_count(tmp_path):
+    """--format-version, --coerce-timestamps, --allow-truncated-timestamps and
+    --write-distinct-count do what write_parquet's version, coerce_timestamps,
+    allow_truncated_timestamps and write_distinct_count do: pyarrow's file for the same
+    options reads the same; a lossy value is refused (exit 1, nothing written)."""
+    t = pa.table({"u": pa.array([1, 2, 2, None], pa.uint32()),
+                  "ns": pa.array([1_000, 2_000, 2_000, None], pa.timestamp("ns")),
+                  "us": pa.array([1_001, 1_999, 5_000, None], pa.timestamp("us", tz="UTC"))})
+    src = write_ipc_file(tmp_path / "t.arrow", t)
+    out = convert(tmp_path, src, "--format-version", "1.0", "--coerce-timestamps", "ms",
+                  "--allow-truncated-timestamps", "--write-distinct-count")
+    pq.write_table(t, tmp_path / "p.parquet", version="1.0", coerce_timestamps="ms", allow_truncated_timestamps=True)
+    got, ref = pq.read_table(out), pq.read_table(tmp_path / "p.parquet")
+    assert got.schema == ref.schema and got.equals(ref)
+    assert got.schema.field("u").type == pa.int64() and got.schema.field("ns").type == pa.timestamp("ms")
+    fs = parquet_pages.read_file(out)
+    assert fs.version == 1
+    # u {1, 2}; ns 1000, 2000 -> 0 ms; us 1001, 1999 -> 1 ms, 5000 -> 5 ms.
+    assert [c.statistics.distinct_count for c in fs.chunks()] == [2, 1, 2]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = run("convert", src, tmp_path / "lossy.parquet", "--coerce-timestamps", "ms")
+    assert_failed_cleanly(r, tmp_path, before)
+    err = r.stderr.decode()
+    assert "column 'ns'" in err and "would lose data: 1000" in err and "allow_truncated_timestamps" in err, err
+    # Nanoseconds under 2.4 are microseconds.
+    out = convert(tmp_path, src, "--format-version", "2.4", name="v24.parquet")
+    assert pq.read_table(out).schema.field("ns").type == pa.timestamp("us")
+
+
 def test_convert_row_groups(tmp_path, table, ipc_file):
     out = convert(tmp_path, ipc_file, "--row-group-size", "300")
     md = pq.ParquetFile(out).metadata
@@ -352,19 +384,15 @@ def test_convert_checksums_and_sorting(tmp_path, table, ipc_file):
     "options",
     [["--cdc"], ["--cdc-min-size", "4KiB", "--cdc-max-size", "16KiB"], ["--bloom-filter", "a:1000:0.01"],
      ["--no-dictionary", "--column-encoding", "a=DELTA_BINARY_PACKED"], ["--use-byte-stream-split", "--no-dictionary"],
-     ["--use-threads"]],
+     ["--use-threads"], ["--write-distinct-count"], ["--format-version", "2.4"]],
     ids=lambda o: " ".join(o),
 )
 def test_convert_newer_features(tmp_path, table, ipc_file, options):
-    """Options the writer may not implement yet: either a correct file, or a
-    clean 'not implemented' failure that leaves nothing behind."""
-    before = sorted(p.name for p in tmp_path.iterdir())
+    """Options added after the first ones: each writes a correct file (a failure is a
+    failure)."""
     r = run("convert", ipc_file, tmp_path / "out.parquet", *options)
-    if r.returncode == OK:
-        assert pq.read_table(tmp_path / "out.parquet").equals(table)
-    else:
-        assert "not implemented" in r.stderr.decode(), r.stderr.decode()
-        assert_failed_cleanly(r, tmp_path, before)
+    assert r.returncode == OK, r.stderr.decode()
+    assert pq.read_table(tmp_path / "out.parquet").equals(table)
 
 
 @pytest.mark.parametrize("options", [[], ["--cdc", "--compression", "zstd"], ["--row-group-size", "700"]],
@@ -383,7 +411,8 @@ def test_convert_use_threads_same_bytes(tmp_path, table, ipc_file, options):
      ["--data-page-version", "3.0"], ["--max-rows-per-page", "0"], ["--max-rows-per-page", "many"],
      ["--row-group-size", "-5"], ["--column-encoding", "a"], ["--column-encoding", "a=FANCY"],
      ["--bloom-filter", "a:x"], ["--sorting-column", "x"], ["--sorting-column", "0:sideways"],
-     ["--no-dictionary", "--dictionary-columns", "a"], ["--cdc-min-size", "100", "--cdc-max-size", "50"]],
+     ["--no-dictionary", "--dictionary-columns", "a"], ["--cdc-min-size", "100", "--cdc-max-size", "50"],
+     ["--format-version", "2.0"], ["--coerce-timestamps", "ns"], ["--write-distinct-count", "--no-statistics"]],
     ids=lambda o: " ".join(o),
 )
 def test_convert_bad_options(tmp_path, ipc_file, options):

@@ -240,7 +240,12 @@ BAD_OPTIONS = [
     ({"store_schema": None}, "store_schema"),
     ({"validate_utf8": 0}, "validate_utf8"),
     ({"use_threads": "yes"}, "use_threads"),
-    ({"version": "1.0"}, "version"),
+    ({"version": "2.0"}, "version"),
+    ({"version": 2.6}, "version"),
+    ({"coerce_timestamps": "ns"}, "coerce_timestamps"),
+    ({"allow_truncated_timestamps": 1}, "allow_truncated_timestamps"),
+    ({"write_distinct_count": "yes"}, "write_distinct_count"),
+    ({"write_distinct_count": True, "write_statistics": False}, "write_distinct_count"),
     ({"column_encoding": "NOPE"}, "column_encoding"),
     ({"column_encoding": 5}, "column_encoding"),
     ({"column_encoding": {"a": "NOPE"}}, "column_encoding"),
@@ -276,8 +281,8 @@ def test_bad_option_value(tmp_path, options, names):
     assert sink.getvalue() == b""
 
 
-# Features that are either implemented (then the file must read back equal) or not yet
-# (then NotImplementedError and nothing written). Intervals have no Parquet type at all.
+# Features that once were optional: every one is implemented, so the file must read back
+# equal (a writer error is a failure). Intervals have no Parquet type at all (test_unsupported_type).
 MAYBE_UNSUPPORTED = [
     {"bloom_filter_options": True},
     {"bloom_filter_options": {"a": {"ndv": 100, "fpp": 0.01}}},
@@ -287,20 +292,18 @@ MAYBE_UNSUPPORTED = [
     {"use_byte_stream_split": ["f"], "use_dictionary": ["s"]},
     {"use_content_defined_chunking": True},
     {"use_content_defined_chunking": {"min_chunk_size": 1024, "max_chunk_size": 8192}},
+    {"version": "1.0"},
+    {"version": "2.4", "coerce_timestamps": "ms"},
+    {"write_distinct_count": True},
 ]
 
 
 @pytest.mark.parametrize("options", MAYBE_UNSUPPORTED, ids=repr)
-def test_optional_features_work_or_raise_not_implemented(tmp_path, options):
+def test_optional_features_work(tmp_path, options):
     table = pa.table({"a": pa.array(range(1000), pa.int64()), "s": [str(i % 10) for i in range(1000)],
                       "f": pa.array([i / 7 for i in range(1000)], pa.float32())})
     path = tmp_path / "out.parquet"
-    try:
-        quiver.write_parquet(table, str(path), **options)
-    except quiver.NotImplementedError as e:
-        assert str(e)
-        assert_nothing_written(tmp_path)
-        return
+    quiver.write_parquet(table, str(path), **options)
     assert pq.read_table(path).equals(table)
 
 

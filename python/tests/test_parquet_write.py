@@ -236,17 +236,19 @@ def tables_match(got, expected):
     return True, ""
 
 
-def write_reference(table, path, options, row_group_rows=None, dense=False):
+def write_reference(table, path, options, row_group_rows=None, dense=False, extra=None):
     """Writes `table` with pyarrow with the same options (and the same row groups as Quiver's
     file when `row_group_rows` is given). Returns the table actually written. `dense`:
     dictionary columns are decoded first (pyarrow's statistics of dictionary arrays with
-    nulls cover the whole dictionary, not the values used: see write_stats_reference)."""
+    nulls cover the whole dictionary, not the values used: see write_stats_reference).
+    `extra`: pyarrow-only options (e.g. store_decimal_as_integer)."""
     # Quiver writes the page index by default, pyarrow does not; ask pyarrow for it too, as
     # it changes where pyarrow cuts pages of repeated columns (they start on records then).
-    kw = {"write_page_index": True}
+    kw = {"write_page_index": True, **(extra or {})}
     for k in ("compression", "compression_level", "use_dictionary", "data_page_version",
               "data_page_size", "write_batch_size", "dictionary_pagesize_limit", "max_rows_per_page",
-              "write_statistics", "store_schema", "write_page_index", "write_page_checksum"):
+              "write_statistics", "store_schema", "write_page_index", "write_page_checksum",
+              "version", "coerce_timestamps", "allow_truncated_timestamps"):
         if k in options:
             kw[k] = options[k]
     if row_group_rows is None and options.get("row_group_size"):
@@ -300,7 +302,7 @@ def retype_table(table, retype):
                                                         metadata=table.schema.metadata))
 
 
-def write_stats_reference(table, path, options, row_group_rows=None, reference_path=None):
+def write_stats_reference(table, path, options, row_group_rows=None, reference_path=None, extra=None):
     """The pyarrow file to compare statistics with: `reference_path` (already written by
     write_reference) unless `table` has dictionary columns. pyarrow 26 computes the
     statistics of an Arrow dictionary array that has a null over every dictionary value,
@@ -309,7 +311,7 @@ def write_stats_reference(table, path, options, row_group_rows=None, reference_p
     columns are compared with pyarrow's statistics of the decoded values."""
     if reference_path is not None and not has_dictionary(table.schema):
         return reference_path
-    write_reference(table, path, options, row_group_rows, dense=True)
+    write_reference(table, path, options, row_group_rows, dense=True, extra=extra)
     return path
 
 
@@ -479,6 +481,10 @@ def check_structure(path, schema, options):
     codec_name = str(options.get("compression", "snappy") or "none").upper()
     codec_name = {"NONE": "UNCOMPRESSED", "LZ4": "LZ4_RAW"}.get(codec_name, codec_name)
     want_index = options.get("write_page_index", True)
+    format_1_0 = options.get("version") == "1.0"
+    dict_page_encoding = "PLAIN_DICTIONARY" if format_1_0 else "PLAIN"
+    index_encoding = "PLAIN_DICTIONARY" if format_1_0 else "RLE_DICTIONARY"
+    assert fs.version == (1 if format_1_0 else 2)
     prev_end = 4
     for rg in fs.row_groups:
         assert rg.num_rows > 0, "empty row groups are not written"
@@ -506,14 +512,14 @@ def check_structure(path, schema, options):
             else:
                 assert all(p.crc is None for p in pages), where
             # Dictionary: one PLAIN dictionary page, first; then RLE_DICTIONARY pages, then PLAIN
-            # after a fallback.
+            # after a fallback (format version '1.0': PLAIN_DICTIONARY for both, as Arrow C++).
             is_bool = pa.types.is_boolean(leaf)
             is_null = pa.types.is_null(leaf)
             dictionary = use_dict and not is_bool and not is_null
             assert len(dict_pages) <= 1, where
             if dict_pages:
                 assert dictionary, f"{where}: dictionary page without use_dictionary"
-                assert pages[0].type == "DICTIONARY_PAGE" and pages[0].encoding == "PLAIN", where
+                assert pages[0].type == "DICTIONARY_PAGE" and pages[0].encoding == dict_page_encoding, where
                 assert chunk.dictionary_page_offset == pages[0].offset, where
                 assert cm.has_dictionary_page
             else:
@@ -522,9 +528,9 @@ def check_structure(path, schema, options):
             encs = [p.encoding for p in data_pages]
             if dictionary:
                 assert dict_pages, f"{where}: no dictionary page"
-                k = next((i for i, e in enumerate(encs) if e != "RLE_DICTIONARY"), len(encs))
+                k = next((i for i, e in enumerate(encs) if e != index_encoding), len(encs))
                 assert all(e == "PLAIN" for e in encs[k:]), (where, encs)
-            elif is_bool and version == "2.0":
+            elif is_bool and version == "2.0" and not format_1_0:
                 assert set(encs) == {"RLE"}, (where, encs)
             else:
                 assert set(encs) == {"PLAIN"}, (where, encs)

@@ -262,6 +262,20 @@ void AddWriterFlags(CLI::App* cmd, WriterFlags* f) {
   cmd->add_flag("--no-fsync", f->no_fsync,
                 "Do not fsync the output file and its folder (scratch output: faster, but a "
                 "crash may lose the file)");
+  // (--version is the program's own flag: the format version is --format-version.)
+  cmd->add_option("--format-version", f->format_version,
+                  "Parquet format version (pyarrow's version): 1.0 and 2.4 store nanosecond "
+                  "timestamps as microseconds, 1.0 also uint32 as INT64")
+      ->check(CLI::IsMember({"1.0", "2.4", "2.6"}))
+      ->capture_default_str();
+  cmd->add_option("--coerce-timestamps", f->coerce_timestamps,
+                  "Store every timestamp column in this unit")
+      ->check(CLI::IsMember({"ms", "us"}));
+  cmd->add_flag("--allow-truncated-timestamps", f->allow_truncated_timestamps,
+                "With --coerce-timestamps, truncate values that are not whole in the unit "
+                "(else an error)");
+  cmd->add_flag("--write-distinct-count", f->write_distinct_count,
+                "Write each column chunk's exact number of distinct values in its statistics");
 }
 
 Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
@@ -310,6 +324,12 @@ Result<WriterOptions> MakeWriterOptions(const WriterFlags& f) {
   options.validate_utf8 = !f.no_validate_utf8;
   options.use_threads = f.use_threads;
   options.fsync = !f.no_fsync;
+  QUIVER_ASSIGN_OR_RAISE(options.version, parquet::ParseFormatVersion(f.format_version));
+  if (!f.coerce_timestamps.empty()) {
+    QUIVER_ASSIGN_OR_RAISE(options.coerce_timestamps, parquet::ParseCoerceTimestamps(f.coerce_timestamps));
+  }
+  options.allow_truncated_timestamps = f.allow_truncated_timestamps;
+  options.write_distinct_count = f.write_distinct_count;
   QUIVER_RETURN_NOT_OK(options.Validate());
   return options;
 }

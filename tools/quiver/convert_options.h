@@ -52,6 +52,10 @@ struct WriterFlags {
   bool no_validate_utf8 = false;
   bool use_threads = false;
   bool no_fsync = false;
+  std::string format_version = "2.6";  // --format-version (pyarrow's `version`)
+  std::string coerce_timestamps;       // empty: not given
+  bool allow_truncated_timestamps = false;
+  bool write_distinct_count = false;
 
   // Set by AddWriterFlags: whether an option without a natural "unset"
   // value was given.

@@ -15,10 +15,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
-
-#ifndef QUIVER_CLI_VERSION
-#define QUIVER_CLI_VERSION "0.0.0"
-#endif
+#include "quiver/util/version.h"
 
 namespace {
 
@@ -39,7 +36,10 @@ std::string CommandName(const CLI::App& app) {
 
 int Main(int argc, char** argv) {
   CLI::App app{"Quiver: Arrow columnar data and Apache Parquet", "quiver"};
-  app.set_version_flag("--version", "quiver " QUIVER_CLI_VERSION);
+  // "quiver X.Y.Z (build HASH)": the version written files' created_by carries.
+  std::string version = "quiver " + std::string(quiver::Version());
+  if (!quiver::BuildCommit().empty()) version += " (build " + std::string(quiver::BuildCommit()) + ")";
+  app.set_version_flag("--version", version);
   app.require_subcommand(1);
   app.fallthrough(false);
   app.footer("Run 'quiver COMMAND --help' for the options of a command.\n");

@@ -61,7 +61,7 @@ std::string HexName(const std::string& name) {
 // SchemaDescriptor of the elements.
 class Mapper {
  public:
-  explicit Mapper(ParquetSchema* out) : out_(out) {}
+  Mapper(ParquetSchema* out, const MappingOptions& options) : out_(out), options_(options) {}
 
   // Maps `field` (stored under `parquet_name`, with nullability `nullable`)
   // into Arrow tree node `at`, which the caller has allocated.
@@ -226,6 +226,11 @@ class Mapper {
       case quiver::Type::kUInt8:
       case quiver::Type::kUInt16:
       case quiver::Type::kUInt32: {
+        if (type.id() == quiver::Type::kUInt32 && options_.version_1_0) {
+          // Format 1.0 has no UINT_32 (Arrow C++: INT64, no annotation).
+          Physical(e, c, Type::kInt64, ValueKind::kUInt32ToInt64, StatsKind::kInt64);
+          return Status::OK();
+        }
         const bool is_signed = IsSignedInteger(type.id());
         const int bits = type.bit_width();
         ValueKind k = bits == 8    ? (is_signed ? ValueKind::kInt8 : ValueKind::kUInt8)
@@ -320,18 +325,33 @@ class Mapper {
       }
       case quiver::Type::kTimestamp: {
         const auto& t = TypeAs<TemporalType>(type);
-        Physical(e, c, Type::kInt64,
-                 t.unit() == TimeUnit::kSecond ? ValueKind::kSecondsToMillis64 : ValueKind::kInt64,
-                 StatsKind::kInt64);
+        const TimeUnit stored = StoredTimestampUnit(t.unit(), options_);
+        ValueKind kind = ValueKind::kInt64;
+        if (stored != t.unit()) {
+          const int steps = static_cast<int>(stored) - static_cast<int>(t.unit());
+          for (int i = 0; i < (steps < 0 ? -steps : steps); ++i) c->time_factor *= 1000;
+          c->stored_unit = stored;
+          kind = steps > 0 ? ValueKind::kTimestampScaleUp : ValueKind::kTimestampScaleDown;
+          if (options_.coerce_timestamps.has_value()) {
+            c->truncate_timestamps = options_.allow_truncated_timestamps;
+            c->coercion = "coerce_timestamps='" + std::string(TimeUnitName(stored)) +
+                          "'; set allow_truncated_timestamps=True to truncate";
+          } else {
+            // Arrow C++ refuses lossy values here whatever
+            // allow_truncated_timestamps says (WriteTimestamps).
+            c->coercion = "version '" + options_.version_name + "' stores nanoseconds as " +
+                          "microseconds; write version='2.6' to keep them, or set " +
+                          "coerce_timestamps='us' with allow_truncated_timestamps=True to truncate";
+          }
+        }
+        Physical(e, c, Type::kInt64, kind, StatsKind::kInt64);
         auto& ts = e->logical_type.emplace().timestamp.emplace();
         ts.is_adjusted_to_utc = !t.timezone().empty();
-        ts.unit = MakeUnit(t.unit());
-        if (ts.is_adjusted_to_utc) {
-          if (t.unit() == TimeUnit::kSecond || t.unit() == TimeUnit::kMilli) {
-            e->converted_type = ConvertedType::kTimestampMillis;
-          } else if (t.unit() == TimeUnit::kMicro) {
-            e->converted_type = ConvertedType::kTimestampMicros;
-          }
+        ts.unit = MakeUnit(stored);
+        if (stored == TimeUnit::kMilli) {
+          e->converted_type = ConvertedType::kTimestampMillis;
+        } else if (stored == TimeUnit::kMicro) {
+          e->converted_type = ConvertedType::kTimestampMicros;
         }
         return Status::OK();
       }
@@ -372,10 +392,18 @@ class Mapper {
   }
 
   ParquetSchema* out_;
+  const MappingOptions& options_;
   std::vector<std::string> path_;  // Parquet names from the top-level field down
 };
 
 }  // namespace
+
+TimeUnit StoredTimestampUnit(TimeUnit unit, const MappingOptions& options) {
+  if (options.coerce_timestamps.has_value()) return *options.coerce_timestamps;
+  if (unit == TimeUnit::kSecond) return TimeUnit::kMilli;
+  if (unit == TimeUnit::kNano && options.nanos_as_micros) return TimeUnit::kMicro;
+  return unit;
+}
 
 int32_t DecimalFlbaLength(int32_t precision) {
   // Smallest n with 10^precision - 1 <= 2^(8n - 1) - 1.
@@ -384,14 +412,14 @@ int32_t DecimalFlbaLength(int32_t precision) {
   return n < 1 ? 1 : n;
 }
 
-Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema) {
+Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema, const MappingOptions& options) {
   ParquetSchema out;
   SchemaElement root;
   root.name = "schema";
   root.num_children = schema.num_fields();
   out.elements.push_back(std::move(root));
   out.arrow.nodes.resize(static_cast<size_t>(schema.num_fields()));
-  Mapper mapper(&out);
+  Mapper mapper(&out, options);
   for (int i = 0; i < schema.num_fields(); ++i) {
     const Field& field = *schema.field(i);
     QUIVER_RETURN_NOT_OK(mapper.Node(field, field.name(), field.nullable(), i, i, 0));

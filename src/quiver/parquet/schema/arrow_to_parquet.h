@@ -14,8 +14,11 @@
 //   bytes), DECIMAL(p, s); date32 / date64 INT32 DATE (date64 converted to
 //   days); time32 INT32 TIME(MILLIS) (seconds converted to ms); time64 INT64
 //   TIME(MICROS|NANOS); timestamp INT64 TIMESTAMP(unit, adjusted = has tz)
-//   (seconds converted to ms); duration INT64 (no logical type, restored
-//   from ARROW:schema); string / large_string / string_view BYTE_ARRAY
+//   with the converted type TIMESTAMP_MILLIS/MICROS for ms/us, time zone or
+//   not (Arrow C++'s force_set_converted_type, ARROW-5878), in the unit
+//   TimestampUnit() chooses (seconds as ms; MappingOptions); duration INT64
+//   (no logical type, restored from ARROW:schema); string / large_string /
+//   string_view BYTE_ARRAY
 //   STRING; binary kinds BYTE_ARRAY; fixed_size_binary FLBA(n); null
 //   INT32 UNKNOWN (always null); dictionary: its value type.
 // Legacy converted types are set alongside where one exists, as Arrow C++
@@ -29,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,7 +57,12 @@ enum class ValueKind : uint8_t {
   kTime32Seconds,  // x 1000 -> INT32 milliseconds
   kDate64,         // ms / 86400000 -> INT32 days
   kInt64,          // 8-byte values as they are
-  kSecondsToMillis64,  // timestamp[s] x 1000 -> INT64 milliseconds
+  kUInt32ToInt64,  // uint32 zero-extended -> INT64 (format version 1.0)
+  // Timestamps stored in another unit (StoredTimestampUnit): x time_factor,
+  // an overflow refused; / time_factor toward zero, a lossy value refused
+  // unless truncate_timestamps (as Arrow C++ 26 writes them).
+  kTimestampScaleUp,
+  kTimestampScaleDown,
   kFloat16,        // 2 bytes -> FLBA(2)
   kFloat,
   kDouble,
@@ -77,7 +86,33 @@ struct ArrowLeaf {
   StatsKind stats_kind = StatsKind::kInt32;
   bool is_string = false;        // string values (STRING logical type): UTF-8 is checked
   TypePtr arrow_type;            // the leaf's Arrow type (dictionary: the dictionary type)
+  // Timestamps stored in another unit (kTimestampScaleUp / ScaleDown): the
+  // factor between the units (1000, 10^6 or 10^9), the stored unit, and,
+  // scaling down, whether a value that is not a whole number of the stored
+  // unit is truncated (else an error, which names `coercion` as its cause:
+  // the option that asked for the unit).
+  int64_t time_factor = 1;
+  TimeUnit stored_unit = TimeUnit::kMilli;
+  bool truncate_timestamps = false;
+  std::string coercion;
 };
+
+// The writer options that change how Arrow types are stored (pyarrow's
+// `version`, `coerce_timestamps`, `allow_truncated_timestamps`; see
+// writer/properties.h).
+struct MappingOptions {
+  bool version_1_0 = false;    // uint32 as INT64 without annotation
+  bool nanos_as_micros = false;  // versions 1.0 and 2.4: timestamp[ns] as microseconds
+  std::string version_name = "2.6";  // for messages
+  std::optional<TimeUnit> coerce_timestamps;  // kMilli or kMicro
+  bool allow_truncated_timestamps = false;
+};
+
+// The unit a timestamp column of unit `unit` is stored in, as Arrow C++
+// decides it (parquet/arrow/schema.cc GetTimestampMetadata): the coerced
+// unit if asked; else seconds as milliseconds (Parquet has no seconds),
+// nanoseconds as microseconds when nanos_as_micros; else its own unit.
+TimeUnit StoredTimestampUnit(TimeUnit unit, const MappingOptions& options);
 
 // An Arrow schema mapped to Parquet, in one walk of its fields.
 struct ParquetSchema {
@@ -87,7 +122,7 @@ struct ParquetSchema {
   ArrowTree arrow;                              // what level shredding follows
 };
 
-Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema);
+Result<ParquetSchema> ArrowToParquetSchema(const Schema& schema, const MappingOptions& options = {});
 
 // Bytes of a FIXED_LEN_BYTE_ARRAY holding a decimal of `precision` digits.
 int32_t DecimalFlbaLength(int32_t precision);

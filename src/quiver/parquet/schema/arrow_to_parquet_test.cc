@@ -314,5 +314,87 @@ TEST(ArrowToParquet, RefusesFixedSizeBinaryOfWidthZero) {
       << r.status();
 }
 
+// The stored unit of every timestamp unit under the options that choose it
+// (Arrow C++ 26, checked against pyarrow by python/tests/test_parquet_version.py):
+// logical unit, legacy converted type (set for ms/us whether or not the
+// column has a time zone), value conversion and its factor.
+TEST(ArrowToParquet, TimestampUnitsFollowVersionAndCoercion) {
+  struct Case {
+    TimeUnit unit;
+    MappingOptions options;
+    TimeUnit stored;
+    ValueKind kind;
+    int64_t factor;
+  };
+  MappingOptions v26, v24, ms, us, us_truncate;
+  v24.nanos_as_micros = true;
+  v24.version_name = "2.4";
+  ms.coerce_timestamps = TimeUnit::kMilli;
+  us.coerce_timestamps = TimeUnit::kMicro;
+  us_truncate = us;
+  us_truncate.allow_truncated_timestamps = true;
+  const std::vector<Case> cases = {
+      {TimeUnit::kSecond, v26, TimeUnit::kMilli, ValueKind::kTimestampScaleUp, 1000},
+      {TimeUnit::kMilli, v26, TimeUnit::kMilli, ValueKind::kInt64, 1},
+      {TimeUnit::kMicro, v26, TimeUnit::kMicro, ValueKind::kInt64, 1},
+      {TimeUnit::kNano, v26, TimeUnit::kNano, ValueKind::kInt64, 1},
+      {TimeUnit::kSecond, v24, TimeUnit::kMilli, ValueKind::kTimestampScaleUp, 1000},
+      {TimeUnit::kMicro, v24, TimeUnit::kMicro, ValueKind::kInt64, 1},
+      {TimeUnit::kNano, v24, TimeUnit::kMicro, ValueKind::kTimestampScaleDown, 1000},
+      {TimeUnit::kSecond, ms, TimeUnit::kMilli, ValueKind::kTimestampScaleUp, 1000},
+      {TimeUnit::kMicro, ms, TimeUnit::kMilli, ValueKind::kTimestampScaleDown, 1000},
+      {TimeUnit::kNano, ms, TimeUnit::kMilli, ValueKind::kTimestampScaleDown, 1000000},
+      {TimeUnit::kSecond, us, TimeUnit::kMicro, ValueKind::kTimestampScaleUp, 1000000},
+      {TimeUnit::kMilli, us, TimeUnit::kMicro, ValueKind::kTimestampScaleUp, 1000},
+      {TimeUnit::kNano, us_truncate, TimeUnit::kMicro, ValueKind::kTimestampScaleDown, 1000},
+  };
+  for (const Case& c : cases) {
+    for (const std::string& tz : {std::string(), std::string("UTC")}) {
+      auto mapped = ArrowToParquetSchema(Schema({field("t", timestamp(c.unit, tz))}), c.options);
+      ASSERT_TRUE(mapped.ok()) << mapped.status();
+      const format::SchemaElement& e = mapped->elements[1];
+      const ArrowLeaf& leaf = mapped->leaves[0];
+      const std::string where = std::string(TimeUnitName(c.unit)) + " tz '" + tz + "'";
+      ASSERT_TRUE(e.logical_type.has_value() && e.logical_type->timestamp.has_value()) << where;
+      const auto& ts = *e.logical_type->timestamp;
+      EXPECT_EQ(ts.is_adjusted_to_utc, !tz.empty()) << where;
+      EXPECT_EQ(ts.unit.millis.has_value(), c.stored == TimeUnit::kMilli) << where;
+      EXPECT_EQ(ts.unit.micros.has_value(), c.stored == TimeUnit::kMicro) << where;
+      EXPECT_EQ(ts.unit.nanos.has_value(), c.stored == TimeUnit::kNano) << where;
+      std::optional<format::ConvertedType> converted;
+      if (c.stored == TimeUnit::kMilli) converted = format::ConvertedType::kTimestampMillis;
+      if (c.stored == TimeUnit::kMicro) converted = format::ConvertedType::kTimestampMicros;
+      EXPECT_EQ(e.converted_type, converted) << where;
+      EXPECT_EQ(leaf.value_kind, c.kind) << where;
+      EXPECT_EQ(leaf.time_factor, c.factor) << where;
+      EXPECT_EQ(leaf.truncate_timestamps, c.options.allow_truncated_timestamps && c.factor > 1 &&
+                                              c.kind == ValueKind::kTimestampScaleDown)
+          << where;
+      EXPECT_EQ(StoredTimestampUnit(c.unit, c.options), c.stored) << where;
+    }
+  }
+}
+
+// Format 1.0 (Arrow C++ PARQUET_1_0): uint32 is stored as INT64 without an
+// annotation; other integers keep theirs.
+TEST(ArrowToParquet, Uint32UnderFormat1IsInt64) {
+  MappingOptions v10;
+  v10.version_1_0 = true;
+  v10.nanos_as_micros = true;
+  auto mapped = ArrowToParquetSchema(Schema({field("u32", uint32()), field("u16", uint16())}), v10);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  EXPECT_EQ(mapped->elements[1].type, format::Type::kInt64);
+  EXPECT_FALSE(mapped->elements[1].logical_type.has_value());
+  EXPECT_FALSE(mapped->elements[1].converted_type.has_value());
+  EXPECT_EQ(mapped->leaves[0].value_kind, ValueKind::kUInt32ToInt64);
+  EXPECT_EQ(mapped->leaves[0].stats_kind, StatsKind::kInt64);
+  EXPECT_EQ(mapped->elements[2].type, format::Type::kInt32);
+  EXPECT_EQ(mapped->elements[2].converted_type, format::ConvertedType::kUint16);
+  auto v26 = ArrowToParquetSchema(Schema({field("u32", uint32())}));
+  ASSERT_TRUE(v26.ok());
+  EXPECT_EQ(v26->elements[1].type, format::Type::kInt32);
+  EXPECT_EQ(v26->elements[1].converted_type, format::ConvertedType::kUint32);
+}
+
 }  // namespace
 }  // namespace quiver::parquet

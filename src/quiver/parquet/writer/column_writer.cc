@@ -113,8 +113,10 @@ class ColumnChunkWriter::Impl {
     ValueWriterOptions vo;
     vo.dictionary = options_.dictionary;
     vo.encoding = options_.encoding;
-    vo.v2_pages = options_.page_version == DataPageVersion::kV2;
+    vo.rle_booleans =
+        options_.page_version == DataPageVersion::kV2 && options_.version != FormatVersion::k1_0;
     vo.statistics = options_.statistics;
+    vo.count_distinct = options_.statistics && options_.distinct_count;
     vo.validate_utf8 = options_.validate_utf8;
     vo.dictionary_pagesize_limit = options_.dictionary_pagesize_limit;
     vo.pool = options_.pool;
@@ -473,7 +475,7 @@ class ColumnChunkWriter::Impl {
     auto add = [&](Encoding e) {
       if (std::find(encs.begin(), encs.end(), e) == encs.end()) encs.push_back(e);
     };
-    if (dict_len_ > 0) add(Encoding::kPlain);
+    if (dict_len_ > 0) add(DictionaryPageEncoding());
     add(Encoding::kRle);
     std::sort(encodings_.begin(), encodings_.end());
     for (Encoding e : encodings_) add(e);
@@ -489,6 +491,9 @@ class ColumnChunkWriter::Impl {
     if (options_.statistics) {
       EncodedStatistics s = chunk_stats_->Encode(options_.statistics_truncate_length);
       s.null_count = chunk_nulls_;
+      if (options_.distinct_count) {
+        QUIVER_ASSIGN_OR_RAISE(s.distinct_count, values_->FinishDistinctCount());
+      }
       md.statistics = ToThrift(s, leaf_.stats_kind);
     }
     format::SizeStatistics size_stats;
@@ -547,9 +552,9 @@ class ColumnChunkWriter::Impl {
     header.type = PageType::kDictionaryPage;
     auto& dph = header.dictionary_page_header.emplace();
     dph.num_values = static_cast<int32_t>(values_->dictionary_size());
-    dph.encoding = Encoding::kPlain;
+    dph.encoding = DictionaryPageEncoding();
     dph.is_sorted = false;  // as Arrow C++ writes it: identical page bytes dedup across writers
-    AddEncodingStat(PageType::kDictionaryPage, Encoding::kPlain);
+    AddEncodingStat(PageType::kDictionaryPage, dph.encoding);
     if (stream != nullptr && codec_ == nullptr && !options_.page_checksum &&
         values_->dictionary_streams()) {
       // Stored as is: the header, then the body from the value writer in
@@ -1040,6 +1045,7 @@ class ColumnChunkWriter::Impl {
     } else {
       QUIVER_ASSIGN_OR_RAISE(encoding, values_->FlushPage(&scratch_));
     }
+    if (encoding == Encoding::kRleDictionary) encoding = DictionaryIndexEncoding();
     if (dict_page) ++dictionary_pages_used_;
     const bool end_dictionary =
         dict_page && !finishing_ &&
@@ -1161,6 +1167,17 @@ class ColumnChunkWriter::Impl {
     format::Statistics t = ToThrift(s, leaf_.stats_kind);
     t.nan_count.reset();
     return t;
+  }
+
+  // The encodings of the dictionary page and of dictionary-encoded data
+  // pages: PLAIN_DICTIONARY for both in format 1.0, else PLAIN and
+  // RLE_DICTIONARY (Arrow C++'s WriterProperties::dictionary_page_encoding
+  // and dictionary_index_encoding; the bytes are the same).
+  Encoding DictionaryPageEncoding() const {
+    return options_.version == FormatVersion::k1_0 ? Encoding::kPlainDictionary : Encoding::kPlain;
+  }
+  Encoding DictionaryIndexEncoding() const {
+    return options_.version == FormatVersion::k1_0 ? Encoding::kPlainDictionary : Encoding::kRleDictionary;
   }
 
   void AddEncodingStat(PageType type, Encoding encoding) {

@@ -32,6 +32,9 @@ namespace quiver::parquet {
 
 struct ColumnChunkOptions {
   DataPageVersion page_version = DataPageVersion::kV1;
+  // Format 1.0: dictionary pages and dictionary-encoded data pages are
+  // PLAIN_DICTIONARY, booleans in v2 pages PLAIN (WriterOptions::version).
+  FormatVersion version = FormatVersion::k2_6;
   int64_t data_page_size = 1 << 20;
   int64_t max_rows_per_page = 20000;
   int64_t write_batch_size = 1024;
@@ -44,6 +47,8 @@ struct ColumnChunkOptions {
   // Encoding of non-dictionary pages (nullopt: PLAIN; RLE for v2 booleans).
   std::optional<format::Encoding> encoding;
   bool statistics = true;
+  // The chunk's exact distinct count in its statistics (with statistics).
+  bool distinct_count = false;
   bool page_index = true;
   bool page_checksum = false;
   bool validate_utf8 = true;

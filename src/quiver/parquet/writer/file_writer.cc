@@ -336,8 +336,15 @@ class FileWriter::Impl {
  private:
   Status Init() {
     QUIVER_RETURN_NOT_OK(options_.Validate());
-    QUIVER_ASSIGN_OR_RAISE(parquet_schema_, ArrowToParquetSchema(*schema_));
-    metadata_.version = 2;
+    MappingOptions mapping;
+    mapping.version_1_0 = options_.version == FormatVersion::k1_0;
+    mapping.nanos_as_micros = options_.version != FormatVersion::k2_6;
+    mapping.version_name = std::string(FormatVersionName(options_.version));
+    mapping.coerce_timestamps = options_.coerce_timestamps;
+    mapping.allow_truncated_timestamps = options_.allow_truncated_timestamps;
+    QUIVER_ASSIGN_OR_RAISE(parquet_schema_, ArrowToParquetSchema(*schema_, mapping));
+    // FileMetaData.version: 1 for format 1.0, else 2 (as Arrow C++).
+    metadata_.version = options_.version == FormatVersion::k1_0 ? 1 : 2;
     metadata_.schema = parquet_schema_.elements;
     metadata_.created_by = options_.created_by;
     auto& orders = metadata_.column_orders.emplace();
@@ -351,6 +358,7 @@ class FileWriter::Impl {
       const ArrowLeaf& arrow = parquet_schema_.leaves[static_cast<size_t>(i)];
       ColumnChunkOptions co;
       co.page_version = options_.data_page_version;
+      co.version = options_.version;
       co.data_page_size = options_.data_page_size;
       co.max_rows_per_page = options_.max_rows_per_page;
       co.write_batch_size = options_.write_batch_size;
@@ -377,6 +385,7 @@ class FileWriter::Impl {
         co.bloom_filter.reset();  // bloom filters for every column: skip booleans and nulls
       }
       co.statistics = options_.write_statistics.Get(leaf.path);
+      co.distinct_count = options_.write_distinct_count;
       co.page_index = options_.write_page_index;
       co.page_checksum = options_.write_page_checksum;
       co.validate_utf8 = options_.validate_utf8;

@@ -676,5 +676,88 @@ TEST(ColumnChunkWriter, PackedLevelsWriteTheSamePagesAsInt16Levels) {
   }
 }
 
+// A timestamp that the stored unit cannot hold (precision lost, int64
+// overflow) fails the write with a message naming the column, the value and
+// the option; nothing is written at the path. The same values truncate when
+// allowed, toward zero.
+TEST(FileWriter, TimestampsThatDoNotConvertAreRefused) {
+  TempDir dir;
+  const std::string path = dir.path() + "/ts.parquet";
+  auto ns = timestamp(TimeUnit::kNano, "UTC");
+  auto schema = quiver::schema({field("t", ns)});
+  auto batch = std::make_shared<RecordBatch>(
+      schema, 4, std::vector<ArrayDataPtr>{ArrayFromVector<int64_t>(ns, {2000, -1001, 7, 4000},
+                                                                    {true, true, false, true})});
+  struct Case {
+    WriterOptions options;
+    std::vector<std::string> words;
+  };
+  std::vector<Case> cases(2);
+  cases[0].options.version = FormatVersion::k2_4;
+  cases[0].options.allow_truncated_timestamps = true;  // (applies to coerce_timestamps only)
+  cases[0].words = {"column 't'", "would lose data: -1001", "version '2.4'", "allow_truncated_timestamps"};
+  cases[1].options.coerce_timestamps = TimeUnit::kMilli;
+  cases[1].words = {"column 't'", "timestamp[ns, tz=UTC] to timestamp[ms, tz=UTC] would lose data: 2000",
+                    "coerce_timestamps='ms'", "allow_truncated_timestamps=True"};
+  for (const Case& c : cases) {
+    auto writer = FileWriter::Open(path, schema, c.options);
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    const Status st = (*writer)->WriteRecordBatch(*batch);
+    ASSERT_TRUE(st.IsInvalid()) << st;
+    for (const auto& w : c.words) EXPECT_NE(st.message().find(w), std::string::npos) << w << ": " << st;
+    EXPECT_TRUE((*writer)->Close().IsInvalid());
+    EXPECT_TRUE(dir.Files().empty());
+  }
+  auto s = timestamp(TimeUnit::kSecond);
+  auto big = std::make_shared<RecordBatch>(quiver::schema({field("s", s)}), 1,
+                                           std::vector<ArrayDataPtr>{ArrayFromVector<int64_t>(s, {int64_t{1} << 62})});
+  auto writer = FileWriter::Open(path, big->schema());
+  ASSERT_TRUE(writer.ok());
+  const Status st = (*writer)->WriteRecordBatch(*big);
+  EXPECT_NE(st.message().find("column 's': integer overflow when casting timestamp value 4611686018427387904 "
+                              "from timestamp[s] to timestamp[ms]"),
+            std::string::npos)
+      << st;
+  (*writer)->Abort();
+  // Truncation allowed: toward zero; the null slot's 7 is never looked at.
+  WriterOptions truncate;
+  truncate.coerce_timestamps = TimeUnit::kMicro;
+  truncate.allow_truncated_timestamps = true;
+  io::BufferOutputStream sink;
+  auto ok = FileWriter::Open(&sink, schema, truncate);
+  ASSERT_TRUE(ok.ok());
+  ASSERT_TRUE((*ok)->WriteRecordBatch(*batch).ok());
+  ASSERT_TRUE((*ok)->Close().ok());
+  const auto& stats = *(*ok)->metadata().row_groups[0].columns[0].meta_data->statistics;
+  int64_t min = 0, max = 0;
+  std::memcpy(&min, stats.min_value->data(), 8);
+  std::memcpy(&max, stats.max_value->data(), 8);
+  EXPECT_EQ(min, -1);  // -1001 ns -> -1 us (toward zero)
+  EXPECT_EQ(max, 4);
+}
+
+// Format 1.0 writes FileMetaData.version 1 and PLAIN_DICTIONARY pages.
+TEST(FileWriter, FormatVersion1) {
+  auto batch = SmallBatch();
+  for (FormatVersion v : {FormatVersion::k1_0, FormatVersion::k2_4, FormatVersion::k2_6}) {
+    WriterOptions options;
+    options.version = v;
+    io::BufferOutputStream sink;
+    auto writer = FileWriter::Open(&sink, batch->schema(), options);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+    ASSERT_TRUE((*writer)->Close().ok());
+    const auto& md = (*writer)->metadata();
+    EXPECT_EQ(md.version, v == FormatVersion::k1_0 ? 1 : 2);
+    const auto& cm = *md.row_groups[0].columns[1].meta_data;
+    const auto dict = v == FormatVersion::k1_0 ? format::Encoding::kPlainDictionary : format::Encoding::kPlain;
+    const auto data = v == FormatVersion::k1_0 ? format::Encoding::kPlainDictionary
+                                               : format::Encoding::kRleDictionary;
+    std::vector<format::Encoding> expected = {dict, format::Encoding::kRle};
+    if (data != dict) expected.push_back(data);
+    EXPECT_EQ(cm.encodings, expected);
+  }
+}
+
 }  // namespace
 }  // namespace quiver::parquet

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "quiver/util/version.h"
+
 namespace quiver::parquet {
 
 namespace {
@@ -48,6 +50,39 @@ Result<DataPageVersion> ParseDataPageVersion(std::string_view text) {
   if (text == "1.0" || text == "1") return DataPageVersion::kV1;
   if (text == "2.0" || text == "2") return DataPageVersion::kV2;
   return Status::Invalid("data_page_version must be '1.0' or '2.0', got '", text, "'");
+}
+
+Result<FormatVersion> ParseFormatVersion(std::string_view text) {
+  if (text == "1.0") return FormatVersion::k1_0;
+  if (text == "2.4") return FormatVersion::k2_4;
+  if (text == "2.6") return FormatVersion::k2_6;
+  return Status::Invalid("version must be '1.0', '2.4' or '2.6', got '", text, "'");
+}
+
+std::string_view FormatVersionName(FormatVersion version) {
+  switch (version) {
+    case FormatVersion::k1_0: return "1.0";
+    case FormatVersion::k2_4: return "2.4";
+    case FormatVersion::k2_6: return "2.6";
+  }
+  return "?";
+}
+
+Result<TimeUnit> ParseCoerceTimestamps(std::string_view text) {
+  if (text == "ms") return TimeUnit::kMilli;
+  if (text == "us") return TimeUnit::kMicro;
+  return Status::Invalid("coerce_timestamps must be 'ms' or 'us', got '", text, "'");
+}
+
+std::string DefaultCreatedBy() {
+  std::string out = "quiver version ";
+  out += Version();
+  if (!BuildCommit().empty()) {
+    out += " (build ";
+    out += BuildCommit();
+    out += ")";
+  }
+  return out;
 }
 
 Result<uint64_t> CdcMask(const CdcOptions& o) {
@@ -111,6 +146,21 @@ Status WriterOptions::Validate() const {
   }
   if (statistics_truncate_length < 0) {
     return Status::Invalid("statistics_truncate_length must be >= 0");
+  }
+  if (coerce_timestamps.has_value() && *coerce_timestamps != TimeUnit::kMilli &&
+      *coerce_timestamps != TimeUnit::kMicro) {
+    // (pyarrow's values; Arrow C++: "Can only coerce Arrow timestamps to
+    // milliseconds or microseconds".)
+    return Status::Invalid("coerce_timestamps must be 'ms' or 'us', got '",
+                           TimeUnitName(*coerce_timestamps), "'");
+  }
+  if (write_distinct_count) {
+    bool any = write_statistics.default_value;
+    for (const auto& [col, on] : write_statistics.by_column) any = any || on;
+    if (!any) {
+      return Status::Invalid("write_distinct_count: the distinct count is part of a column's "
+                             "statistics, and write_statistics is off for every column");
+    }
   }
   return Status::OK();
 }

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "quiver/array/type.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/compression/codec.h"
 #include "quiver/util/result.h"
@@ -33,6 +34,28 @@ std::string_view ColumnEncodingName(ColumnEncoding encoding);
 
 enum class DataPageVersion { kV1, kV2 };
 Result<DataPageVersion> ParseDataPageVersion(std::string_view text);  // "1.0" / "2.0"
+
+// The Parquet format version a file is written for (pyarrow's `version`,
+// Arrow C++'s ParquetVersion). What it changes, as Arrow C++ 26 writes it:
+//   1.0: FileMetaData.version 1; uint32 stored as INT64 without annotation;
+//        dictionary pages and dictionary-encoded data pages PLAIN_DICTIONARY;
+//        booleans in v2 data pages PLAIN (not RLE);
+//   1.0 and 2.4: timestamp[ns] stored as microseconds (a value that is not a
+//        whole number of microseconds is an error, whatever
+//        allow_truncated_timestamps says, as in pyarrow);
+//   2.6: none of these (FileMetaData.version 2 for 2.4 and 2.6).
+enum class FormatVersion { k1_0, k2_4, k2_6 };
+Result<FormatVersion> ParseFormatVersion(std::string_view text);  // "1.0" / "2.4" / "2.6"
+std::string_view FormatVersionName(FormatVersion version);
+
+// coerce_timestamps: "ms" -> kMilli, "us" -> kMicro (pyarrow accepts only these).
+Result<TimeUnit> ParseCoerceTimestamps(std::string_view text);
+
+// "quiver version X.Y.Z (build HASH)", X.Y.Z being CMake's project version and
+// HASH the commit the library was built from ("quiver version X.Y.Z" when the
+// source tree had no git): the form Arrow C++'s ApplicationVersion and
+// parquet-java's VersionParser parse.
+std::string DefaultCreatedBy();
 
 struct BloomFilterOptions {
   int64_t ndv = 1 << 20;  // expected number of distinct values
@@ -104,8 +127,19 @@ struct WriterOptions {
   PerColumn<std::optional<BloomFilterOptions>> bloom_filter{std::nullopt, {}};
   std::vector<SortingColumn> sorting_columns;
   std::optional<CdcOptions> content_defined_chunking;
-  // Write the exact distinct count in column chunk statistics.
+  // Write each column chunk's exact number of distinct non-null values in
+  // its statistics (Statistics.distinct_count; columns with statistics
+  // only, see distinct_count_internal.h for what counts as distinct).
   bool write_distinct_count = false;
+  FormatVersion version = FormatVersion::k2_6;
+  // Store every timestamp column in this unit (kMilli or kMicro) whatever
+  // the version; nullopt: seconds as milliseconds, nanoseconds as
+  // microseconds up to version 2.4, else the column's own unit.
+  std::optional<TimeUnit> coerce_timestamps;
+  // With coerce_timestamps, a value that is not a whole number of the
+  // target unit is truncated (toward zero, as Arrow C++ divides) rather
+  // than refused.
+  bool allow_truncated_timestamps = false;
   bool validate_utf8 = true;
   // Encode the top-level fields of a row group on the CPU thread pool
   // (util/thread_pool.h; one thread per core, the caller included). The
@@ -119,7 +153,7 @@ struct WriterOptions {
   bool fsync = true;
   // Truncation limit of byte-array min/max statistics.
   int64_t statistics_truncate_length = 64;
-  std::string created_by = "quiver version 0.1.0";
+  std::string created_by = DefaultCreatedBy();
   MemoryPool* pool = DefaultMemoryPool();
 
   // Checks ranges and combinations; Invalid with the option's name.

@@ -17,6 +17,8 @@
 #include "quiver/parquet/encoding/delta_length_byte_array.h"
 #include "quiver/parquet/encoding/plain.h"
 #include "quiver/parquet/encoding/rle_bit_packed.h"
+#include "quiver/parquet/writer/distinct_count_internal.h"
+#include "quiver/parquet/writer/timestamp_scale_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 #include "quiver/util/utf8.h"
@@ -136,6 +138,8 @@ T LowBytes(const uint8_t* p) {
 // Calls f(load) with `load(i)`: slot i of `d` as PhysT, converted as
 // `kind` says (the switch on the kind is made once, outside the caller's
 // loop over slots).
+// Timestamps stored in another unit load as they are: ConvertTimestamps
+// scales them once gathered (it can fail).
 template <typename PhysT, typename F>
 decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
   if constexpr (std::is_same_v<PhysT, int32_t>) {
@@ -158,10 +162,8 @@ decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
     }
   } else if constexpr (std::is_same_v<PhysT, int64_t>) {
     switch (kind) {
-      case ValueKind::kSecondsToMillis64:
-        return f([p = d.GetValues<int64_t>(1)](int64_t i) {
-          return static_cast<int64_t>(static_cast<uint64_t>(p[i]) * 1000u);
-        });
+      case ValueKind::kUInt32ToInt64:
+        return f([p = d.GetValues<uint32_t>(1)](int64_t i) -> int64_t { return p[i]; });
       case ValueKind::kDecimalToInt64:
         return f([&d, w = d.type->byte_width()](int64_t i) {
           return LowBytes<int64_t>(d.buffers[1]->data() + (d.offset + i) * w);
@@ -174,8 +176,8 @@ decltype(auto) WithFixedLoader(ValueKind kind, const ArrayData& d, F&& f) {
 }
 
 template <typename PhysT>
-PhysT LoadFixed(ValueKind kind, const ArrayData& d, int64_t i) {
-  return WithFixedLoader<PhysT>(kind, d, [i](auto load) -> PhysT { return load(i); });
+PhysT LoadFixed(const ArrowLeaf& arrow, const ArrayData& d, int64_t i) {
+  return WithFixedLoader<PhysT>(arrow.value_kind, d, [i](auto load) -> PhysT { return load(i); });
 }
 
 // Moves a PLAIN page's values to `out`: by swapping buffers when `out` is
@@ -215,6 +217,10 @@ class FixedValueWriter final : public ValueWriter {
                    const ValueWriterOptions& options)
       : ValueWriter(column, arrow, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
+    if (options.count_distinct) {
+      distinct_ = std::make_unique<FixedDistinctCounter<MemoKey<PhysT>>>(options.pool);
+      per_value_ = true;
+    }
     if (options.encoding == Encoding::kByteStreamSplit) {
       bss_ = std::make_unique<ByteStreamSplitEncoder>(static_cast<int>(sizeof(PhysT)), options.pool);
     }
@@ -233,7 +239,9 @@ class FixedValueWriter final : public ValueWriter {
         return Consume(leaf_->GetValues<PhysT>(1) + start, end - start, nullptr, /*in_leaf=*/true);
       }
       if (gather_.size() < static_cast<size_t>(end - start)) gather_.resize(static_cast<size_t>(end - start));
-      return Consume(gather_.data(), Gather(start, end, gather_.data()), nullptr);
+      const int64_t n = Gather(start, end, gather_.data());
+      QUIVER_RETURN_NOT_OK(ConvertTimestamps(gather_.data(), n));
+      return Consume(gather_.data(), n, nullptr);
     }
     // Arrow dictionary leaf: resolve indices to dictionary values.
     const ArrayData& d = *leaf_;
@@ -246,9 +254,10 @@ class FixedValueWriter final : public ValueWriter {
         return;
       }
       dict_indices_.push_back(k);
-      scratch_.push_back(LoadFixed<PhysT>(arrow_.value_kind, dict, k));
+      scratch_.push_back(LoadFixed<PhysT>(arrow_, dict, k));
     });
     QUIVER_RETURN_NOT_OK(st);
+    QUIVER_RETURN_NOT_OK(ConvertTimestamps(scratch_.data(), static_cast<int64_t>(scratch_.size())));
     return Consume(scratch_.data(), static_cast<int64_t>(scratch_.size()), &dict_indices_);
   }
 
@@ -292,6 +301,7 @@ class FixedValueWriter final : public ValueWriter {
         out[n++] = src[std::countr_zero(w)];
       }
     }
+    QUIVER_RETURN_NOT_OK(ConvertTimestamps(gather_.data(), n));
     return Consume(gather_.data(), n, nullptr);
   }
 
@@ -358,6 +368,16 @@ class FixedValueWriter final : public ValueWriter {
   int64_t dictionary_plain_bytes() const override {
     return static_cast<int64_t>(memo_.size()) * static_cast<int64_t>(sizeof(PhysT));
   }
+  // The memo table (every value written dictionary-encoded, keyed by its
+  // bits) joined with the values written without it.
+  Result<int64_t> FinishDistinctCount() override {
+    if (distinct_ == nullptr) return 0;
+    if (memo_.size() > 0) {
+      if (distinct_->count() == 0) return memo_.size();
+      QUIVER_RETURN_NOT_OK(distinct_->Add(memo_.values(), memo_.size()));
+    }
+    return distinct_->count();
+  }
   void FallBack() override { use_dict_ = false; }
   bool has_dictionary_page() const override { return options_.dictionary; }
   Status WriteDictionary(MutableBuffer* out) const override {
@@ -415,6 +435,18 @@ class FixedValueWriter final : public ValueWriter {
     return out - first;
   }
 
+  // Timestamps stored in another unit: v[0, n), gathered as they are,
+  // converted in place (timestamp_scale_internal.h).
+  Status ConvertTimestamps(PhysT* v, int64_t n) {
+    if constexpr (std::is_same_v<PhysT, int64_t>) {
+      const ValueKind kind = arrow_.value_kind;
+      if (kind == ValueKind::kTimestampScaleDown || kind == ValueKind::kTimestampScaleUp) {
+        return ScaleTimestamps(column_, arrow_, v, n);
+      }
+    }
+    return Status::OK();
+  }
+
   // Feeds the valid values of one Append, v[0, n), to statistics and
   // encoders. `arrow_indices`: the Arrow dictionary index of each value, for
   // the index -> memo index cache (no re-hashing of repeated values).
@@ -426,10 +458,14 @@ class FixedValueWriter final : public ValueWriter {
     if (options_.statistics && n > 0) page_stats_->Update(v, n);
     // While the dictionary is on, the memo table already finds the distinct
     // values: only a value new to it is hashed for the bloom filter.
-    if (bloom_hashes_ != nullptr && n > 0 && !use_dict_) {
-      const size_t at = bloom_hashes_->size();
-      bloom_hashes_->resize(at + static_cast<size_t>(n));
-      BloomFilter::Hashes(v, n, bloom_hashes_->data() + at);
+    // (Also for a distinct count: the values written without the dictionary.)
+    if (per_value_ && n > 0 && !use_dict_) {
+      if (bloom_hashes_ != nullptr) {
+        const size_t at = bloom_hashes_->size();
+        bloom_hashes_->resize(at + static_cast<size_t>(n));
+        BloomFilter::Hashes(v, n, bloom_hashes_->data() + at);
+      }
+      if (distinct_ != nullptr) QUIVER_RETURN_NOT_OK(distinct_->Add(v, n));
     }
     page_num_values_ += n;
     if (!use_dict_) {
@@ -584,6 +620,8 @@ class FixedValueWriter final : public ValueWriter {
  private:
   bool use_dict_;
   internal::ScalarMemoTable<MemoKey<PhysT>> memo_;
+  // The values written without the dictionary (count_distinct only).
+  std::unique_ptr<FixedDistinctCounter<MemoKey<PhysT>>> distinct_;
   MutableBuffer values_;
   // The page's PLAIN values while they are one stretch of the current
   // leaf, not copied (then values_ is empty): InPlaceBody.
@@ -732,7 +770,7 @@ class BooleanValueWriter final : public ValueWriter {
   Result<Encoding> FlushPage(MutableBuffer* out) override {
     Encoding enc;
     const int64_t n = page_num_values_;
-    if (options_.v2_pages || options_.encoding == Encoding::kRle) {
+    if (options_.rle_booleans || options_.encoding == Encoding::kRle) {
       // RLE with a 4-byte length prefix (Encodings.md, booleans), encoded
       // from the page's bitmap directly.
       RleBitPackedEncoder rle(1, out, /*length_prefix=*/true);
@@ -747,15 +785,24 @@ class BooleanValueWriter final : public ValueWriter {
       enc = Encoding::kPlain;
     }
     bits_.Clear();
+    chunk_false_ = chunk_false_ || page_false_;
+    chunk_true_ = chunk_true_ || page_true_;
     page_false_ = page_true_ = false;
     ResetPage();
     return enc;
+  }
+
+  // (count_distinct comes with statistics, which track both flags.)
+  Result<int64_t> FinishDistinctCount() override {
+    return static_cast<int64_t>(chunk_false_ || page_false_) + static_cast<int64_t>(chunk_true_ || page_true_);
   }
 
  private:
   MutableBuffer bits_;
   bool page_false_ = false;  // the page's statistics have seen a false
   bool page_true_ = false;   // and a true
+  bool chunk_false_ = false;  // and the chunk's flushed pages
+  bool chunk_true_ = false;
 };
 
 // --- Byte arrays and fixed-length byte arrays -------------------------------
@@ -771,6 +818,10 @@ class BytesValueWriter final : public ValueWriter {
                    const ValueWriterOptions& options)
       : ValueWriter(column, arrow, options), memo_(options.pool), values_(options.pool) {
     use_dict_ = options.dictionary;
+    if (options.count_distinct) {
+      distinct_ = std::make_unique<BytesDistinctCounter>(options.pool);
+      per_value_ = true;
+    }
     fixed_ = column.physical_type == format::Type::kFixedLenByteArray;
     check_utf8_ = arrow.is_string && options.validate_utf8;
     // Byte-array min/max depend only on the set of values, so repeated
@@ -878,6 +929,29 @@ class BytesValueWriter final : public ValueWriter {
   }
   bool has_dictionary_page() const override { return options_.dictionary; }
   bool dictionary_limit_applies() const override { return !direct_; }
+
+  // The values written dictionary-encoded (the Arrow dictionary's entries
+  // the rows used, or the memo table) joined with those written without it.
+  Result<int64_t> FinishDistinctCount() override {
+    if (distinct_ == nullptr) return 0;
+    if (direct_dictionary_ != nullptr) {
+      const ArrayData& dict = *direct_dictionary_;
+      int64_t used = 0;
+      for (uint8_t u : direct_used_) used += u;
+      if (distinct_->count() == 0) return used;
+      std::vector<char> unused;
+      for (int64_t k = 0; k < dict.length; ++k) {
+        if (direct_used_[static_cast<size_t>(k)] == 0) continue;
+        std::string_view v;
+        QUIVER_RETURN_NOT_OK(ValueAt(dict, k, &unused, &v));
+        QUIVER_RETURN_NOT_OK(distinct_->Add(v));
+      }
+    } else if (memo_.size() > 0 && memo_counts_) {
+      if (distinct_->count() == 0) return memo_.size();
+      for (int32_t i = 0; i < memo_.size(); ++i) QUIVER_RETURN_NOT_OK(distinct_->Add(memo_.value(i)));
+    }
+    return distinct_->count();
+  }
 
   // Arrow dictionary leaves of string/binary values (32- or 64-bit offsets)
   // while the dictionary is on are written as Arrow C++ writes them
@@ -989,6 +1063,9 @@ class BytesValueWriter final : public ValueWriter {
       if (repeat >= 0) {
         direct_keys_.clear();
         prebuilt_ = MutableBuffer(options_.pool);
+        // (The dictionary page Arrow C++ writes then; the rows' values go
+        // PLAIN: none of these is a value written dictionary-encoded.)
+        memo_counts_ = false;
         for (int64_t k = 0; k < dict.length; ++k) {
           QUIVER_RETURN_NOT_OK(
               memo_.GetOrInsert(chars + o[k], static_cast<int64_t>(o[k + 1] - o[k])).status());
@@ -996,10 +1073,8 @@ class BytesValueWriter final : public ValueWriter {
         return false;
       }
       direct_plain_bytes_ = plain_bytes;
-      if (bloom) {
-        direct_bloom_hashes_ = std::move(hashes);
-        direct_bloomed_.assign(static_cast<size_t>(dict.length), 0);
-      }
+      if (bloom) direct_bloom_hashes_ = std::move(hashes);
+      if (bloom || distinct_ != nullptr) direct_used_.assign(static_cast<size_t>(dict.length), 0);
       return true;
     };
     if (arrow_.value_kind == ValueKind::kLargeBinary) return check(dict.GetValues<int64_t>(1));
@@ -1318,6 +1393,7 @@ class BytesValueWriter final : public ValueWriter {
           }
           m = remap_[key] = *r;
         }
+        if (direct_ && !direct_used_.empty()) direct_used_[key] = 1;
         if (options_.statistics && stats_by_value_) {
           // (The entry's key made once per dictionary where there is one.)
           if (!direct_keys_.empty()) {
@@ -1340,8 +1416,9 @@ class BytesValueWriter final : public ValueWriter {
   // checked whole by BeginLeaf, no null entry, the Arrow index is the
   // Parquet index): per slot the index, the value's size from the offsets
   // and, once per entry per page, the min/max check of its sort key
-  // (direct_keys_, with statistics); with a bloom filter, once per entry
-  // per chunk, its hash computed by CheckDirectDictionary.
+  // (direct_keys_, with statistics); with a bloom filter or a distinct
+  // count, once per entry per chunk, its first use (the filter gets the
+  // hash CheckDirectDictionary computed).
   template <typename Offset>
   Status AppendDirectIndices(const ArrayData& dict, const Offset* o, int64_t start, int64_t end) {
     const int64_t dict_length = dict.length;
@@ -1349,18 +1426,27 @@ class BytesValueWriter final : public ValueWriter {
                                                   : nullptr;
     const bool stats = options_.statistics;
     if (stats) StartPageKeys();
+    // Room for every slot, written through a pointer (the two loops below
+    // must not differ by whether push_back is inlined), then cut to size.
     ReserveMore(&indices_, static_cast<size_t>(end - start));
+    const size_t at = indices_.size();
+    indices_.resize(at + static_cast<size_t>(end - start));
+    int32_t* out = indices_.data() + at;
     const uint32_t epoch = page_epoch_;
     const uint64_t* const bloom = bloom_hashes_ != nullptr ? direct_bloom_hashes_.get() : nullptr;
+    uint8_t* const used = direct_used_.empty() ? nullptr : direct_used_.data();
     uint64_t min_key = page_min_key_, max_key = page_max_key_;
     int64_t n = 0, bytes = 0;
     Status st;
-    // A run [s, e) of valid slots with indices of type Index, in one loop.
-    auto run = [&](const auto* indices, int64_t s, int64_t e) {
+    // A run [s, e) of valid slots with indices of type Index, in one loop;
+    // the first-use check compiled in only where it is needed (`Track`).
+    auto run = [&](auto track, const auto* indices, int64_t s, int64_t e) {
+      int32_t* dst = out;  // (a local: `out` is the closure's)
       for (int64_t i = s; i < e; ++i) {
         const auto k = static_cast<int64_t>(indices[i]);
         if (QUIVER_PREDICT_FALSE(k < 0 || k >= dict_length)) {
           st = BadDictionaryIndex(column_, k, i);
+          out = dst;
           return false;
         }
         const size_t key = static_cast<size_t>(k);
@@ -1376,22 +1462,31 @@ class BytesValueWriter final : public ValueWriter {
             max_key = std::max(max_key, sort_key);
           }
         }
-        if (bloom != nullptr && direct_bloomed_[key] == 0) {
-          direct_bloomed_[key] = 1;
-          bloom_hashes_->push_back(bloom[key]);
+        if constexpr (decltype(track)::value) {
+          if (used[key] == 0) {  // (the entry's first use in the chunk)
+            used[key] = 1;
+            if (bloom != nullptr) bloom_hashes_->push_back(bloom[key]);
+          }
         }
         bytes += size;
-        indices_.push_back(static_cast<int32_t>(k));
+        *dst++ = static_cast<int32_t>(k);
       }
+      out = dst;
       n += e - s;
       return true;
     };
     auto visit = [&](const auto* indices) {
       ForEachValidRun(*leaf_, start, end, [&](int64_t s, int64_t e) {
-        if (st.ok()) run(indices, s, e);
+        if (!st.ok()) return;
+        if (used != nullptr) {
+          run(std::true_type{}, indices, s, e);
+        } else {
+          run(std::false_type{}, indices, s, e);
+        }
       });
     };
     VisitDictionaryIndices(*leaf_, visit);
+    indices_.resize(static_cast<size_t>(out - indices_.data()));
     page_min_key_ = min_key;
     page_max_key_ = max_key;
     QUIVER_RETURN_NOT_OK(st);
@@ -1460,10 +1555,14 @@ class BytesValueWriter final : public ValueWriter {
     }
     page_byte_array_bytes_ += bytes;
     // With the dictionary on, values new to the memo table are hashed below.
-    if (bloom && bloom_hashes_ != nullptr && n > 0 && !use_dict_) {
-      const size_t at = bloom_hashes_->size();
-      bloom_hashes_->resize(at + static_cast<size_t>(n));
-      BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
+    // (Also for a distinct count: the values written without the dictionary.)
+    if (per_value_ && n > 0 && !use_dict_) {
+      if (bloom && bloom_hashes_ != nullptr) {
+        const size_t at = bloom_hashes_->size();
+        bloom_hashes_->resize(at + static_cast<size_t>(n));
+        BloomFilter::Hashes(scratch_.data(), n, bloom_hashes_->data() + at);
+      }
+      if (distinct_ != nullptr) QUIVER_RETURN_NOT_OK(distinct_->Add(scratch_.data(), n));
     }
     page_num_values_ += n;
     if (!use_dict_ && (delta_length_ != nullptr || delta_ != nullptr || bss_ != nullptr)) {
@@ -1605,7 +1704,15 @@ class BytesValueWriter final : public ValueWriter {
   // With a bloom filter: the direct dictionary's entries' filter hashes,
   // and whether each is in the filter yet (a chunk's entries once each).
   std::unique_ptr<uint64_t[]> direct_bloom_hashes_;
-  std::vector<uint8_t> direct_bloomed_;
+  // With a bloom filter or a distinct count: whether each entry is used in
+  // the chunk yet (empty otherwise).
+  std::vector<uint8_t> direct_used_;
+  // The values written without the dictionary (count_distinct only), and
+  // whether the memo table's values were all written dictionary-encoded
+  // (not when it holds an Arrow dictionary with a repeated value: then it
+  // is only the fallback's dictionary page).
+  std::unique_ptr<BytesDistinctCounter> distinct_;
+  bool memo_counts_ = true;
   // The direct dictionary's PLAIN body, built by CheckDirectDictionary
   // (prebuilt_dictionary_bytes), until WriteDictionary gives it away.
   mutable MutableBuffer prebuilt_;

@@ -33,8 +33,12 @@ struct ValueWriterOptions {
   // The encoding of pages that are not dictionary-encoded (dictionary off,
   // or after the fallback); nullopt: PLAIN (RLE for booleans in v2 pages).
   std::optional<format::Encoding> encoding;
-  bool v2_pages = false;
+  // Booleans RLE-encoded (data page v2 in format versions 2.x; Arrow C++
+  // writes them PLAIN in format 1.0).
+  bool rle_booleans = false;
   bool statistics = true;
+  // Count the chunk's distinct values (FinishDistinctCount).
+  bool count_distinct = false;
   bool validate_utf8 = true;
   // The column writer's dictionary_pagesize_limit (it falls back to the
   // non-dictionary encoding past it): bounds how large a memo table grows.
@@ -141,9 +145,17 @@ class ValueWriter {
   virtual Status WriteDictionaryTo(io::OutputStream* stream, MutableBuffer* staging) const;
   virtual bool dictionary_streams() const { return false; }
 
+  // The chunk's exact number of distinct non-null values (options
+  // count_distinct; distinct_count_internal.h says what counts), once the
+  // chunk's last value is appended; called once.
+  virtual Result<int64_t> FinishDistinctCount() { return 0; }
+
   ColumnStatistics* page_statistics() { return page_stats_.get(); }
   // When set, the bloom-filter hash of every value written is appended.
-  void set_bloom_hashes(std::vector<uint64_t>* hashes) { bloom_hashes_ = hashes; }
+  void set_bloom_hashes(std::vector<uint64_t>* hashes) {
+    bloom_hashes_ = hashes;
+    per_value_ = per_value_ || hashes != nullptr;
+  }
   // Sum of BYTE_ARRAY value lengths of the current page (size statistics).
   int64_t page_byte_array_bytes() const { return page_byte_array_bytes_; }
 
@@ -167,6 +179,9 @@ class ValueWriter {
   int64_t page_byte_array_bytes_ = 0;
   std::unique_ptr<ColumnStatistics> page_stats_;
   std::vector<uint64_t>* bloom_hashes_ = nullptr;
+  // Whether the values written without the dictionary go anywhere but the
+  // page (a bloom filter, a distinct counter): one test per batch when not.
+  bool per_value_ = false;
 };
 
 }  // namespace quiver::parquet
