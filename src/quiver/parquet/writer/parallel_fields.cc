@@ -212,7 +212,11 @@ Status PagePipe::Close() {
   return Status::OK();
 }
 
-std::vector<std::shared_ptr<Buffer>> PagePipe::TakeLocked() { return std::move(published_); }
+std::vector<std::shared_ptr<Buffer>> PagePipe::TakeLocked() {
+  std::vector<std::shared_ptr<Buffer>> taken;
+  taken.swap(published_);
+  return taken;
+}
 
 // --- The pipeline ---------------------------------------------------------------
 
