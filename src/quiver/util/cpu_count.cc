@@ -154,7 +154,7 @@ std::optional<std::string> ReadSmallFile(const std::string& path) {
   if (fd < 0) return std::nullopt;
   std::string contents;
   char buf[4096];
-  while (contents.size() < (size_t{1} << 20)) {  // (/proc files state no size)
+  while (contents.size() < (size_t{4} << 20)) {  // (/proc files state no size)
     const ssize_t n = ::read(fd, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
