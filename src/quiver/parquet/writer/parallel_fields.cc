@@ -311,7 +311,12 @@ Status WriteTasksInOrder(int64_t n, const EncodeTaskFn& encode, const PlaceTaskF
       encode_into_pipe(mine);
       continue;
     }
-    if (slot.pipe == nullptr) break;  // (stopped before the frontier was taken: cannot happen)
+    if (slot.pipe == nullptr) {
+      // (Stopped with the frontier untaken: no task before it failed, so
+      // nothing did; cannot happen.)
+      error = Status::UnknownError("internal error: the parallel write stopped before task ", frontier);
+      break;
+    }
     if (shift < 0) {
       auto at = sink->Tell();
       if (!at.ok()) {
