@@ -82,8 +82,9 @@ fuzz:
 test-tsan: deps
 	@cmake --preset tsan >/dev/null
 	cmake --build --preset tsan --target quiver_util_test quiver_parquet_writer_test
-	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/util/quiver_util_test --gtest_filter='ParallelFor*'
-	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/parquet/writer/quiver_parquet_writer_test --gtest_filter='FileWriterThreads*'
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/util/quiver_util_test --gtest_filter='ParallelFor*:TaskGroup*:ThreadPool*:CpuCount*'
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/parquet/writer/quiver_parquet_writer_test --gtest_filter='FileWriterThreads*:WriteTasksInOrder*:PagePipe*'
+	TSAN_OPTIONS=halt_on_error=1 QUIVER_NUM_THREADS=4 build/tsan/src/quiver/parquet/writer/quiver_parquet_writer_test --gtest_filter='FileWriterThreads*'
 
 clean:
 	rm -rf build

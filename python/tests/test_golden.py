@@ -16,6 +16,7 @@ commit).
 """
 
 import hashlib
+import io
 import json
 import os
 import random
@@ -39,7 +40,9 @@ GOLDEN_ROWS = 10_000
 sys.path.insert(0, str(REPO / "bench"))
 import writer_bench as wb  # noqa: E402  (the writer matrix's data generators)
 
+import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
 
 import quiver  # noqa: E402
 from hostile_parquet import (BINARY, I32, I64, LIST, STRUCT, column_chunk, mutate,  # noqa: E402
@@ -161,11 +164,14 @@ def _threaded_sets(table):
 
 
 @pytest.mark.parametrize("group", wb.GROUPS)
-def test_use_threads_output_is_identical(group, tmp_path):
+def test_use_threads_output_is_identical(group, tmp_path, monkeypatch):
     """use_threads=True encodes the fields of a row group on the thread pool;
     the file must be byte for byte the single-threaded one, for every option
     set (CDC included), through write_table and through batch-by-batch writes
-    (ParquetWriter.write_batch; there the chunks are finished on the pool)."""
+    (ParquetWriter.write_batch; there the chunks are finished on the pool).
+    These tables are below the work that makes threads pay, so
+    QUIVER_MIN_TASK_WORK=0 sends every field to the pool as a task of its own."""
+    monkeypatch.setenv("QUIVER_MIN_TASK_WORK", "0")
     table = wb.build_group(group, GOLDEN_ROWS)
     # More fields than cores, so tasks queue and finish out of order.
     wide = pa.Table.from_arrays([table.column(i % table.num_columns) for i in range(9)],
@@ -181,6 +187,38 @@ def test_use_threads_output_is_identical(group, tmp_path):
                    for threads in (False, True)}
         assert len(batched) == 1, f"{group} / {opts}: use_threads changed batch-by-batch writes"
         assert not batched.pop().startswith("error")
+
+
+@pytest.mark.parametrize("compression", ["none", "zstd"])
+def test_use_threads_with_enough_work_is_identical(compression, tmp_path):
+    """At the default threshold: a table whose fields each pass it (eight
+    fields, 200,000 rows, two row groups) takes the parallel path; the file,
+    at a path and through a file object, is the single-threaded one."""
+    rng = np.random.default_rng(5)
+    n = 200_000
+    table = pa.table({
+        "i": pa.array(rng.integers(0, 1 << 40, n)),
+        "j": pa.array(rng.integers(0, 100, n).astype(np.int32),
+                      mask=rng.random(n) < 0.2),
+        "f": pa.array(rng.random(n)),
+        "s": wb.gen_string(rng, pa.string(), n, 0.1, max_len=60),
+        "b": pa.array(rng.random(n) < 0.3),
+        "d": pa.array(rng.integers(0, 20000, n).astype(np.int32), pa.date32()),
+        "l": pa.array([[1, 2]] * n, pa.list_(pa.int64())),
+        "c": pa.array(np.array(["red", "green", "blue"])[rng.integers(0, 3, n)]).dictionary_encode(),
+    })
+    opts = dict(compression=compression, row_group_size=120_000)
+    hashes = set()
+    for threads in (False, True):
+        hashes.add(_hash_file(table, dict(opts, use_threads=threads), tmp_path / "t.parquet"))
+        sink = io.BytesIO()
+        quiver.write_parquet(table, sink, use_threads=threads, **opts)
+        hashes.add(hashlib.sha256(sink.getvalue()).hexdigest())
+    assert len(hashes) == 1, hashes
+    back = pq.read_table(tmp_path / "t.parquet")
+    assert back.column("s").equals(table.column("s"))
+    assert back.column("j").equals(table.column("j"))
+    assert back.column("c").to_pylist() == table.column("c").to_pylist()
 
 
 def _write_batches(table, options, path):

@@ -4,10 +4,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "quiver/util/cpu_count.h"
 
 namespace quiver {
 
@@ -35,8 +36,7 @@ struct ThreadPool::State {
 
 ThreadPool* ThreadPool::Cpu() {
   // Leaked on purpose: worker threads may still be parked at exit.
-  static ThreadPool* pool = new ThreadPool(
-      std::max(0, static_cast<int>(std::thread::hardware_concurrency()) - 1));
+  static ThreadPool* pool = new ThreadPool(std::max(0, CpuCount() - 1));
   return pool;
 }
 
@@ -64,28 +64,56 @@ void ThreadPool::Submit(std::function<void()> task) {
   state_->wake.notify_one();
 }
 
-namespace {
-
-// Shared by the calling thread and the helpers it submitted; a helper that
-// starts after the call closed returns without touching `fn`.
-struct ParallelForState {
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
+// Shared by the call and its helpers: a helper that starts after Join()
+// returns without touching anything of the call's.
+struct TaskGroup::State {
   std::mutex mutex;
   std::condition_variable done;
-  int running = 0;      // helpers inside RunIndices
-  bool closed = false;  // the caller stopped waiting for new helpers
+  int running = 0;      // helpers inside their function
+  bool closed = false;  // Join() began: no helper starts any more
 };
 
-void RunIndices(ParallelForState* s, int64_t n, const std::function<Status(int64_t)>& fn,
-                std::vector<Status>* statuses) {
-  while (!s->failed.load(std::memory_order_relaxed)) {
-    const int64_t i = s->next.fetch_add(1, std::memory_order_relaxed);
+TaskGroup::TaskGroup() : state_(std::make_shared<State>()) {}
+
+TaskGroup::~TaskGroup() { Join(); }
+
+void TaskGroup::Spawn(ThreadPool* pool, int64_t helpers, std::function<void()> fn) {
+  if (pool == nullptr || helpers <= 0) return;
+  auto shared_fn = std::make_shared<std::function<void()>>(std::move(fn));
+  for (int64_t h = 0; h < helpers; ++h) {
+    pool->Submit([state = state_, shared_fn] {
+      {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        if (state->closed) return;
+        ++state->running;
+      }
+      (*shared_fn)();
+      {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        --state->running;
+      }
+      state->done.notify_all();
+    });
+  }
+}
+
+void TaskGroup::Join() {
+  std::unique_lock<std::mutex> lock(state_->mutex);
+  state_->closed = true;
+  state_->done.wait(lock, [&] { return state_->running == 0; });
+}
+
+namespace {
+
+void RunIndices(std::atomic<int64_t>* next, std::atomic<bool>* failed, int64_t n,
+                const std::function<Status(int64_t)>& fn, std::vector<Status>* statuses) {
+  while (!failed->load(std::memory_order_relaxed)) {
+    const int64_t i = next->fetch_add(1, std::memory_order_relaxed);
     if (i >= n) return;
     Status st = fn(i);
     if (!st.ok()) {
       (*statuses)[static_cast<size_t>(i)] = std::move(st);
-      s->failed.store(true, std::memory_order_relaxed);
+      failed->store(true, std::memory_order_relaxed);
     }
   }
 }
@@ -100,28 +128,13 @@ Status ParallelFor(int64_t n, const std::function<Status(int64_t)>& fn, ThreadPo
     return Status::OK();
   }
   std::vector<Status> statuses(static_cast<size_t>(n));
-  auto state = std::make_shared<ParallelForState>();
-  for (int64_t h = 0; h < helpers; ++h) {
-    pool->Submit([state, n, &fn, &statuses] {
-      {
-        std::lock_guard<std::mutex> lock(state->mutex);
-        if (state->closed) return;
-        ++state->running;
-      }
-      RunIndices(state.get(), n, fn, &statuses);
-      {
-        std::lock_guard<std::mutex> lock(state->mutex);
-        --state->running;
-      }
-      state->done.notify_all();
-    });
-  }
-  RunIndices(state.get(), n, fn, &statuses);
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
   {
-    std::unique_lock<std::mutex> lock(state->mutex);
-    state->closed = true;
-    state->done.wait(lock, [&] { return state->running == 0; });
-  }
+    TaskGroup group;
+    group.Spawn(pool, helpers, [&] { RunIndices(&next, &failed, n, fn, &statuses); });
+    RunIndices(&next, &failed, n, fn, &statuses);
+  }  // (joins the helpers)
   for (auto& st : statuses) {
     if (!st.ok()) return st;
   }

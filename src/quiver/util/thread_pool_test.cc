@@ -2,10 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
+
+#include "quiver/util/cpu_count.h"
 
 namespace quiver {
 namespace {
@@ -76,6 +82,54 @@ TEST(ParallelFor, WithoutWorkersRunsInline) {
   }, &pool).ok());
   EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3, 4}));
   EXPECT_GE(ThreadPool::Cpu()->workers(), 0);
+}
+
+TEST(TaskGroup, HelpersThatHaveNotStartedDoNotRun) {
+  ThreadPool pool(1);
+  std::mutex m;
+  std::condition_variable cv;
+  bool release = false;
+  // Occupy the only worker, so the helpers stay queued.
+  pool.Submit([&] {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return release; });
+  });
+  std::atomic<int> ran{0};
+  {
+    TaskGroup group;
+    group.Spawn(&pool, 3, [&] { ran.fetch_add(1); });
+    group.Join();  // returns at once: no helper is running
+  }
+  std::atomic<bool> drained{false};
+  pool.Submit([&] { drained.store(true); });
+  {
+    std::lock_guard<std::mutex> lock(m);
+    release = true;
+  }
+  cv.notify_all();
+  while (!drained.load()) std::this_thread::yield();
+  EXPECT_EQ(ran.load(), 0);
+}
+
+TEST(TaskGroup, JoinWaitsForRunningHelpers) {
+  ThreadPool pool(2);
+  std::atomic<int> started{0}, finished{0};
+  TaskGroup group;
+  group.Spawn(&pool, 2, [&] {
+    started.fetch_add(1);
+    while (started.load() < 2) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    finished.fetch_add(1);
+  });
+  while (started.load() < 2) std::this_thread::yield();
+  group.Join();
+  EXPECT_EQ(finished.load(), 2);
+  group.Spawn(nullptr, 4, [&] { finished.fetch_add(1); });  // no pool: nothing runs
+  EXPECT_EQ(finished.load(), 2);
+}
+
+TEST(ThreadPool, CpuPoolIsSizedByTheCpuCount) {
+  EXPECT_EQ(ThreadPool::Cpu()->workers(), std::max(0, CpuCount() - 1));
 }
 
 }  // namespace

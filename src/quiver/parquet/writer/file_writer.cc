@@ -10,6 +10,7 @@
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/parallel_fields_internal.h"
 #include "quiver/util/base64.h"
 #include "quiver/util/thread_pool.h"
 
@@ -18,38 +19,6 @@ namespace quiver::parquet {
 namespace {
 
 constexpr char kMagic[4] = {'P', 'A', 'R', '1'};
-
-// Bytes of an array's buffers, its children's and its dictionary's (whole
-// buffers, whatever the slice): how much encoding work a field is, roughly.
-int64_t BufferBytes(const ArrayData& d) {
-  int64_t bytes = 0;
-  for (const auto& b : d.buffers) {
-    if (b != nullptr) bytes += b->size();
-  }
-  for (const auto& c : d.children) {
-    if (c != nullptr) bytes += BufferBytes(*c);
-  }
-  if (d.dictionary != nullptr) bytes += BufferBytes(*d.dictionary);
-  return bytes;
-}
-
-// Field indices [0, num_columns) by their data's bytes, largest first: the
-// order in which the threaded path hands fields to the pool's threads, so
-// that the longest field starts first rather than after shorter ones (with
-// 2 threads and a string field beside two numeric ones, in table order
-// the string field began only when a numeric one was done).
-std::vector<int64_t> LargestFieldsFirst(const Table& table) {
-  std::vector<std::pair<int64_t, int64_t>> sized;
-  for (int i = 0; i < table.num_columns(); ++i) {
-    int64_t bytes = 0;
-    for (const auto& chunk : table.column(i)->chunks()) bytes += BufferBytes(*chunk->data());
-    sized.emplace_back(-bytes, i);
-  }
-  std::stable_sort(sized.begin(), sized.end());
-  std::vector<int64_t> order;
-  for (const auto& [neg_bytes, i] : sized) order.push_back(i);
-  return order;
-}
 
 }  // namespace
 
@@ -85,14 +54,16 @@ class FileWriter::Impl {
       // Byte-bounded row groups: check the buffered size every write_batch_size
       // rows, so that one large batch is cut too.
       if (options_.row_group_bytes.has_value()) take = std::min(take, options_.write_batch_size);
-      // Each top-level field has writers of its own: with use_threads the
-      // fields are written on the CPU pool.
-      Status st = ForEachField(batch.num_columns(), [&](int64_t i) {
-        const ArrayDataPtr& col = batch.column_data(static_cast<int>(i));
-        return WriteFieldSlice(static_cast<int>(i),
-                               take == col->length && offset == 0 ? col : col->Slice(offset, take),
-                               nullptr);
-      });
+      // Each top-level field has writers of its own: with use_threads and
+      // enough data the fields are written on the CPU pool.
+      std::vector<ArrayDataPtr> slices;
+      for (int i = 0; i < batch.num_columns(); ++i) {
+        const ArrayDataPtr& col = batch.column_data(i);
+        slices.push_back(take == col->length && offset == 0 ? col : col->Slice(offset, take));
+      }
+      Status st = ForEachField(
+          batch.num_columns(), [&](int64_t i) { return internal::EncodeWork(*slices[static_cast<size_t>(i)]); },
+          [&](int64_t i) { return WriteFieldSlice(static_cast<int>(i), slices[static_cast<size_t>(i)], nullptr); });
       if (!st.ok()) return Fail(std::move(st));
       rows_in_group_ += take;
       offset += take;
@@ -135,32 +106,48 @@ class FileWriter::Impl {
     QUIVER_RETURN_NOT_OK(FlushRowGroup());
     // Row group by row group, column by column. Single-threaded, a field
     // with one leaf streams its pages to the sink and is finished before the
-    // next one starts. With use_threads the fields of a row group are
-    // encoded on the CPU pool into buffered chunks (at most one row group of
-    // encoded pages in memory), then written in field order: the bytes are
-    // the same either way.
-    const bool threaded = options_.use_threads && table.num_columns() > 1;
-    std::vector<std::vector<ColumnChunkOutput>> finished(static_cast<size_t>(table.num_columns()));
-    const std::vector<int64_t> order = threaded ? LargestFieldsFirst(table) : std::vector<int64_t>();
+    // next one starts. With use_threads, when the row group's fields make at
+    // least two tasks of enough work, they are encoded on the CPU pool while
+    // this thread writes them in field order (parallel_fields_internal.h):
+    // the bytes are the same either way.
+    const bool may_thread = options_.use_threads && table.num_columns() > 1;
+    std::vector<std::vector<ArrayDataPtr>> slices(static_cast<size_t>(table.num_columns()));
     for (int64_t start = 0; start < table.num_rows(); start += row_group_size) {
       const int64_t end = std::min(table.num_rows(), start + row_group_size);
+      std::vector<int64_t> work;
+      for (int i = 0; i < table.num_columns(); ++i) {
+        slices[static_cast<size_t>(i)] = FieldSlices(table, i, start, end);
+        if (!may_thread) continue;
+        int64_t w = 0;
+        for (const auto& slice : slices[static_cast<size_t>(i)]) w += internal::EncodeWork(*slice);
+        work.push_back(w);
+      }
+      const auto tasks = may_thread ? internal::GroupFields(work, internal::MinTaskWork())
+                                    : std::vector<std::pair<int, int>>();
       format::RowGroup rg;
-      if (threaded) {
-        Status st = ForEachField(table.num_columns(), [&](int64_t k) {
-          const int64_t i = order[static_cast<size_t>(k)];
-          auto out = EncodeTableField(table, static_cast<int>(i), start, end, nullptr);
-          if (!out.ok()) return out.status();
-          finished[static_cast<size_t>(i)] = std::move(out).MoveValueUnsafe();
+      if (tasks.size() >= 2 && ThreadPool::Cpu()->workers() > 0) {
+        auto encode = [&](int64_t t, io::OutputStream* to) -> Result<std::vector<ColumnChunkOutput>> {
+          std::vector<ColumnChunkOutput> chunks;
+          const auto [first, last] = tasks[static_cast<size_t>(t)];
+          for (int i = first; i < last; ++i) {
+            QUIVER_ASSIGN_OR_RAISE(auto outs, EncodeField(i, slices[static_cast<size_t>(i)], to));
+            for (auto& out : outs) {
+              QUIVER_RETURN_NOT_OK(StreamChunk(&out, to));
+              chunks.push_back(std::move(out));
+            }
+          }
+          return chunks;
+        };
+        auto place = [&](std::vector<ColumnChunkOutput> chunks, int64_t shift) {
+          for (auto& out : chunks) AddChunk(std::move(out), shift, &rg);
           return Status::OK();
-        });
+        };
+        Status st = internal::WriteTasksInOrder(static_cast<int64_t>(tasks.size()), encode, place, sink_,
+                                                ThreadPool::Cpu(), options_.pool);
         if (!st.ok()) return Fail(std::move(st));
-        for (auto& outs : finished) {
-          for (auto& out : outs) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
-          outs.clear();
-        }
       } else {
         for (int i = 0; i < table.num_columns(); ++i) {
-          auto outs = EncodeTableField(table, i, start, end, sink_);
+          auto outs = EncodeField(i, slices[static_cast<size_t>(i)], sink_);
           if (!outs.ok()) return Fail(outs.status());
           for (auto& out : *outs) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
         }
@@ -175,14 +162,18 @@ class FileWriter::Impl {
     QUIVER_RETURN_NOT_OK(CheckWritable());
     if (rows_in_group_ == 0 || writers_.empty()) return Status::OK();
     // The chunks are finished (their last pages encoded and compressed) on
-    // the CPU pool with use_threads, then written in order.
+    // the CPU pool with use_threads and enough buffered data (an upper bound
+    // of what is left to do), then written in order.
     std::vector<ColumnChunkOutput> finished(writers_.size());
-    Status st = ForEachField(static_cast<int64_t>(writers_.size()), [&](int64_t c) {
-      auto out = writers_[static_cast<size_t>(c)]->Finish();
-      if (!out.ok()) return out.status();
-      finished[static_cast<size_t>(c)] = std::move(out).MoveValueUnsafe();
-      return Status::OK();
-    });
+    Status st = ForEachField(
+        static_cast<int64_t>(writers_.size()),
+        [&](int64_t c) { return writers_[static_cast<size_t>(c)]->EstimatedBufferedSize(); },
+        [&](int64_t c) {
+          auto out = writers_[static_cast<size_t>(c)]->Finish();
+          if (!out.ok()) return out.status();
+          finished[static_cast<size_t>(c)] = std::move(out).MoveValueUnsafe();
+          return Status::OK();
+        });
     if (!st.ok()) return Fail(std::move(st));
     format::RowGroup rg;
     for (auto& out : finished) QUIVER_RETURN_NOT_OK(PlaceChunk(std::move(out), &rg));
@@ -190,20 +181,34 @@ class FileWriter::Impl {
     return ResetWriters();
   }
 
-  // Runs fn(0) .. fn(n - 1): on the CPU pool with use_threads, else in order
-  // on this thread (ParallelFor without a pool).
-  Status ForEachField(int64_t n, const std::function<Status(int64_t)>& fn) {
-    return ParallelFor(n, fn, options_.use_threads ? ThreadPool::Cpu() : nullptr);
+  // Runs fn(0) .. fn(n - 1) in order on this thread or, with use_threads
+  // when the items make at least two groups of internal::MinTaskWork()
+  // (work(i): item i's estimated work), group by group on the CPU pool
+  // (ParallelFor: the first error by index, as on one thread).
+  Status ForEachField(int64_t n, const std::function<int64_t(int64_t)>& work,
+                      const std::function<Status(int64_t)>& fn) {
+    if (options_.use_threads && n > 1) {
+      std::vector<int64_t> works;
+      for (int64_t i = 0; i < n; ++i) works.push_back(work(i));
+      const auto groups = internal::GroupFields(works, internal::MinTaskWork());
+      if (groups.size() >= 2 && ThreadPool::Cpu()->workers() > 0) {
+        return ParallelFor(
+            static_cast<int64_t>(groups.size()),
+            [&](int64_t g) {
+              for (int i = groups[static_cast<size_t>(g)].first; i < groups[static_cast<size_t>(g)].second; ++i) {
+                QUIVER_RETURN_NOT_OK(fn(i));
+              }
+              return Status::OK();
+            },
+            ThreadPool::Cpu());
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) QUIVER_RETURN_NOT_OK(fn(i));
+    return Status::OK();
   }
 
-  // Encodes rows [start, end) of a table's field `i` into finished column
-  // chunks, one per leaf. With a `stream_to` sink the pages go straight to
-  // it where the leaves' chunks can follow one another: a field with one
-  // leaf, or rows in one array (its levels are computed once, then each
-  // leaf is written and finished before the next); otherwise the leaves of
-  // each slice are written side by side and buffered.
-  Result<std::vector<ColumnChunkOutput>> EncodeTableField(const Table& table, int i, int64_t start,
-                                                          int64_t end, io::OutputStream* stream_to) {
+  // The arrays of a table's field `i` in rows [start, end).
+  static std::vector<ArrayDataPtr> FieldSlices(const Table& table, int i, int64_t start, int64_t end) {
     std::vector<ArrayDataPtr> slices;
     int64_t chunk_start = 0;
     for (const auto& chunk : table.column(i)->chunks()) {
@@ -216,6 +221,17 @@ class FileWriter::Impl {
       chunk_start = chunk_end;
       if (chunk_start >= end) break;
     }
+    return slices;
+  }
+
+  // Encodes a field `i`'s arrays (one row group's rows) into finished
+  // column chunks, one per leaf. With a `stream_to` sink the pages go
+  // straight to it where the leaves' chunks can follow one another: a field
+  // with one leaf, or rows in one array (its levels are computed once, then
+  // each leaf is written and finished before the next); otherwise the
+  // leaves of each slice are written side by side and buffered.
+  Result<std::vector<ColumnChunkOutput>> EncodeField(int i, const std::vector<ArrayDataPtr>& slices,
+                                                     io::OutputStream* stream_to) {
     const int first = first_leaf_[static_cast<size_t>(i)];
     const int last = first_leaf_[static_cast<size_t>(i) + 1];
     auto make_writer = [&](int leaf, io::OutputStream* sink) {
@@ -252,17 +268,34 @@ class FileWriter::Impl {
   // Places one finished column chunk: writes its bytes (unless it streamed
   // them) and adds its metadata to `rg`.
   Status PlaceChunk(ColumnChunkOutput out, format::RowGroup* rg) {
+    Status st = StreamChunk(&out, sink_);
+    if (!st.ok()) return Fail(std::move(st));
+    AddChunk(std::move(out), 0, rg);
+    return Status::OK();
+  }
+
+  // Writes a buffered chunk's bytes to `to`, its offsets then positions in
+  // `to` (a streamed chunk's already are).
+  static Status StreamChunk(ColumnChunkOutput* out, io::OutputStream* to) {
+    if (out->bytes.empty()) return Status::OK();
+    QUIVER_ASSIGN_OR_RAISE(int64_t base, to->Tell());
+    for (auto& part : out->bytes) QUIVER_RETURN_NOT_OK(to->WriteShared(std::move(part)));
+    out->bytes.clear();
+    ShiftOffsets(out, base);
+    return Status::OK();
+  }
+
+  static void ShiftOffsets(ColumnChunkOutput* out, int64_t shift) {
+    if (shift == 0) return;
+    out->metadata.data_page_offset += shift;
+    if (out->metadata.dictionary_page_offset.has_value()) *out->metadata.dictionary_page_offset += shift;
+    for (auto& loc : out->offset_index.page_locations) loc.offset += shift;
+  }
+
+  // Adds a written chunk to `rg`, its offsets moved by `shift`.
+  void AddChunk(ColumnChunkOutput out, int64_t shift, format::RowGroup* rg) {
+    ShiftOffsets(&out, shift);
     format::ColumnMetaData md = std::move(out.metadata);
-    if (!out.bytes.empty()) {
-      QUIVER_ASSIGN_OR_RAISE(int64_t base, sink_->Tell());
-      for (auto& part : out.bytes) {
-        Status st = sink_->WriteShared(std::move(part));
-        if (!st.ok()) return Fail(std::move(st));
-      }
-      md.data_page_offset += base;
-      if (md.dictionary_page_offset.has_value()) *md.dictionary_page_offset += base;
-      for (auto& loc : out.offset_index.page_locations) loc.offset += base;
-    }
     format::ColumnChunk cc;
     cc.file_offset = md.dictionary_page_offset.value_or(md.data_page_offset);
     if (rg->columns.empty()) rg->file_offset = cc.file_offset;
@@ -275,7 +308,6 @@ class FileWriter::Impl {
       column_indexes_.push_back(std::move(out.column_index));
       offset_indexes_.push_back(std::move(out.offset_index));
     }
-    return Status::OK();
   }
 
   Status EndRowGroup(format::RowGroup rg) {
