@@ -34,6 +34,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PEER_COLS = ("pyarrow", "duckdb", "polars", "arrow-rs", "arrow-rs-native", "arrow-go")
+# The full run whose arms' times cost the inputs (here and in run.py's Budget).
+REFERENCE = os.path.join(ROOT, "bench/results/peers_2026-12-05.md")
 REF_SECTIONS = {"Writer matrix": "matrix", "CDC inputs": "cdc", "Reading": "read",
                 "TPC-H lineitem": "tpch"}
 
@@ -81,7 +83,7 @@ def reference_costs(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("partial", nargs="+", help="partial runs' .json.gz")
-    ap.add_argument("--reference", default=os.path.join(ROOT, "bench/results/peers_2026-12-05.md"))
+    ap.add_argument("--reference", default=REFERENCE)
     args = ap.parse_args()
     ref, ref_pyarrow = reference_costs(args.reference)
     ref["shipped"] = {g: {"default": c["default"]} for g, c in ref.get("matrix", {}).items()

@@ -29,16 +29,21 @@ NATIVE_PEERS = {
 # The build scripts of the native peers (arrow-rs-native is arrow-rs's second build).
 BUILD_SCRIPT = {"arrow-rs": "arrow-rs", "arrow-rs-native": "arrow-rs", "arrow-go": "arrow-go"}
 # Peak resident memory of a peer process as a multiple of its input's size
-# (decay off, so a process keeps its peak). TPC-H SF1 (1.0 GB in Arrow):
-# Quiver 2.5, pyarrow 1.7, duckdb 6 (duckdb-mt was OOM-killed at 6.4), polars
-# killed at 4.2 on a loaded machine. The string group (326 MB), measured
-# after its default variant: polars-mt 8.9, polars 8.4, arrow-rs 6.7,
-# pyarrow 5.7, quiver (with its use_threads arm) 5.3 (duckdb was OOM-killed,
-# and again at a factor of 8 on the parquet_2 variant). The factors are those
-# peaks with a margin. Others: 6. Scaled by --mem-factor.
+# (decay off, so a process keeps its peak; Session.close records each
+# process's VmHWM in the report's JSON, "_peak_rss"). TPC-H SF1 (1.0 GB in
+# Arrow): Quiver 2.5, pyarrow 1.7, duckdb 6 (duckdb-mt was OOM-killed at
+# 6.4), polars killed at 4.2 on a loaded machine. The string group (326 MB),
+# after its default variant: polars-mt 8.9, polars 8.4, arrow-rs 6.7, pyarrow
+# 5.7 (2026-12-04); with both sinks, Quiver (and its control) 9.2, polars 8.6,
+# arrow-rs 4.6 (2026-12-06, Quiver's memory sink through a stand-in that
+# copies the file into a BytesIO). duckdb was OOM-killed at 8. The factors are
+# those peaks with a margin. Others: 6. Scaled by --mem-factor.
 MEM_FACTOR = {"quiver": 6.0, "control": 5.5, "pyarrow": 6.5, "duckdb": 12.0, "duckdb-mt": 13.0,
               "polars": 9.5, "polars-mt": 10.0, "arrow-rs": 7.5, "arrow-rs-native": 7.5,
               "arrow-go": 6.0}
+# Quiver's arms in the memory sink too (the peers' factors were measured
+# with their memory sinks already).
+MEM_SINK_EXTRA = {"quiver": 3.5, "control": 4.0}
 # Seconds a peer may take to answer one command (per rep): past it the peer is
 # killed and the case reports it (a stuck or thrashing peer must not stall the run).
 REPLY_TIMEOUT = 600
@@ -123,13 +128,16 @@ class Peer:
         except OSError:
             return ""
 
-    def call(self, **cmd):
+    def call(self, _timeout=None, **cmd):
+        """One command and its reply; `_timeout` seconds (default
+        REPLY_TIMEOUT a rep) before the peer is killed as stuck."""
         try:
             self.proc.stdin.write(json.dumps(cmd) + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             raise PeerDied(f"{self.name}: {e}; {self.tail()}") from None
-        return self._reply(cmd.get("cmd"), REPLY_TIMEOUT * max(1, cmd.get("reps", 1)))
+        return self._reply(cmd.get("cmd"),
+                           _timeout or REPLY_TIMEOUT * max(1, cmd.get("reps", 1)))
 
     def quit(self):
         if self.proc.poll() is None:
@@ -305,13 +313,16 @@ class Session:
         self.peers = {}
 
 
-def plan_parts(units, input_bytes, mem_factor):
+def plan_parts(units, input_bytes, mem_factor, sinks=("file",)):
     """Splits the peer units (lists of processes that must share a session: a
     peer and its multi-threaded arm) into sessions that fit in memory beside
     Quiver and the control: every process holds the whole input and what it
     writes, and with decay off keeps its peak (MEM_FACTOR)."""
+    extra = MEM_SINK_EXTRA if "mem" in sinks else {}
+
     def need(procs):
-        return mem_factor * input_bytes * sum(MEM_FACTOR.get(p, 6.0) for p in procs)
+        return mem_factor * input_bytes * sum(MEM_FACTOR.get(p, 6.0) + extra.get(p, 0.0)
+                                              for p in procs)
     budget = 0.8 * mem_available()
     parts, cur = [], []
     for u in units:

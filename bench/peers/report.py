@@ -246,6 +246,8 @@ def flags_text(rec, sink):
             out.append(f"{a['name']} {a['status']}")
     if rec.get("error"):
         out.append("error: " + rec["error"][:80])
+    if rec.get("economy") and s.get("flags"):
+        out.append("economy: not repeated")
     return "; ".join(out)
 
 
@@ -450,6 +452,15 @@ def write(args, results, registry, settings, started, stem, wall, final):
         md += ["", "**Allocator pin self-test** (each pinned peer started with its override "
                    "must refuse to run): " + "; ".join(f"{p} with `{o}`: {r}"
                                                        for p, o, r in registry["_selftest"])]
+    budget = registry.get("_budget", [])
+    eco = [b["after"] for b in budget if b["economy"]]
+    if budget:
+        md += ["", f"**Time budget** {args.budget_minutes:g} min (run.py --budget-minutes): "
+                   + (f"the run was projected past it after {eco[0]} (at "
+                      f"{next(b for b in budget if b['economy'])['projected_min']:.0f} min): "
+                      "from there failing checks were not repeated (\"economy\" in the flags)."
+                      if eco else "the projection stayed within it: every check could be "
+                      "repeated.")]
     dead = registry.get("_dead", {})
     missing = [p for p in NATIVE_PEERS if p not in registry.get("pinned", {})]
     if missing or dead:
@@ -503,7 +514,7 @@ def write(args, results, registry, settings, started, stem, wall, final):
         json.dump({"date": started.isoformat(), "wall_s": wall, "final": final, "machine": mach,
                    "argv": args.argv, "rule": RULE,
                    "args": {k: v for k, v in vars(args).items()
-                            if k not in ("checkpoint", "bins", "argv")},
+                            if k not in ("checkpoint", "bins", "argv", "budget")},
                    "registry": registry, "settings": settings, "results": results}, f)
     if final:
         plot(results, args, stem + ".png", when, mach)

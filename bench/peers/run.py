@@ -59,6 +59,7 @@ import shutil
 import subprocess
 import sys
 import time
+from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
@@ -66,6 +67,7 @@ ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, BENCH)
 sys.path.insert(0, HERE)
 import writer_matrix as wm  # noqa: E402
+import estimate  # noqa: E402
 import gate  # noqa: E402
 import report  # noqa: E402
 import schedule  # noqa: E402
@@ -136,36 +138,121 @@ def peer_units(procs, with_mt):
 
 def run_in_parts(args, path, units, make_cases, variants, sinks, expected_bytes, registry,
                  settings, results, mode="pinned", load=True):
-    by_id, order = {}, []
-    for i, part in enumerate(plan_parts(units, expected_bytes, args.mem_factor)):
-        session = Session([MAIN, CONTROL] + part, args.bins, args.log_dir, registry, mode)
-        try:
-            if load:
-                session.load(path)
-                session.settings(variants, sinks, settings.setdefault(mode, {}))
-            for case in make_cases(session, i == 0):
-                try:
-                    rec = schedule.run_case(case, session.peers, RUN_SHM)
-                except (PeerDied, RuntimeError) as e:
-                    log(f"!!! {case.id}: {e}")
-                    rec = {"id": case.id, "section": case.section, "input": case.input,
-                           "label": case.label, "kind": case.kind, "error": str(e),
-                           "sinks": {}}
-                rec["allocators"] = mode
-                if rec["id"] not in by_id:
-                    order.append(rec["id"])
-                by_id.setdefault(rec["id"], []).append(rec)
-                session.revive()
-        finally:
-            session.close(expected_bytes)
+    """The cases of one input. Quiver's two processes (Quiver and its
+    control) hold the input for all of them; the peers come in sets that fit
+    in memory beside them (plan_parts), each set running every case, so a
+    case's figures may come from several sets (schedule.merge_parts).
+    Quiver's gate is made once a case (schedule.gate_arms' cache)."""
+    by_id, order, gate_cache = {}, [], {}
+    store = settings.setdefault(mode, {})
+    quiver = Session([MAIN, CONTROL], args.bins, args.log_dir, registry, mode)
+    try:
+        if load:
+            quiver.load(path)
+            quiver.settings(variants, sinks, store)
+        for i, part in enumerate(plan_parts(units, expected_bytes, args.mem_factor, sinks)
+                                 or [[]]):
+            session = Session(part, args.bins, args.log_dir, registry, mode)
+            try:
+                if load:
+                    session.load(path)
+                    session.settings(variants, sinks, store)
+                view = SimpleNamespace(peers={**quiver.peers, **session.peers})
+                for case in make_cases(view, i == 0):
+                    try:
+                        rec = schedule.run_case(case, view.peers, RUN_SHM, gate_cache,
+                                                economy=args.budget.economy)
+                    except (PeerDied, RuntimeError) as e:
+                        log(f"!!! {case.id}: {e}")
+                        rec = {"id": case.id, "section": case.section, "input": case.input,
+                               "label": case.label, "kind": case.kind, "error": str(e),
+                               "sinks": {}}
+                    rec["allocators"] = mode
+                    if rec["id"] not in by_id:
+                        order.append(rec["id"])
+                    by_id.setdefault(rec["id"], []).append(rec)
+                    quiver.revive()
+                    session.revive()
+                    view.peers = {**quiver.peers, **session.peers}
+            finally:
+                session.close(expected_bytes)
+    finally:
+        quiver.close(expected_bytes)
     for i in order:
         results.append(schedule.merge_parts(by_id[i]))
 
 
-def note_time(state, section, name, t0):
-    """Wall time of one input of a section (estimate.py scales from these)."""
+def note_time(args, state, section, name, t0):
+    """Wall time of one input of a section (estimate.py scales from these);
+    the budget's projection after it."""
     state[0].setdefault("_timing", []).append(
         {"section": section, "input": name, "seconds": time.perf_counter() - t0})
+    args.budget.done(section, name, state[0])
+
+
+class Budget:
+    """The run's time budget (docs: every make bench-* within 60 minutes).
+    After each input, the run's end is projected: the time so far, plus the
+    inputs still to come costed as in an earlier full run
+    (estimate.REFERENCE: one round of every arm) times the seconds this run
+    has needed per unit of that cost so far. While the projection is past
+    the budget, cases run in economy (schedule.run_case: no repeat of a
+    failing check). The clock starts with run.sh (QUIVER_BENCH_START: the
+    builds count too)."""
+
+    def __init__(self, args, minutes):
+        self.limit = minutes * 60
+        start = os.environ.get("QUIVER_BENCH_START")
+        self.t0 = time.time() - (time.time() - float(start) if start else 0.0)
+        self.costs = self.plan(args)
+        self.economy = False
+        self.done_cost, self.done_s = 0.0, 0.0
+
+    @staticmethod
+    def plan(args):
+        try:
+            ref, _ = estimate.reference_costs(estimate.REFERENCE)
+        except OSError:
+            ref = {}
+
+        def cost(sec, name, labels):
+            c = ref.get(sec, {}).get(name, {})
+            return sum(c.get(lab, 0.0) for lab in labels) or 1.0
+        plan = {}
+        if "matrix" in args.sections or "read" in args.sections:
+            for g in args.groups:
+                plan[("matrix", g)] = (cost("matrix", g, args.variants) if "matrix" in
+                                       args.sections else 0) + (
+                    cost("read", g, READ_CODECS) if "read" in args.sections else 0)
+        if "shipped" in args.sections:
+            for g in args.groups:
+                plan[("shipped", g)] = cost("matrix", g, ["default"])
+        if "cdc" in args.sections:
+            for n in ("required_int64", "nullable_int64", "list_int32", "required_string"):
+                plan[("cdc", n)] = cost("cdc", n, ["cdc vs default"])
+        if "tpch" in args.sections:
+            plan[("tpch", f"lineitem_sf{args.tpch_sf:g}")] = cost(
+                "tpch", "lineitem_sf1", args.tpch_variants)
+        return plan
+
+    def done(self, section, name, registry):
+        c = self.costs.pop((section, name), None)
+        if c is None:
+            return
+        spent = time.time() - self.t0
+        elapsed = registry["_timing"][-1]["seconds"]
+        self.done_cost += c
+        self.done_s += elapsed
+        projected = spent + self.done_s / self.done_cost * sum(self.costs.values())
+        was, self.economy = self.economy, projected > self.limit
+        registry.setdefault("_budget", []).append(
+            {"after": f"{section}/{name}", "spent_min": spent / 60,
+             "projected_min": projected / 60, "economy": self.economy})
+        if self.economy != was:
+            log(f"\nbudget: the run is projected to end at {projected / 60:.0f} min, "
+                + (f"past its {self.limit / 60:.0f}: from here on a failing check is not "
+                   "repeated (economy)" if self.economy else
+                   f"within its {self.limit / 60:.0f}: checks are repeated again"))
 
 
 def section_matrix(args, inputs, state):
@@ -203,7 +290,7 @@ def section_matrix(args, inputs, state):
         for f, _ in reads.values():
             os.unlink(f)
         del expected, reads
-        note_time(state, "matrix", g, t0)
+        note_time(args, state, "matrix", g, t0)
         args.checkpoint()
 
 
@@ -220,7 +307,7 @@ def section_shipped(args, inputs, state):
         run_in_parts(args, path, peer_units(args.procs, with_mt=False), make_cases, ["default"],
                      args.shipped_sinks, expected.nbytes, *state, mode="shipped")
         del expected
-        note_time(state, "shipped", g, t0)
+        note_time(args, state, "shipped", g, t0)
         args.checkpoint()
 
 
@@ -244,7 +331,7 @@ def section_cdc(args, inputs, state):
         run_in_parts(args, path, peer_units(args.procs, with_mt=False), make_cases,
                      ["default", "cdc"], args.cdc_sinks, expected.nbytes, *state)
         del expected
-        note_time(state, "cdc", name, t0)
+        note_time(args, state, "cdc", name, t0)
         args.checkpoint()
 
 
@@ -263,7 +350,7 @@ def section_tpch(args, inputs, state):
     run_in_parts(args, path, peer_units(args.procs, with_mt=False), make_cases,
                  args.tpch_variants, args.tpch_sinks, expected.nbytes, *state)
     del expected
-    note_time(state, "tpch", name, t0)
+    note_time(args, state, "tpch", name, t0)
     args.checkpoint()
 
 
@@ -305,6 +392,10 @@ def parse_args():
     ap.add_argument("--no-layout-arms", dest="layout_arms", action="store_false",
                     help="matrix cases without the layout arms (Quiver writing polars' and "
                          "arrow-go's own page layouts beside them: writer_matrix.PEER_LAYOUTS)")
+    ap.add_argument("--budget-minutes", type=float, default=57.0,
+                    help="the run's time budget, builds included when run through run.sh "
+                         "(default 57): while the run is projected past it, failing checks "
+                         "are not repeated (Budget; every case says so); 0: no budget")
     ap.add_argument("--no-pin-selftest", dest="pin_selftest", action="store_false",
                     help="skip the start-up check that every pinned peer refuses an override")
     ap.add_argument("--out-dir", default=None)
@@ -373,6 +464,7 @@ def main():
                         + ("" if args.full or args.quick else "_partial"))
     registry, settings, results = {}, {}, []
     state = (registry, settings, results)
+    args.budget = Budget(args, args.budget_minutes or float("inf"))
     if args.pin_selftest:
         registry["_selftest"] = pin_selftest([MAIN] + args.procs, args.bins)
         log("allocator pin self-test: " + "; ".join(

@@ -25,12 +25,17 @@ The rule (RULE below is printed in every report):
 - Checks, per sink: control (a second Quiver process / Quiver, ratio of
   medians) and order (Quiver / fastest peer in the rounds where Quiver ran
   first, over the same where it ran second). One over THRESHOLD (3%) keeps
-  Quiver, the control and the fastest peer running (the repeat), up to
-  R_MAX rounds; still over at R_MAX: the case is "noise" in that sink, not a
-  win. Where the rotation never ran the pair both ways, the pair runs alone
-  in both orders.
+  that sink's Quiver, control and (order) fastest peer running, the repeat,
+  up to R_CHECK (7) rounds; still over then: the case is "noise" in that
+  sink, not a win. Only what is still open runs on (an undecided arm and its
+  sink's Quiver and control; a failing sink). Where the rotation never ran
+  the pair both ways, the pair runs alone in both orders.
 - Verdict per case and sink, from Quiver / the fastest peer: noise (above),
   tie (0.98-1.02), win (below), loss (above).
+- The run's time budget (run.py --budget-minutes): while the run's
+  projected end is past it, checks are not repeated (economy; each case
+  says so). Nothing else changes: every arm still has its minimum rounds and
+  every close case its 11.
 """
 
 import hashlib
@@ -45,6 +50,7 @@ from gate import file_hash, read_gate, write_gate
 from peer_process import CONTROL, MAIN, PeerDied, log
 
 R_MIN = 2
+R_CHECK = 7
 R_MAX = 11
 NEAR = 0.10
 THRESHOLD = 0.03
@@ -70,8 +76,10 @@ RULE = (
     f"bootstrap interval lie outside 1 +- {NEAR:.2f} is decided and leaves the rounds; the "
     f"case stops when all are decided and the control and order checks are within "
     f"{THRESHOLD:.0%}, else at {R_MAX} rounds (so every case within 10% of 1 has {R_MAX} "
-    f"rounds and an interval). A check still over {THRESHOLD:.0%} at {R_MAX} rounds makes "
-    f"the case \"noise\" in that sink. Verdict from Quiver/fastest peer: tie within "
+    f"rounds and an interval). A check over {THRESHOLD:.0%} keeps that sink's Quiver, "
+    f"control and fastest peer running (the repeat) up to {R_CHECK} rounds; still over then, "
+    f"the case is \"noise\" in that sink (no repeat while the run is projected past its "
+    f"time budget: \"economy\"). Verdict from Quiver/fastest peer: tie within "
     f"{1 - TIE:.2f}-{1 + TIE:.2f}, win below, loss above.")
 
 
@@ -107,53 +115,111 @@ class Case:
 # ---------------------------------------------------------------------------
 # Calls.
 
-def call(peer, arm, work, reps=1, out=None):
+def reply_timeout(arm):
+    """Seconds a timed run may take before its peer is taken for stuck: 20
+    times its gate run, at least a minute (a peer thrashing for want of
+    memory must not hold the run for REPLY_TIMEOUT)."""
+    return max(60.0, 20 * (arm.gate_s or 30.0))
+
+
+def call(peer, arm, work, reps=1, out=None, timeout=None):
     if arm.file is not None:
-        return peer.call(cmd="read", file=arm.file, reps=reps, out=out)
+        return peer.call(cmd="read", file=arm.file, reps=reps, out=out, _timeout=timeout)
     cmd = {"cmd": "write", "variant": arm.variant, "reps": reps, "sink": arm.sink, "out": out}
     if arm.sink == "file":
         cmd["path"] = os.path.join(work, "files", arm.key.replace("/", ".") + ".parquet")
     if arm.use_threads:
         cmd["use_threads"] = True
-    return peer.call(**cmd)
+    return peer.call(_timeout=timeout, **cmd)
 
 
-def gate_arms(case, peers, work):
+def gate_arms(case, peers, work, cache=None):
     """Each arm once (checked) and its warm-ups; failing arms are left out.
+    A sink is gated only if some peer arm of this session can run the case
+    (asked with `settings`, which costs nothing): Quiver alone is not timed.
     Quiver's arms go first: the peers of a sink where Quiver cannot run are
-    only asked whether they could (`settings`), not run. The comparisons run
-    in one thread beside the next arms' untimed runs, and all end here,
-    before any timed round."""
+    only asked whether they could, not run. The comparisons run in one
+    thread beside the next arms' untimed runs, and all end here, before any
+    timed round. `cache` ({(case id, arm key): gate result}) carries Quiver's
+    gate from one session of a case to the next (its processes stay): there
+    it warms up once instead."""
     os.makedirs(os.path.join(work, "gate"), exist_ok=True)
     os.makedirs(os.path.join(work, "files"), exist_ok=True)
+    cache = {} if cache is None else cache
     verdicts = {}  # (variant, sha256 of the file) -> (ok, message, facts)
     pending = []
     mains = [a for a in case.arms if a.role == "main"]
+    idle = {m.sink for m in mains if not can_compare(case, m.sink, peers)}
     with ThreadPoolExecutor(max_workers=1) as checker:
         for arm in mains + [a for a in case.arms if a.role != "main"]:
             p = peers.get(arm.proc)
             if p is None:
                 arm.status, arm.message = "absent", "peer not running"
                 continue
+            if arm.sink in idle:
+                skip(arm, p, "nothing to compare with in this session")
+                continue
             main = next((m for m in mains if m.sink == arm.sink), None)
             if arm.role != "main" and (main is None or main.status != "ok"):
-                skip(arm, p, main)
+                skip(arm, p, "not run: Quiver cannot run in this sink"
+                     + (f" ({main.status})" if main is not None else ""))
+                continue
+            key = (case.id, arm.key)
+            if arm.role in ("main", "control") and key in cache:
+                reuse_gate(arm, p, work, cache[key])
                 continue
             out = gate_run(case, arm, p, work)
             if out is not None:
                 pending.append((arm, checker.submit(check, case, arm, out, verdicts)))
+            elif arm.role in ("main", "control"):
+                cache[key] = gate_state(arm)
         for arm, future in pending:
             ok, msg, facts = future.result()
             arm.facts, arm.message = facts, msg
             if not ok:
                 arm.status = "FAIL"
+            if arm.role in ("main", "control"):
+                cache[(case.id, arm.key)] = gate_state(arm)
 
 
-def skip(arm, peer, main):
-    """An arm of a sink without Quiver: unsupported if the peer says so."""
-    arm.status = "skipped"
-    arm.message = "not run: Quiver has no arm in this sink" + (
-        f" ({main.status})" if main is not None else "")
+def can_compare(case, sink, peers):
+    """Whether a peer-like arm of `sink` could run here: Quiver's use_threads
+    arm always can (if Quiver can); a peer unless it says unsupported."""
+    for a in case.arms:
+        if a.sink != sink or a.role not in DECIDERS or a.proc not in peers:
+            continue
+        if a.proc in (MAIN, CONTROL) or a.file is not None:
+            return True
+        try:
+            r = peers[a.proc].call(cmd="settings", variant=a.variant, sink=a.sink)
+        except PeerDied:
+            continue
+        if not r.get("error", "").startswith("unsupported"):
+            return True
+    return False
+
+
+def gate_state(arm):
+    return {"status": arm.status, "message": arm.message, "facts": arm.facts,
+            "bytes": arm.bytes, "gate_s": arm.gate_s}
+
+
+def reuse_gate(arm, p, work, state):
+    """Quiver's arm in a later session of a case: its gate as before, one
+    warm-up (its pools are warm; the caches are not)."""
+    for k in ("status", "message", "facts", "bytes", "gate_s"):
+        setattr(arm, k, state[k])
+    if arm.status != "ok":
+        return
+    try:
+        arm.warmups_s.append(call(p, arm, work)["seconds"][0])
+    except PeerDied as e:
+        arm.status, arm.message = "died", str(e)
+
+
+def skip(arm, peer, message):
+    """An arm not run (`message` says why): unsupported if its peer says so."""
+    arm.status, arm.message = "skipped", message
     if arm.file is None:
         try:
             r = peer.call(cmd="settings", variant=arm.variant, sink=arm.sink)
@@ -237,7 +303,7 @@ def run_round(case, order, peers, work, times, positions, r, dead):
         if arm.key in dead:
             continue
         try:
-            res = call(peers[arm.proc], arm, work)
+            res = call(peers[arm.proc], arm, work, timeout=reply_timeout(arm))
         except PeerDied as e:
             if arm.proc in (MAIN, CONTROL):
                 raise
@@ -388,9 +454,12 @@ def order_pair_check(case, peers, work, qa, fa, s):
     s["flags"] = check_flags(s)
 
 
-def run_case(case, peers, work):
+def run_case(case, peers, work, gate_cache=None, economy=False):
+    """Measures one case. `economy` (the run's time budget is short, run.py):
+    a failing check is not repeated (the case is noise at once)."""
     t0 = time.perf_counter()
-    gate_arms(case, peers, work)
+    r_check = R_MIN if economy else R_CHECK
+    gate_arms(case, peers, work, gate_cache)
     live = [a for a in case.arms if a.status == "ok"]
     keys = {a.key for a in live}
     # A follower goes with its leader; a sink without its Quiver has no case.
@@ -441,13 +510,20 @@ def run_case(case, peers, work):
             else:
                 undecided.add(a.key)
         failing = {sink: s for sink, s in sums.items() if s.get("flags")}
+        if r >= r_check:  # the checks' repeat is over: what still fails is noise
+            failing = {}
         if (not undecided and not failing) or r >= R_MAX:
             break
+        # Only what is still open runs on: the undecided arms, the sinks they
+        # are in, and where a check fails that sink's Quiver, control and (for
+        # the order check) its fastest peer.
         keep = set(undecided)
         for sink, s in failing.items():
             if any(f.startswith("order") for f in s["flags"]) and "fastest" in s:
                 keep.add(f"{s['fastest']}/{sink}")
-        active = {a.key for a in live if a.role in ("main", "control") or a.key in keep}
+        open_sinks = set(failing) | {a.sink for a in live if a.key in undecided}
+        active = {a.key for a in live
+                  if (a.role in ("main", "control") and a.sink in open_sinks) or a.key in keep}
         active |= {a.key for a in live if a.leader_key in active and a.role not in DECIDERS}
     live = [a for a in live if a.key not in dead]
     sums = summaries(live, times, positions, rng)
@@ -459,7 +535,7 @@ def run_case(case, peers, work):
         s["verdict"] = verdict(s)
     for key, msg in dead.items():
         record["arms"][key]["status"], record["arms"][key]["message"] = "died", msg
-    record.update(rounds=r, sinks=sums, left_after=gone,
+    record.update(rounds=r, sinks=sums, left_after=gone, economy=economy,
                   times_s={k: sorted(v.items()) for k, v in times.items() if k not in dead},
                   orders=[sorted(p, key=p.get) for _, p in sorted(positions.items())],
                   seconds_total=time.perf_counter() - t0)

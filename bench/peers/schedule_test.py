@@ -33,10 +33,12 @@ class ScriptedPeer:
         self.times, self.wrong, self.unsupported = times, wrong, unsupported
         self.calls = []
 
-    def call(self, **cmd):
+    def call(self, _timeout=None, **cmd):
         if cmd["cmd"] == "settings":
+            if cmd["variant"] in self.unsupported:
+                return {"error": f"unsupported: {cmd['variant']}"}
             return {"settings": {}, "differences": []}
-        name = cmd.get("_arm")
+        name = cmd.pop("_arm", None)
         if cmd["variant"] in self.unsupported:
             return {"error": f"unsupported: {cmd['variant']}"}
         self.calls.append(cmd)
@@ -55,11 +57,11 @@ def named_calls(monkeypatch):
     """Passes the arm's name to the scripted peer (a real peer knows itself)."""
     real = schedule.call
 
-    def call(peer, arm, work, reps=1, out=None):
+    def call(peer, arm, work, reps=1, out=None, timeout=None):
         orig = peer.call
         peer.call = lambda **cmd: orig(_arm=arm.name, **cmd)
         try:
-            return real(peer, arm, work, reps, out)
+            return real(peer, arm, work, reps, out, timeout)
         finally:
             peer.call = orig
     monkeypatch.setattr(schedule, "call", call)
@@ -106,16 +108,32 @@ def test_a_case_far_from_one_stops_after_the_minimum(tmp_path):
     assert s["order_rounds"][0] >= 1 and s["order_rounds"][1] >= 1  # both orders
 
 
-def test_a_control_off_by_more_than_the_threshold_is_noise_after_the_maximum(tmp_path):
+def test_a_control_off_by_more_than_the_threshold_is_noise_after_the_repeat(tmp_path):
     peers = peers_for({"quiver": noisy(0.010), "control": noisy(0.0105, seed=2),
                        "a": noisy(0.030, seed=3)})
     rec = schedule.run_case(write_case(arms_for(["a"])), peers, str(tmp_path))
     s = rec["sinks"]["file"]
-    assert rec["rounds"] == schedule.R_MAX
+    assert rec["rounds"] == schedule.R_CHECK
     assert s["verdict"] == "noise"
     assert any(f.startswith("control +5") for f in s["flags"])
     # The far peer left after the minimum; Quiver and the control went on.
-    assert s["rounds"]["a"] < schedule.R_MAX and s["rounds"]["quiver"] == schedule.R_MAX
+    assert s["rounds"]["a"] == schedule.R_MIN and s["rounds"]["quiver"] == schedule.R_CHECK
+
+
+def test_only_the_open_sink_runs_on(tmp_path):
+    """A close peer in the memory sink keeps that sink going; the file sink,
+    whose peer is far and whose checks hold, stops after the minimum."""
+    def t(base, close=None):
+        f = noisy(base)
+        return lambda name, sink, i: (close if sink == "mem" and close else f(name, sink, i))
+    peers = {"quiver": ScriptedPeer(t(0.010)), "control": ScriptedPeer(t(0.010)),
+             "a": ScriptedPeer(t(0.030, close=0.0101))}
+    arms = arms_for(["a"], "file") + arms_for(["a"], "mem")
+    rec = schedule.run_case(write_case(arms), peers, str(tmp_path))
+    f, m = rec["sinks"]["file"], rec["sinks"]["mem"]
+    assert f["rounds"]["quiver"] == schedule.R_MIN and f["rounds"]["a"] == schedule.R_MIN
+    assert m["rounds"]["quiver"] == schedule.R_MAX and m["rounds"]["a"] == schedule.R_MAX
+    assert f["verdict"] == "win" and m["verdict"] == "tie"
 
 
 def test_an_order_effect_is_caught(tmp_path):
@@ -235,3 +253,36 @@ def test_the_read_gate_compares_values(tmp_path):
     assert gate.read_gate(str(good), TABLE)[0]
     ok, msg = gate.read_gate(str(bad), TABLE)
     assert not ok and "column 's' differs first at row 4" in msg
+
+
+def test_economy_does_not_repeat_a_failing_check(tmp_path):
+    peers = peers_for({"quiver": noisy(0.010), "control": noisy(0.0105, seed=2),
+                       "a": noisy(0.030, seed=3)})
+    rec = schedule.run_case(write_case(arms_for(["a"])), peers, str(tmp_path), economy=True)
+    assert rec["rounds"] == schedule.R_MIN and rec["economy"]
+    assert rec["sinks"]["file"]["verdict"] == "noise"
+
+
+def test_a_session_whose_peers_cannot_run_the_case_times_nothing(tmp_path):
+    peers = peers_for({"quiver": noisy(0.010), "control": noisy(0.010, seed=2),
+                       "a": noisy(0.020, seed=3)})
+    peers["a"].unsupported = ("default",)
+    rec = schedule.run_case(write_case(arms_for(["a"])), peers, str(tmp_path))
+    assert rec["sinks"] == {}
+    assert peers["quiver"].calls == [] and peers["a"].calls == []
+    assert rec["arms"]["a/file"]["status"] == "unsupported"
+
+
+def test_quiver_is_gated_once_across_sessions(tmp_path):
+    cache = {}
+    first = peers_for({"quiver": noisy(0.010), "control": noisy(0.010, seed=2),
+                       "a": noisy(0.020, seed=3)})
+    schedule.run_case(write_case(arms_for(["a"])), first, str(tmp_path), cache)
+    second = {"quiver": first["quiver"], "control": first["control"],
+              "b": ScriptedPeer(noisy(0.040, seed=4))}
+    n = len(first["quiver"].calls)
+    rec = schedule.run_case(write_case(arms_for(["b"])), second, str(tmp_path), cache)
+    later = first["quiver"].calls[n:]
+    assert not any(c.get("out") for c in later)  # no second gate run
+    assert len(rec["arms"]["quiver/file"]["warmups_s"]) == 1
+    assert rec["sinks"]["file"]["ratio"]["b"] == pytest.approx(0.25, rel=0.01)
