@@ -48,24 +48,31 @@ test-cpp: debug
 test-python: deps-python release
 	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests
 
+# Every bench target prints its wall time when it ends (its recipe is one
+# shell, so the clock covers all of it, installs and builds included).
+bench_clock = start=$$(date +%s); trap 'echo "make $@: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"' EXIT; set -e
+
 # The same release tree, with the benchmarks turned on (they need Google
 # Benchmark, which only this target installs).
 bench-build:
-	@scripts/install-deps.sh bench
-	@scripts/install-deps.sh python-build
-	@cmake --preset release -DQUIVER_BUILD_BENCHMARKS=ON >/dev/null
+	@$(bench_clock); \
+	scripts/install-deps.sh bench; \
+	scripts/install-deps.sh python-build; \
+	cmake --preset release -DQUIVER_BUILD_BENCHMARKS=ON >/dev/null; \
 	cmake --build --preset release --target benchmarks
 
 bench: bench-build
-	bench/run.sh
+	@$(bench_clock); bench/run.sh
 
 # Quiver's writer and reader against the other implementations, each a peer
 # process (bench/peers/PROTOCOL.md); the Rust and Go peers are built when cargo
-# and go are installed. Results: bench/results/peers_<date>.{md,json,png}.
-# ARGS passes options to bench/peers/run.py (e.g. ARGS=--quick).
+# and go are installed (arrow-rs twice: default target and native). Results:
+# bench/results/peers_<date>_<commit>.{md,json.gz,png}. ARGS passes options to
+# bench/peers/run.py (e.g. ARGS=--quick).
 bench-peers: deps
-	@scripts/install-deps.sh python-bench
-	@scripts/install-deps.sh python-build
+	@$(bench_clock); \
+	scripts/install-deps.sh python-bench; \
+	scripts/install-deps.sh python-build; \
 	bench/peers/run.sh $(ARGS)
 
 # libFuzzer targets (build/fuzz/fuzzers), each run over its committed seed

@@ -21,11 +21,13 @@ times each build's quiver.read_table of the file pyarrow writes from the
 input with read_bench's settings (written once to /dev/shm, removed after),
 the same rounds and report: a reader change's same-run before/after.
 """
+import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -48,7 +50,7 @@ def pyarrow_file(inp, codec, build):
     import pyarrow as pa
 
     sys.path[:0] = [build, os.path.join(ROOT, "bench")]
-    import read_bench
+    import read_bench  # noqa: E402
 
     if codec not in read_bench.CODECS:
         sys.exit(f"ab_builds: read:{codec}: the codec is one of {', '.join(read_bench.CODECS)}")
@@ -60,9 +62,17 @@ def pyarrow_file(inp, codec, build):
 
 
 def main():
-    if len(sys.argv) < 6:
-        sys.exit(__doc__)
-    inp, variant, rounds, builds = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], usage=__doc__)
+    ap.add_argument("--sink", default="file", choices=("file", "mem"))
+    ap.add_argument("input")
+    ap.add_argument("variant")
+    ap.add_argument("rounds", type=int)
+    ap.add_argument("builds", nargs="+")
+    args = ap.parse_args()
+    if len(args.builds) < 2:
+        ap.error("give two or more builds")
+    inp, variant, rounds, builds = args.input, args.variant, args.rounds, args.builds
+    work = tempfile.mkdtemp(prefix="ab_builds-", dir="/dev/shm")
     procs = []
     for b in builds:
         env = dict(os.environ, PYTHONPATH=b)
@@ -79,7 +89,9 @@ def main():
             return call(p, cmd="read", file=parquet, reps=reps)["seconds"]
     else:
         def once(p, reps):
-            return call(p, cmd="write", variant=variant, reps=reps, out=None)["seconds"]
+            path = os.path.join(work, f"{procs.index(p)}.parquet")
+            return call(p, cmd="write", variant=variant, reps=reps, sink=args.sink, path=path,
+                        out=None)["seconds"]
     try:
         for p in procs:
             if parquet is None:
@@ -95,7 +107,9 @@ def main():
     finally:
         if parquet is not None:
             os.unlink(parquet)
+        os.rmdir(work)
     meds = [statistics.median(t) for t in times]
+    print(f"ab_builds: {variant}, {args.sink if parquet is None else 'read'}, {rounds} rounds")
     for b, m, t in zip(builds, meds, times):
         print(f"{m * 1e3:8.1f} ms  {b}  [{min(t) * 1e3:.1f}..{max(t) * 1e3:.1f}]")
     for i in range(1, len(procs)):

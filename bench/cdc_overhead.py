@@ -10,12 +10,17 @@ overhead = with / without - 1, added = with - without (seconds). A control
 (pyarrow without CDC timed as two arms) shows the run's noise. The "paired"
 columns give the median of per-rep differences between arms timed side by
 side (added time, its ratio, and the control's, which is noise in seconds).
+Both write files on /dev/shm (the file sink of bench/sinks.py), each file
+removed before the next write, outside the timing; allocators pinned as
+bench/allocators.py says (the script re-executes itself under jemalloc).
 
     PYTHONPATH=build/release/python .venv/bin/python bench/cdc_overhead.py [--reps 5]
 """
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -61,7 +66,10 @@ OPTS = dict(compression="none", use_dictionary=True, data_page_version="1.0",
             row_group_size=1 << 30, write_page_index=False, write_statistics=True)
 
 
-def time_once(fn):
+def time_once(fn, path):
+    """Seconds of fn() writing `path`, removed first (outside the timing)."""
+    if os.path.exists(path):
+        os.unlink(path)
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
@@ -73,17 +81,21 @@ def main():
     ap.add_argument("--out", default="/dev/shm")
     ap.add_argument("--inputs", default="", help="comma-separated input names (default: all four)")
     args = ap.parse_args()
-    pa.set_cpu_count(1)
-    pa.set_io_thread_count(1)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import allocators
+    allocators.ensure_pinned_process()
+    print(f"cdc_overhead: {allocators.pin_allocators()}")
     inputs = make_inputs()
     shuffle = random.Random(7)
     qpath, ppath = f"{args.out}/cdc_q.parquet", f"{args.out}/cdc_p.parquet"
     arms = {
-        "quiver": lambda t: time_once(lambda: quiver.write_parquet(t, qpath, **OPTS)),
-        "quiver+cdc": lambda t: time_once(lambda: quiver.write_parquet(t, qpath, use_content_defined_chunking=True, **OPTS)),
-        "pyarrow": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS)),
-        "pyarrow+cdc": lambda t: time_once(lambda: pq.write_table(t, ppath, use_content_defined_chunking=True, **OPTS)),
-        "control": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS)),
+        "quiver": lambda t: time_once(lambda: quiver.write_parquet(t, qpath, **OPTS), qpath),
+        "quiver+cdc": lambda t: time_once(lambda: quiver.write_parquet(
+            t, qpath, use_content_defined_chunking=True, **OPTS), qpath),
+        "pyarrow": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS), ppath),
+        "pyarrow+cdc": lambda t: time_once(lambda: pq.write_table(
+            t, ppath, use_content_defined_chunking=True, **OPTS), ppath),
+        "control": lambda t: time_once(lambda: pq.write_table(t, ppath, **OPTS), ppath),
     }
     print(f"{'input':16} {'quiver':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | {'pyarrow':>8} {'+cdc':>8} {'ovh':>6} {'added':>7} | added ratio | control spread"
           f" || paired: {'q added':>7} {'p added':>7} {'ratio':>5} {'ctrl':>7}")

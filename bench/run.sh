@@ -17,6 +17,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+start=$(date +%s)
+trap 'echo "bench/run.sh: wall time $(( ($(date +%s) - start) / 60 )) min $(( ($(date +%s) - start) % 60 )) s"' EXIT
 
 bin=build/release/bench/quiver_buffer_benchmark
 json=build/release/bench/buffer_benchmark.json

@@ -3,8 +3,9 @@
 column (1,048,576 empty strings whose data buffer is empty, i.e. Arrow's
 zero-size area) must take within 5% of the time of the same values with an
 allocated data buffer. Interleaved, order swapped every round, 41 rounds,
-3 warm-ups each; prints both medians and their ratio. Run under the pinned
-allocator:
+3 warm-ups each, into memory (bench/sinks.py: write_parquet(table, None), one
+buffer the caller owns); prints both medians and their ratio. Run under the
+pinned allocator:
 
   PYTHONPATH=build/release/python LD_PRELOAD=libjemalloc.so.2 \\
       MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1 .venv/bin/python bench/string_empty_check.py
@@ -19,28 +20,30 @@ import pyarrow as pa
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import quiver  # noqa: E402
-import writer_bench as wb  # noqa: E402
+import sinks  # noqa: E402
+import writer_matrix as wm  # noqa: E402
 
 
 def main():
-    n = wb.FULL_ROWS
+    n = wm.FULL_ROWS
     offsets = pa.py_buffer(np.zeros(n + 1, dtype=np.int32))
     schema = pa.schema([pa.field("_1", pa.string(), False)])
     zero = pa.Array.from_buffers(pa.string(), n, [None, offsets, pa.py_buffer(b"")])
     allocated = pa.Array.from_buffers(pa.string(), n, [None, offsets, pa.allocate_buffer(64)])
     tables = {"zero-size": quiver.table(pa.Table.from_arrays([zero], schema=schema)),
               "allocated": quiver.table(pa.Table.from_arrays([allocated], schema=schema))}
-    opts = wb.variant_options("default", pa.Table.from_arrays([zero], schema=schema))
+    opts = wm.variant_options("default", pa.Table.from_arrays([zero], schema=schema))
     for t in tables.values():
         for _ in range(3):
-            quiver.write_parquet(t, wb.DiscardingFile(), **opts)
+            sinks.quiver_to_memory(t, **opts)
     times = {k: [] for k in tables}
     names = list(tables)
     for r in range(41):
         for name in (names if r % 2 == 0 else names[::-1]):
             t0 = time.perf_counter()
-            quiver.write_parquet(tables[name], wb.DiscardingFile(), **opts)
+            out = sinks.quiver_to_memory(tables[name], **opts)
             times[name].append(time.perf_counter() - t0)
+            del out
     med = {k: statistics.median(v) for k, v in times.items()}
     ratio = med["zero-size"] / med["allocated"]
     print(f"zero-size {med['zero-size'] * 1e3:.2f} ms, allocated {med['allocated'] * 1e3:.2f} ms, "

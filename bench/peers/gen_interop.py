@@ -3,7 +3,7 @@
 Parquet writers make, read by Quiver's reader in `make test`
 (python/tests/test_peer_interop.py: equal to what pyarrow reads).
 
-The inputs are the writer-matrix groups (bench/writer_bench.py build_group,
+The inputs are the writer-matrix groups (bench/writer_matrix.py build_group,
 seeded) at ROWS rows, written once as Arrow IPC files; each peer's interop
 mode (bench/peers/PROTOCOL.md, "Interop files") writes every group under the
 interop variants it can do (default, parquet_2, zstd, cdc). Groups whose
@@ -33,8 +33,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-import writer_bench as wb  # noqa: E402
-import run as driver  # noqa: E402  (peer programs, IPC writing)
+import writer_matrix as wm  # noqa: E402
+from inputs import write_ipc  # noqa: E402
+from peer_process import NATIVE_PEERS, PY_PEERS, native_binaries, peer_argv  # noqa: E402
 
 ROWS = 2000
 INTEROP_PEERS = ("duckdb", "polars", "arrow-rs", "arrow-go")
@@ -71,13 +72,13 @@ def main():
     ap.add_argument("--peer-bin", action="append", default=[], metavar="NAME=PATH")
     args = ap.parse_args()
 
-    bins = driver.native_binaries(argparse.Namespace(peer_bin=args.peer_bin))
+    bins = native_binaries(args.peer_bin, [p for p in INTEROP_PEERS if p in NATIVE_PEERS])
     wanted = args.peers.split(",") if args.peers else [
-        p for p in INTEROP_PEERS if p in driver.PY_PEERS or p in bins]
+        p for p in INTEROP_PEERS if p in PY_PEERS or p in bins]
     for p in wanted:
         if p not in INTEROP_PEERS:
             ap.error(f"unknown interop peer {p!r}")
-        if p in driver.NATIVE_PEERS and p not in bins:
+        if p in NATIVE_PEERS and p not in bins:
             ap.error(f"no program for {p} (build it, or give --peer-bin {p}=PATH)")
 
     manifest_path = os.path.join(OUT, "manifest.json")
@@ -85,15 +86,15 @@ def main():
     if os.path.exists(manifest_path):
         with open(manifest_path) as f:
             manifest = json.load(f)
-    groups = [g for g in wb.GROUPS if g not in LEFT_OUT]
+    groups = [g for g in wm.GROUPS if g not in LEFT_OUT]
     failed = False
     with tempfile.TemporaryDirectory(prefix="quiver-interop-") as tmp:
         inputs = os.path.join(tmp, "inputs")
         os.makedirs(inputs)
         for g in groups:
-            driver.write_ipc(wb.build_group(g, ROWS), os.path.join(inputs, g + ".arrow"))
+            write_ipc(wm.build_group(g, ROWS), os.path.join(inputs, g + ".arrow"))
         for peer in wanted:
-            argv = driver.peer_argv(peer, bins)
+            argv = peer_argv(peer, bins)
             hello = peer_version(argv)
             staging = os.path.join(tmp, peer)
             rc = subprocess.call(argv + ["interop", "--input-dir", inputs, "--out-dir", staging],

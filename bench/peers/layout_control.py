@@ -13,7 +13,7 @@ JSON put over them (py_peer.py --quiver-options), chosen so that its file has
 the peer's layout (the bytes column shows the sizes side by side).
 
     bench/peers/layout_control.py --input build/peers/inputs/G.1048576.arrow \\
-        --variant zstd --peer arrow-go --rounds 30 \\
+        --variant zstd --peer arrow-go --rounds 30 [--sink file|mem] \\
         --arm 'one page={"max_rows_per_page": 100000000}'
 
 Arms, each its own process, every write untimed three times first and
@@ -36,7 +36,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import run  # noqa: E402  (Peer, peer_argv, native_binaries, gate_compare, read_ipc)
+import peer_process as pp  # noqa: E402  (Peer, peer_argv, native_binaries)
+import writer_matrix as wm  # noqa: E402
+from gate import write_gate  # noqa: E402
+from inputs import read_ipc  # noqa: E402
+from schedule import ST_PEERS  # noqa: E402
 
 
 def parse_arm(text):
@@ -59,45 +63,49 @@ def main():
     ap.add_argument("--peer", required=True, help="the peer to compare with")
     ap.add_argument("--arm", type=parse_arm, action="append", default=[], metavar="LABEL=JSON")
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--sink", default="file", choices=("file", "mem"),
+                    help="bench/peers/PROTOCOL.md's sinks (default file)")
     ap.add_argument("--peer-bin", action="append", default=[], metavar="NAME=PATH")
     args = ap.parse_args()
-    if args.peer not in run.ST_PEERS:
-        ap.error(f"--peer must be one of {', '.join(run.ST_PEERS)}")
-    if args.variant not in run.wb.ALL_VARIANTS:
+    if args.peer not in ST_PEERS:
+        ap.error(f"--peer must be one of {', '.join(ST_PEERS)}")
+    if args.variant not in wm.ALL_VARIANTS:
         ap.error(f"unknown variant {args.variant!r}")
-    bins = run.native_binaries(args) if args.peer in run.NATIVE_PEERS else {}
-    if args.peer in run.NATIVE_PEERS and args.peer not in bins:
+    bins = pp.native_binaries(args.peer_bin, [args.peer]) if args.peer in pp.NATIVE_PEERS else {}
+    if args.peer in pp.NATIVE_PEERS and args.peer not in bins:
         sys.exit(f"layout_control: no {args.peer} binary")
 
     py_peer = os.path.join(HERE, "py_peer.py")
-    arms = [("quiver", run.peer_argv("quiver", bins)), ("control", run.peer_argv("quiver", bins))]
+    arms = [("quiver", pp.peer_argv("quiver", bins)), ("control", pp.peer_argv("quiver", bins))]
     for label, extra in args.arm:
         arms.append((label, [sys.executable, py_peer, "--peer", "quiver",
                              "--quiver-options", json.dumps(extra)]))
-    arms.append((args.peer, run.peer_argv(args.peer, bins)))
+    arms.append((args.peer, pp.peer_argv(args.peer, bins)))
 
-    expected = run.read_ipc(args.input)
+    expected = read_ipc(args.input)
     work = tempfile.mkdtemp(prefix="layout-control-", dir="/dev/shm")
     procs = {}
     try:
         for i, (label, argv) in enumerate(arms):
-            procs[label] = run.Peer(f"arm{i}", label, argv, os.path.join(work, "logs"))
+            procs[label] = pp.Peer(f"arm{i}", argv, os.path.join(work, "logs"))
         for p in procs.values():
             p.wait_hello()
         sizes, settings = {}, {}
+        sink = {"sink": args.sink, "path": os.path.join(work, "out.parquet")}
         for label, p in procs.items():
             p.call(cmd="load", input=args.input)
             out = os.path.join(work, "gate.parquet")
-            r = p.call(cmd="write", variant=args.variant, reps=1, out=out)
+            r = p.call(cmd="write", variant=args.variant, reps=1, out=out, **sink)
             if "error" in r:
                 sys.exit(f"layout_control: {label}: {r['error']}")
-            ok, msg, _ = run.gate_compare(out, expected)
+            ok, msg, _ = write_gate(out, expected)
             os.unlink(out)
             if not ok:
                 sys.exit(f"layout_control: {label}'s file: {msg}")
             sizes[label] = r["bytes"]
-            settings[label] = p.call(cmd="settings", variant=args.variant).get("differences", [])
-            p.call(cmd="write", variant=args.variant, reps=3, out=None)
+            settings[label] = p.call(cmd="settings", variant=args.variant,
+                                     sink=args.sink).get("differences", [])
+            p.call(cmd="write", variant=args.variant, reps=3, out=None, **sink)
         labels = list(procs)
         times = {label: [] for label in labels}
         for r in range(args.rounds):
@@ -108,7 +116,7 @@ def main():
             for label in order:
                 times[label].append(
                     procs[label].call(cmd="write", variant=args.variant, reps=1,
-                                      out=None)["seconds"][0])
+                                      out=None, **sink)["seconds"][0])
     finally:
         for p in procs.values():
             p.quit()
@@ -117,7 +125,7 @@ def main():
     med = {label: statistics.median(t) for label, t in times.items()}
     ctl = [c / q for c, q in zip(times["control"], times["quiver"])]
     print(f"Input {os.path.basename(args.input)}, variant {args.variant}, peer {args.peer}, "
-          f"{args.rounds} rounds; control/quiver {statistics.median(ctl):.3f} "
+          f"{args.sink} sink, {args.rounds} rounds; control/quiver {statistics.median(ctl):.3f} "
           f"[{min(ctl):.2f}..{max(ctl):.2f}]\n")
     print(f"| arm | options over the variant's | ms | bytes | / {args.peer} | / quiver |")
     print("|---|---|---|---|---|---|")

@@ -6,32 +6,38 @@
     py_peer.py --peer quiver --quiver-options JSON   Quiver with writer options
                                            added to the variant's (layout_control.py)
 
-NAME is one of
-  quiver      quiver.write_parquet(table, file object, **opts)   (this tree's build)
-  quiver-mt   the same with use_threads=True
-  pyarrow     pq.write_table(table, pa.BufferOutputStream(), **opts)   (Arrow C++)
-  duckdb      COPY (SELECT * FROM t) TO '/dev/shm/...' (FORMAT parquet, ...), SET threads=1
+NAME is one of (each writes to the two sinks of PROTOCOL.md, bench/sinks.py):
+  quiver      quiver.write_parquet(table, PATH | None, **opts) (this tree's build);
+              `"use_threads": true` in a write command: the multi-threaded arm
+  pyarrow     pq.write_table(table, PATH | pa.BufferOutputStream(), **opts) (Arrow C++)
+  duckdb      COPY (SELECT * FROM t) TO 'PATH' (FORMAT parquet, ...), SET threads=1
+              (files only: no memory sink)
   duckdb-mt   the same with threads = the machine's cores
-  polars      DataFrame.write_parquet(io.BytesIO(), ...), POLARS_MAX_THREADS=1
+  polars      DataFrame.write_parquet(PATH | io.BytesIO(), ...), POLARS_MAX_THREADS=1
   polars-mt   the same with POLARS_MAX_THREADS = the machine's cores
 
-The options are bench/writer_bench.py's (BASE_OPTIONS, VARIANTS,
+The options are bench/writer_matrix.py's (BASE_OPTIONS, MATRIX_VARIANTS,
 variant_options: one place); duckdb and polars get the nearest settings their
 APIs have, and the `settings` command names what they cannot match.
 
-Allocators (PROTOCOL.md "Allocator pin"): the process re-executes itself
-under LD_PRELOAD=libjemalloc.so.2 with MALLOC_CONF=dirty_decay_ms:-1,
-muzzy_decay_ms:-1 (writer_bench.ensure_pinned_process) and asserts it through
-mallctl, with Quiver's pool on that jemalloc and pyarrow on its own jemalloc
-pool with decay -1 (writer_bench.pin_allocators). DuckDB and Polars carry
-their own, prefixed jemallocs, which that MALLOC_CONF does not reach: they get
-the same pin through their own variables (DUCKDB_JE_MALLOC_CONF,
-_RJEM_MALLOC_CONF), read back through their own mallctl (duckdb_je_mallctl,
-exported; Polars' _rjem_mallctl, a local symbol found through the runtime's
-symbol table with `nm`). DuckDB's purge of its arenas after a task
-(allocator_flush_threshold, allocator_bulk_deallocation_flush_threshold) is
-set out of reach. Any other value already in the environment for one of
-these variables is refused with exit status 2.
+Allocators (PROTOCOL.md "Allocators"), by QUIVER_PEER_ALLOCATOR:
+  pinned (default): the process re-executes itself under
+    LD_PRELOAD=libjemalloc.so.2 with MALLOC_CONF=dirty_decay_ms:-1,
+    muzzy_decay_ms:-1 (bench/allocators.py) and asserts it through mallctl,
+    with Quiver's pool on that jemalloc and pyarrow on its own jemalloc pool
+    with decay -1. DuckDB and Polars carry their own, prefixed jemallocs,
+    which that MALLOC_CONF does not reach: they get the same pin through
+    their own variables (DUCKDB_JE_MALLOC_CONF, _RJEM_MALLOC_CONF), read back
+    through their own mallctl (duckdb_je_mallctl, exported; Polars'
+    _rjem_mallctl, a local symbol found through the runtime's symbol table
+    with `nm`). DuckDB's purge of its arenas after a task
+    (allocator_flush_threshold, allocator_bulk_deallocation_flush_threshold)
+    is set out of reach. Any other value already in the environment for one
+    of these variables is refused with exit status 2.
+  shipped: every library with the allocator it ships with (glibc malloc for
+    the process, Quiver's and pyarrow's default pools, DuckDB's and Polars'
+    jemallocs with their default configuration, DuckDB's default flush
+    thresholds); any allocator variable in the environment is refused.
 """
 
 import argparse
@@ -47,23 +53,24 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))  # bench/: writer_bench
+sys.path.insert(0, os.path.dirname(HERE))  # bench/
 
-PEERS = ("quiver", "quiver-mt", "pyarrow", "duckdb", "duckdb-mt", "polars", "polars-mt")
+import allocators  # noqa: E402  (nothing heavy: the re-exec comes before the imports)
+
+PEERS = ("quiver", "pyarrow", "duckdb", "duckdb-mt", "polars", "polars-mt")
 INTEROP_VARIANTS = ("default", "parquet_2", "zstd", "cdc")
-SHM_DIR = "/dev/shm/quiver-peers"
 ENGINE_PIN_VARS = ("DUCKDB_JE_MALLOC_CONF", "_RJEM_MALLOC_CONF")
 
 
 class Unsupported(Exception):
-    """A variant (or input) the peer cannot do: the reply is "unsupported: ..."."""
+    """A variant, sink or input the peer cannot do: the reply is "unsupported: ..."."""
 
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--peer", required=True, choices=PEERS)
     ap.add_argument("--quiver-options", type=json.loads, default=None, metavar="JSON",
-                    help="quiver peers only: writer options put over the variant's, e.g. "
+                    help="quiver peer only: writer options put over the variant's, e.g. "
                          "'{\"max_rows_per_page\": null}' (bench/peers/layout_control.py)")
     sub = ap.add_subparsers(dest="mode")
     inter = sub.add_parser("interop", help="write the interop files (PROTOCOL.md)")
@@ -74,25 +81,30 @@ def parse_args():
 
 
 ARGS = parse_args()
-if ARGS.quiver_options is not None and not ARGS.peer.startswith("quiver"):
-    sys.exit("py_peer: --quiver-options is for the quiver peers only")
+if ARGS.quiver_options is not None and ARGS.peer != "quiver":
+    sys.exit("py_peer: --quiver-options is for the quiver peer only")
 THREADS = (os.cpu_count() or 1) if ARGS.peer.endswith("-mt") else 1
+MODE = allocators.mode()
 
-# Before writer_bench's re-exec (and before any import of polars): the
-# engines' own jemalloc pins and Polars' thread count travel in the environment.
-import writer_bench as wb  # noqa: E402  (imports numpy, pyarrow, quiver)
-
-if os.environ.get("QUIVER_WRITER_BENCH_CHILD") != "1":
+# Before the re-exec (and before any import of polars): the engines' own
+# jemalloc pins and Polars' thread count travel in the environment.
+if MODE == "pinned" and os.environ.get("QUIVER_WRITER_BENCH_CHILD") != "1":
     for var in ENGINE_PIN_VARS:
-        if os.environ.get(var, wb.MALLOC_PIN) != wb.MALLOC_PIN:
+        if os.environ.get(var, allocators.MALLOC_PIN) != allocators.MALLOC_PIN:
             print(f"py_peer: refusing to run: {var}={os.environ[var]!r} in the environment; "
-                  f"the peers pin {wb.MALLOC_PIN} (bench/peers/PROTOCOL.md)", file=sys.stderr)
+                  f"the peers pin {allocators.MALLOC_PIN} (bench/peers/PROTOCOL.md)",
+                  file=sys.stderr)
             sys.exit(2)
-        os.environ[var] = wb.MALLOC_PIN
-    os.environ["POLARS_MAX_THREADS"] = str(THREADS)
-wb.ensure_pinned_process()
+        os.environ[var] = allocators.MALLOC_PIN
+os.environ["POLARS_MAX_THREADS"] = str(THREADS)
+allocators.ensure_pinned_process()
 
-pa, pq, quiver = wb.pa, wb.pq, wb.quiver
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+import quiver  # noqa: E402
+import sinks  # noqa: E402
+import writer_matrix as wm  # noqa: E402
 
 # The protocol owns file descriptor 1; anything a library prints goes to stderr.
 PROTO = os.fdopen(os.dup(1), "w", buffering=1)
@@ -109,9 +121,6 @@ def mallctl_fn(address):
     return ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p,
                             ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p,
                             ctypes.c_size_t)(address)
-
-
-read_decay = wb.read_decay  # exit 2 unless both decays read -1
 
 
 def loaded_library(fragment):
@@ -141,95 +150,131 @@ def local_symbol(path, symbol, anchor):
 
 
 class Shape:
-    """What writer_bench.variant_options reads of a table."""
+    """What writer_matrix.variant_options reads of a table."""
 
     def __init__(self, schema, num_rows):
         self.schema, self.num_rows = schema, num_rows
 
 
-class KeepBytes:
-    """Quiver's file-object sink: keeps what write() is given, at close, the
-    file chunk by chunk (memoryviews of the writer's chunks: no copy)."""
-
-    def __init__(self):
-        self.parts = []
-
-    def write(self, data):
-        self.parts.append(data)
-        return len(data)
-
-
 def known_variant(variant):
-    if variant not in wb.ALL_VARIANTS:
-        raise Unsupported(f"variant {variant!r} is not one of writer_bench.ALL_VARIANTS "
-                          f"({', '.join(wb.ALL_VARIANTS)})")
+    if variant not in wm.ALL_VARIANTS:
+        raise Unsupported(f"variant {variant!r} is not one of writer_matrix.ALL_VARIANTS "
+                          f"({', '.join(wm.ALL_VARIANTS)})")
 
 
 def codec_of(opts):
     return opts.get("compression", "none"), opts.get("compression_level")
 
 
+def no_threads_option(use_threads, who):
+    if use_threads:
+        raise Unsupported(f"{who}: use_threads is a quiver-peer arm (the -mt peers are "
+                          "processes of their own)")
+
+
+NO_DISTINCT_COUNT = {
+    "pyarrow": "pyarrow 26 cannot write distinct_count: pq.write_table has no option for it "
+               "(Arrow C++'s WriterProperties neither; its writer never sets it)",
+    "duckdb": "DuckDB 2.0 cannot write distinct_count: COPY ... (FORMAT parquet) has no option "
+              "for it and its files have none (checked)",
+    "polars": "Polars 2.1 writes no distinct_count: write_parquet(statistics='full') and "
+              "statistics={'distinct_count': True} are accepted, but the files have none "
+              "(checked)",
+}
+
+
 # ---------------------------------------------------------------------------
-# Peers. Each has load(table), write(variant) -> bytes-like (timed by the
-# caller), settings(variant) -> (dict, [differences]), read_setup(path) ->
-# state and read(state) -> rows.
+# Peers. Each has load(table), prepare(variant, sink, path, use_threads) ->
+# a callable (timed by the caller; the mem sink's returns the buffer),
+# settings(variant, sink) -> (dict, [differences]), read_setup(path) ->
+# state, read(state) -> the decoded table (timed) and to_arrow(table) ->
+# pyarrow.Table (the read gate, untimed).
+
+_OPTION_PROBES = {}
+
+
+def quiver_option_missing(key):
+    """None if this build takes writer option `key` (=True), else why not.
+    (Whether it does what it says is the gate's question.)"""
+    if key not in _OPTION_PROBES:
+        try:
+            quiver.write_parquet(pa.table({"x": [1]}), io.BytesIO(), **{key: True})
+            _OPTION_PROBES[key] = None
+        except (TypeError, quiver.NotImplementedError) as e:
+            _OPTION_PROBES[key] = (f"this build of Quiver refuses write_parquet({key}=True): "
+                                   f"{type(e).__name__}: {e}")
+    return _OPTION_PROBES[key]
+
 
 class QuiverPeer:
-    def __init__(self, mt, extra=None):
-        self.mt = mt
+    def __init__(self, extra=None):
         self.extra = dict(extra or {})  # --quiver-options: over the variant's options
-        probe = KeepBytes()
+        probe = io.BytesIO()
         quiver.write_parquet(pa.table({"x": [1]}), probe)
-        self.version = pq.ParquetFile(pa.BufferReader(b"".join(probe.parts))).metadata.created_by
+        self.version = pq.ParquetFile(pa.BufferReader(probe.getvalue())).metadata.created_by
         self.table = None
 
     def load(self, table):
         self.arrow = table
         self.table = quiver.table(table)  # zero-copy import, outside the timing
 
-    def options(self, variant):
-        # "<variant>@<peer>": Quiver in that peer's layout (writer_bench.PEER_LAYOUTS).
+    def options(self, variant, use_threads=False):
+        # "<variant>@<peer>": Quiver in that peer's layout (writer_matrix.PEER_LAYOUTS).
         try:
-            base, _ = wb.layout_variant(variant)
+            base, _ = wm.layout_variant(variant)
         except ValueError as e:
             raise Unsupported(str(e)) from None
         known_variant(base)
-        opts = wb.variant_options(variant, self.arrow)
-        if self.mt:
+        for key in wm.ALL_VARIANTS[base]:
+            if key in wm.QUIVER_ONLY_OPTIONS:
+                why = quiver_option_missing(key)
+                if why:
+                    raise Unsupported(why)
+        opts = wm.variant_options(variant, self.arrow)
+        if use_threads:
             opts["use_threads"] = True
         opts.update(self.extra)
         return opts
 
-    def prepare(self, variant):
-        opts = self.options(variant)
+    def prepare(self, variant, sink, path, use_threads=False):
+        opts = self.options(variant, use_threads)
+        table = self.table
+        if sink == "mem":
+            why = sinks.quiver_memory_output()
+            if why:
+                raise Unsupported(why)
+            return lambda: sinks.quiver_to_memory(table, **opts)
+        return lambda: sinks.quiver_to_file(table, path, **opts)
 
-        def run():
-            sink = KeepBytes()
-            quiver.write_parquet(self.table, sink, **opts)
-            return sink.parts
-        return run
-
-    def settings(self, variant):
+    def settings(self, variant, sink):
         opts = self.options(variant)
-        diffs = ["sink: Quiver's Python file-object path: the file is built in Quiver's "
-                 "in-memory ChunkedOutputStream (pyarrow: its BufferOutputStream) and handed "
-                 "to write() chunk by chunk as memoryviews (no copy)"]
-        if self.mt:
-            diffs.append("use_threads=True (multi-threaded arm)")
+        if sink == "mem":
+            call = "quiver.write_parquet(table, None, **opts)"
+            diffs = ["memory sink: write_parquet(table, None) returns the file as one contiguous "
+                     "buffer-protocol object the caller owns; timed until it is returned"]
+        else:
+            call = "quiver.write_parquet(table, path, **opts)"
+            diffs = ["Quiver fsyncs, the peers do not: quiver.write_parquet(table, path) writes "
+                     "a temporary file beside the destination, fsyncs it and renames it into "
+                     "place (its defaults, fsync=True; the timing includes all of it); the "
+                     "peers write the path in place without fsync"]
+        layout = wm.layout_variant(variant)[1]
+        if layout is not None:
+            diffs.append(f"in {layout}'s layout: {json.dumps(wm.PEER_LAYOUTS[layout])} over the "
+                         "variant's options")
         if self.extra:
             diffs.append(f"--quiver-options {json.dumps(self.extra)} over the variant's options")
-        layout = wb.layout_variant(variant)[1]
-        if layout is not None:
-            diffs.append(f"in {layout}'s layout: {json.dumps(wb.PEER_LAYOUTS[layout])} over the "
-                         "variant's options")
-        return {"call": "quiver.write_parquet(table, file_object, **opts)", **opts}, diffs
+        return {"call": call, **opts}, diffs
 
     def read_setup(self, path):
         with open(path, "rb") as f:
             return f.read()
 
     def read(self, data):
-        return quiver.read_table(data).num_rows
+        return quiver.read_table(data)
+
+    def to_arrow(self, table):
+        return pa.table(table)
 
 
 class PyarrowPeer:
@@ -241,27 +286,37 @@ class PyarrowPeer:
 
     def options(self, variant):
         known_variant(variant)
-        return wb.variant_options(variant, self.table)
+        if any(k in wm.QUIVER_ONLY_OPTIONS for k in wm.ALL_VARIANTS[variant]):
+            raise Unsupported(NO_DISTINCT_COUNT["pyarrow"])
+        return wm.variant_options(variant, self.table)
 
-    def prepare(self, variant):
+    def prepare(self, variant, sink, path, use_threads=False):
+        no_threads_option(use_threads, "pyarrow")
         opts = self.options(variant)
+        table = self.table
+        if sink == "mem":
+            return lambda: sinks.pyarrow_to_memory(table, **opts)
+        return lambda: sinks.pyarrow_to_file(table, path, **opts)
 
-        def run():
-            sink = pa.BufferOutputStream()
-            pq.write_table(self.table, sink, **opts)
-            return sink.getvalue()
-        return run
-
-    def settings(self, variant):
-        return {"call": "pq.write_table(table, pa.BufferOutputStream(), **opts)",
-                **self.options(variant)}, []
+    def settings(self, variant, sink):
+        if sink == "mem":
+            call = "pq.write_table(table, sink := pa.BufferOutputStream(), **opts); sink.getvalue()"
+            diffs = []
+        else:
+            call = "pq.write_table(table, path, **opts)"
+            diffs = ["file sink: pyarrow opens the path through its LocalFileSystem's "
+                     "open_output_stream (no buffering: buffer_size None), no fsync"]
+        return {"call": call, **self.options(variant)}, diffs
 
     def read_setup(self, path):
         with open(path, "rb") as f:
             return f.read()
 
     def read(self, data):
-        return pq.read_table(pa.BufferReader(data), use_threads=False).num_rows
+        return pq.read_table(pa.BufferReader(data), use_threads=False)
+
+    def to_arrow(self, table):
+        return table
 
 
 DUCKDB_DICTIONARY_ENTRIES = (1 << 20) // 8
@@ -272,37 +327,40 @@ class DuckdbPeer:
         import duckdb
         self.duckdb = duckdb
         self.mt = mt
-        self.con = duckdb.connect(config={
+        config = {
             "threads": THREADS,
             "memory_limit": "64GB",  # generous: no spilling
+            "preserve_insertion_order": True,
+        }
+        if MODE == "pinned":
             # DuckDB purges its jemalloc arenas after a task that allocated
             # more than these; out of reach, like the decay.
-            "allocator_flush_threshold": "1TB",
-            "allocator_bulk_deallocation_flush_threshold": "1TB",
-            "allocator_background_threads": False,
-            "preserve_insertion_order": True,
-        })
+            config.update({"allocator_flush_threshold": "1TB",
+                           "allocator_bulk_deallocation_flush_threshold": "1TB",
+                           "allocator_background_threads": False})
+        self.con = duckdb.connect(config=config)
         self.con.execute("SET enable_progress_bar = false")
         self.version = f"duckdb {duckdb.__version__}"
-        os.makedirs(SHM_DIR, exist_ok=True)
-        self.path = os.path.join(SHM_DIR, f"duckdb-{os.getpid()}.parquet")
-        atexit.register(self.before)  # no file left on /dev/shm
         self.unsupported = None
         self.table = None
+        self.read_copy = None
+        atexit.register(self.remove_read_copy)
 
     def pin(self):
-        lib = ctypes.CDLL(self.duckdb._duckdb.__file__)
-        mallctl = mallctl_fn(ctypes.cast(lib.duckdb_je_mallctl, ctypes.c_void_p).value)
-        values = read_decay(mallctl, "DuckDB's jemalloc")
         settings = dict(self.con.execute(
             "SELECT name, value FROM duckdb_settings() WHERE name IN ('threads', "
             "'allocator_flush_threshold', 'allocator_bulk_deallocation_flush_threshold', "
             "'allocator_background_threads')").fetchall())
+        flush = (f"flush thresholds {settings.get('allocator_flush_threshold')} / "
+                 f"{settings.get('allocator_bulk_deallocation_flush_threshold')}, background "
+                 f"threads {settings.get('allocator_background_threads')}")
+        if MODE == "shipped":
+            return f"DuckDB's own jemalloc (duckdb_je_) as shipped, default {flush}"
+        lib = ctypes.CDLL(self.duckdb._duckdb.__file__)
+        mallctl = mallctl_fn(ctypes.cast(lib.duckdb_je_mallctl, ctypes.c_void_p).value)
+        values = allocators.read_decay(mallctl, "DuckDB's jemalloc")
         return (f"DuckDB's own jemalloc (duckdb_je_) pinned by DUCKDB_JE_MALLOC_CONF, read back "
-                f"through duckdb_je_mallctl {values}; flush thresholds "
-                f"{settings.get('allocator_flush_threshold')} / "
-                f"{settings.get('allocator_bulk_deallocation_flush_threshold')}, background "
-                f"threads {settings.get('allocator_background_threads')}")
+                f"through duckdb_je_mallctl {values}; {flush}")
 
     def load(self, table):
         self.table = table
@@ -318,10 +376,12 @@ class DuckdbPeer:
 
     def copy_options(self, variant):
         known_variant(variant)
-        v = wb.ALL_VARIANTS[variant]
+        v = wm.ALL_VARIANTS[variant]
         if "use_content_defined_chunking" in v:
             raise Unsupported("DuckDB's Parquet writer has no content-defined chunking")
-        opts = wb.variant_options(variant, self.table)
+        if any(k in wm.QUIVER_ONLY_OPTIONS for k in v):
+            raise Unsupported(NO_DISTINCT_COUNT["duckdb"])
+        opts = wm.variant_options(variant, self.table)
         codec, level = codec_of(opts)
         out = {"FORMAT": "parquet",
                "COMPRESSION": "uncompressed" if codec == "none" else codec,
@@ -339,39 +399,31 @@ class DuckdbPeer:
             out["BLOOM_FILTER_FALSE_POSITIVE_RATIO"] = fpps.pop()
         return out
 
-    def statement(self, variant):
+    def statement(self, variant, path):
         def lit(v):
             if isinstance(v, bool):
                 return "true" if v else "false"
             return str(v)
         opts = ", ".join(f"{k} {lit(v)}" for k, v in self.copy_options(variant).items())
-        return f"COPY (SELECT * FROM t) TO '{self.path}' ({opts})"
+        return f"COPY (SELECT * FROM t) TO '{path}' ({opts})"
 
-    def prepare(self, variant):
-        sql = self.statement(variant)
+    def prepare(self, variant, sink, path, use_threads=False):
+        no_threads_option(use_threads, "duckdb")
+        if sink == "mem":
+            raise Unsupported(DUCKDB_NO_MEMORY)
+        sql = self.statement(variant, path)
         if self.unsupported:
             raise Unsupported(self.unsupported)
 
         def run():
             self.con.execute(sql).fetchall()
-            return None
         return run
 
-    def before(self):
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
-
-    def result(self):
-        with open(self.path, "rb") as f:
-            return f.read()
-
-    def settings(self, variant):
+    def settings(self, variant, sink):
+        if sink == "mem":
+            raise Unsupported(DUCKDB_NO_MEMORY)
         opts = self.copy_options(variant)
         diffs = [
-            "sink: DuckDB writes files only: a file on /dev/shm (tmpfs), unlinked before each "
-            "write (outside the timing)",
             "encodings are DuckDB's own: a column chunk is dictionary-encoded or not as a whole "
             f"(DICTIONARY_SIZE_LIMIT is a count of distinct values: {DUCKDB_DICTIONARY_ENTRIES:,}"
             " = 1 MiB of 8-byte values; strings also STRING_DICTIONARY_PAGE_SIZE_LIMIT bytes), "
@@ -387,24 +439,38 @@ class DuckdbPeer:
             "float16 (halffloat) is not a DuckDB type: such tables are unsupported",
             "bloom filters (WRITE_BLOOM_FILTER) only on dictionary-encoded chunks, sized by the "
             "chunk's distinct count, not ndv = rows",
-            "no content-defined chunking",
+            "no content-defined chunking; no distinct counts",
             "the table is read through DuckDB's Arrow scan of the registered pyarrow table "
             "(zero-copy) inside the timing, as part of the COPY",
+            "memory sink: none (COPY writes files only)",
         ]
         if self.mt:
             diffs.append(f"threads={THREADS} (multi-threaded arm)")
-        return {"call": "con.execute(\"COPY (SELECT * FROM t) TO '/dev/shm/...' (...)\")",
+        return {"call": "con.execute(\"COPY (SELECT * FROM t) TO 'path' (...)\")",
                 "threads": THREADS, "preserve_insertion_order": True, **opts}, diffs
 
     def read_setup(self, path):
         if not os.path.realpath(path).startswith("/dev/shm/"):
-            local = os.path.join(SHM_DIR, f"duckdb-read-{os.getpid()}.parquet")
-            shutil.copyfile(path, local)
-            path = local
+            self.remove_read_copy()
+            self.read_copy = os.path.join("/dev/shm", f"duckdb-read-{os.getpid()}.parquet")
+            shutil.copyfile(path, self.read_copy)
+            path = self.read_copy
         return path
 
+    def remove_read_copy(self):
+        if self.read_copy and os.path.exists(self.read_copy):
+            os.unlink(self.read_copy)
+        self.read_copy = None
+
     def read(self, path):
-        return self.con.sql(f"SELECT * FROM read_parquet('{path}')").to_arrow_table().num_rows
+        return self.con.sql(f"SELECT * FROM read_parquet('{path}')").to_arrow_table()
+
+    def to_arrow(self, table):
+        return table
+
+
+DUCKDB_NO_MEMORY = ("DuckDB writes Parquet only to files (COPY ... TO 'path'): it has no "
+                    "in-memory output, so it is absent from the memory sink")
 
 
 class PolarsPeer:
@@ -418,11 +484,13 @@ class PolarsPeer:
     def pin(self):
         pool = self.pl.thread_pool_size()
         if pool != THREADS:
-            wb.refuse(f"Polars' thread pool has {pool} threads, not {THREADS} "
-                      f"(POLARS_MAX_THREADS={os.environ.get('POLARS_MAX_THREADS')})")
+            allocators.refuse(f"Polars' thread pool has {pool} threads, not {THREADS} "
+                              f"(POLARS_MAX_THREADS={os.environ.get('POLARS_MAX_THREADS')})")
+        if MODE == "shipped":
+            return f"Polars' own jemalloc (tikv, _rjem_) as shipped; thread pool {pool}"
         path = loaded_library("_polars_runtime")
         mallctl = mallctl_fn(local_symbol(path, "_rjem_mallctl", "PyInit__polars_runtime"))
-        values = read_decay(mallctl, "Polars' jemalloc")
+        values = allocators.read_decay(mallctl, "Polars' jemalloc")
         return (f"Polars' own jemalloc (tikv, _rjem_) pinned by _RJEM_MALLOC_CONF, read back "
                 f"through _rjem_mallctl (runtime symbol table) {values}; thread pool {pool}")
 
@@ -434,12 +502,14 @@ class PolarsPeer:
 
     def write_kwargs(self, variant):
         known_variant(variant)
-        v = wb.ALL_VARIANTS[variant]
-        opts = wb.variant_options(variant, self.table)
+        v = wm.ALL_VARIANTS[variant]
         if "use_content_defined_chunking" in v:
             raise Unsupported("Polars' Parquet writer has no content-defined chunking")
         if "bloom_filter_options" in v:
             raise Unsupported("Polars' Parquet writer writes no bloom filters")
+        if any(k in wm.QUIVER_ONLY_OPTIONS for k in v):
+            raise Unsupported(NO_DISTINCT_COUNT["polars"])
+        opts = wm.variant_options(variant, self.table)
         if opts["data_page_version"] != "1.0":
             raise Unsupported("Polars' Parquet writer has no data page version option "
                               "(it writes v1 pages)")
@@ -453,16 +523,19 @@ class PolarsPeer:
             kw["compression_level"] = level
         return kw
 
-    def prepare(self, variant):
+    def prepare(self, variant, sink, path, use_threads=False):
+        no_threads_option(use_threads, "polars")
         kw = self.write_kwargs(variant)
+        df = self.df
+        if sink == "mem":
+            def run():
+                out = io.BytesIO()
+                df.write_parquet(out, **kw)
+                return out.getbuffer()
+            return run
+        return lambda: df.write_parquet(path, **kw)
 
-        def run():
-            sink = io.BytesIO()
-            self.df.write_parquet(sink, **kw)
-            return sink.getbuffer()
-        return run
-
-    def settings(self, variant):
+    def settings(self, variant, sink):
         kw = self.write_kwargs(variant)
         diffs = [
             "the input is converted to a Polars DataFrame at load (outside the timing): "
@@ -477,26 +550,35 @@ class PolarsPeer:
             "no limit on rows per page (max_rows_per_page 20,000 not settable); no write batch "
             "size option",
             "data page v1 only: parquet_2 variants unsupported",
-            "no bloom filters; no content-defined chunking",
+            "no bloom filters; no content-defined chunking; no distinct counts",
         ]
+        if sink == "mem":
+            call = "df.write_parquet(out := io.BytesIO(), **kw); out.getbuffer()"
+            diffs.append("memory sink: io.BytesIO, ended with getbuffer(), a memoryview of the "
+                         "BytesIO's own buffer (one contiguous buffer, no copy; getvalue() may "
+                         "copy to shrink it)")
+        else:
+            call = "df.write_parquet(path, **kw)"
         if self.mt:
             diffs.append(f"POLARS_MAX_THREADS={THREADS} (multi-threaded arm)")
-        return {"call": "df.write_parquet(io.BytesIO(), **kw)",
-                "POLARS_MAX_THREADS": THREADS, **kw}, diffs
+        return {"call": call, "POLARS_MAX_THREADS": THREADS, **kw}, diffs
 
     def read_setup(self, path):
         with open(path, "rb") as f:
             return f.read()
 
     def read(self, data):
-        return self.pl.read_parquet(io.BytesIO(data)).height
+        return self.pl.read_parquet(io.BytesIO(data))
+
+    def to_arrow(self, df):
+        return df.to_arrow()
 
 
 def make_peer(name):
     mt = name.endswith("-mt")
     base = name[:-3] if mt else name
     if base == "quiver":
-        return QuiverPeer(mt, ARGS.quiver_options)
+        return QuiverPeer(ARGS.quiver_options)
     if base == "pyarrow":
         return PyarrowPeer()
     if base == "duckdb":
@@ -512,6 +594,13 @@ def load_ipc(path):
     return table.combine_chunks()
 
 
+def write_ipc(table, path):
+    table = table.combine_chunks()
+    with pa.OSFile(path, "wb") as f:
+        with pa.ipc.new_file(f, table.schema) as w:
+            w.write_table(table, max_chunksize=max(1, table.num_rows))
+
+
 def timed_call(fn):
     gc.collect()
     gc.disable()
@@ -524,54 +613,77 @@ def timed_call(fn):
     return result, (w1 - w0) / 1e9, (c1 - c0) / 1e9
 
 
-def do_write(peer, variant, reps, out):
+def remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def do_write(peer, variant, reps, sink, path, out, use_threads=False):
+    """PROTOCOL.md `write`: R timed writes into `sink`; the file sink's file
+    is removed after each (outside the timing), the last one moved to `out`
+    if asked; the mem sink's buffer is freed outside the timing too."""
     if getattr(peer, "table", None) is None and getattr(peer, "df", None) is None:
         raise ValueError("no table loaded (send load first)")
-    run = peer.prepare(variant)
-    before = getattr(peer, "before", None)
-    seconds, cpu = [], []
-    data = None
-    for _ in range(reps):
-        if before:
-            before()
-        data = None
+    if sink not in sinks.SINKS:
+        raise ValueError(f"unknown sink {sink!r} (one of {', '.join(sinks.SINKS)})")
+    if sink == "file" and not path:
+        raise ValueError("the file sink needs \"path\"")
+    run = peer.prepare(variant, sink, path, use_threads)
+    seconds, cpu, nbytes = [], [], 0
+    for i in range(reps):
+        if sink == "file":
+            remove(path)
         data, w, c = timed_call(run)
         seconds.append(w)
         cpu.append(c)
-    if data is None:
-        data = peer.result()
-    parts = data if isinstance(data, list) else [data]  # (Quiver's: the file's chunks)
-    nbytes = sum(len(p) if not isinstance(p, pa.Buffer) else p.size for p in parts)
-    if out:
-        with open(out, "wb") as f:
-            for p in parts:
-                f.write(p)
+        if sink == "file":
+            nbytes = os.path.getsize(path)
+            if out and i == reps - 1:
+                os.replace(path, out)
+            else:
+                remove(path)
+        else:
+            nbytes = sinks.nbytes(data)
+            if out and i == reps - 1:
+                with open(out, "wb") as f:
+                    f.write(data)
+        del data
     return {"seconds": seconds, "bytes": nbytes, "cpu_seconds": cpu}
 
 
-def do_read(peer, path, reps):
+def do_read(peer, path, reps, out):
     state = peer.read_setup(path)
     seconds, cpu, rows = [], [], None
-    for _ in range(reps):
-        rows, w, c = timed_call(lambda: peer.read(state))
+    for i in range(reps):
+        table, w, c = timed_call(lambda: peer.read(state))
         seconds.append(w)
         cpu.append(c)
+        arrow = peer.to_arrow(table)
+        rows = arrow.num_rows
+        if out and i == reps - 1:
+            write_ipc(arrow, out)
+        del table, arrow
     return {"seconds": seconds, "rows": rows, "cpu_seconds": cpu}
 
 
 def startup(peer_name):
-    pin = wb.pin_allocators()  # process jemalloc + Quiver's pool + pyarrow's pool
+    pin = allocators.pin_allocators()  # process jemalloc + Quiver's pool + pyarrow's pool
     peer = make_peer(peer_name)
     extra = peer.pin() if hasattr(peer, "pin") else None
-    allocator = (f"jemalloc (LD_PRELOAD={wb.JEMALLOC_SONAME}, MALLOC_CONF={wb.MALLOC_PIN}) "
-                 f"read back through mallctl; {pin}" + (f"; {extra}" if extra else ""))
-    return peer, allocator
+    if MODE == "pinned":
+        allocator = (f"jemalloc (LD_PRELOAD={allocators.JEMALLOC_SONAME}, "
+                     f"MALLOC_CONF={allocators.MALLOC_PIN}) read back through mallctl; {pin}")
+    else:
+        allocator = pin
+    return peer, allocator + (f"; {extra}" if extra else "")
 
 
 def serve(peer_name):
     peer, allocator = startup(peer_name)
     reply({"peer": peer_name, "version": peer.version, "allocator": allocator,
-           "threads": THREADS})
+           "allocator_mode": MODE, "threads": THREADS})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -587,15 +699,17 @@ def serve(peer_name):
                 reply({"ok": True, "rows": table.num_rows, "columns": table.num_columns})
                 del table  # the peer keeps what it needs
             elif op == "write":
-                reply(do_write(peer, cmd["variant"], int(cmd.get("reps", 1)), cmd.get("out")))
+                reply(do_write(peer, cmd["variant"], int(cmd.get("reps", 1)),
+                               cmd.get("sink", "mem"), cmd.get("path"), cmd.get("out"),
+                               bool(cmd.get("use_threads", False))))
             elif op == "read":
-                reply(do_read(peer, cmd["file"], int(cmd.get("reps", 1))))
+                reply(do_read(peer, cmd["file"], int(cmd.get("reps", 1)), cmd.get("out")))
             elif op == "settings":
-                settings, diffs = peer.settings(cmd["variant"])
+                settings, diffs = peer.settings(cmd["variant"], cmd.get("sink", "mem"))
                 reply({"settings": settings, "differences": diffs})
             else:
                 reply({"error": f"unknown command {op!r}"})
-        except Unsupported as e:
+        except (Unsupported, sinks.Unavailable) as e:
             reply({"error": f"unsupported: {e}"})
         except quiver.NotImplementedError as e:
             reply({"error": f"unsupported: {e}"})
@@ -615,7 +729,7 @@ def interop(peer_name, input_dir, out_dir, variants):
         for v in variants:
             out = os.path.join(out_dir, f"{group}.{v}.parquet")
             try:
-                do_write(peer, v, 1, out)
+                do_write(peer, v, 1, "file", out + ".tmp", out)
             except (Unsupported, quiver.NotImplementedError) as e:
                 print(f"py_peer {peer_name}: {group}.{v}: skipped (unsupported: {e})",
                       file=sys.stderr)

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,6 +44,18 @@ const (
 // mem is the one allocator of the peer: Go's garbage-collected heap
 // (memory.NewGoAllocator allocates []byte through the Go runtime, not malloc).
 var mem = memory.NewGoAllocator()
+
+// shipped: QUIVER_PEER_ALLOCATOR=shipped, the Go runtime as a program gets
+// it: no runtime.GC() forced between timed repetitions (pinned: forced, so
+// that no repetition collects another's garbage).
+var shipped = os.Getenv("QUIVER_PEER_ALLOCATOR") == "shipped"
+
+// collectBetweenReps runs the garbage collector outside the timing (pinned).
+func collectBetweenReps() {
+	if !shipped {
+		runtime.GC()
+	}
+}
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "interop" {
@@ -144,14 +157,23 @@ func serve() int {
 			"(the Go heap must be collected); unset GOGC")
 		return 2
 	}
+	if m := os.Getenv("QUIVER_PEER_ALLOCATOR"); m != "" && m != "pinned" && m != "shipped" {
+		fmt.Fprintf(os.Stderr, "quiver-peer-arrow-go: QUIVER_PEER_ALLOCATOR=%q (pinned or shipped)\n", m)
+		return 2
+	}
 	p := &peer{out: bufio.NewWriterSize(os.Stdout, 1<<16)}
+	mode, gc := "pinned", "runtime.GC() before every timed repetition, outside the timing"
+	if shipped {
+		mode, gc = "shipped", "SHIPPED: no forced collection (the runtime's own pacing, as a program gets it)"
+	}
 	p.reply(map[string]any{
 		"peer":    peerName,
 		"version": moduleVersion() + " (" + runtime.Version() + ")",
 		"allocator": fmt.Sprintf("Go runtime heap, not malloc (memory.NewGoAllocator for every "+
-			"arrow-go buffer); GOGC=%s, GOMEMLIMIT=%s, GOMAXPROCS=%d; runtime.GC() before "+
-			"every timed repetition, outside the timing", describeGOGC(gogc), describeMemLimit(), threads),
-		"threads": threads,
+			"arrow-go buffer); GOGC=%s, GOMEMLIMIT=%s, GOMAXPROCS=%d; %s", describeGOGC(gogc),
+			describeMemLimit(), threads, gc),
+		"allocator_mode": mode,
+		"threads":        threads,
 	})
 
 	sc := bufio.NewScanner(os.Stdin)
@@ -201,29 +223,29 @@ func (p *peer) dispatch(name string, cmd map[string]json.RawMessage) (out any) {
 			res, err = p.load(input)
 		}
 	case "write":
-		var variant string
-		var reps int
-		var outPath *string
-		if err = field(cmd, "variant", &variant, true); err == nil {
-			if err = field(cmd, "reps", &reps, true); err == nil {
-				err = field(cmd, "out", &outPath, false)
-			}
-		}
-		if err == nil {
-			res, err = p.write(variant, reps, outPath)
+		var w writeCmd
+		w.Sink = "mem"
+		if err = json.Unmarshal(mustJSON(cmd), &w); err == nil {
+			res, err = p.write(w)
 		}
 	case "read":
 		var path string
 		var reps int
+		var outPath *string
 		if err = field(cmd, "file", &path, true); err == nil {
 			if err = field(cmd, "reps", &reps, true); err == nil {
-				res, err = p.read(path, reps)
+				if err = field(cmd, "out", &outPath, false); err == nil {
+					res, err = p.read(path, reps, outPath)
+				}
 			}
 		}
 	case "settings":
 		var variant string
+		sink := "mem"
 		if err = field(cmd, "variant", &variant, true); err == nil {
-			res, err = p.settings(variant)
+			if err = field(cmd, "sink", &sink, false); err == nil {
+				res, err = p.settings(variant, sink)
+			}
 		}
 	default:
 		err = fmt.Errorf("unknown cmd %q", name)
@@ -232,6 +254,21 @@ func (p *peer) dispatch(name string, cmd map[string]json.RawMessage) (out any) {
 		return errReply(err)
 	}
 	return res
+}
+
+// writeCmd is PROTOCOL.md's write command.
+type writeCmd struct {
+	Variant    string  `json:"variant"`
+	Reps       int     `json:"reps"`
+	Sink       string  `json:"sink"` // "file" or "mem"
+	Path       string  `json:"path"` // the file sink's file
+	Out        *string `json:"out"`
+	UseThreads bool    `json:"use_threads"`
+}
+
+func mustJSON(cmd map[string]json.RawMessage) []byte {
+	b, _ := json.Marshal(cmd)
+	return b
 }
 
 func field(cmd map[string]json.RawMessage, key string, dst any, required bool) error {
@@ -537,7 +574,7 @@ func configFor(variant string, leaves []leaf, rows int64) (*variantConfig, error
 	}, nil
 }
 
-func (p *peer) settings(variant string) (any, error) {
+func (p *peer) settings(variant, sink string) (any, error) {
 	var rows int64
 	if p.rec != nil {
 		rows = p.rec.NumRows()
@@ -546,7 +583,18 @@ func (p *peer) settings(variant string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"settings": cfg.settings, "differences": cfg.differences}, nil
+	settings := map[string]any{}
+	for k, v := range cfg.settings {
+		settings[k] = v
+	}
+	if sink == "file" {
+		settings["sink"] = "os.Create(path) passed to pqarrow.NewFileWriter as is (no bufio: one " +
+			"Write call per page header and page); FileWriter.Close closes the file, inside the " +
+			"timing; no fsync"
+	} else {
+		settings["sink"] = "bytes.Buffer (new, empty, per repetition)"
+	}
+	return map[string]any{"settings": settings, "differences": cfg.differences}, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -554,8 +602,8 @@ func (p *peer) settings(variant string) (any, error) {
 
 // writeParquet is the timed unit: create the writer, write the record, close
 // (footer included), into buf.
-func writeParquet(rec arrow.RecordBatch, cfg *variantConfig, buf *bytes.Buffer) error {
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), buf, cfg.props, cfg.arrowProps)
+func writeParquet(rec arrow.RecordBatch, cfg *variantConfig, sink io.Writer) error {
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), sink, cfg.props, cfg.arrowProps)
 	if err != nil {
 		return err
 	}
@@ -583,38 +631,82 @@ type refusedError struct{ err error }
 func (e refusedError) Error() string { return e.err.Error() }
 func (e refusedError) Unwrap() error { return e.err }
 
-func (p *peer) write(variant string, reps int, outPath *string) (any, error) {
+// writeFile is the timed unit of the file sink: create the file, write,
+// close (footer included, and the file closed by FileWriter.Close).
+func writeFile(rec arrow.RecordBatch, cfg *variantConfig, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeParquet(rec, cfg, f); err != nil {
+		f.Close()
+		return err
+	}
+	return nil
+}
+
+func (p *peer) write(c writeCmd) (any, error) {
 	if p.rec == nil {
 		return nil, errors.New("no table loaded (send load first)")
 	}
-	if reps < 1 {
-		return nil, fmt.Errorf("reps must be >= 1, got %d", reps)
+	if c.Reps < 1 {
+		return nil, fmt.Errorf("reps must be >= 1, got %d", c.Reps)
 	}
-	cfg, err := configFor(variant, p.leaves, p.rec.NumRows())
+	if c.UseThreads {
+		return nil, unsupportedError{"pqarrow.FileWriter writes the columns of a row group one after another (no use_threads)"}
+	}
+	if c.Sink != "file" && c.Sink != "mem" {
+		return nil, fmt.Errorf("unknown sink %q (file or mem)", c.Sink)
+	}
+	if c.Sink == "file" && c.Path == "" {
+		return nil, errors.New(`the file sink needs "path"`)
+	}
+	cfg, err := configFor(c.Variant, p.leaves, p.rec.NumRows())
 	if err != nil {
 		return nil, err
 	}
-	seconds := make([]float64, reps)
-	var last *bytes.Buffer
-	for i := 0; i < reps; i++ {
-		last = nil
-		runtime.GC() // the previous repetition's garbage is not collected inside this one
+	seconds := make([]float64, c.Reps)
+	var n int
+	for i := 0; i < c.Reps; i++ {
+		last := i == c.Reps-1
+		collectBetweenReps() // the previous repetition's garbage is not collected inside this one
+		if c.Sink == "file" {
+			os.Remove(c.Path)
+			t0 := time.Now()
+			err := writeFile(p.rec, cfg, c.Path)
+			seconds[i] = time.Since(t0).Seconds()
+			if err != nil {
+				os.Remove(c.Path)
+				return nil, fmt.Errorf("write (%s): %w", c.Variant, explainWriteError(err))
+			}
+			st, err := os.Stat(c.Path)
+			if err != nil {
+				return nil, err
+			}
+			n = int(st.Size())
+			if last && c.Out != nil && *c.Out != "" {
+				if err := os.Rename(c.Path, *c.Out); err != nil {
+					return nil, err
+				}
+			} else {
+				os.Remove(c.Path)
+			}
+			continue
+		}
 		t0 := time.Now()
 		buf := new(bytes.Buffer)
 		err := writeParquet(p.rec, cfg, buf)
 		seconds[i] = time.Since(t0).Seconds()
 		if err != nil {
-			return nil, fmt.Errorf("write (%s): %w", variant, explainWriteError(err))
+			return nil, fmt.Errorf("write (%s): %w", c.Variant, explainWriteError(err))
 		}
-		last = buf
-	}
-	if outPath != nil && *outPath != "" {
-		if err := os.WriteFile(*outPath, last.Bytes(), 0o644); err != nil {
-			return nil, err
+		n = buf.Len()
+		if last && c.Out != nil && *c.Out != "" {
+			if err := os.WriteFile(*c.Out, buf.Bytes(), 0o644); err != nil {
+				return nil, err
+			}
 		}
 	}
-	n := last.Len()
-	last = nil
 	return map[string]any{"seconds": seconds, "bytes": n}, nil
 }
 
@@ -633,7 +725,35 @@ func readerProps() *parquet.ReaderProperties {
 	return props
 }
 
-func (p *peer) read(path string, reps int) (any, error) {
+// writeIPC writes the decoded table as an Arrow IPC file (the read gate
+// compares it with pyarrow's reading of the same file).
+func writeIPC(path string, tbl arrow.Table) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(tbl.Schema()), ipc.WithAllocator(mem))
+	if err != nil {
+		f.Close()
+		return err
+	}
+	tr := array.NewTableReader(tbl, 1<<20)
+	defer tr.Release()
+	for tr.Next() {
+		if err := w.Write(tr.RecordBatch()); err != nil {
+			w.Close()
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func (p *peer) read(path string, reps int, outPath *string) (any, error) {
 	if reps < 1 {
 		return nil, fmt.Errorf("reps must be >= 1, got %d", reps)
 	}
@@ -644,7 +764,7 @@ func (p *peer) read(path string, reps int) (any, error) {
 	seconds := make([]float64, reps)
 	var rows int64
 	for i := 0; i < reps; i++ {
-		runtime.GC()
+		collectBetweenReps()
 		t0 := time.Now()
 		rdr, err := file.NewParquetReader(bytes.NewReader(data), file.WithReadProps(readerProps()))
 		if err != nil {
@@ -662,6 +782,13 @@ func (p *peer) read(path string, reps int) (any, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		rows = tbl.NumRows()
+		if i == reps-1 && outPath != nil && *outPath != "" {
+			if err := writeIPC(*outPath, tbl); err != nil {
+				tbl.Release()
+				rdr.Close()
+				return nil, err
+			}
+		}
 		tbl.Release()
 		rdr.Close()
 	}

@@ -2,18 +2,26 @@
 //! bench/peers/PROTOCOL.md on stdin/stdout (one JSON object per line each
 //! way), or writes the interop files (`interop --input-dir D --out-dir O`).
 //!
-//! Writes go through `parquet::arrow::ArrowWriter` into a `Vec<u8>` the peer
-//! owns; reads through `ParquetRecordBatchReaderBuilder` over `bytes::Bytes`.
+//! Writes go through `parquet::arrow::ArrowWriter`, into a file the peer
+//! creates (`File::create`, the file sink) or a `Vec<u8>` it owns (the memory
+//! sink); reads through `ParquetRecordBatchReaderBuilder` over `bytes::Bytes`.
 //! The settings of each variant mirror pyarrow's `pq.write_table` call of
-//! bench/writer_bench.py as far as arrow-rs allows; `variant_differences`
+//! bench/writer_matrix.py as far as arrow-rs allows; `variant_differences`
 //! lists where it cannot.
+//!
+//! Allocator (QUIVER_PEER_ALLOCATOR): `pinned` (default) is jemalloc with
+//! decay -1 compiled in and read back at start-up; `shipped` is Rust's
+//! system allocator (glibc malloc), which a program using arrow-rs gets
+//! unless it chooses another (the crates set no global allocator).
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::fs::File;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -26,8 +34,72 @@ use parquet::file::properties::{
 };
 use serde_json::{json, Value};
 
+/// The global allocator: jemalloc (pinned) or the system allocator
+/// (shipped), chosen once, at the first allocation, from
+/// QUIVER_PEER_ALLOCATOR (read with getenv, which allocates nothing), and
+/// never changed, so every block is freed by the allocator that made it.
+/// The choice costs a relaxed load and a predictable branch per call.
+struct PeerAllocator;
+
+const MODE_UNSET: u8 = 0;
+const MODE_PINNED: u8 = 1;
+const MODE_SHIPPED: u8 = 2;
+static MODE: AtomicU8 = AtomicU8::new(MODE_UNSET);
+
+#[cold]
+fn choose_mode() -> u8 {
+    // SAFETY: a NUL-terminated name; getenv returns NULL or a C string.
+    let v = unsafe { libc::getenv(c"QUIVER_PEER_ALLOCATOR".as_ptr()) };
+    let shipped = !v.is_null() && unsafe { std::ffi::CStr::from_ptr(v) }.to_bytes() == b"shipped";
+    let mode = if shipped { MODE_SHIPPED } else { MODE_PINNED };
+    // The first allocation happens on the main thread before any other
+    // thread exists; a racing second chooser would choose the same.
+    MODE.store(mode, Ordering::Relaxed);
+    mode
+}
+
+#[inline]
+fn mode() -> u8 {
+    match MODE.load(Ordering::Relaxed) {
+        MODE_UNSET => choose_mode(),
+        m => m,
+    }
+}
+
+// SAFETY: every call goes to one of two allocators for the whole process.
+unsafe impl GlobalAlloc for PeerAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if mode() == MODE_PINNED {
+            unsafe { tikv_jemallocator::Jemalloc.alloc(layout) }
+        } else {
+            unsafe { System.alloc(layout) }
+        }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if mode() == MODE_PINNED {
+            unsafe { tikv_jemallocator::Jemalloc.alloc_zeroed(layout) }
+        } else {
+            unsafe { System.alloc_zeroed(layout) }
+        }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if mode() == MODE_PINNED {
+            unsafe { tikv_jemallocator::Jemalloc.dealloc(ptr, layout) }
+        } else {
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if mode() == MODE_PINNED {
+            unsafe { tikv_jemallocator::Jemalloc.realloc(ptr, layout, new_size) }
+        } else {
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+}
+
 #[global_allocator]
-static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+static GLOBAL: PeerAllocator = PeerAllocator;
 
 const PEER: &str = "arrow-rs";
 const PARQUET_VERSION: &str = "60.1.0";
@@ -62,8 +134,18 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 // ---------------------------------------------------------------------------
 // Allocator pin.
 
-/// Reads back jemalloc's decay options; exits 2 unless both are -1.
+/// Pinned: reads back jemalloc's decay options; exits 2 unless both are -1.
+/// Shipped: says so (and refuses a jemalloc override, which would not apply).
 fn check_allocator() -> String {
+    if mode() == MODE_SHIPPED {
+        if std::env::var_os("_RJEM_MALLOC_CONF").is_some() {
+            eprintln!("quiver-peer-arrow-rs: shipped allocator, but _RJEM_MALLOC_CONF is set");
+            std::process::exit(2);
+        }
+        return "SHIPPED: Rust's system allocator (std::alloc::System, glibc malloc), which a \
+                program using arrow-rs gets unless it sets a global allocator of its own"
+            .to_string();
+    }
     // SAFETY: NUL-terminated mallctl names of ssize_t / const char* options.
     let dirty = unsafe { tikv_jemalloc_ctl::raw::read::<isize>(b"opt.dirty_decay_ms\0") };
     let muzzy = unsafe { tikv_jemalloc_ctl::raw::read::<isize>(b"opt.muzzy_decay_ms\0") };
@@ -199,8 +281,15 @@ fn compression_name(c: Compression) -> String {
     }
 }
 
-fn variant_settings(name: &str, table: Option<&RecordBatch>) -> Res<Value> {
+fn variant_settings(name: &str, sink: &str, table: Option<&RecordBatch>) -> Res<Value> {
     let v = variant(name)?;
+    let sink_text = match sink {
+        "file" => "File::create(path) passed to ArrowWriter as is (the writer wraps every sink \
+                   in an 8 KiB BufWriter of its own, parquet/src/file/writer.rs TrackedWrite); \
+                   ArrowWriter::into_inner closes the writer and the File is dropped (closed) \
+                   inside the timing; no fsync",
+        _ => "Vec<u8> (new, empty, per repetition), taken back with ArrowWriter::into_inner",
+    };
     let mut s = json!({
         "WriterProperties": {
             "set_writer_version": format!("{:?}", v.version),
@@ -226,7 +315,7 @@ fn variant_settings(name: &str, table: Option<&RecordBatch>) -> Res<Value> {
             },
         },
         "ArrowWriterOptions": {"with_skip_arrow_metadata": false},
-        "sink": "Vec<u8> (new, empty, per repetition)",
+        "sink": sink_text,
         "read": {"ParquetRecordBatchReaderBuilder::with_batch_size": READ_BATCH_SIZE,
                  "input": "bytes::Bytes of the whole file"},
         "crates": format!("parquet {PARQUET_VERSION} (features arrow, zstd, snap, simdutf8), \
@@ -351,57 +440,114 @@ fn load_ipc(path: &Path) -> Res<RecordBatch> {
     arrow_select::concat::concat_batches(&schema, &batches).map_err(err)
 }
 
-fn write_once(batch: &RecordBatch, props: &WriterProperties) -> Res<Vec<u8>> {
-    let mut buf = Vec::new();
+/// One timed write into a file created at `path`: File::create, ArrowWriter,
+/// write, close, and the file closed (dropped) inside the timing. No
+/// BufWriter of ours: the writer wraps every sink in a BufWriter of its own
+/// (parquet/src/file/writer.rs TrackedWrite).
+fn write_file(table: &RecordBatch, props: &WriterProperties, path: &str) -> Res<f64> {
+    let t0 = Instant::now();
+    let file = File::create(path).map_err(|e| format!("{path}: {e}"))?;
     let options = ArrowWriterOptions::new().with_properties(props.clone());
-    let mut w = ArrowWriter::try_new_with_options(&mut buf, batch.schema(), options).map_err(err)?;
-    w.write(batch).map_err(err)?;
-    w.close().map_err(err)?;
-    Ok(buf)
+    let mut w = ArrowWriter::try_new_with_options(file, table.schema(), options).map_err(err)?;
+    w.write(table).map_err(err)?;
+    let file = w.into_inner().map_err(err)?; // close (footer included), the File back
+    drop(file);
+    Ok(t0.elapsed().as_secs_f64())
+}
+
+/// One timed write into a Vec<u8> the caller owns.
+fn write_memory(table: &RecordBatch, props: &WriterProperties) -> Res<(f64, Vec<u8>)> {
+    let t0 = Instant::now();
+    let options = ArrowWriterOptions::new().with_properties(props.clone());
+    let mut w =
+        ArrowWriter::try_new_with_options(Vec::new(), table.schema(), options).map_err(err)?;
+    w.write(table).map_err(err)?;
+    let buf = w.into_inner().map_err(err)?; // close (footer included), the Vec back
+    Ok((t0.elapsed().as_secs_f64(), buf))
+}
+
+fn remove(path: &str) {
+    let _ = std::fs::remove_file(path);
 }
 
 fn cmd_write(table: Option<&RecordBatch>, c: &Value) -> Res<Value> {
     let table = table.ok_or("no table loaded")?;
     let name = c["variant"].as_str().ok_or("write: missing \"variant\"")?;
     let reps = c["reps"].as_u64().ok_or("write: missing \"reps\"")? as usize;
+    let sink = c["sink"].as_str().unwrap_or("mem");
+    if c["use_threads"].as_bool() == Some(true) {
+        return Err("unsupported: ArrowWriter writes the columns of a row group one after \
+                    another (no use_threads)"
+            .to_string());
+    }
+    let out = c["out"].as_str();
     let props = writer_properties(name, &table.schema(), table.num_rows())?;
     let mut seconds = Vec::with_capacity(reps);
-    let mut last: Vec<u8> = Vec::new();
-    for _ in 0..reps {
-        let t0 = Instant::now();
-        // Create writer + write the table + close (footer included).
-        let mut buf = Vec::new();
-        let options = ArrowWriterOptions::new().with_properties(props.clone());
-        let mut w =
-            ArrowWriter::try_new_with_options(&mut buf, table.schema(), options).map_err(err)?;
-        w.write(table).map_err(err)?;
-        let metadata = w.close().map_err(err)?;
-        seconds.push(t0.elapsed().as_secs_f64());
-        drop(metadata);
-        last = buf; // the previous repetition's buffer is freed here, untimed
+    let mut bytes = 0usize;
+    match sink {
+        "file" => {
+            let path = c["path"].as_str().ok_or("write: the file sink needs \"path\"")?;
+            for i in 0..reps {
+                remove(path); // untimed
+                seconds.push(write_file(table, &props, path)?);
+                bytes = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?.len()
+                    as usize;
+                match out {
+                    Some(o) if i + 1 == reps => {
+                        std::fs::rename(path, o).map_err(|e| format!("{o}: {e}"))?
+                    }
+                    _ => remove(path),
+                }
+            }
+        }
+        "mem" => {
+            for i in 0..reps {
+                let (s, buf) = write_memory(table, &props)?;
+                seconds.push(s);
+                bytes = buf.len();
+                if let (Some(o), true) = (out, i + 1 == reps) {
+                    std::fs::write(o, &buf).map_err(|e| format!("{o}: {e}"))?;
+                }
+                drop(buf); // untimed
+            }
+        }
+        other => return Err(format!("unknown sink {other:?} (file or mem)")),
     }
-    if let Some(out) = c["out"].as_str() {
-        std::fs::write(out, &last).map_err(|e| format!("{out}: {e}"))?;
+    Ok(json!({"seconds": seconds, "bytes": bytes}))
+}
+
+/// The decoded batches as an Arrow IPC file (the read gate compares them
+/// with pyarrow's reading of the same file).
+fn write_ipc(path: &str, schema: &SchemaRef, batches: &[RecordBatch]) -> Res<()> {
+    let file = File::create(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut w = arrow_ipc::writer::FileWriter::try_new(file, schema).map_err(err)?;
+    for b in batches {
+        w.write(b).map_err(err)?;
     }
-    Ok(json!({"seconds": seconds, "bytes": last.len()}))
+    w.finish().map_err(err)
 }
 
 fn cmd_read(c: &Value) -> Res<Value> {
     let path = c["file"].as_str().ok_or("read: missing \"file\"")?;
     let reps = c["reps"].as_u64().ok_or("read: missing \"reps\"")? as usize;
+    let out = c["out"].as_str();
     let bytes = Bytes::from(std::fs::read(path).map_err(|e| format!("{path}: {e}"))?);
     let mut seconds = Vec::with_capacity(reps);
     let mut rows = 0usize;
-    for _ in 0..reps {
+    for i in 0..reps {
         let t0 = Instant::now();
         let reader = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())
             .map_err(err)?
             .with_batch_size(READ_BATCH_SIZE)
             .build()
             .map_err(err)?;
+        let schema = reader.schema();
         let batches = reader.collect::<Result<Vec<_>, _>>().map_err(err)?;
         seconds.push(t0.elapsed().as_secs_f64());
         rows = batches.iter().map(|b| b.num_rows()).sum();
+        if let (Some(o), true) = (out, i + 1 == reps) {
+            write_ipc(o, &schema, &batches)?;
+        }
         drop(batches); // untimed
     }
     Ok(json!({"seconds": seconds, "rows": rows}))
@@ -461,7 +607,8 @@ fn serve(startup: Value) {
                 "read" => cmd_read(&c),
                 "settings" => {
                     let name = c["variant"].as_str().ok_or("settings: missing \"variant\"")?;
-                    variant_settings(name, table.as_ref())
+                    let sink = c["sink"].as_str().unwrap_or("mem");
+                    variant_settings(name, sink, table.as_ref())
                 }
                 other => Err(format!("unknown cmd {other:?}")),
             }
@@ -501,7 +648,8 @@ fn interop(input_dir: &Path, out_dir: &Path) -> Res<()> {
         let table = load_ipc(&input)?;
         for name in INTEROP_VARIANTS {
             let props = writer_properties(name, &table.schema(), table.num_rows())?;
-            let bytes = write_once(&table, &props).map_err(|e| format!("{group}.{name}: {e}"))?;
+            let (_, bytes) =
+                write_memory(&table, &props).map_err(|e| format!("{group}.{name}: {e}"))?;
             let out = out_dir.join(format!("{group}.{name}.parquet"));
             std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
             println!("{} ({} rows, {} bytes)", out.display(), table.num_rows(), bytes.len());
@@ -601,6 +749,21 @@ fn usage() -> ! {
     std::process::exit(64);
 }
 
+/// The x86-64 features this binary was compiled for (the default target
+/// has none of these; `-C target-cpu=native` has the machine's).
+fn target_features() -> String {
+    let mut f = Vec::new();
+    macro_rules! feature {
+        ($($name:tt),*) => { $( if cfg!(target_feature = $name) { f.push($name); } )* };
+    }
+    feature!("sse4.2", "popcnt", "avx", "avx2", "bmi2", "fma", "avx512f", "avx512bw", "avx512vl");
+    if f.is_empty() {
+        "baseline (x86-64: SSE2)".to_string()
+    } else {
+        f.join(",")
+    }
+}
+
 fn main() {
     let allocator = check_allocator();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -609,6 +772,8 @@ fn main() {
             "peer": PEER,
             "version": format!("parquet {PARQUET_VERSION}"),
             "allocator": allocator,
+            "allocator_mode": if mode() == MODE_SHIPPED { "shipped" } else { "pinned" },
+            "target_features": target_features(),
             "threads": 1,
         }));
         return;
