@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """use_threads speedup: quiver.write_parquet with use_threads=True against False.
 
-For each table (the writer matrix's groups, bench/writer_bench.py build_group,
+For each table (the writer matrix's groups, bench/writer_matrix.py build_group,
 and two wider tables: "mixed8", 8 columns of mixed types, and
 "lineitem_like", TPC-H lineitem's 16 columns generated here), each sink
-(file: a file on /dev/shm, unlinked before every call; mem: a discarding file
-object, Quiver's in-memory path) and each variant (writer_bench VARIANTS),
+(file: a file on /dev/shm, unlinked before every call; mem: write_parquet(table,
+None), one contiguous buffer the caller owns) and each variant (writer_matrix VARIANTS),
 three arms run interleaved, rotated every repetition: S (use_threads=False),
 T (use_threads=True) and C (S timed again, the control). Printed: the speedup
 median(S) / median(T), the range of the per-repetition S/T ratios, the
@@ -14,7 +14,7 @@ is noise), and /proc/loadavg before and after each case: on a shared machine
 wall-clock speedups are only as good as the load beside them.
 
 The process runs under the writer benchmark's pinned allocator
-(writer_bench.ensure_pinned_process: jemalloc, decay off) unless --unpinned.
+(allocators.ensure_pinned_process: jemalloc, decay off) unless --unpinned.
 
   .venv/bin/python bench/threads_speedup.py --groups mixed8,primitive --reps 15
 """
@@ -27,10 +27,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import writer_bench as wb  # noqa: E402
+import allocators  # noqa: E402
+import writer_matrix as wb  # noqa: E402
 
 if "--unpinned" not in sys.argv:
-    wb.ensure_pinned_process()  # re-executes this script under jemalloc, decay off
+    allocators.ensure_pinned_process()  # re-executes this script under jemalloc, decay off
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -42,7 +43,7 @@ WIDE = ["mixed8", "lineitem_like"]
 
 
 def mixed8(n):
-    """8 columns of mixed types, 1/4 nulls where nullable (writer_bench's generators)."""
+    """8 columns of mixed types, 1/4 nulls where nullable (writer_matrix's generators)."""
     fields = [pa.field("i32", pa.int32()), pa.field("i64", pa.int64(), False),
               pa.field("f64", pa.float64()), pa.field("s", pa.string()),
               pa.field("b", pa.bool_()), pa.field("d", pa.date64(), False),
@@ -128,13 +129,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--groups", default=",".join(WIDE + wb.GROUPS),
                     help="comma-separated: " + ", ".join(WIDE + wb.GROUPS))
-    ap.add_argument("--variants", default="default", help="writer_bench variants")
+    ap.add_argument("--variants", default="default", help="writer_matrix variants")
     ap.add_argument("--sinks", default="file,mem", help="file (/dev/shm), mem")
     ap.add_argument("--reps", type=int, default=11)
     ap.add_argument("--rows", type=int, default=wb.FULL_ROWS)
-    ap.add_argument("--unpinned", action="store_true", help="(writer_bench's flag)")
+    ap.add_argument("--unpinned", action="store_true", help="(allocators' flag)")
     args = ap.parse_args()
-    pin = "unpinned" if args.unpinned else wb.pin_allocators()
+    pin = "unpinned" if args.unpinned else allocators.pin_allocators()
     t_start = time.perf_counter()
     print(f"threads_speedup: {args.rows:,} rows, {args.reps} reps; {pin}; "
           f"os.sched_getaffinity: {len(os.sched_getaffinity(0))} CPUs; "
@@ -159,8 +160,7 @@ def main():
                 where = path if sink == "file" else None
 
                 def call(threads, where=where, opts=opts):
-                    quiver.write_parquet(table, where if where else wb.DiscardingFile(),
-                                         use_threads=threads, **opts)
+                    quiver.write_parquet(table, where, use_threads=threads, **opts)  # None: one buffer in memory
                 load0 = loadavg()
                 t = measure({"S": lambda: call(False), "T": lambda: call(True),
                              "C": lambda: call(False)}, unlink, args.reps)

@@ -38,7 +38,7 @@ GOLDEN_ROWS = 10_000
 # 1. Writer output hashes
 
 sys.path.insert(0, str(REPO / "bench"))
-import writer_bench as wb  # noqa: E402  (the writer matrix's data generators)
+import writer_matrix as wb  # noqa: E402  (the writer matrix's data generators)
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402

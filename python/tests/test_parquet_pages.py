@@ -1125,7 +1125,7 @@ def test_zstd_pages_are_what_pyarrows_zstd_makes_of_them(tmp_path, level, versio
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    import writer_bench as wb
+    import writer_matrix as wb
     codec = pa.Codec("zstd", compression_level=level)
     checked = 0
     for group in ("float_with_nans", "string", "struct_non_null", "list_nested", "string_dictionary"):

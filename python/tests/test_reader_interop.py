@@ -28,7 +28,7 @@ from arrow_samples import nested_column, random_array
 from reader_compare import assert_tables_equal, is_standin, validate_full
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import writer_bench as wb  # noqa: E402  (leaf_paths: pyarrow's dotted leaf column paths)
+import writer_matrix as wb  # noqa: E402  (leaf_paths: pyarrow's dotted leaf column paths)
 
 ROWS = 2000
 
