@@ -56,6 +56,7 @@ class AtomicFileOutputStream final : public OutputStream {
   // survive a crash.
   Status Close() override;
   bool closed() const override { return done_; }
+  bool CallableFromAnyThread() const override { return true; }
   // Gives up: the temporary file is removed; nothing appears at the path.
   void Abort();
 

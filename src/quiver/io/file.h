@@ -28,6 +28,7 @@ class FileOutputStream final : public OutputStream {
   Result<int64_t> Tell() const override { return position_; }
   Status Close() override;
   bool closed() const override { return fd_ < 0; }
+  bool CallableFromAnyThread() const override { return true; }
   int fd() const { return fd_; }
 
  private:

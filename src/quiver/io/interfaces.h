@@ -53,6 +53,11 @@ class OutputStream {
   virtual Status Flush() { return Status::OK(); }
   // Bytes written so far (the position of the next byte).
   virtual Result<int64_t> Tell() const = 0;
+  // Whether one call may come from another thread than the last (never two
+  // at once: the caller orders them, e.g. by a handoff under a mutex). A
+  // stream over a file or memory may be; one that must be called on the
+  // thread that made it (the Python file-object sink) is not (the default).
+  virtual bool CallableFromAnyThread() const { return false; }
   // Flushes and closes; further writes fail. Closing twice is a no-op.
   virtual Status Close() = 0;
   virtual bool closed() const = 0;

@@ -29,6 +29,7 @@ class BufferOutputStream final : public OutputStream {
   Result<int64_t> Tell() const override { return buffer_.size(); }
   Status Close() override;
   bool closed() const override { return closed_; }
+  bool CallableFromAnyThread() const override { return true; }
 
   // Closes the stream and returns everything written (no copy).
   Result<std::shared_ptr<Buffer>> Finish();
@@ -59,6 +60,7 @@ class MappedOutputStream final : public OutputStream {
   Result<int64_t> Tell() const override { return size_; }
   Status Close() override;
   bool closed() const override { return closed_; }
+  bool CallableFromAnyThread() const override { return true; }
 
   // Closes the stream and returns everything written (no copy).
   Result<std::shared_ptr<Buffer>> Finish();
@@ -112,6 +114,7 @@ class ChunkedOutputStream final : public OutputStream {
   Result<int64_t> Tell() const override { return position_; }
   Status Close() override;
   bool closed() const override { return closed_; }
+  bool CallableFromAnyThread() const override { return true; }
 
   // Closes the stream and returns the pieces in order (no copy; none is
   // empty; their bytes end to end are everything written since the last

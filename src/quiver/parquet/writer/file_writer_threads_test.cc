@@ -163,26 +163,32 @@ TEST(FileWriterThreads, SameBytesWithEnoughWork) {
   auto table = WideTable(300000);
   ASSERT_NE(table, nullptr);
   for (auto codec : {compression::CompressionCodec::UNCOMPRESSED, compression::CompressionCodec::ZSTD}) {
-    std::string files[2];
-    for (bool threads : {false, true}) {
+    std::string files[3];
+    // One thread; threads with a sink for the calling thread only; threads
+    // with a sink handed over to the workers.
+    for (int arm : {0, 1, 2}) {
       WriterOptions options;
       options.row_group_size = 100000;
-      options.use_threads = threads;
+      options.use_threads = arm > 0;
       options.compression.default_value = codec;
-      testing::CheckedSink sink;
+      testing::CheckedSink sink(-1, /*any_thread=*/arm == 2);
       auto writer = FileWriter::Open(&sink, table->schema(), options);
       ASSERT_TRUE(writer.ok()) << writer.status();
       ASSERT_TRUE((*writer)->WriteTable(*table).ok());
       ASSERT_TRUE((*writer)->Close().ok());
-      EXPECT_EQ(sink.foreign_calls(), 0);
-      files[threads ? 1 : 0] = sink.bytes();
+      if (arm < 2) {
+        EXPECT_EQ(sink.foreign_calls(), 0);
+      }
+      EXPECT_EQ(sink.overlapping_calls(), 0);
+      files[arm] = sink.bytes();
     }
     EXPECT_TRUE(files[0] == files[1]);
+    EXPECT_TRUE(files[0] == files[2]);
   }
 }
 
-// Every call on the sink comes from the calling thread (a Python file
-// object is called on it; no sink needs to be thread-safe).
+// Every call on a sink not callable from any thread comes from the calling
+// thread (a Python file object is called on it).
 TEST(FileWriterThreads, OnlyTheCallingThreadWritesTheSink) {
   ScopedEnv env("QUIVER_MIN_TASK_WORK", "0");
   auto table = WideTable(5000);

@@ -142,16 +142,27 @@ void PagePipe::Publish(int64_t least, std::shared_ptr<Buffer> adopted) {
     block_published_ = block_used_;
   }
   if (piece == nullptr && adopted == nullptr) return;
-  {
+  if (direct_ == nullptr) {
     std::lock_guard<std::mutex> lock(*mutex_);
-    if (piece != nullptr) published_.push_back(std::move(piece));
-    if (adopted != nullptr) published_.push_back(std::move(adopted));
+    if (handed_to_ == nullptr) {
+      if (piece != nullptr) published_.push_back(std::move(piece));
+      if (adopted != nullptr) published_.push_back(std::move(adopted));
+    } else {
+      direct_ = handed_to_;
+    }
   }
-  published_cv_->notify_one();
+  if (direct_ == nullptr) {
+    published_cv_->notify_one();
+    return;
+  }
+  // The sink is this thread's until the task is done.
+  if (direct_status_.ok() && piece != nullptr) direct_status_ = direct_->WriteShared(std::move(piece));
+  if (direct_status_.ok() && adopted != nullptr) direct_status_ = direct_->WriteShared(std::move(adopted));
 }
 
 Status PagePipe::Write(const void* data, int64_t nbytes) {
   if (closed_) return Status::IOError("write to a closed PagePipe");
+  QUIVER_RETURN_NOT_OK(direct_status_);
   if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
   in_place_ = -1;
   const auto* p = static_cast<const uint8_t*>(data);
@@ -169,20 +180,22 @@ Status PagePipe::Write(const void* data, int64_t nbytes) {
     position_ += take;
   }
   Publish(kPublishBytes);
-  return Status::OK();
+  return direct_status_;
 }
 
 Status PagePipe::WriteShared(std::shared_ptr<Buffer> buffer) {
   if (buffer->size() < kAdoptBytes) return Write(*buffer);
   if (closed_) return Status::IOError("write to a closed PagePipe");
+  QUIVER_RETURN_NOT_OK(direct_status_);
   in_place_ = -1;
   position_ += buffer->size();
   Publish(1, std::move(buffer));
-  return Status::OK();
+  return direct_status_;
 }
 
 Result<uint8_t*> PagePipe::BeginInPlace(int64_t nbytes) {
   if (closed_) return Status::IOError("write to a closed PagePipe");
+  QUIVER_RETURN_NOT_OK(direct_status_);
   if (nbytes < 0) return Status::Invalid("negative write size ", nbytes);
   if (block_data_ == nullptr || block_capacity_ - block_used_ < nbytes) {
     QUIVER_RETURN_NOT_OK(NewBlock(nbytes));
@@ -199,17 +212,17 @@ Status PagePipe::CommitInPlace(int64_t nbytes) {
   position_ += nbytes;
   in_place_ = -1;
   Publish(kPublishBytes);
-  return Status::OK();
+  return direct_status_;
 }
 
 Status PagePipe::Close() {
-  if (closed_) return Status::OK();
+  if (closed_) return direct_status_;
   Publish(1);
   closed_ = true;
   block_.reset();
   block_data_ = nullptr;
   block_capacity_ = block_used_ = block_published_ = 0;
-  return Status::OK();
+  return direct_status_;
 }
 
 std::vector<std::shared_ptr<Buffer>> PagePipe::TakeLocked() {
@@ -224,6 +237,7 @@ namespace {
 
 struct TaskSlot {
   std::unique_ptr<PagePipe> pipe;  // set when a thread takes the task into a pipe
+  bool handed_over = false;        // the pipe's writer writes to the sink itself
   bool done = false;
   Status status;
   std::vector<ColumnChunkOutput> chunks;
@@ -249,7 +263,8 @@ Status WriteTasksInOrder(int64_t n, const EncodeTaskFn& encode, const PlaceTaskF
   auto encode_into_pipe = [&](int64_t t) {
     TaskSlot& slot = slots[static_cast<size_t>(t)];
     auto chunks = encode(t, slot.pipe.get());
-    (void)slot.pipe->Close();
+    Status closed = slot.pipe->Close();  // (a sink's failure, once handed over)
+    if (chunks.ok() && !closed.ok()) chunks = closed;
     {
       std::lock_guard<std::mutex> lock(mutex);
       slot.done = true;
@@ -276,6 +291,7 @@ Status WriteTasksInOrder(int64_t n, const EncodeTaskFn& encode, const PlaceTaskF
     }
   });
 
+  const bool hand_over = sink->CallableFromAnyThread();
   Status error;
   int64_t frontier = 0;
   int64_t shift = -1;  // where the frontier task's pipe starts in the sink
@@ -284,13 +300,29 @@ Status WriteTasksInOrder(int64_t n, const EncodeTaskFn& encode, const PlaceTaskF
     std::vector<std::shared_ptr<Buffer>> pieces;
     bool done = false;
     int64_t mine = -1;  // a task this thread takes
+    if (shift < 0) {
+      // Where the frontier task starts (needed before the sink is handed
+      // over; unused when the task is written straight to the sink).
+      auto at = sink->Tell();
+      if (!at.ok()) {
+        error = at.status();
+        break;
+      }
+      shift = *at;
+    }
     {
       std::unique_lock<std::mutex> lock(mutex);
       while (true) {
         if (slot.pipe != nullptr) {
-          pieces = slot.pipe->TakeLocked();
+          if (!slot.handed_over) pieces = slot.pipe->TakeLocked();
           done = slot.done;
           if (!pieces.empty() || done) break;
+          if (hand_over && !slot.handed_over) {
+            // Everything published is written: the sink is the worker's
+            // until its task is done.
+            slot.pipe->HandOverLocked(sink);
+            slot.handed_over = true;
+          }
         } else if (next == frontier) {  // (untaken: only if nothing failed)
           if (stop) break;
           mine = next++;
@@ -304,6 +336,7 @@ Status WriteTasksInOrder(int64_t n, const EncodeTaskFn& encode, const PlaceTaskF
       // Straight to the sink: the single-threaded path.
       auto chunks = encode(frontier, sink);
       error = chunks.ok() ? place(std::move(chunks).MoveValueUnsafe(), 0) : chunks.status();
+      shift = -1;
       ++frontier;
       continue;
     }
@@ -316,14 +349,6 @@ Status WriteTasksInOrder(int64_t n, const EncodeTaskFn& encode, const PlaceTaskF
       // nothing did; cannot happen.)
       error = Status::UnknownError("internal error: the parallel write stopped before task ", frontier);
       break;
-    }
-    if (shift < 0) {
-      auto at = sink->Tell();
-      if (!at.ok()) {
-        error = at.status();
-        break;
-      }
-      shift = *at;
     }
     for (auto& piece : pieces) {
       error = sink->WriteShared(std::move(piece));

@@ -8,19 +8,23 @@
 // (GroupFields); with fewer than two tasks the write is the
 // single-threaded one, on the calling thread, with no pool at all.
 //
-// The pipeline (WriteTasksInOrder). The calling thread is the only one that
-// writes to the sink (a Python file object is called on it; no sink needs
-// to be thread-safe), and with a file sink writing is a large share of the
-// time (the kernel's copy into the page cache: for a string column, more
-// than its encoding), so it is overlapped with the encoding rather than
-// left to the end. Tasks are taken in field order, by the pool's workers and
-// by the calling thread. A worker encodes its task into a PagePipe, whose
-// pieces (256 KiB and up) are published as they are complete. The calling
-// thread places the tasks in order (the "frontier"): it writes the
-// frontier task's published pieces as they come, places the task's chunks
-// once it is done, and, when there is nothing to write, takes the next task
-// itself: the frontier task is then written straight to the sink (no pipe:
-// exactly the single-threaded path), a later one into its own pipe. The
+// The pipeline (WriteTasksInOrder). One thread at a time writes to the sink,
+// and with a file sink writing is a large share of the time (the kernel's
+// copy into the page cache: for a string column, more than its encoding),
+// so it is overlapped with the encoding rather than left to the end, and
+// done by the thread that encoded the bytes, while they are in its cache.
+// Tasks are taken in field order, by the pool's workers and by the calling
+// thread. A worker encodes its task into a PagePipe, whose pieces (256 KiB
+// and up) are published as they are complete. The calling thread places the
+// tasks in order (the "frontier"): it writes the frontier task's published
+// pieces, and then, if the sink may be called from any thread
+// (OutputStream::CallableFromAnyThread: files and memory; not a Python file
+// object, which is called on the calling thread only), hands the sink over
+// to the worker, which writes the rest of its task itself; it places the
+// task's chunks once the task is done. When there is nothing to write it
+// takes the next task itself: the frontier task is then written straight
+// to the sink (no pipe: exactly the single-threaded path), a later one into
+// its own pipe. The
 // file's bytes are the single-threaded ones (a column chunk's bytes do not
 // depend on where its pages go), memory holds at most one row group's
 // encoded pages (less: the frontier's pieces are written as they come), and
@@ -86,6 +90,10 @@ class PagePipe final : public io::OutputStream {
   bool closed() const override { return closed_; }
 
   std::vector<std::shared_ptr<Buffer>> TakeLocked();
+  // (With `mutex` held, nothing published left to take.) From now on the
+  // writer's thread writes what it publishes to `sink` itself; a failure
+  // of the sink is returned by the pipe's next call and by Close().
+  void HandOverLocked(io::OutputStream* sink) { handed_to_ = sink; }
 
  private:
   // Publishes the block's unpublished bytes (if at least `least` of them)
@@ -97,6 +105,11 @@ class PagePipe final : public io::OutputStream {
   std::condition_variable* published_cv_;
   MemoryPool* pool_;
   std::vector<std::shared_ptr<Buffer>> published_;  // guarded by *mutex_
+  io::OutputStream* handed_to_ = nullptr;           // guarded by *mutex_
+  // The writer's side: the sink once it saw it handed over, and the sink's
+  // first failure.
+  io::OutputStream* direct_ = nullptr;
+  Status direct_status_;
   // The writer's side: the current block, written up to block_used_, of
   // which [block_published_, block_used_) is not published yet.
   std::shared_ptr<Buffer> block_;

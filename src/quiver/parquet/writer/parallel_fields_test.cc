@@ -153,6 +153,41 @@ TEST(PagePipe, PublishesPiecesInOrder) {
 
 using testing::CheckedSink;
 
+// Handed over, the pipe's writer writes what it publishes to the sink
+// itself, after what was published before (taken by the other side), and
+// returns the sink's failure from its next call.
+TEST(PagePipe, HandedOverWritesTheSinkItself) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  for (bool fail : {false, true}) {
+    PagePipe pipe(&mutex, &cv, DefaultMemoryPool());
+    CheckedSink sink(fail ? PagePipe::kAdoptBytes * 2 : -1, /*any_thread=*/true);
+    auto before = Bytes(PagePipe::kAdoptBytes + 1, 'b');
+    ASSERT_TRUE(pipe.WriteShared(before).ok());
+    auto small = Bytes(100, 's');
+    ASSERT_TRUE(pipe.Write(*small).ok());  // not published yet
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (auto& piece : pipe.TakeLocked()) ASSERT_TRUE(sink.Write(*piece).ok());
+      pipe.HandOverLocked(&sink);
+    }
+    EXPECT_EQ(sink.bytes(), Concat({before}));
+    auto after = Bytes(PagePipe::kAdoptBytes + 7, 'a');
+    Status st = pipe.WriteShared(after);
+    if (!fail) {
+      ASSERT_TRUE(st.ok());
+      ASSERT_TRUE(pipe.Close().ok());
+      EXPECT_EQ(sink.bytes(), Concat({before, small, after}));
+      std::lock_guard<std::mutex> lock(mutex);
+      EXPECT_TRUE(pipe.TakeLocked().empty());
+    } else {
+      EXPECT_EQ(st.message(), "disk full");
+      EXPECT_EQ(pipe.Write("x", 1).message(), "disk full");
+      EXPECT_EQ(pipe.Close().message(), "disk full");
+    }
+  }
+}
+
 // Task t writes a recognisable run of bytes (some small, some adopted
 // whole, some in place) and returns one chunk whose data_page_offset is
 // where its bytes begin in `to`; it fails if t is in `failing`.
@@ -251,7 +286,58 @@ TEST(WriteTasksInOrder, BytesAndOffsetsAsOneThread) {
   }
 }
 
-// Into a stream that keeps buffers (a Python file object's path).
+// A sink callable from any thread: handed over to the workers while their
+// task is the frontier; the same bytes and offsets, never two calls at once.
+TEST(WriteTasksInOrder, HandedOverSinkSameBytes) {
+  ThreadPool one(1), three(3);
+  int foreign = 0;
+  for (ThreadPool* pool : {&one, &three}) {
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      FakeTasks tasks(30, seed);
+      CheckedSink sink(-1, /*any_thread=*/true);
+      std::vector<int64_t> placed, offsets;
+      ASSERT_TRUE(RunPipeline(&tasks, &sink, pool, &placed, &offsets).ok());
+      EXPECT_EQ(sink.bytes(), tasks.Expected(tasks.n));
+      EXPECT_EQ(sink.overlapping_calls(), 0);
+      foreign += sink.foreign_calls();
+      ASSERT_EQ(placed.size(), 30u);
+      int64_t at = 0;
+      for (int64_t t = 0; t < 30; ++t) {
+        EXPECT_EQ(placed[static_cast<size_t>(t)], t);
+        EXPECT_EQ(offsets[static_cast<size_t>(t)], at) << "task " << t;
+        at += tasks.sizes[static_cast<size_t>(t)];
+      }
+    }
+  }
+  EXPECT_GT(foreign, 0);  // workers did write (12 runs of 30 tasks)
+}
+
+TEST(WriteTasksInOrder, HandedOverSinkErrors) {
+  ThreadPool pool(2);
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    FakeTasks tasks(20, seed);
+    const int64_t fail_at = static_cast<int64_t>(tasks.Expected(10).size()) - 1;
+    CheckedSink sink(fail_at, /*any_thread=*/true);
+    std::vector<int64_t> placed, offsets;
+    Status st = RunPipeline(&tasks, &sink, &pool, &placed, &offsets);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.message(), "disk full");
+    EXPECT_LT(placed.size(), 10u);
+    EXPECT_EQ(sink.overlapping_calls(), 0);
+  }
+  for (int round = 0; round < 10; ++round) {
+    FakeTasks tasks(30, static_cast<uint64_t>(round));
+    tasks.failing = {21, 7, 9};
+    CheckedSink sink(-1, /*any_thread=*/true);
+    std::vector<int64_t> placed, offsets;
+    Status st = RunPipeline(&tasks, &sink, &pool, &placed, &offsets);
+    EXPECT_EQ(st.message(), "task 7 failed");
+    EXPECT_EQ(placed, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(sink.bytes(), tasks.Expected(7));
+  }
+}
+
+// Into a stream that keeps buffers (handed over as a file is).
 TEST(WriteTasksInOrder, IntoMemory) {
   ThreadPool pool(2);
   FakeTasks tasks(25, 9);
