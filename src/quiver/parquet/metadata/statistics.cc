@@ -181,7 +181,7 @@ Logical FromLogicalType(const format::LogicalType& t) {
   return l;
 }
 
-Logical FromConvertedType(format::ConvertedType c, const SchemaNode& node) {
+Logical FromConvertedType(format::ConvertedType c, const LeafAnnotations& leaf) {
   using C = format::ConvertedType;
   Logical l;
   auto integer = [&](int bits, bool is_signed) {
@@ -209,8 +209,8 @@ Logical FromConvertedType(format::ConvertedType c, const SchemaNode& node) {
     case C::kUint64: integer(64, false); break;
     case C::kDecimal:
       l.kind = Kind::kDecimal;
-      l.precision = node.precision.value_or(0);
-      l.scale = node.scale.value_or(0);
+      l.precision = leaf.precision.value_or(0);
+      l.scale = leaf.scale.value_or(0);
       break;
     case C::kTimeMillis:
     case C::kTimeMicros:
@@ -232,17 +232,15 @@ Logical FromConvertedType(format::ConvertedType c, const SchemaNode& node) {
   return l;
 }
 
-Logical ResolveLogical(const SchemaDescriptor& schema, int column) {
-  const ColumnDescriptor& c = schema.column(column);
-  const SchemaNode& node = schema.node(c.node);
-  if (c.logical_type.has_value()) {
-    Logical l = FromLogicalType(*c.logical_type);
-    if (l.kind == Kind::kUndefined || !Fits(l, c.physical_type, c.type_length)) {
+Logical ResolveLogical(const LeafAnnotations& leaf) {
+  if (leaf.logical_type.has_value()) {
+    Logical l = FromLogicalType(*leaf.logical_type);
+    if (l.kind == Kind::kUndefined || !Fits(l, leaf.physical_type, leaf.type_length)) {
       return Logical{Kind::kUndefined};
     }
     return l;
   }
-  if (c.converted_type.has_value()) return FromConvertedType(*c.converted_type, node);
+  if (leaf.converted_type.has_value()) return FromConvertedType(*leaf.converted_type, leaf);
   return Logical{Kind::kNone};
 }
 
@@ -399,13 +397,54 @@ std::optional<Scalar> TypedValue(std::string_view raw, const Scalar& physical,
 
 }  // namespace
 
+LeafAnnotations LeafAnnotations::Of(const SchemaDescriptor& schema, int column) {
+  const ColumnDescriptor& c = schema.column(column);
+  const SchemaNode& node = schema.node(c.node);
+  LeafAnnotations leaf;
+  leaf.physical_type = c.physical_type;
+  leaf.type_length = c.type_length;
+  leaf.logical_type = c.logical_type;
+  leaf.converted_type = c.converted_type;
+  leaf.precision = node.precision;
+  leaf.scale = node.scale;
+  return leaf;
+}
+
+LeafAnnotations LeafAnnotations::Of(const format::SchemaElement* element,
+                                    format::Type physical_type) {
+  LeafAnnotations leaf;
+  leaf.physical_type = physical_type;
+  if (element == nullptr) return leaf;
+  leaf.type_length = element->type_length.value_or(0);
+  leaf.logical_type = element->logical_type;
+  leaf.converted_type = element->converted_type;
+  leaf.precision = element->precision;
+  leaf.scale = element->scale;
+  return leaf;
+}
+
+SortOrder ColumnSortOrder(const LeafAnnotations& leaf) {
+  return OrderOf(ResolveLogical(leaf), leaf.physical_type);
+}
+
 SortOrder ColumnSortOrder(const SchemaDescriptor& schema, int column) {
-  return OrderOf(ResolveLogical(schema, column), schema.column(column).physical_type);
+  return ColumnSortOrder(LeafAnnotations::Of(schema, column));
+}
+
+TypePtr StatisticsBoundType(const LeafAnnotations& leaf) {
+  return BoundType(ResolveLogical(leaf), leaf.physical_type, leaf.type_length);
 }
 
 TypePtr StatisticsBoundType(const SchemaDescriptor& schema, int column) {
-  const ColumnDescriptor& c = schema.column(column);
-  return BoundType(ResolveLogical(schema, column), c.physical_type, c.type_length);
+  return StatisticsBoundType(LeafAnnotations::Of(schema, column));
+}
+
+std::optional<Scalar> DecodeStatisticsValue(std::string_view raw, const LeafAnnotations& leaf) {
+  const TypePtr type = StatisticsBoundType(leaf);
+  if (type == nullptr) return std::nullopt;
+  auto physical = PhysicalValue(raw, leaf.physical_type, leaf.type_length);
+  if (!physical) return std::nullopt;
+  return TypedValue(raw, *physical, type);
 }
 
 std::optional<bool> ColumnTypeOrder(const format::FileMetaData& metadata, int column) {
@@ -422,7 +461,7 @@ class StatisticsDecoder {
                                           int64_t num_values, std::optional<bool> type_order,
                                           const ApplicationVersion& writer) {
     const ColumnDescriptor& c = schema.column(column);
-    const Logical l = ResolveLogical(schema, column);
+    const Logical l = ResolveLogical(LeafAnnotations::Of(schema, column));
     Statistics s;
     s.physical_type_ = static_cast<PhysicalType>(c.physical_type);
     s.sort_order_ = OrderOf(l, c.physical_type);
@@ -453,16 +492,16 @@ class StatisticsDecoder {
     const TypePtr type = s.bound_type_ ? s.bound_type_ : null();
     s.min_ = s.max_ = Scalar::MakeNull(type);
     s.min_physical_ = s.max_physical_ = Scalar::MakeNull(nullptr);
-    if (!have || s.bound_type_ == nullptr) return s;
+    if (!have) return s;
     auto min_physical = PhysicalValue(**lo, c.physical_type, c.type_length);
     auto max_physical = PhysicalValue(**hi, c.physical_type, c.type_length);
     if (!min_physical || !max_physical) return s;
-    auto min = TypedValue(**lo, *min_physical, s.bound_type_);
-    auto max = TypedValue(**hi, *max_physical, s.bound_type_);
-    if (!min || !max) return s;
     s.has_min_max_ = true;
-    s.min_ = *std::move(min);
-    s.max_ = *std::move(max);
+    if (s.bound_type_ != nullptr) {
+      // A bound that is no value of the type stays a null (statistics.h).
+      if (auto min = TypedValue(**lo, *min_physical, s.bound_type_)) s.min_ = *std::move(min);
+      if (auto max = TypedValue(**hi, *max_physical, s.bound_type_)) s.max_ = *std::move(max);
+    }
     s.min_physical_ = *std::move(min_physical);
     s.max_physical_ = *std::move(max_physical);
     s.encoded_min_ = **lo;

@@ -22,8 +22,8 @@
 //     column order and the sort order is signed (their order; for unsigned
 //     columns they are wrong); none under another column order (IEEE 754
 //     total order, which pyarrow 26 does not take), for an unknown sort
-//     order (INT96, geometries, ...), or when a bound does not decode as a
-//     value of the column's type;
+//     order (INT96, geometries, ...), or when a bound does not PLAIN-decode
+//     as a value of the physical type (too short);
 //   - min() / max() are Scalars of the Arrow type pyarrow gives the bounds
 //     (bound_type()): intN / uintN for INT logical types (the stored value
 //     cut to the bit width), date32, time32 / time64, timestamp (tz "UTC"
@@ -32,7 +32,11 @@
 //     STRING, binary for other BYTE_ARRAYs, fixed_size_binary for other
 //     FIXED_LEN_BYTE_ARRAYs, else the physical type's (bool, int32, int64,
 //     float, double); min_physical() / max_physical() the PLAIN-decoded
-//     physical values (pyarrow's min_raw / max_raw);
+//     physical values (pyarrow's min_raw / max_raw). A bound that decodes
+//     physically but is no value of bound_type() (a string bound that is
+//     not UTF-8, a decimal with more digits than its precision, a time
+//     outside the day) leaves min() or max() null while has_min_max() holds:
+//     pyarrow has the bound and fails only when it converts it;
 //   - NaN: bounds are kept as stored (pyarrow 26 neither drops nor fixes
 //     them on read); nan_count is the stored one (absent: NaNs may exist);
 //   - exactness: is_min_value_exact / is_max_value_exact as stored; absent
@@ -87,7 +91,8 @@ class Statistics {
   const TypePtr& bound_type() const { return bound_type_; }
 
   bool has_min_max() const { return has_min_max_; }
-  // Null scalars of bound_type() when !has_min_max().
+  // Null scalars of bound_type() when !has_min_max() (or when the bound is
+  // no value of the type, see above).
   const Scalar& min() const { return min_; }
   const Scalar& max() const { return max_; }
   const Scalar& min_physical() const { return min_physical_; }

@@ -11,12 +11,36 @@
 
 namespace quiver::parquet {
 
+// What decides how a leaf's statistics values read: its physical type and
+// annotations, from a SchemaDescriptor's column or from a bare
+// SchemaElement (the CLI inspects files whose schema may not build).
+struct LeafAnnotations {
+  format::Type physical_type = format::Type::kInt32;
+  int32_t type_length = 0;
+  std::optional<format::LogicalType> logical_type;
+  std::optional<format::ConvertedType> converted_type;
+  std::optional<int32_t> precision;
+  std::optional<int32_t> scale;
+
+  static LeafAnnotations Of(const SchemaDescriptor& schema, int column);
+  // `element` may be null (no annotations); its own type is not read.
+  static LeafAnnotations Of(const format::SchemaElement* element, format::Type physical_type);
+};
+
 // The column's sort order (types.cc GetSortOrder; statistics.h).
+SortOrder ColumnSortOrder(const LeafAnnotations& leaf);
 SortOrder ColumnSortOrder(const SchemaDescriptor& schema, int column);
 
 // The Arrow type pyarrow gives the column's statistics bounds; nullptr for
 // INT96 (no bounds are ever decoded for it).
+TypePtr StatisticsBoundType(const LeafAnnotations& leaf);
 TypePtr StatisticsBoundType(const SchemaDescriptor& schema, int column);
+
+// One PLAIN-encoded statistics value of the column (a Statistics bound, a
+// ColumnIndex page bound) as a Scalar of StatisticsBoundType(leaf), by the
+// rules of statistics.h; nullopt when it is no such value (too short, not
+// UTF-8 for a string, more digits than a decimal's precision, INT96).
+std::optional<Scalar> DecodeStatisticsValue(std::string_view raw, const LeafAnnotations& leaf);
 
 // The column order of `column` in the file: true when the file's
 // column_orders give it TYPE_ORDER, false when they give another order,

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
 
 namespace quiver::parquet {
@@ -189,14 +190,27 @@ TEST(Statistics, StringsBinaryAndExactness) {
   EXPECT_EQ(s.is_min_value_exact(), true);
   EXPECT_EQ(s.is_max_value_exact(), false);
   EXPECT_EQ(s.encoded_max(), "pear");
-  // Invalid UTF-8 in a string bound: no bounds, not an error.
-  EXPECT_FALSE(Decode(leaf, Bounds("a", "\xff")).has_min_max());
+  // Invalid UTF-8 in a string bound: the bound is there, its string is not.
+  s = Decode(leaf, Bounds("a", "\xff"));
+  EXPECT_TRUE(s.has_min_max());
+  EXPECT_EQ(s.min(), Scalar::MakeString("a"));
+  EXPECT_FALSE(s.max().is_valid());
+  EXPECT_EQ(s.max_physical(), Scalar::MakeBinary("\xff"));
   s = Decode(Leaf(format::Type::kByteArray), Bounds(std::string("\0", 1), "\xff"));
   EXPECT_EQ(s.max(), Scalar::MakeBinary("\xff"));
   s = Decode(Leaf(format::Type::kFixedLenByteArray, 3), Bounds("abc", "abd"));
   EXPECT_EQ(s.min().type()->ToString(), "fixed_size_binary[3]");
   EXPECT_EQ(s.min().bytes(), "abc");
   EXPECT_FALSE(Decode(Leaf(format::Type::kFixedLenByteArray, 3), Bounds("ab", "abd")).has_min_max());
+  // More digits than the decimal's precision: a null typed bound.
+  auto dec = Leaf(format::Type::kInt32);
+  dec.converted_type = ConvertedType::kDecimal;
+  dec.precision = 2;
+  dec.scale = 0;
+  s = Decode(dec, Bounds(Plain<int32_t>(5), Plain<int32_t>(100)));
+  EXPECT_TRUE(s.has_min_max());
+  EXPECT_EQ(s.min().ToString(), "5");
+  EXPECT_FALSE(s.max().is_valid());
 }
 
 TEST(Statistics, Decimals) {
@@ -271,6 +285,65 @@ TEST(Statistics, FloatsKeepNanCountsAndShortBoundsFail) {
   EXPECT_FALSE(Decode(Leaf(format::Type::kDouble), Bounds("ab", "cd")).has_min_max());
   auto b = Decode(Leaf(format::Type::kBoolean), Bounds(std::string(1, '\0'), "\x01"));
   EXPECT_EQ(b.max(), Scalar::MakeBool(true));
+}
+
+}  // namespace
+}  // namespace quiver::parquet
+
+namespace quiver::parquet {
+namespace {
+
+TEST(ColumnIndex, TypedBoundsPerPage) {
+  auto leaf = Leaf(format::Type::kInt32);
+  leaf.converted_type = ConvertedType::kUint8;
+  const auto annotations = LeafAnnotations::Of(&leaf, format::Type::kInt32);
+  format::ColumnIndex index;
+  index.null_pages = {false, true, false};
+  index.min_values = {Plain<int32_t>(1), "", Plain<int32_t>(200)};
+  index.max_values = {Plain<int32_t>(9), "", std::string("ab")};  // too short: no value
+  index.boundary_order = format::BoundaryOrder::kAscending;
+  index.null_counts = std::vector<int64_t>{0, 5, 1};
+  auto typed = MakeColumnIndex(index, annotations);
+  ASSERT_TRUE(typed.ok()) << typed.status().ToString();
+  EXPECT_EQ(typed->num_pages(), 3);
+  EXPECT_EQ(typed->value_type()->ToString(), "uint8");
+  EXPECT_EQ(typed->sort_order(), SortOrder::kUnsigned);
+  EXPECT_EQ(typed->boundary_order(), BoundaryOrder::kAscending);
+  EXPECT_EQ(typed->min_values()[0], *Scalar::MakeUInt(uint8(), 1));
+  EXPECT_EQ(typed->max_values()[0], *Scalar::MakeUInt(uint8(), 9));
+  EXPECT_FALSE(typed->min_values()[1].is_valid());  // a null page
+  EXPECT_EQ(typed->min_values()[2], *Scalar::MakeUInt(uint8(), 200));
+  EXPECT_FALSE(typed->max_values()[2].is_valid());
+  EXPECT_EQ(typed->null_counts()->at(1), 5);
+
+  index.max_values.pop_back();
+  auto bad = MakeColumnIndex(index, annotations);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("max_values has 2 entries for 3 pages"), std::string::npos)
+      << bad.status().ToString();
+
+  // INT96: no order, no bounds.
+  auto int96 = Leaf(format::Type::kInt96);
+  format::ColumnIndex i96;
+  i96.null_pages = {false};
+  i96.min_values = {std::string(12, '\0')};
+  i96.max_values = {std::string(12, '\1')};
+  auto t96 = MakeColumnIndex(i96, LeafAnnotations::Of(&int96, format::Type::kInt96));
+  ASSERT_TRUE(t96.ok());
+  EXPECT_FALSE(t96->min_values()[0].is_valid());
+  EXPECT_EQ(t96->value_type(), nullptr);
+}
+
+TEST(OffsetIndex, Locations) {
+  format::OffsetIndex index;
+  index.page_locations.push_back({4, 100, 0});
+  index.page_locations.push_back({104, 90, 250});
+  auto typed = MakeOffsetIndex(index);
+  ASSERT_EQ(typed.page_locations.size(), 2u);
+  EXPECT_EQ(typed.page_locations[1].offset, 104);
+  EXPECT_EQ(typed.page_locations[1].compressed_page_size, 90);
+  EXPECT_EQ(typed.page_locations[1].first_row_index, 250);
+  EXPECT_FALSE(typed.unencoded_byte_array_data_bytes.has_value());
 }
 
 }  // namespace
