@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "quiver/array/time_unit_internal.h"
 #include "quiver/util/float16.h"
 #include "quiver/util/utf8.h"
 
@@ -104,16 +105,6 @@ bool IsSignedLike(Type id) {
   }
 }
 
-int64_t UnitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1000000;
-    case TimeUnit::kNano: return 1000000000;
-  }
-  return 1;
-}
-
 bool IsBytes(Type id) {
   return id == Type::kString || id == Type::kLargeString || id == Type::kBinary ||
          id == Type::kLargeBinary || id == Type::kFixedSizeBinary;
@@ -154,7 +145,7 @@ Result<Scalar> Scalar::MakeInt(TypePtr type, int64_t value) {
     case Type::kTime32:
     case Type::kTime64:
       lo = 0;
-      hi = 86400 * UnitsPerSecond(TypeAs<TemporalType>(*type).unit()) - 1;
+      hi = 86400 * TimeUnitsPerSecond(TypeAs<TemporalType>(*type).unit()) - 1;
       break;
     default: break;
   }
@@ -282,12 +273,8 @@ bool Scalar::Equals(const Scalar& other) const {
   const Type id = type_->id();
   if (id == Type::kBool) return bool_ == other.bool_;
   if (IsSignedLike(id)) return int_ == other.int_;
-  if (id == Type::kUInt8 || id == Type::kUInt16 || id == Type::kUInt32 || id == Type::kUInt64) {
-    return uint_ == other.uint_;
-  }
-  if (id == Type::kHalfFloat || id == Type::kFloat || id == Type::kDouble) {
-    return double_ == other.double_;
-  }
+  if (IsUnsignedInteger(id)) return uint_ == other.uint_;
+  if (IsFloating(id)) return double_ == other.double_;
   if (IsDecimal(id)) return decimal_ == other.decimal_;
   return bytes_ == other.bytes_;
 }
@@ -323,7 +310,7 @@ std::string DateText(int64_t days) {
 // Python's time / datetime form: six fraction digits when there is a
 // fraction (nine for nanoseconds that are not whole microseconds).
 std::string TimeOfDayText(int64_t units, TimeUnit unit) {
-  const int64_t per_second = UnitsPerSecond(unit);
+  const int64_t per_second = TimeUnitsPerSecond(unit);
   const int64_t seconds = units / per_second;
   const int64_t fraction = units % per_second;
   std::string out = fmt::format("{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60,
@@ -357,7 +344,7 @@ bool FixedOffsetMinutes(const std::string& tz, int64_t* minutes) {
 }
 
 std::string TimestampText(int64_t value, TimeUnit unit, const std::string& tz) {
-  const int64_t per_second = UnitsPerSecond(unit);
+  const int64_t per_second = TimeUnitsPerSecond(unit);
   const int64_t per_day = 86400 * per_second;
   int64_t offset = 0;
   const bool fixed = !tz.empty() && FixedOffsetMinutes(tz, &offset);
@@ -377,7 +364,7 @@ std::string TimestampText(int64_t value, TimeUnit unit, const std::string& tz) {
 
 // Python's str(datetime.timedelta): "[-]D day[s], H:MM:SS[.ffffff]".
 std::string DurationText(int64_t value, TimeUnit unit) {
-  const int64_t per_second = UnitsPerSecond(unit);
+  const int64_t per_second = TimeUnitsPerSecond(unit);
   const __int128 per_day = static_cast<__int128>(86400) * per_second;
   const __int128 v = value;
   const __int128 days = v >= 0 ? v / per_day : -((-v + per_day - 1) / per_day);

@@ -364,10 +364,7 @@ std::optional<Scalar> TypedValue(std::string_view raw, const Scalar& physical,
       const uint64_t bits = static_cast<uint64_t>(physical.int_value());
       const int width = type->bit_width();
       const uint64_t cut = width == 64 ? bits : bits & ((uint64_t{1} << width) - 1);
-      if (type->id() == Type::kUInt8 || type->id() == Type::kUInt16 ||
-          type->id() == Type::kUInt32 || type->id() == Type::kUInt64) {
-        return ok(Scalar::MakeUInt(type, cut));
-      }
+      if (IsUnsignedInteger(type->id())) return ok(Scalar::MakeUInt(type, cut));
       int64_t v = static_cast<int64_t>(cut);
       if (width < 64 && (cut >> (width - 1)) != 0) v = static_cast<int64_t>(cut | (~uint64_t{0} << width));
       return ok(Scalar::MakeInt(type, v));
