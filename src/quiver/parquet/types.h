@@ -1,7 +1,11 @@
 // Parquet's enumerations as the public headers name them, without the
 // generated Thrift types (thrift/parquet_types.h is an implementation
 // detail). The values are parquet.thrift's, so a stored value converts with
-// a static_cast; thrift/public_enums_check.cc asserts they agree.
+// a static_cast (metadata/statistics.cc and page_index.cc assert that they
+// agree). Converted type, encoding, codec and page type join them when the
+// headers that need them stop including the generated types: several .cc
+// files still say `using format::Encoding;` (and the like) in this
+// namespace, which a public enum of the same name would make ambiguous.
 #pragma once
 
 #include <cstdint>
@@ -20,57 +24,7 @@ enum class PhysicalType : int32_t {
   kFixedLenByteArray = 7,
 };
 
-enum class ConvertedType : int32_t {
-  kUtf8 = 0,
-  kMap = 1,
-  kMapKeyValue = 2,
-  kList = 3,
-  kEnum = 4,
-  kDecimal = 5,
-  kDate = 6,
-  kTimeMillis = 7,
-  kTimeMicros = 8,
-  kTimestampMillis = 9,
-  kTimestampMicros = 10,
-  kUint8 = 11,
-  kUint16 = 12,
-  kUint32 = 13,
-  kUint64 = 14,
-  kInt8 = 15,
-  kInt16 = 16,
-  kInt32 = 17,
-  kInt64 = 18,
-  kJson = 19,
-  kBson = 20,
-  kInterval = 21,
-};
-
 enum class Repetition : int32_t { kRequired = 0, kOptional = 1, kRepeated = 2 };
-
-enum class Encoding : int32_t {
-  kPlain = 0,
-  kPlainDictionary = 2,
-  kRle = 3,
-  kBitPacked = 4,
-  kDeltaBinaryPacked = 5,
-  kDeltaLengthByteArray = 6,
-  kDeltaByteArray = 7,
-  kRleDictionary = 8,
-  kByteStreamSplit = 9,
-};
-
-enum class CompressionCodec : int32_t {
-  kUncompressed = 0,
-  kSnappy = 1,
-  kGzip = 2,
-  kLzo = 3,
-  kBrotli = 4,
-  kLz4 = 5,  // Hadoop-framed LZ4 (deprecated)
-  kZstd = 6,
-  kLz4Raw = 7,
-};
-
-enum class PageType : int32_t { kDataPage = 0, kIndexPage = 1, kDictionaryPage = 2, kDataPageV2 = 3 };
 
 enum class BoundaryOrder : int32_t { kUnordered = 0, kAscending = 1, kDescending = 2 };
 
