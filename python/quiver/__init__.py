@@ -72,6 +72,7 @@ from quiver._parquet import (  # noqa: E402
     read_parquet,
     read_table,
 )
+from quiver._scalar import DataType, Scalar  # noqa: E402
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
@@ -87,6 +88,8 @@ __all__ = [
     "RowGroupMetaData",
     "ColumnChunkMetaData",
     "Statistics",
+    "Scalar",
+    "DataType",
     "Schema",
     "BloomFilter",
     "Table",

@@ -143,7 +143,7 @@ class ParquetFile:
     @property
     def metadata(self):
         if self._metadata is None:
-            self._metadata = FileMetaData(self._file.metadata_dict())
+            self._metadata = FileMetaData(self._file.metadata_dict(), self._file.footer_bytes)
         return self._metadata
 
     @property

@@ -9,30 +9,13 @@ pyarrow over the test corpus by python/tests/test_reader_statistics.py:
     (else Undefined), else the one its converted type stands for
     (LogicalType::FromConvertedType; Thrift converted type 24 is Arrow's NA,
     the Null type), else None; its converted type, when the logical type
-    was stored, the one that logical type maps back to (ToConvertedType);
-  - its sort order (types.cc GetSortOrder): None by the physical type
-    (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY unsigned, INT96 unknown, the rest
-    signed), else the logical type's;
-  - a chunk has statistics (is_stats_set) when the footer has them, the sort
-    order is known, and the writer is trusted for them
-    (metadata.cc ApplicationVersion::HasCorrectStatistics): parquet-cpp
-    before 1.3.0 and parquet-mr before 1.10.0 computed every bound in signed
-    order, so only signed sort orders (or min == max) count, and
-    parquet-mr before 1.8.0 wrote wrong byte-array bounds (PARQUET-251);
-  - the bounds are min_value / max_value when the footer's column order is
-    TYPE_ORDER, else the legacy min / max, and those only for a signed sort
-    order (their order; for unsigned columns they are wrong, and
-    min_value / max_value without a column order are not taken either, as
-    pyarrow 26 reads testdata/quiver/compat_*stats*.parquet); min_raw /
-    max_raw are the PLAIN-decoded physical values, min / max the Arrow
-    scalar pyarrow makes of them (StatisticsAsScalars) as Python values.
-A later change moves this decoding into the C++ library.
+    was stored, the one that logical type maps back to (ToConvertedType).
+Statistics are decoded by the library, once, with every rule (sort orders, trusted
+writers, column orders, legacy fields, typed bounds): src/quiver/parquet/metadata/
+statistics.h; this module decodes no statistics bytes and only names what it gets.
 """
 
-import datetime as _datetime
-import decimal as _decimal
-import re as _re
-import struct as _struct
+from quiver._scalar import Scalar
 
 # --- Logical types ------------------------------------------------------------
 
@@ -208,186 +191,78 @@ def _to_converted(kind, params):
             "BSON": "BSON"}.get(kind, "NONE")
 
 
-def sort_order(logical, physical):
-    """types.cc GetSortOrder: 'SIGNED', 'UNSIGNED' or 'UNKNOWN'."""
-    kind = logical._kind
-    if kind == "NONE":
-        if physical in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
-            return "UNSIGNED"
-        return "UNKNOWN" if physical == "INT96" else "SIGNED"
-    if kind in ("STRING", "ENUM", "JSON", "BSON", "UUID"):
-        return "UNSIGNED"
-    if kind == "INT":
-        return "SIGNED" if logical._params["signed"] else "UNSIGNED"
-    if kind in ("DECIMAL", "DATE", "TIME", "TIMESTAMP", "FLOAT16"):
-        return "SIGNED"
-    return "UNKNOWN"
-
-
-# --- The writer's version (metadata.cc ApplicationVersion) ---------------------
-
-_VERSION = _re.compile(r"^\s*(\S+)\s*(?:version\s*(\S*))?")
-
-
-class _ApplicationVersion:
-    def __init__(self, created_by):
-        self.application, self.version = "unknown", (0, 0, 0)
-        if created_by is None:
-            return
-        m = _VERSION.match(created_by)
-        if m is None:
-            return
-        self.application = m.group(1).lower()
-        numbers = []
-        for part in _re.split(r"[.\-+]", m.group(2) or "")[:3]:
-            digits = _re.match(r"\d+", part)
-            numbers.append(int(digits.group(0)) if digits else 0)
-        self.version = tuple(numbers + [0] * (3 - len(numbers)))
-
-    def older_than(self, application, version):
-        return self.application == application and self.version < version
-
-    def has_correct_statistics(self, physical, order, min_raw, max_raw):
-        if self.older_than("parquet-cpp", (1, 3, 0)) or self.older_than("parquet-mr", (1, 10, 0)):
-            # Bounds computed in signed order: right for signed sort orders,
-            # or when min == max.
-            same = min_raw is not None and max_raw is not None and min_raw == max_raw
-            if order != "SIGNED" and not same:
-                return False
-            if physical not in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
-                return True
-        if self.application == "unknown":
-            return True
-        return not self.older_than("parquet-mr", (1, 8, 0))  # PARQUET-251
-
-
 # --- Statistics ------------------------------------------------------------------
-
-_PLAIN = {"INT32": "<i", "INT64": "<q", "FLOAT": "<f", "DOUBLE": "<d"}
-
-
-def _plain(raw, physical, length):
-    """A PLAIN-encoded bound as pyarrow's min_raw / max_raw."""
-    if physical == "BOOLEAN":
-        return bool(raw[0] & 1) if raw else False
-    if physical in _PLAIN:
-        return _struct.unpack(_PLAIN[physical], raw[:_struct.calcsize(_PLAIN[physical])])[0]
-    if physical == "FIXED_LEN_BYTE_ARRAY":
-        return bytes(raw[:length])
-    if physical == "BYTE_ARRAY":
-        return bytes(raw)
-    return None  # INT96: pyarrow gives no raw value
-
-
-def _utc():
-    try:
-        from zoneinfo import ZoneInfo
-
-        return ZoneInfo("UTC")
-    except Exception:  # pragma: no cover
-        return _datetime.timezone.utc
-
-
-def _microseconds(value, unit):
-    """A time or timestamp value in microseconds, as pyarrow's as_py needs it: nanoseconds
-    that are not whole microseconds raise ValueError, as pyarrow does (without pandas)."""
-    if unit == "ms":
-        return value * 1000
-    if unit == "ns":
-        if value % 1000:
-            raise ValueError(f"Nanosecond resolution temporal type {value} is not safely "
-                             "convertible to microseconds to convert to datetime.datetime")
-        return value // 1000
-    return value
-
-
-def _value(raw, physical, logical):
-    """The bound as pyarrow's Statistics.min / max (the Arrow scalar's as_py)."""
-    value = _plain(raw, physical, len(raw))
-    kind, p = logical._kind, logical._params
-    if physical in ("INT32", "INT64"):
-        if kind == "INT":
-            bits = p["bit_width"]
-            value &= (1 << bits) - 1
-            if p["signed"] and value >= 1 << (bits - 1):
-                value -= 1 << bits
-            return value
-        if kind == "DATE":
-            return _datetime.date(1970, 1, 1) + _datetime.timedelta(days=value)
-        if kind == "DECIMAL":
-            return _decimal.Decimal(value).scaleb(-p["scale"])
-        if kind in ("TIME", "TIMESTAMP"):
-            micros = _microseconds(value, p["unit"])
-            moment = _datetime.datetime(1970, 1, 1) + _datetime.timedelta(microseconds=micros)
-            if kind == "TIME":
-                return moment.time()
-            return moment.replace(tzinfo=_utc()) if p["utc"] else moment
-        return value
-    if physical in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
-        if kind == "STRING":
-            return value.decode("utf-8")
-        if kind == "DECIMAL":
-            unscaled = int.from_bytes(value, "big", signed=True) if value else 0
-            return _decimal.Decimal(unscaled).scaleb(-p["scale"])
-        return value
-    return value
 
 
 class Statistics:
-    """A column chunk's statistics (pyarrow.parquet.Statistics's names)."""
+    """A column chunk's statistics (pyarrow.parquet.Statistics's names), a view of the
+    library's (src/quiver/parquet/metadata/statistics.h decodes them, with every rule).
+    min / max are the bounds as pyarrow gives them (its scalar's as_py), min_raw / max_raw
+    the physical values; min_scalar / max_scalar the library's typed quiver.Scalar."""
 
-    def __init__(self, stats, column, num_values, type_order, order, logical, converted):
+    def __init__(self, stats, column, logical, converted):
+        self._s = stats
         self._column = column
         self._logical = logical
-        self.physical_type = column["physical_type"]
+        self.physical_type = stats.physical_type
         self.converted_type = converted
-        null_count = stats["null_count"]
-        self.num_values = num_values - (null_count or 0)
-        self.has_null_count = null_count is not None
-        self.null_count = null_count
-        self.has_distinct_count = stats["distinct_count"] is not None
-        self.distinct_count = stats["distinct_count"]
-        self.nan_count = stats.get("nan_count")
-        if order == "UNKNOWN" or type_order is False:
-            # Bounds of an order nobody defined (INT96, geometries, ...), or
-            # under a column order other than TYPE_ORDER (IEEE 754 total
-            # order, which pyarrow 26 does not take).
-            lo = hi = None
-        elif type_order:
-            lo, hi = stats["min_value"], stats["max_value"]
-        elif order == "SIGNED":
-            # Without a column order, only the legacy fields count, and only
-            # where their signed order is the column's.
-            lo, hi = stats["min"], stats["max"]
-        else:
-            lo = hi = None
-        self.has_min_max = lo is not None and hi is not None
-        self._min = lo if self.has_min_max else None
-        self._max = hi if self.has_min_max else None
+        self.num_values = stats.num_values
+        self.null_count = stats.null_count
+        self.has_null_count = self.null_count is not None
+        self.distinct_count = stats.distinct_count
+        self.has_distinct_count = self.distinct_count is not None
+        self.nan_count = stats.nan_count
+        self.has_min_max = stats.has_min_max
+        self.is_min_value_exact = stats.is_min_value_exact
+        self.is_max_value_exact = stats.is_max_value_exact
 
     @property
     def logical_type(self):
         return self._logical
 
     @property
+    def sort_order(self):
+        """"SIGNED", "UNSIGNED" or "UNKNOWN" (the order the bounds are in)."""
+        return self._s.sort_order
+
+    @property
+    def min_scalar(self):
+        return Scalar(self._s.min) if self.has_min_max else None
+
+    @property
+    def max_scalar(self):
+        return Scalar(self._s.max) if self.has_min_max else None
+
+    @property
     def min_raw(self):
-        if self._min is None:
-            return None
-        return _plain(self._min, self.physical_type, self._column.get("type_length") or 0)
+        return self._s.min_physical.raw if self.has_min_max else None
 
     @property
     def max_raw(self):
-        if self._max is None:
+        return self._s.max_physical.raw if self.has_min_max else None
+
+    def _bound(self, typed, physical):
+        if not self.has_min_max:
             return None
-        return _plain(self._max, self.physical_type, self._column.get("type_length") or 0)
+        bound_type = self._s.bound_type
+        if bound_type is not None and bound_type.name == "halffloat":
+            # pyarrow 26 gives FLOAT16 bounds as their two bytes (StatisticsAsScalars
+            # makes a fixed_size_binary[2] scalar of them).
+            return physical.raw
+        if typed.is_valid:
+            return Scalar(typed).as_py()
+        if bound_type is not None and bound_type.name == "string":
+            return physical.raw.decode("utf-8")  # raises UnicodeDecodeError, as pyarrow
+        raise ValueError(f"the statistics bound {physical.raw!r} is no value of "
+                         f"{bound_type if bound_type is not None else self.physical_type}")
 
     @property
     def min(self):
-        return None if self._min is None else _value(self._min, self.physical_type, self._logical)
+        return self._bound(self._s.min, self._s.min_physical)
 
     @property
     def max(self):
-        return None if self._max is None else _value(self._max, self.physical_type, self._logical)
+        return self._bound(self._s.max, self._s.max_physical)
 
     def to_dict(self):
         return {"has_min_max": self.has_min_max, "min": self.min, "max": self.max,
@@ -411,11 +286,9 @@ _CODECS = {"UNCOMPRESSED": "UNCOMPRESSED", "SNAPPY": "SNAPPY", "GZIP": "GZIP", "
 class ColumnChunkMetaData:
     """One column chunk's metadata (pyarrow's ColumnChunkMetaData names)."""
 
-    def __init__(self, chunk, column, writer, type_order):
+    def __init__(self, chunk, column):
         self._chunk = chunk
         self._column = column
-        self._writer = writer
-        self._type_order = type_order
         for key in ("file_offset", "physical_type", "encodings", "num_values",
                     "total_compressed_size", "total_uncompressed_size", "data_page_offset",
                     "bloom_filter_offset", "bloom_filter_length"):
@@ -447,12 +320,7 @@ class ColumnChunkMetaData:
         if stats is None:
             return None
         logical, converted = leaf_logical_type(self._column)
-        order = sort_order(logical, self.physical_type)
-        s = Statistics(stats, self._column, self.num_values, self._type_order, order, logical,
-                       converted)
-        if not self._writer.has_correct_statistics(self.physical_type, order, s._min, s._max):
-            return None
-        return s
+        return Statistics(stats, self._column, logical, converted)
 
     @property
     def is_stats_set(self):
@@ -491,22 +359,24 @@ class RowGroupMetaData:
     def column(self, i):
         if not 0 <= i < self.num_columns:
             raise IndexError(f"column {i} out of range (the row group has {self.num_columns})")
-        f = self._file
-        # True: TYPE_ORDER; False: another column order; None: none given.
-        orders = f._d.get("column_orders")
-        type_order = None
-        if orders is not None:
-            type_order = i < len(orders) and orders[i] == "TYPE_ORDER"
-        return ColumnChunkMetaData(self._group["columns"][i], f._d["columns"][i], f._writer,
-                                   type_order)
+        return ColumnChunkMetaData(self._group["columns"][i], self._file._d["columns"][i])
+
+
+def _from_footer(footer):
+    """A FileMetaData from its serialized footer (the pickle's constructor)."""
+    from quiver._quiver import _metadata_dict_from_footer
+
+    return FileMetaData(_metadata_dict_from_footer(footer), footer)
 
 
 class FileMetaData:
-    """A Parquet file's footer (pyarrow's FileMetaData names)."""
+    """A Parquet file's footer (pyarrow's FileMetaData names). It pickles (Dask and Ray
+    ship it to workers) as its Thrift footer; two are equal when their footers are."""
 
-    def __init__(self, d):
+    def __init__(self, d, footer):
+        """`footer`: the serialized FileMetaData, or a callable giving it (read lazily)."""
         self._d = d
-        self._writer = _ApplicationVersion(d["created_by"])
+        self._footer = footer
         self.num_rows = d["num_rows"]
         self.num_row_groups = len(d["row_groups"])
         self.num_columns = d["num_columns"]
@@ -518,6 +388,25 @@ class FileMetaData:
         if not 0 <= i < self.num_row_groups:
             raise IndexError(f"row group {i} out of range (the file has {self.num_row_groups})")
         return RowGroupMetaData(self._d["row_groups"][i], self)
+
+    def _footer_bytes(self):
+        if callable(self._footer):
+            self._footer = self._footer()
+        return self._footer
+
+    def __reduce__(self):
+        return (_from_footer, (self._footer_bytes(),))
+
+    def __eq__(self, other):
+        if not isinstance(other, FileMetaData):
+            return NotImplemented
+        return self._footer_bytes() == other._footer_bytes()
+
+    def equals(self, other):
+        """pyarrow's name for ==."""
+        return self == other
+
+    __hash__ = None
 
     def __repr__(self):
         return (f"quiver.FileMetaData(num_rows={self.num_rows}, "

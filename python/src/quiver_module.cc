@@ -22,6 +22,7 @@
 #include "quiver/memory/memory_pool.h"
 #include "quiver/util/version.h"
 #include "common.h"
+#include "metadata_bindings.h"
 #include "reader_bindings.h"
 #include "writer_bindings.h"
 #include "dedup_bindings.h"
@@ -330,6 +331,7 @@ NB_MODULE(_quiver, m) {
   BindWriter(m);
   BindDedup(m);
   BindIpc(m);
+  BindMetadata(m);
   BindReader(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },

@@ -16,9 +16,11 @@
 #include <vector>
 
 #include "common.h"
+#include "metadata_bindings.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/memory/buffer.h"
+#include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/parquet/reader/file_reader.h"
 
 namespace nb = nanobind;
@@ -29,6 +31,7 @@ namespace {
 
 using parquet::FileReader;
 namespace format = parquet::format;
+namespace thrift = parquet::thrift;
 using parquet::ReaderOptions;
 
 // A binary file object (read / seek / tell) as a random-access file. Reads
@@ -367,19 +370,9 @@ nb::object Optional(const std::optional<T>& v) {
   return nb::cast(*v);
 }
 
-nb::dict StatisticsDict(const format::Statistics& s) {
-  nb::dict d;
-  d["null_count"] = Optional(s.null_count);
-  d["distinct_count"] = Optional(s.distinct_count);
-  d["min_value"] = OptionalBytes(s.min_value);
-  d["max_value"] = OptionalBytes(s.max_value);
-  d["min"] = OptionalBytes(s.min);
-  d["max"] = OptionalBytes(s.max);
-  d["nan_count"] = Optional(s.nan_count);
-  return d;
-}
-
-nb::dict ColumnDict(const format::ColumnChunk& chunk, const parquet::ColumnDescriptor& column) {
+// `statistics`: the chunk's, decoded by the library (parquet/metadata/statistics.h).
+nb::dict ColumnDict(const format::ColumnChunk& chunk, const parquet::ColumnDescriptor& column,
+                    std::optional<parquet::Statistics> statistics) {
   nb::dict d;
   d["path_in_schema"] = column.path;
   d["file_offset"] = chunk.file_offset;
@@ -404,7 +397,7 @@ nb::dict ColumnDict(const format::ColumnChunk& chunk, const parquet::ColumnDescr
   d["dictionary_page_offset"] = Optional(m.dictionary_page_offset);
   d["bloom_filter_offset"] = Optional(m.bloom_filter_offset);
   d["bloom_filter_length"] = Optional(m.bloom_filter_length);
-  d["statistics"] = m.statistics.has_value() ? nb::object(StatisticsDict(*m.statistics)) : nb::none();
+  d["statistics"] = WrapStatistics(std::move(statistics));
   return d;
 }
 
@@ -487,9 +480,7 @@ nb::object EnumOrNumber(E value) {
   return nb::str(name.data(), name.size());
 }
 
-nb::dict MetadataDict(const FileReader& reader) {
-  const format::FileMetaData& m = reader.metadata();
-  const parquet::SchemaDescriptor& schema = reader.parquet_schema();
+nb::dict MetadataDict(const format::FileMetaData& m, const parquet::SchemaDescriptor& schema) {
   nb::dict d;
   d["num_rows"] = m.num_rows;
   d["version"] = m.version;
@@ -542,7 +533,8 @@ nb::dict MetadataDict(const FileReader& reader) {
     d["column_orders"] = nb::none();
   }
   nb::list groups;
-  for (const format::RowGroup& g : m.row_groups) {
+  for (size_t r = 0; r < m.row_groups.size(); ++r) {
+    const format::RowGroup& g = m.row_groups[r];
     nb::dict gd;
     gd["num_rows"] = g.num_rows;
     gd["total_byte_size"] = g.total_byte_size;
@@ -552,7 +544,9 @@ nb::dict MetadataDict(const FileReader& reader) {
     nb::list cols;
     for (size_t i = 0; i < g.columns.size(); ++i) {
       if (static_cast<int>(i) >= schema.num_columns()) break;
-      cols.append(ColumnDict(g.columns[i], schema.column(static_cast<int>(i))));
+      cols.append(ColumnDict(g.columns[i], schema.column(static_cast<int>(i)),
+                             parquet::DecodeChunkStatistics(m, schema, static_cast<int>(r),
+                                                            static_cast<int>(i))));
     }
     gd["columns"] = cols;
     groups.append(gd);
@@ -572,6 +566,13 @@ struct PyBatchIterator {
 }  // namespace
 
 void BindReader(nb::module_& m) {
+  // The metadata dict of a serialized FileMetaData (FileMetaData's pickle).
+  m.def("_metadata_dict_from_footer", [](nb::bytes footer) {
+    auto metadata = Unwrap(thrift::DeserializeThrift<format::FileMetaData>(
+        reinterpret_cast<const uint8_t*>(footer.c_str()), static_cast<int64_t>(footer.size())));
+    auto schema = Unwrap(parquet::SchemaDescriptor::Make(metadata.schema));
+    return MetadataDict(metadata, schema);
+  });
   nb::class_<PyParquetFile>(m, "_ParquetFile")
       .def("__init__",
            [](PyParquetFile* self, nb::handle source, nb::kwargs kwargs) {
@@ -591,7 +592,16 @@ void BindReader(nb::module_& m) {
       .def_prop_ro("closed", [](PyParquetFile& self) { return self.file->closed(); })
       .def_prop_ro("num_row_groups", [](PyParquetFile& self) { return self.reader->num_row_groups(); })
       .def_prop_ro("warnings", [](PyParquetFile& self) { return self.reader->warnings(); })
-      .def("metadata_dict", [](PyParquetFile& self) { return MetadataDict(*self.reader); })
+      .def("metadata_dict",
+           [](PyParquetFile& self) {
+             return MetadataDict(self.reader->metadata(), self.reader->parquet_schema());
+           })
+      .def("footer_bytes",
+           [](PyParquetFile& self) {
+             std::string out;
+             Check(thrift::SerializeThrift(self.reader->metadata(), &out));
+             return nb::bytes(out.data(), out.size());
+           })
       .def("bloom_filter_contains",
            [](PyParquetFile& self, int row_group, int column, nb::handle value) -> nb::object {
              Result<std::optional<parquet::BloomFilter>> filter = Status::Invalid("not read");

@@ -9,7 +9,7 @@
 #include "quiver/io/memory.h"
 #include "quiver/parquet/metadata/column_chunk.h"
 #include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/util/crc32.h"
 
 namespace quiver::cli {

@@ -2,12 +2,10 @@
 
 #include "cli_common.h"
 
-#include <bit>
-#include <cmath>
-#include <cstring>
-
 #include <fmt/format.h>
 
+#include "quiver/array/scalar.h"
+#include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/util/bit_util.h"
 
 namespace quiver::cli {
@@ -21,32 +19,11 @@ std::string Name(E value) {
   return fmt::format("UNKNOWN({})", static_cast<int64_t>(value));
 }
 
-double HalfToDouble(uint16_t h) {
-  const int sign = (h >> 15) & 1;
-  const int exponent = (h >> 10) & 0x1F;
-  const int mantissa = h & 0x3FF;
-  double v;
-  if (exponent == 0) {
-    v = std::ldexp(mantissa, -24);
-  } else if (exponent == 31) {
-    v = mantissa == 0 ? INFINITY : NAN;
-  } else {
-    v = std::ldexp(mantissa + 1024, exponent - 25);
-  }
-  return sign ? -v : v;
-}
-
-// The digits of a signed 128-bit integer with `scale` digits after the
-// point ("-12.345").
-std::string DecimalText(__int128 unscaled, int32_t scale) {
-  const bool negative = unscaled < 0;
-  unsigned __int128 mag = negative ? -static_cast<unsigned __int128>(unscaled)
-                                   : static_cast<unsigned __int128>(unscaled);
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(mag % 10)));
-    mag /= 10;
-  } while (mag != 0);
+// The digits of an unscaled decimal with `scale` digits after the point
+// ("-12.345"; a negative scale appends zeros).
+std::string DecimalText(const Int256& unscaled, int32_t scale) {
+  const bool negative = unscaled.is_negative();
+  std::string digits = unscaled.MagnitudeDigits();
   if (scale > 0) {
     if (digits.size() <= static_cast<size_t>(scale)) {
       digits.insert(0, static_cast<size_t>(scale) - digits.size() + 1, '0');
@@ -56,36 +33,6 @@ std::string DecimalText(__int128 unscaled, int32_t scale) {
     digits.append(static_cast<size_t>(-scale), '0');
   }
   return negative ? "-" + digits : digits;
-}
-
-// Big-endian two's complement bytes (at most 16) as a signed integer.
-__int128 BigEndianSigned(std::string_view bytes) {
-  unsigned __int128 v = 0;
-  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
-  const int bits = static_cast<int>(bytes.size()) * 8;
-  if (bits > 0 && bits < 128 && (static_cast<uint8_t>(bytes[0]) & 0x80) != 0) {
-    v |= ~static_cast<unsigned __int128>(0) << bits;  // sign-extend
-  }
-  return static_cast<__int128>(v);
-}
-
-bool IsUnsigned(const format::SchemaElement* e) {
-  if (e == nullptr) return false;
-  if (e->logical_type.has_value() && e->logical_type->integer.has_value()) {
-    return !e->logical_type->integer->is_signed;
-  }
-  if (e->converted_type.has_value()) {
-    switch (*e->converted_type) {
-      case format::ConvertedType::kUint8:
-      case format::ConvertedType::kUint16:
-      case format::ConvertedType::kUint32:
-      case format::ConvertedType::kUint64:
-        return true;
-      default:
-        break;
-    }
-  }
-  return false;
 }
 
 bool IsText(const format::SchemaElement* e) {
@@ -100,20 +47,6 @@ bool IsText(const format::SchemaElement* e) {
            c == format::ConvertedType::kJson;
   }
   return false;
-}
-
-// The decimal scale, if the column is a DECIMAL.
-std::optional<int32_t> DecimalScale(const format::SchemaElement* e) {
-  if (e == nullptr) return std::nullopt;
-  if (e->logical_type.has_value() && e->logical_type->decimal.has_value()) {
-    return e->logical_type->decimal->scale;
-  }
-  if (e->converted_type == format::ConvertedType::kDecimal) return e->scale.value_or(0);
-  return std::nullopt;
-}
-
-bool IsFloat16(const format::SchemaElement* e) {
-  return e != nullptr && e->logical_type.has_value() && e->logical_type->float16.has_value();
 }
 
 std::string UnitName(const format::TimeUnit& unit) {
@@ -176,81 +109,86 @@ DecodedValue DecodeValue(std::string_view raw, const ValueContext& ctx) {
     v.bad_size = bad_size;
     return v;
   };
+  auto text_or_bytes = [&]() {
+    if (IsText(e) && IsValidUtf8(raw)) {
+      v.kind = DecodedValue::Kind::kString;
+      v.s.assign(raw);
+      return v;
+    }
+    return bytes(false);
+  };
+  // A value whose size does not fit its physical type is shown as raw bytes.
   switch (ctx.type) {
     case format::Type::kBoolean:
       if (raw.size() != 1) return bytes(true);
-      v.kind = DecodedValue::Kind::kBool;
-      v.b = raw[0] != 0;
-      return v;
-    case format::Type::kInt32: {
-      if (raw.size() != 4) return bytes(true);
-      const int32_t x = bit_util::LoadLittleEndian<int32_t>(raw.data());
-      if (auto scale = DecimalScale(e)) {
-        v.kind = DecodedValue::Kind::kDecimal;
-        v.s = DecimalText(x, *scale);
-      } else if (IsUnsigned(e)) {
-        v.kind = DecodedValue::Kind::kUInt;
-        v.u = static_cast<uint32_t>(x);
-      } else {
-        v.kind = DecodedValue::Kind::kInt;
-        v.i = x;
-      }
-      return v;
-    }
-    case format::Type::kInt64: {
-      if (raw.size() != 8) return bytes(true);
-      const int64_t x = bit_util::LoadLittleEndian<int64_t>(raw.data());
-      if (auto scale = DecimalScale(e)) {
-        v.kind = DecodedValue::Kind::kDecimal;
-        v.s = DecimalText(x, *scale);
-      } else if (IsUnsigned(e)) {
-        v.kind = DecodedValue::Kind::kUInt;
-        v.u = static_cast<uint64_t>(x);
-      } else {
-        v.kind = DecodedValue::Kind::kInt;
-        v.i = x;
-      }
-      return v;
-    }
+      break;
+    case format::Type::kInt32:
     case format::Type::kFloat:
       if (raw.size() != 4) return bytes(true);
-      v.kind = DecodedValue::Kind::kDouble;
-      v.d = bit_util::LoadLittleEndian<float>(raw.data());
-      return v;
+      break;
+    case format::Type::kInt64:
     case format::Type::kDouble:
       if (raw.size() != 8) return bytes(true);
-      v.kind = DecodedValue::Kind::kDouble;
-      v.d = bit_util::LoadLittleEndian<double>(raw.data());
-      return v;
-    case format::Type::kInt96:
-      return bytes(raw.size() != 12);
+      break;
+    case format::Type::kInt96: return bytes(raw.size() != 12);
     case format::Type::kFixedLenByteArray:
-    case format::Type::kByteArray: {
-      const bool flba = ctx.type == format::Type::kFixedLenByteArray;
-      if (flba && ctx.type_length > 0 && raw.size() != static_cast<size_t>(ctx.type_length)) {
-        return bytes(true);
-      }
-      if (IsFloat16(e) && flba) {
-        if (raw.size() != 2) return bytes(true);
-        v.kind = DecodedValue::Kind::kDouble;
-        v.d = HalfToDouble(static_cast<uint16_t>(static_cast<uint8_t>(raw[0]) |
-                                                 static_cast<uint8_t>(raw[1]) << 8));
-        return v;
-      }
-      if (auto scale = DecimalScale(e); scale.has_value() && !raw.empty() && raw.size() <= 16) {
-        v.kind = DecodedValue::Kind::kDecimal;
-        v.s = DecimalText(BigEndianSigned(raw), *scale);
-        return v;
-      }
-      if (IsText(e) && IsValidUtf8(raw)) {
-        v.kind = DecodedValue::Kind::kString;
-        v.s.assign(raw);
-        return v;
-      }
-      return bytes(false);
-    }
+      if (ctx.type_length <= 0) return text_or_bytes();
+      if (raw.size() != static_cast<size_t>(ctx.type_length)) return bytes(true);
+      break;
+    case format::Type::kByteArray: break;
   }
-  return bytes(false);
+  // The value itself as the library reads statistics (the column's Arrow
+  // type: parquet/metadata/statistics.h).
+  auto leaf = parquet::LeafAnnotations::Of(e, ctx.type);
+  leaf.type_length = ctx.type_length;
+  const std::optional<Scalar> value = parquet::DecodeStatisticsValue(raw, leaf);
+  if (!value.has_value()) {
+    // No value of the column's type (a time outside the day, a decimal
+    // longer than its precision, text that is not UTF-8): the stored number
+    // or bytes.
+    if (ctx.type == format::Type::kInt32 || ctx.type == format::Type::kInt64) {
+      v.kind = DecodedValue::Kind::kInt;
+      v.i = ctx.type == format::Type::kInt32
+                ? int64_t{bit_util::LoadLittleEndian<int32_t>(raw.data())}
+                : bit_util::LoadLittleEndian<int64_t>(raw.data());
+      return v;
+    }
+    return text_or_bytes();
+  }
+  switch (value->type()->id()) {
+    case Type::kBool:
+      v.kind = DecodedValue::Kind::kBool;
+      v.b = value->bool_value();
+      return v;
+    case Type::kUInt8:
+    case Type::kUInt16:
+    case Type::kUInt32:
+    case Type::kUInt64:
+      v.kind = DecodedValue::Kind::kUInt;
+      v.u = value->uint_value();
+      return v;
+    case Type::kHalfFloat:
+    case Type::kFloat:
+    case Type::kDouble:
+      v.kind = DecodedValue::Kind::kDouble;
+      v.d = value->double_value();
+      return v;
+    case Type::kDecimal128:
+    case Type::kDecimal256:
+      v.kind = DecodedValue::Kind::kDecimal;
+      v.s = DecimalText(value->decimal(), TypeAs<DecimalType>(*value->type()).scale());
+      return v;
+    case Type::kString:
+      v.kind = DecodedValue::Kind::kString;
+      v.s = value->bytes();
+      return v;
+    case Type::kBinary:
+    case Type::kFixedSizeBinary: return text_or_bytes();
+    default:  // signed integers; dates, times and timestamps as their stored numbers
+      v.kind = DecodedValue::Kind::kInt;
+      v.i = value->int_value();
+      return v;
+  }
 }
 
 std::string ValueText(const DecodedValue& v, size_t max_chars) {

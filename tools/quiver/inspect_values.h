@@ -3,10 +3,12 @@
 // decoding of statistics values, which are PLAIN-encoded without a length
 // prefix (parquet.thrift, Statistics): BOOLEAN 1 byte, INT32/FLOAT 4 bytes
 // and INT64/DOUBLE 8 bytes little-endian, INT96 12 bytes, byte arrays as
-// they are. Integers are shown unsigned when the logical (or converted)
-// type says so, FLOAT16 is widened, DECIMAL gets its decimal point, and
-// strings are shown as text when they are valid UTF-8. A value whose size
-// does not fit its type is shown as raw bytes.
+// they are. The value is read by the library's statistics rules
+// (parquet/metadata/statistics.h DecodeStatisticsValue: integers unsigned or
+// cut to their width by the logical or converted type, FLOAT16 widened,
+// DECIMAL with its point, STRING as text); text-like columns (ENUM, JSON)
+// show valid UTF-8 as text too, dates and times show their stored number. A
+// value whose size does not fit its type is shown as raw bytes.
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "quiver/array/time_unit_internal.h"
 #include "quiver/array/validate.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -44,16 +45,6 @@ DivMod FloorDivMod(int64_t value, int64_t divisor) {
     r += divisor;
   }
   return {q, r};
-}
-
-int64_t UnitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1000000;
-    case TimeUnit::kNano: return 1000000000;
-  }
-  return 1;
 }
 
 int FractionDigits(TimeUnit unit) {
@@ -315,7 +306,7 @@ class Printer {
   }
 
   void AppendTimestamp(int64_t value, const TemporalType& type) {
-    const auto [seconds, fraction] = FloorDivMod(value, UnitsPerSecond(type.unit()));
+    const auto [seconds, fraction] = FloorDivMod(value, TimeUnitsPerSecond(type.unit()));
     const auto [days, second_of_day] = FloorDivMod(seconds, kSecondsPerDay);
     AppendDate(days);
     out_ += ' ';
@@ -324,7 +315,7 @@ class Printer {
   }
 
   void AppendTime(int64_t value, const TemporalType& type) {
-    const int64_t per_second = UnitsPerSecond(type.unit());
+    const int64_t per_second = TimeUnitsPerSecond(type.unit());
     if (value < 0 || value >= kSecondsPerDay * per_second) return AppendInteger(value);
     AppendTimeOfDay(value / per_second, value % per_second, FractionDigits(type.unit()));
   }

@@ -1,6 +1,7 @@
 #include "quiver/parquet/metadata/column_chunk.h"
 
 #include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/statistics.h"
 
 namespace quiver::parquet {
 
@@ -77,28 +78,7 @@ bool ChunkSizeOmitsDictionaryHeader(const std::optional<std::string>& created_by
   if (!created_by.has_value()) return false;
   // "<application> version <major>.<minor>.<patch>[...] (build ...)", as
   // Arrow C++'s ApplicationVersion reads it; a missing version is 0.0.0.
-  std::string_view text = *created_by;
-  const size_t at = text.find(" version ");
-  std::string_view application = text.substr(0, at);
-  while (!application.empty() && application.back() == ' ') application.remove_suffix(1);
-  if (application != "parquet-mr") return false;
-  int version[3] = {0, 0, 0};
-  if (at != std::string_view::npos) {
-    std::string_view v = text.substr(at + 9);
-    for (int part = 0; part < 3 && !v.empty(); ++part) {
-      int n = 0;
-      size_t i = 0;
-      while (i < v.size() && v[i] >= '0' && v[i] <= '9' && n < 100000) n = n * 10 + (v[i++] - '0');
-      version[part] = n;
-      if (i >= v.size() || v[i] != '.') break;
-      v.remove_prefix(i + 1);
-    }
-  }
-  const int fixed[3] = {1, 2, 9};
-  for (int part = 0; part < 3; ++part) {
-    if (version[part] != fixed[part]) return version[part] < fixed[part];
-  }
-  return false;
+  return ApplicationVersion(*created_by).OlderThan("parquet-mr", 1, 2, 9);
 }
 
 }  // namespace quiver::parquet

@@ -12,7 +12,7 @@
 #include "quiver/parquet/metadata/bloom_filter_reader.h"
 #include "quiver/parquet/metadata/column_chunk.h"
 #include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/metadata/page_index_internal.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include "quiver/parquet/metadata/bloom_filter_reader.h"
 #include "quiver/parquet/metadata/column_chunk.h"
 #include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/file_writer.h"
 

@@ -1,4 +1,4 @@
-#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/metadata/page_index_internal.h"
 
 #include <string_view>
 
@@ -48,6 +48,60 @@ Result<std::optional<format::OffsetIndex>> ReadOffsetIndex(const io::RandomAcces
   return ReadIndexStruct<format::OffsetIndex>(file, chunk.offset_index_offset,
                                               chunk.offset_index_length, "offset index",
                                               data_end, limits);
+}
+
+}  // namespace quiver::parquet
+
+namespace quiver::parquet {
+
+static_assert(static_cast<int>(BoundaryOrder::kDescending) ==
+              static_cast<int>(format::BoundaryOrder::kDescending));
+
+class ColumnIndexBuilder {
+ public:
+  static Result<ColumnIndex> Make(const format::ColumnIndex& index, const LeafAnnotations& leaf) {
+    const size_t n = index.null_pages.size();
+    auto check = [&](size_t size, const char* what) -> Status {
+      if (size == n) return Status::OK();
+      return Status::Invalid("column index: ", what, " has ", size, " entries for ", n,
+                             " pages (null_pages)");
+    };
+    QUIVER_RETURN_NOT_OK(check(index.min_values.size(), "min_values"));
+    QUIVER_RETURN_NOT_OK(check(index.max_values.size(), "max_values"));
+    if (index.null_counts) QUIVER_RETURN_NOT_OK(check(index.null_counts->size(), "null_counts"));
+    if (index.nan_counts) QUIVER_RETURN_NOT_OK(check(index.nan_counts->size(), "nan_counts"));
+    ColumnIndex out;
+    out.null_pages_ = index.null_pages;
+    out.value_type_ = StatisticsBoundType(leaf);
+    out.sort_order_ = ColumnSortOrder(leaf);
+    out.boundary_order_ = static_cast<BoundaryOrder>(index.boundary_order);
+    out.null_counts_ = index.null_counts;
+    out.nan_counts_ = index.nan_counts;
+    const Scalar null = Scalar::MakeNull(out.value_type_);
+    out.min_values_.assign(n, null);
+    out.max_values_.assign(n, null);
+    if (out.sort_order_ == SortOrder::kUnknown) return out;
+    for (size_t i = 0; i < n; ++i) {
+      if (index.null_pages[i]) continue;
+      if (auto v = DecodeStatisticsValue(index.min_values[i], leaf)) out.min_values_[i] = *v;
+      if (auto v = DecodeStatisticsValue(index.max_values[i], leaf)) out.max_values_[i] = *v;
+    }
+    return out;
+  }
+};
+
+Result<ColumnIndex> MakeColumnIndex(const format::ColumnIndex& index, const LeafAnnotations& leaf) {
+  return ColumnIndexBuilder::Make(index, leaf);
+}
+
+OffsetIndex MakeOffsetIndex(const format::OffsetIndex& index) {
+  OffsetIndex out;
+  out.page_locations.reserve(index.page_locations.size());
+  for (const auto& p : index.page_locations) {
+    out.page_locations.push_back({p.offset, p.compressed_page_size, p.first_row_index});
+  }
+  out.unencoded_byte_array_data_bytes = index.unencoded_byte_array_data_bytes;
+  return out;
 }
 
 }  // namespace quiver::parquet

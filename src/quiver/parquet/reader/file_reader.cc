@@ -9,7 +9,7 @@
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/metadata/bloom_filter_reader.h"
 #include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/parquet/reader/assembly_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
@@ -476,18 +476,29 @@ Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::
 
 }  // namespace
 
-Result<std::optional<format::ColumnIndex>> FileReader::ReadColumnIndex(int row_group,
-                                                                       int column) const {
+Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
-  return parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
-                                  impl_->options.thrift_limits);
+  QUIVER_ASSIGN_OR_RAISE(auto index,
+                         parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
+                                                  impl_->options.thrift_limits));
+  if (!index.has_value()) return std::optional<ColumnIndex>();
+  QUIVER_ASSIGN_OR_RAISE(
+      auto typed, MakeColumnIndex(*index, LeafAnnotations::Of(parquet_schema(), column)));
+  return std::optional<ColumnIndex>(std::move(typed));
 }
 
-Result<std::optional<format::OffsetIndex>> FileReader::ReadOffsetIndex(int row_group,
-                                                                       int column) const {
+Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
-  return parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
-                                  impl_->options.thrift_limits);
+  QUIVER_ASSIGN_OR_RAISE(auto index,
+                         parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
+                                                  impl_->options.thrift_limits));
+  if (!index.has_value()) return std::optional<OffsetIndex>();
+  return std::optional<OffsetIndex>(MakeOffsetIndex(*index));
+}
+
+Result<std::optional<Statistics>> FileReader::ReadStatistics(int row_group, int column) const {
+  QUIVER_RETURN_NOT_OK(ChunkAt(*this, impl_->file->name(), row_group, column).status());
+  return DecodeChunkStatistics(metadata(), parquet_schema(), row_group, column);
 }
 
 Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {

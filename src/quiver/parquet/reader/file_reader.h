@@ -26,6 +26,8 @@
 #include "quiver/memory/memory_pool.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/schema/parquet_to_arrow.h"
+#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/metadata/statistics.h"
 #include "quiver/parquet/schema/schema_descriptor.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/thrift/parquet_types.h"
@@ -102,10 +104,16 @@ class FileReader {
   // The page index and bloom filter of leaf column `column` (index into
   // parquet_schema().columns()) in row group `row_group`: nullopt when the
   // chunk has none; Invalid when they lie outside the data region or do
-  // not decode. A bloom filter answers FindHash(BloomFilter::Hash(value)):
-  // false means the value is certainly absent from the chunk.
-  Result<std::optional<format::ColumnIndex>> ReadColumnIndex(int row_group, int column) const;
-  Result<std::optional<format::OffsetIndex>> ReadOffsetIndex(int row_group, int column) const;
+  // not decode. The column index's bounds are typed as the statistics'
+  // (metadata/page_index.h). A bloom filter answers
+  // FindHash(BloomFilter::Hash(value)): false means the value is certainly
+  // absent from the chunk.
+  Result<std::optional<ColumnIndex>> ReadColumnIndex(int row_group, int column) const;
+  Result<std::optional<OffsetIndex>> ReadOffsetIndex(int row_group, int column) const;
+  // The chunk's statistics, decoded by metadata/statistics.h's rules:
+  // nullopt when it has none or they are not to be trusted; Invalid for a
+  // row group or column out of range.
+  Result<std::optional<Statistics>> ReadStatistics(int row_group, int column) const;
   Result<std::optional<BloomFilter>> ReadBloomFilter(int row_group, int column) const;
 
   // The schema a read of `columns` returns.

@@ -220,9 +220,24 @@ TEST(FileReaderTest, PageIndexAndBloomFilter) {
   ASSERT_TRUE(offsets.ok()) << offsets.status();
   ASSERT_TRUE(offsets->has_value());
   EXPECT_EQ((*offsets)->page_locations.size(), 6u);
+  EXPECT_EQ((*offsets)->page_locations[1].first_row_index, 500);
   auto index = (*reader)->ReadColumnIndex(0, i64);
   ASSERT_TRUE(index.ok() && index->has_value());
-  EXPECT_EQ((*index)->null_pages.size(), 6u);
+  EXPECT_EQ((*index)->num_pages(), 6);
+  EXPECT_EQ((*index)->value_type()->ToString(), "int64");
+  EXPECT_EQ((*index)->boundary_order(), BoundaryOrder::kAscending);
+  // FlatTable's i64 is 2^40 + 7 * row: page p holds rows [500p, 500p + 500).
+  for (int p = 0; p < 6; ++p) {
+    EXPECT_EQ((*index)->min_values()[p], Scalar::MakeInt64((int64_t{1} << 40) + 7 * 500 * p));
+    EXPECT_EQ((*index)->max_values()[p],
+              Scalar::MakeInt64((int64_t{1} << 40) + 7 * (500 * p + 499)));
+  }
+  auto stats = (*reader)->ReadStatistics(0, i64);
+  ASSERT_TRUE(stats.ok() && stats->has_value());
+  EXPECT_EQ((*stats)->min(), Scalar::MakeInt64(int64_t{1} << 40));
+  EXPECT_EQ((*stats)->max(), Scalar::MakeInt64((int64_t{1} << 40) + 7 * 2999));
+  EXPECT_EQ((*stats)->null_count(), 0);
+  EXPECT_FALSE((*reader)->ReadStatistics(0, 99).ok());
   auto bloom = (*reader)->ReadBloomFilter(0, i64);
   ASSERT_TRUE(bloom.ok()) << bloom.status();
   ASSERT_TRUE(bloom->has_value());

@@ -25,6 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include "quiver/parquet/types.h"
+
 namespace quiver::parquet {
 
 enum class StatsKind : uint8_t {
@@ -105,7 +107,7 @@ int CompareEncoded(StatsKind kind, std::string_view a, std::string_view b);
 // skipped), decided as Arrow C++ does: unordered if every page is null;
 // else ascending if no min and no max decreases from one non-null page to
 // the next, else descending if none increases, else unordered.
-enum class BoundaryOrder : uint8_t { kUnordered, kAscending, kDescending };
+// (BoundaryOrder: parquet/types.h.)
 BoundaryOrder ComputeBoundaryOrder(StatsKind kind, const std::vector<std::string>& mins,
                                    const std::vector<std::string>& maxs,
                                    const std::vector<bool>& null_pages);

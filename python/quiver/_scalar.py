@@ -1,0 +1,136 @@
+"""quiver.Scalar and quiver.DataType: Python views of the library's Scalar
+(src/quiver/array/scalar.h) and DataType, with pyarrow's names: str(t) is
+pyarrow's type string, s.as_py() the Python value pyarrow's scalar.as_py()
+gives."""
+
+import datetime as _datetime
+import decimal as _decimal
+
+
+class DataType:
+    """An Arrow data type (str() as pyarrow prints it: "int32", "timestamp[ms, tz=UTC]")."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, t):
+        self._t = t
+
+    @property
+    def name(self):
+        return self._t.name
+
+    @property
+    def unit(self):
+        """The time unit of temporal types ("s", "ms", "us", "ns"), else None."""
+        return self._t.unit
+
+    @property
+    def tz(self):
+        return self._t.tz
+
+    def __str__(self):
+        return str(self._t)
+
+    def __repr__(self):
+        return f"quiver.DataType({self})"
+
+    def __eq__(self, other):
+        if isinstance(other, DataType):
+            return self._t == other._t
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(str(self))
+
+
+_EPOCH = _datetime.datetime(1970, 1, 1)
+_PER_MICRO = {"s": None, "ms": None, "us": 1, "ns": 1000}
+
+
+def _micros(value, unit):
+    """`value` in `unit` as microseconds; nanoseconds that are not whole microseconds raise
+    ValueError, as pyarrow's as_py does (without pandas)."""
+    if unit == "s":
+        return value * 1_000_000
+    if unit == "ms":
+        return value * 1000
+    if unit == "ns":
+        if value % 1000:
+            raise ValueError(f"Nanosecond resolution temporal type {value} is not safely "
+                             "convertible to microseconds to convert to datetime.datetime")
+        return value // 1000
+    return value
+
+
+def _tzinfo(tz):
+    if tz in ("UTC", "utc", "Z", "Etc/UTC"):
+        try:
+            from zoneinfo import ZoneInfo
+
+            return ZoneInfo("UTC")
+        except Exception:  # pragma: no cover
+            return _datetime.timezone.utc
+    if len(tz) == 6 and tz[0] in "+-" and tz[3] == ":":
+        minutes = int(tz[1:3]) * 60 + int(tz[4:6])
+        return _datetime.timezone(_datetime.timedelta(minutes=-minutes if tz[0] == "-" else minutes))
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(tz)
+
+
+class Scalar:
+    """One typed value, valid or null (pyarrow.Scalar's names: type, is_valid, as_py())."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, s):
+        self._s = s
+
+    @property
+    def type(self):
+        return DataType(self._s.type)
+
+    @property
+    def is_valid(self):
+        return self._s.is_valid
+
+    def as_py(self):
+        """The Python value pyarrow's as_py gives: None, bool, int, float, Decimal, str,
+        bytes, date, time, datetime (time-zone aware when the type has a zone) or
+        timedelta."""
+        raw = self._s.raw
+        if raw is None:
+            return None
+        t = self._s.type
+        name = t.name
+        if name.startswith("decimal"):
+            sign, digits, scale = raw
+            return _decimal.Decimal((sign, tuple(int(d) for d in digits), -scale))
+        if name == "date32":
+            return _datetime.date(1970, 1, 1) + _datetime.timedelta(days=raw)
+        if name == "date64":
+            return _datetime.date(1970, 1, 1) + _datetime.timedelta(days=raw // 86_400_000)
+        if name in ("time32", "time64"):
+            return (_EPOCH + _datetime.timedelta(microseconds=_micros(raw, t.unit))).time()
+        if name == "timestamp":
+            moment = _EPOCH + _datetime.timedelta(microseconds=_micros(raw, t.unit))
+            if t.tz is None:
+                return moment
+            return moment.replace(tzinfo=_datetime.timezone.utc).astimezone(_tzinfo(t.tz))
+        if name == "duration":
+            return _datetime.timedelta(microseconds=_micros(raw, t.unit))
+        return raw
+
+    def __eq__(self, other):
+        if isinstance(other, Scalar):
+            return self._s == other._s
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((str(self.type), str(self._s)))
+
+    def __str__(self):
+        return str(self._s)
+
+    def __repr__(self):
+        return f"<quiver.Scalar {self.type}: {self._s}>"

@@ -1,0 +1,60 @@
+// Parquet's enumerations as the public headers name them, without the
+// generated Thrift types (thrift/parquet_types.h is an implementation
+// detail). The values are parquet.thrift's, so a stored value converts with
+// a static_cast (metadata/statistics.cc and page_index.cc assert that they
+// agree). Converted type, encoding, codec and page type join them when the
+// headers that need them stop including the generated types: several .cc
+// files still say `using format::Encoding;` (and the like) in this
+// namespace, which a public enum of the same name would make ambiguous.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace quiver::parquet {
+
+enum class PhysicalType : int32_t {
+  kBoolean = 0,
+  kInt32 = 1,
+  kInt64 = 2,
+  kInt96 = 3,
+  kFloat = 4,
+  kDouble = 5,
+  kByteArray = 6,
+  kFixedLenByteArray = 7,
+};
+
+enum class Repetition : int32_t { kRequired = 0, kOptional = 1, kRepeated = 2 };
+
+enum class BoundaryOrder : int32_t { kUnordered = 0, kAscending = 1, kDescending = 2 };
+
+// The order in which a column's statistics are computed (Arrow C++
+// parquet/types.h SortOrder; parquet-format LogicalTypes.md "Sort order").
+enum class SortOrder : int8_t { kSigned, kUnsigned, kUnknown };
+
+// parquet.thrift's names ("INT32", "FIXED_LEN_BYTE_ARRAY"); "" for a value
+// it does not name.
+constexpr std::string_view PhysicalTypeName(PhysicalType t) {
+  switch (t) {
+    case PhysicalType::kBoolean: return "BOOLEAN";
+    case PhysicalType::kInt32: return "INT32";
+    case PhysicalType::kInt64: return "INT64";
+    case PhysicalType::kInt96: return "INT96";
+    case PhysicalType::kFloat: return "FLOAT";
+    case PhysicalType::kDouble: return "DOUBLE";
+    case PhysicalType::kByteArray: return "BYTE_ARRAY";
+    case PhysicalType::kFixedLenByteArray: return "FIXED_LEN_BYTE_ARRAY";
+  }
+  return "";
+}
+
+constexpr std::string_view SortOrderName(SortOrder s) {
+  switch (s) {
+    case SortOrder::kSigned: return "SIGNED";
+    case SortOrder::kUnsigned: return "UNSIGNED";
+    case SortOrder::kUnknown: return "UNKNOWN";
+  }
+  return "";
+}
+
+}  // namespace quiver::parquet
