@@ -163,7 +163,9 @@ class LeafShredder {
   struct OpenRange {
     int64_t start = -1, end = -1;
   };
-  void ExtendRange(OpenRange* r, int64_t cs, int64_t ce);
+  // (Inlined at every call, as it was while the class was file-local: GCC
+  // keeps this inline function of a class split over files out of line.)
+  [[gnu::always_inline]] inline void ExtendRange(OpenRange* r, int64_t cs, int64_t ce);
   void CloseRange(const OpenRange& r);
 
   // The slots of an outer list whose inner slots one WriteListOfLeafT call
