@@ -52,37 +52,26 @@ const char* ExceptionName(StatusCode code) {
 
 // --- PyCapsules -------------------------------------------------------------
 
-constexpr const char* kSchemaCapsule = "arrow_schema";
-constexpr const char* kArrayCapsule = "arrow_array";
-constexpr const char* kStreamCapsule = "arrow_array_stream";
+constexpr char kSchemaCapsule[] = "arrow_schema";
+constexpr char kArrayCapsule[] = "arrow_array";
+constexpr char kStreamCapsule[] = "arrow_array_stream";
 
-void ReleaseSchemaCapsule(PyObject* capsule) noexcept {
-  auto* schema = static_cast<ArrowSchema*>(PyCapsule_GetPointer(capsule, kSchemaCapsule));
-  if (schema == nullptr) {
+// The destructor of a capsule named kName holding a T (ArrowSchema,
+// ArrowArray, ArrowArrayStream) allocated with AllocateReleased: the
+// struct released if it still holds data, then freed.
+template <typename T, const char* kName>
+void ReleaseCapsule(PyObject* capsule) noexcept {
+  auto* p = static_cast<T*>(PyCapsule_GetPointer(capsule, kName));
+  if (p == nullptr) {
     PyErr_Clear();
     return;
   }
-  if (schema->release != nullptr) schema->release(schema);
-  std::free(schema);
+  if (p->release != nullptr) p->release(p);
+  std::free(p);
 }
-void ReleaseArrayCapsule(PyObject* capsule) noexcept {
-  auto* array = static_cast<ArrowArray*>(PyCapsule_GetPointer(capsule, kArrayCapsule));
-  if (array == nullptr) {
-    PyErr_Clear();
-    return;
-  }
-  if (array->release != nullptr) array->release(array);
-  std::free(array);
-}
-void ReleaseStreamCapsule(PyObject* capsule) noexcept {
-  auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule, kStreamCapsule));
-  if (stream == nullptr) {
-    PyErr_Clear();
-    return;
-  }
-  if (stream->release != nullptr) stream->release(stream);
-  std::free(stream);
-}
+constexpr auto ReleaseSchemaCapsule = ReleaseCapsule<ArrowSchema, kSchemaCapsule>;
+constexpr auto ReleaseArrayCapsule = ReleaseCapsule<ArrowArray, kArrayCapsule>;
+constexpr auto ReleaseStreamCapsule = ReleaseCapsule<ArrowArrayStream, kStreamCapsule>;
 
 template <typename T>
 T* AllocateReleased() {

@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "metadata_bindings.h"
+#include "option_values.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/memory/buffer.h"
@@ -169,20 +170,6 @@ class ClosableFile final : public io::RandomAccessFile {
   int64_t size_;
   std::string name_;
 };
-
-std::string Str(nb::handle h, const char* name) {
-  if (!nb::isinstance<nb::str>(h)) Raise(Status::Invalid("option ", name, ": expected a string"));
-  return nb::cast<std::string>(h);
-}
-
-int64_t Int(nb::handle h, const char* name) {
-  if (nb::isinstance<nb::bool_>(h) || !nb::isinstance<nb::int_>(h)) {
-    Raise(Status::Invalid("option ", name, ": expected an integer"));
-  }
-  int64_t v = 0;
-  if (!nb::try_cast<int64_t>(h, v)) Raise(Status::Invalid("option ", name, ": out of range"));
-  return v;
-}
 
 std::optional<std::vector<std::string>> Columns(nb::handle h) {
   if (h.is_none()) return std::nullopt;

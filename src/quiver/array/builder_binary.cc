@@ -3,8 +3,46 @@
 #include "quiver/array/builder_binary.h"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
 
 namespace quiver {
+
+namespace {
+
+// AppendValues of strings or views (`valid_bytes`: one per value, 0 = null,
+// or nullptr): the slots reserved once, and the data once for offsets
+// builders (the valid values' total), per value longer than the inline
+// size for the view builder; then unchecked appends.
+template <typename Builder, typename Str>
+Status AppendStringValues(Builder* b, const std::vector<Str>& values, const uint8_t* valid_bytes) {
+  constexpr bool kViews = std::is_same_v<Builder, BinaryViewBuilder>;
+  auto valid = [&](size_t i) { return valid_bytes == nullptr || valid_bytes[i] != 0; };
+  QUIVER_RETURN_NOT_OK(b->Reserve(static_cast<int64_t>(values.size())));
+  if constexpr (!kViews) {
+    int64_t total = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (valid(i)) total += static_cast<int64_t>(values[i].size());
+    }
+    QUIVER_RETURN_NOT_OK(b->ReserveData(total));
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!valid(i)) {
+      b->UnsafeAppendNull();
+      continue;
+    }
+    if constexpr (kViews) {
+      const auto n = static_cast<int64_t>(values[i].size());
+      if (n > BinaryViewBuilder::kInlineSize) QUIVER_RETURN_NOT_OK(b->ReserveData(n));
+    }
+    b->UnsafeAppend(values[i]);
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 // --- BaseBinaryBuilder -------------------------------------------------------
 
@@ -43,43 +81,13 @@ void BaseBinaryBuilder<OffsetT>::Reset() {
 template <typename OffsetT>
 Status BaseBinaryBuilder<OffsetT>::AppendValues(const std::vector<std::string>& values,
                                                 const uint8_t* valid_bytes) {
-  int64_t total = 0;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      total += static_cast<int64_t>(values[i].size());
-    }
-  }
-  QUIVER_RETURN_NOT_OK(Reserve(static_cast<int64_t>(values.size())));
-  QUIVER_RETURN_NOT_OK(ReserveData(total));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      UnsafeAppend(values[i]);
-    } else {
-      UnsafeAppendNull();
-    }
-  }
-  return Status::OK();
+  return AppendStringValues(this, values, valid_bytes);
 }
 
 template <typename OffsetT>
 Status BaseBinaryBuilder<OffsetT>::AppendValues(const std::vector<std::string_view>& values,
                                                 const uint8_t* valid_bytes) {
-  int64_t total = 0;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      total += static_cast<int64_t>(values[i].size());
-    }
-  }
-  QUIVER_RETURN_NOT_OK(Reserve(static_cast<int64_t>(values.size())));
-  QUIVER_RETURN_NOT_OK(ReserveData(total));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      UnsafeAppend(values[i]);
-    } else {
-      UnsafeAppendNull();
-    }
-  }
-  return Status::OK();
+  return AppendStringValues(this, values, valid_bytes);
 }
 
 template <typename OffsetT>
@@ -179,32 +187,12 @@ void BinaryViewBuilder::Reset() {
 
 Status BinaryViewBuilder::AppendValues(const std::vector<std::string>& values,
                                        const uint8_t* valid_bytes) {
-  QUIVER_RETURN_NOT_OK(Reserve(static_cast<int64_t>(values.size())));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      const auto n = static_cast<int64_t>(values[i].size());
-      if (n > kInlineSize) QUIVER_RETURN_NOT_OK(ReserveData(n));
-      UnsafeAppend(values[i]);
-    } else {
-      UnsafeAppendNull();
-    }
-  }
-  return Status::OK();
+  return AppendStringValues(this, values, valid_bytes);
 }
 
 Status BinaryViewBuilder::AppendValues(const std::vector<std::string_view>& values,
                                        const uint8_t* valid_bytes) {
-  QUIVER_RETURN_NOT_OK(Reserve(static_cast<int64_t>(values.size())));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      const auto n = static_cast<int64_t>(values[i].size());
-      if (n > kInlineSize) QUIVER_RETURN_NOT_OK(ReserveData(n));
-      UnsafeAppend(values[i]);
-    } else {
-      UnsafeAppendNull();
-    }
-  }
-  return Status::OK();
+  return AppendStringValues(this, values, valid_bytes);
 }
 
 Status BinaryViewBuilder::AppendNulls(int64_t n) {

@@ -59,6 +59,52 @@ Status CheckPageHeader(const PageInfo& page, int64_t chunk_left) {
   return Status::OK();
 }
 
+Status CheckPageFields(const format::PageHeader& h, int64_t index) {
+  using format::PageType;
+  const char* struct_name = nullptr;
+  bool has_struct = false;
+  if (h.type == PageType::kDictionaryPage) {
+    struct_name = "dictionary_page_header";
+    has_struct = h.dictionary_page_header.has_value();
+  } else if (h.type == PageType::kDataPage) {
+    struct_name = "data_page_header";
+    has_struct = h.data_page_header.has_value();
+  } else if (h.type == PageType::kDataPageV2) {
+    struct_name = "data_page_header_v2";
+    has_struct = h.data_page_header_v2.has_value();
+  } else {
+    return Status::OK();
+  }
+  if (!has_struct) return Status::Invalid(format::EnumName(h.type), " without a ", struct_name);
+  if (h.type == PageType::kDictionaryPage) {
+    if (index != 0) return Status::Invalid("a dictionary page that is not the column chunk's first page");
+    const int32_t n = h.dictionary_page_header->num_values;
+    if (n < 0) return Status::Invalid("negative num_values ", n);
+    return Status::OK();
+  }
+  if (h.type == PageType::kDataPage) {
+    const int32_t n = h.data_page_header->num_values;
+    if (n < 0) return Status::Invalid("negative num_values ", n);
+    return Status::OK();
+  }
+  const format::DataPageHeaderV2& d = *h.data_page_header_v2;
+  if (d.num_values < 0 || d.num_nulls < 0 || d.num_rows < 0) {
+    return Status::Invalid("negative counts (num_values ", d.num_values, ", num_nulls ", d.num_nulls,
+                           ", num_rows ", d.num_rows, ")");
+  }
+  const int64_t rep = d.repetition_levels_byte_length;
+  const int64_t def = d.definition_levels_byte_length;
+  if (rep < 0 || def < 0) {
+    return Status::Invalid("negative level section lengths (repetition ", rep, ", definition ", def, ")");
+  }
+  if (rep + def > h.compressed_page_size || rep + def > h.uncompressed_page_size) {
+    return Status::Invalid("level sections of ", rep, " + ", def, " bytes are longer than the page (",
+                           h.compressed_page_size, " bytes stored, ", h.uncompressed_page_size,
+                           " uncompressed)");
+  }
+  return Status::OK();
+}
+
 Result<bool> PageHeaderIterator::Next(PageInfo* page) {
   QUIVER_RETURN_NOT_OK(failed_);
   if (pos_ >= size_) return false;

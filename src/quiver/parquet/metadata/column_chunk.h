@@ -76,6 +76,14 @@ Result<PageInfo> DecodePageHeader(const uint8_t* data, int64_t available, int64_
 // the chunk from the page's offset: no negative size, and the page (header
 // and body) within them.
 Status CheckPageHeader(const PageInfo& page, int64_t chunk_left);
+// CheckPageFields checks what a header says of its page, without its body:
+// a dictionary or data page has its type's header struct, is not the
+// chunk's first page only if it is a data page (`index`: its place in the
+// chunk), and has no negative count; a v2 page's level sections fit in the
+// page. Index pages and unknown types pass (readers skip them). The reader
+// and `quiver inspect` both use it; the message says what is wrong, without
+// the page's place.
+Status CheckPageFields(const format::PageHeader& h, int64_t index);
 
 // Walks the page headers of one column chunk held in memory: `data` holds
 // the chunk's `size` bytes, which start at file offset `file_offset`.

@@ -204,11 +204,6 @@ struct PageReader::Impl {
   Status ReadDictionaryPage(const uint8_t* body) {
     const format::PageHeader& h = info.header;
     const format::DictionaryPageHeader& d = *h.dictionary_page_header;
-    if (seen_dictionary) return Error("a second dictionary page in the column chunk");
-    if (info.index != 0) {
-      return Error("a dictionary page that is not the column chunk's first page");
-    }
-    if (d.num_values < 0) return Error("negative num_values ", d.num_values);
     if (d.encoding != Encoding::kPlain && d.encoding != Encoding::kPlainDictionary) {
       return Error("dictionary page encoding ", EncodingText(d.encoding),
                    " is not PLAIN or PLAIN_DICTIONARY");
@@ -252,7 +247,6 @@ struct PageReader::Impl {
   Status ReadDataPageV1(const uint8_t* body) {
     const format::PageHeader& h = info.header;
     const format::DataPageHeader& d = *h.data_page_header;
-    if (d.num_values < 0) return Error("negative num_values ", d.num_values);
     QUIVER_ASSIGN_OR_RAISE(const uint8_t* p,
                            Decompress(body, h.compressed_page_size, h.uncompressed_page_size));
     int64_t left = h.uncompressed_page_size;
@@ -270,20 +264,8 @@ struct PageReader::Impl {
   Status ReadDataPageV2(const uint8_t* body) {
     const format::PageHeader& h = info.header;
     const format::DataPageHeaderV2& d = *h.data_page_header_v2;
-    if (d.num_values < 0 || d.num_nulls < 0 || d.num_rows < 0) {
-      return Error("negative counts (num_values ", d.num_values, ", num_nulls ", d.num_nulls,
-                   ", num_rows ", d.num_rows, ")");
-    }
     const int64_t rep = d.repetition_levels_byte_length;
     const int64_t def = d.definition_levels_byte_length;
-    if (rep < 0 || def < 0) {
-      return Error("negative level section lengths (repetition ", rep, ", definition ", def, ")");
-    }
-    if (rep + def > h.compressed_page_size || rep + def > h.uncompressed_page_size) {
-      return Error("level sections of ", rep, " + ", def, " bytes are longer than the page (",
-                   h.compressed_page_size, " bytes stored, ", h.uncompressed_page_size,
-                   " uncompressed)");
-    }
     const bool compressed = d.is_compressed_or_default();
     if (!compressed && h.compressed_page_size != h.uncompressed_page_size) {
       return Error("is_compressed is false but the page's ", h.compressed_page_size,
@@ -312,22 +294,13 @@ struct PageReader::Impl {
     QUIVER_RETURN_NOT_OK(ReadHeader());
     const format::PageHeader& h = info.header;
     const PageType type = h.type;
-    // The struct each page type reads its fields from.
-    const char* struct_name = nullptr;
-    bool has_struct = false;
-    if (type == PageType::kDictionaryPage) {
-      struct_name = "dictionary_page_header";
-      has_struct = h.dictionary_page_header.has_value();
-    } else if (type == PageType::kDataPage) {
-      struct_name = "data_page_header";
-      has_struct = h.data_page_header.has_value();
-    } else if (type == PageType::kDataPageV2) {
-      struct_name = "data_page_header_v2";
-      has_struct = h.data_page_header_v2.has_value();
-    }
-    const bool known = struct_name != nullptr;
+    const bool known = type == PageType::kDictionaryPage || type == PageType::kDataPage ||
+                       type == PageType::kDataPageV2;
     if (known) {
-      if (!has_struct) return Error(format::EnumName(type), " without a ", struct_name);
+      if (type == PageType::kDictionaryPage && seen_dictionary && h.dictionary_page_header.has_value()) {
+        return Error("a second dictionary page in the column chunk");
+      }
+      QUIVER_RETURN_NOT_OK(OnPage(CheckPageFields(h, info.index)));
       QUIVER_ASSIGN_OR_RAISE(const uint8_t* body, ReadBody());
       QUIVER_RETURN_NOT_OK(CheckCrc(body));
       if (type == PageType::kDictionaryPage) {

@@ -1,0 +1,188 @@
+// ColumnChunkWriter::Impl (column_writer.h): one column chunk of one leaf.
+// Its parts, one file each: the chunk (column_writer.cc: levels and values
+// batched into pages, the dictionary's cost and fallback, the chunk's
+// metadata), page assembly (column_page_assembly.cc: levels encoded, the
+// page header and statistics, the dictionary page) and sink I/O
+// (column_page_sink.cc: pages compressed or stored, buffered in runs until
+// the dictionary page is written, or streamed to the sink). Not installed.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/bloom/bloom_filter.h"
+#include "quiver/parquet/statistics/statistics.h"
+#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/value_writer.h"
+
+namespace quiver::parquet {
+
+using format::Encoding;
+using format::PageType;
+
+// The Thrift statistics of `s`, legacy min/max only for signed sort orders
+// (as Arrow C++).
+format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind);
+
+// An Arrow dictionary's page body at least this large is built in the pass
+// that checks its entries when a codec compresses it; a smaller one, built
+// whole when the page is written, is read from cache.
+inline constexpr int64_t kPrebuiltCompressedDictionaryBytes = int64_t{1} << 20;
+
+class ColumnChunkWriter::Impl {
+ public:
+  Impl(const ColumnDescriptor& column, const ArrowLeaf& leaf, const ColumnChunkOptions& options,
+       io::OutputStream* sink)
+      : column_(column),
+        leaf_(leaf),
+        options_(options),
+        sink_(sink),
+        run_(options.pool),
+        page_buf_(options.pool),
+        scratch_(options.pool),
+        page_levels_buf_(options.pool),
+        compressed_(options.pool),
+        page_head_(options.pool) {}
+  Status Init();
+  Status Write(const LeafLevels& levels);
+  Status WriteChunked(const LeafLevels& levels);
+  static int64_t WindowLevels(const LeafLevels& levels);
+  Status WriteRange(const LeafLevels& levels, int64_t begin, int64_t n);
+  Status FallBackToPlain();
+  Status EndDictionary();
+  bool DictionaryDoesNotPay(int64_t values_in_page, int64_t index_bytes, int64_t page_ba_bytes);
+  Status WriteBatch(const LeafLevels& levels, int64_t begin, int64_t end, int16_t slot_def,
+                    bool check_limits);
+  int64_t EstimatedValueBytes() const;
+  static int64_t DictionaryIndexBytes(int64_t entries, int64_t n);
+  int64_t EstimatedValueBytesAfter(int64_t more) const;
+  int64_t FixedValueWidth() const;
+  int64_t UndictionariedValueBytes(int64_t n, int64_t writer_estimate) const;
+
+  int64_t EstimatedBufferedSize() const { return pages_size_ + EstimatedPageSize(); }
+  Result<ColumnChunkOutput> Finish();
+
+ private:
+  Status WriteDictionaryPage(MutableBuffer* out, io::OutputStream* stream = nullptr);
+
+  // Buffered data pages (written before the dictionary page, so held until
+  // it is complete) go one after another into runs, not a buffer each: a
+  // stream that keeps buffers of MinAdoptedBytes (256 KiB) takes a run as
+  // it is, where it copied every page of fewer bytes (a page of 20,000
+  // dictionary indices: ~45 KB), and a page costs no allocation. Before a
+  // page of `stored` bytes (body and levels, before compression), a run
+  // without room for it (the codec's worst case) is closed; a new run gets
+  // room for eight such pages, at most kPageRunBytes (or the one page):
+  // a column of small pages does not hold a mostly empty 1 MiB (a nested
+  // field's leaves are all buffered at once).
+  static constexpr int64_t kPageRunBytes = int64_t{1} << 20;
+  Status MakeRoomInRun(int64_t stored);
+  Status CloseRun();
+  Status EmitBuffered();
+  int64_t EstimatedPageSize() const;
+  Status DrainBloomHashes();
+  Status WriteMiniBatch(const LeafLevels& levels, int64_t begin, int64_t end, int16_t slot_def);
+  static void AddHistogram(const int16_t* levels, int64_t n, int16_t max_level,
+                           std::vector<int64_t>* hist);
+
+  // Levels 0/1 of a flat column, packed as the page went (page_def_bits_).
+  bool PageDefPacked() const { return column_.max_def == 1 && column_.max_rep == 0; }
+  Status EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level, bool length_prefix,
+                      MutableBuffer* out);
+  Status PutPageHeader(format::PageHeader* header, int64_t uncompressed, int64_t compressed,
+                       MutableBuffer* out);
+  Result<int64_t> WritePage(format::PageHeader* header, MutableBuffer* body,
+                            const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
+                            io::OutputStream* stream = nullptr);
+  Result<int64_t> WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
+                            MutableBuffer* owner, const uint8_t* prefix, int64_t prefix_len,
+                            MutableBuffer* out, io::OutputStream* stream);
+  Result<int64_t> CompressPage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
+                               const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
+                               io::OutputStream* stream);
+  Result<int64_t> StorePage(format::PageHeader* header, int64_t body_len, MutableBuffer* stored_in,
+                            const uint8_t* prefix, int64_t prefix_len, MutableBuffer* out,
+                            io::OutputStream* stream);
+  Result<int64_t> StorePage(format::PageHeader* header, int64_t body_len, const uint8_t* stored_at,
+                            int64_t stored_len, MutableBuffer* stored_in, const uint8_t* prefix,
+                            int64_t prefix_len, MutableBuffer* out, io::OutputStream* stream);
+  Status HandOver(MutableBuffer* buffer, io::OutputStream* stream);
+  Status FlushPage();
+  format::Statistics PageStatistics(const EncodedStatistics& s) const;
+  Encoding DictionaryPageEncoding() const;
+  Encoding DictionaryIndexEncoding() const;
+  void AddEncodingStat(PageType type, Encoding encoding);
+
+  const ColumnDescriptor& column_;  // Parquet facts
+  const ArrowLeaf& leaf_;           // Arrow facts
+  ColumnChunkOptions options_;
+  std::unique_ptr<ValueWriter> values_;
+  std::unique_ptr<compression::Codec> codec_;
+  std::unique_ptr<ColumnStatistics> chunk_stats_;
+  std::unique_ptr<cdc::Chunker> chunker_;
+  std::vector<int64_t> cuts_;
+  std::vector<uint64_t> bloom_hashes_;  // appended by the value writer, drained per mini-batch
+  std::optional<BloomFilter> bloom_filter_;
+  bool align_records_ = true;
+  bool dictionary_enabled_ = false;
+  int64_t dictionary_pages_used_ = 0;
+  // The dictionary encoding was given up (FallBackToPlain): Arrow C++ then
+  // writes the dictionary page even if no data page uses it.
+  bool fell_back_ = false;
+  bool cost_checked_ = false;  // DictionaryDoesNotPay decided
+  bool finishing_ = false;     // in Finish()
+
+  // The open page.
+  std::vector<int16_t> page_def_;
+  std::vector<uint8_t> page_def_bits_;  // instead of page_def_ where PageDefPacked()
+  std::vector<uint8_t> level_bits_;  // EncodeLevels: levels 0/1 as a bitmap
+  std::vector<int16_t> page_rep_;
+  std::vector<int64_t> page_def_histogram_;
+  std::vector<int64_t> page_rep_histogram_;
+  std::vector<int64_t> batch_histogram_;  // scratch of WriteMiniBatch
+  int64_t page_levels_ = 0;
+  int64_t page_rows_ = 0;
+  int64_t page_nulls_ = 0;
+
+  // The current write call's leaf ranges.
+  const std::vector<std::pair<int64_t, int64_t>>* ranges_ = nullptr;
+  int64_t range_index_ = 0;
+  int64_t range_pos_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> batch_ranges_;  // scratch of WriteMiniBatch
+
+  // The chunk so far.
+  io::OutputStream* sink_ = nullptr;
+  bool streaming_ = false;
+  int64_t chunk_start_ = -1;
+  int64_t sink_written_ = 0;
+  int64_t dict_len_ = 0;
+  std::vector<std::shared_ptr<Buffer>> pages_;  // buffered data pages, in order, in runs
+  MutableBuffer run_;                           // the buffered pages after pages_'s (MakeRoomInRun)
+  int64_t pages_size_ = 0;                      // their bytes (pages_ and run_)
+  MutableBuffer page_buf_;
+  MutableBuffer scratch_;
+  MutableBuffer page_levels_buf_;  // FlushPage's levels written apart
+  MutableBuffer compressed_;  // CompressPage's large pages, handed over
+  MutableBuffer page_head_;   // CompressPage's header
+  int64_t num_pages_ = 0;
+  int64_t num_rows_ = 0;
+  int64_t num_levels_ = 0;
+  int64_t chunk_nulls_ = 0;
+  int64_t total_uncompressed_ = 0;
+  int64_t byte_array_bytes_ = 0;
+  std::vector<int64_t> def_histogram_;
+  std::vector<int64_t> rep_histogram_;
+  std::vector<Encoding> encodings_;  // of data pages, each once
+  std::vector<format::PageEncodingStats> encoding_stats_;
+  format::OffsetIndex offset_index_;
+  std::optional<format::ColumnIndex> column_index_;
+  bool column_index_discarded_ = false;
+};
+
+}  // namespace quiver::parquet
