@@ -1,5 +1,5 @@
 // AVX-512 kernels of the chunker's loops for columns with levels
-// (chunker.cc): gathering the hashed bytes of a stretch of levels
+// (level_cuts.cc): gathering the hashed bytes of a stretch of levels
 // (GatherStretch, whose portable loop costs ~30 instructions per level;
 // these take ~25 per 8-16 levels) and counting the min-size skip
 // (LevelCuts). Compiled for AVX-512 and chosen at run time; the portable
@@ -22,7 +22,7 @@ bool GatherSimdVbmi2Enabled();
 // for the whole process; returns the previous setting. For tests.
 bool SetGatherSimd(bool on);
 
-// Where the next leaf slot is: `slot` in ranges[range] (chunker.cc's
+// Where the next leaf slot is: `slot` in ranges[range] (level_cuts.cc's
 // SlotCursor). Leaf slot ranges [first, second) are visited in order; taking
 // the last slot of a range moves to the first of the next; the last range
 // runs on (as do the slots when there are no ranges).
@@ -49,7 +49,7 @@ int64_t GatherRepeated(const int16_t* def, const int16_t* rep, int64_t count, in
                        int16_t slot_def, const uint8_t* values, SlotPosition* at, uint8_t* buf,
                        int64_t* pos, int64_t pos_limit);
 
-// The min-size skip of columns with levels (chunker.cc, LevelCuts): whole
+// The min-size skip of columns with levels (level_cuts.cc, LevelCuts): whole
 // blocks of 64 levels of [0, count) while their bytes (level_bytes per
 // level, plus width per level whose def level is max_def) stay below
 // `room`. Adds those bytes to *size and the levels with def >= slot_def

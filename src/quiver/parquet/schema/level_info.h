@@ -14,7 +14,7 @@
 //                                      list is null or empty);
 //   rep <  rep_level                   a new element of an ancestor list (or
 //                                      a new row) starts at the slot.
-// Shredding (levels/level_builder.cc) writes levels by these rules and the
+// Shredding (levels/leaf_shredder*.cc) writes levels by these rules and the
 // reader's assembly reads them by the same ones; both take a node's
 // LevelInfo from the SchemaDescriptor (schema_descriptor.h).
 //
