@@ -439,7 +439,6 @@ class FileWriter::Impl {
   Result<std::optional<format::Encoding>> ResolveEncoding(const ColumnDescriptor& leaf,
                                                           const ArrowLeaf& arrow,
                                                           bool dictionary) const {
-    using format::Encoding;
     using format::Type;
     const Type t = leaf.physical_type;
     std::string_view path = leaf.path;
@@ -477,7 +476,7 @@ class FileWriter::Impl {
         return Status::Invalid("column_encoding ", ColumnEncodingName(*requested), " cannot encode column '",
                                leaf.path, "' of physical type ", format::EnumName(t));
       }
-      return std::optional<Encoding>(static_cast<Encoding>(*requested));
+      return std::optional<format::Encoding>(static_cast<format::Encoding>(*requested));
     }
     if (options_.use_byte_stream_split.Get(leaf.path)) {
       const bool explicit_column = !options_.use_byte_stream_split.by_column.empty();
@@ -486,14 +485,14 @@ class FileWriter::Impl {
       const bool supported = floating || t == Type::kInt32 || t == Type::kInt64 ||
                              t == Type::kFixedLenByteArray;
       if (floating || (explicit_column && supported)) {
-        return std::optional<Encoding>(Encoding::kByteStreamSplit);
+        return std::optional<format::Encoding>(format::Encoding::kByteStreamSplit);
       }
       if (explicit_column) {
         return Status::Invalid("use_byte_stream_split: column '", leaf.path, "' of physical type ",
                                format::EnumName(t), " cannot use BYTE_STREAM_SPLIT");
       }
     }
-    return std::optional<Encoding>();
+    return std::optional<format::Encoding>();
   }
 
   Status ResetWriters() {
