@@ -237,6 +237,18 @@ TEST(FileReaderTest, PageIndexAndBloomFilter) {
   EXPECT_EQ((*stats)->max(), Scalar::MakeInt64((int64_t{1} << 40) + 7 * 2999));
   EXPECT_EQ((*stats)->null_count(), 0);
   EXPECT_FALSE((*reader)->ReadStatistics(0, 99).ok());
+  // The typed footer says the same.
+  const auto metadata = (*reader)->metadata();
+  EXPECT_EQ(metadata->num_rows(), 3000);
+  EXPECT_EQ(metadata->num_row_groups(), (*reader)->num_row_groups());
+  auto chunk = (*metadata->row_group(0)).column(i64);
+  ASSERT_TRUE(chunk.ok()) << chunk.status();
+  EXPECT_EQ(chunk->dotted_path(), "i64");
+  EXPECT_TRUE(chunk->bloom_filter_offset().has_value());
+  auto typed_stats = chunk->statistics();
+  ASSERT_TRUE(typed_stats.ok() && typed_stats->has_value());
+  EXPECT_EQ((*typed_stats)->min(), (*stats)->min());
+  EXPECT_EQ((*typed_stats)->max(), (*stats)->max());
   auto bloom = (*reader)->ReadBloomFilter(0, i64);
   ASSERT_TRUE(bloom.ok()) << bloom.status();
   ASSERT_TRUE(bloom->has_value());
