@@ -98,7 +98,6 @@ STILL_THRIFT = {
     "quiver/parquet/thrift/parquet_types.h",
     "quiver/parquet/thrift/thrift_test_util.h",
     "quiver/parquet/writer/column_writer.h",
-    "quiver/parquet/writer/file_writer.h",
     "quiver/parquet/writer/value_writer.h",
 }
 
