@@ -104,7 +104,6 @@ BENCHMARK(BM_DeltaRoundTrip);
 // ---------------------------------------------------------------------------
 // Direct decoders vs the decoder interface, one page of kValues values
 
-using format::Encoding;
 using format::Type;
 
 template <typename T>
@@ -134,7 +133,7 @@ void DirectLoop(benchmark::State& state, Start&& start, DecodeBatch&& decode) {
 
 // The interface's path for every pair: SetData, then Decode in batches.
 template <typename D, typename Out>
-void InterfaceLoop(benchmark::State& state, Encoding encoding, const MutableBuffer& page,
+void InterfaceLoop(benchmark::State& state, format::Encoding encoding, const MutableBuffer& page,
                    Out* out, const MutableBuffer* dictionary = nullptr,
                    int64_t dictionary_size = 0) {
   auto made = MakeTypedDecoder<D>(encoding);
@@ -261,14 +260,14 @@ void BM_PageDictInt32Direct(benchmark::State& state) {
 
 // Each pair registered together: the direct path, then the interface's.
 template <typename D, typename Out>
-void Interface(benchmark::State& state, Encoding encoding, const MutableBuffer& page) {
+void Interface(benchmark::State& state, format::Encoding encoding, const MutableBuffer& page) {
   std::vector<Out> out(kValues);
   InterfaceLoop<D>(state, encoding, page, out.data());
 }
 void DictInterface(benchmark::State& state) {
   const DictionaryPage page = MakeDictionaryPage();
   std::vector<int32_t> out(kValues);
-  InterfaceLoop<Int32Decoder>(state, Encoding::kRleDictionary, page.indices, out.data(),
+  InterfaceLoop<Int32Decoder>(state, format::Encoding::kRleDictionary, page.indices, out.data(),
                               &page.dictionary, 1000);
 }
 const bool kPairsRegistered = [] {
@@ -281,16 +280,16 @@ const bool kPairsRegistered = [] {
         ->Arg(1024);
   };
   pair("PlainInt32", BM_PagePlainInt32Direct, [](benchmark::State& state) {
-    Interface<Int32Decoder, int32_t>(state, Encoding::kPlain, PlainInt32Page());
+    Interface<Int32Decoder, int32_t>(state, format::Encoding::kPlain, PlainInt32Page());
   });
   pair("DeltaInt64", BM_PageDeltaInt64Direct, [](benchmark::State& state) {
-    Interface<Int64Decoder, int64_t>(state, Encoding::kDeltaBinaryPacked, DeltaPage());
+    Interface<Int64Decoder, int64_t>(state, format::Encoding::kDeltaBinaryPacked, DeltaPage());
   });
   pair("SplitDouble", BM_PageSplitDoubleDirect, [](benchmark::State& state) {
-    Interface<DoubleDecoder, double>(state, Encoding::kByteStreamSplit, SplitPage());
+    Interface<DoubleDecoder, double>(state, format::Encoding::kByteStreamSplit, SplitPage());
   });
   pair("PlainBinary", BM_PagePlainBinaryDirect, [](benchmark::State& state) {
-    Interface<ByteArrayDecoder, std::string_view>(state, Encoding::kPlain, BinaryPage());
+    Interface<ByteArrayDecoder, std::string_view>(state, format::Encoding::kPlain, BinaryPage());
   });
   pair("DictInt32", BM_PageDictInt32Direct, DictInterface);
   return true;

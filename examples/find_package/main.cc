@@ -43,8 +43,9 @@ quiver::Status Run() {
   if (size < 12 || std::memcmp(data, "PAR1", 4) != 0 || std::memcmp(data + size - 4, "PAR1", 4) != 0) {
     return quiver::Status::Invalid("the output is not framed by PAR1 (", size, " bytes)");
   }
-  if (writer->num_rows() != 3 || writer->metadata().num_rows != 3) {
-    return quiver::Status::Invalid("expected 3 rows, the footer says ", writer->metadata().num_rows);
+  QUIVER_ASSIGN_OR_RAISE(auto footer, writer->metadata());
+  if (writer->num_rows() != 3 || footer->num_rows() != 3) {
+    return quiver::Status::Invalid("expected 3 rows, the footer says ", footer->num_rows());
   }
   std::printf("wrote %lld bytes of Parquet (3 rows, 2 columns)\n", static_cast<long long>(size));
   return quiver::Status::OK();

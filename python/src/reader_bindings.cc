@@ -21,6 +21,7 @@
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/memory/buffer.h"
+#include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/parquet/reader/file_reader.h"
 
@@ -581,12 +582,13 @@ void BindReader(nb::module_& m) {
       .def_prop_ro("warnings", [](PyParquetFile& self) { return self.reader->warnings(); })
       .def("metadata_dict",
            [](PyParquetFile& self) {
-             return MetadataDict(self.reader->metadata(), self.reader->parquet_schema());
+             return MetadataDict(parquet::ThriftOf(*self.reader->metadata()),
+                                 self.reader->parquet_schema());
            })
       .def("footer_bytes",
            [](PyParquetFile& self) {
              std::string out;
-             Check(thrift::SerializeThrift(self.reader->metadata(), &out));
+             Check(thrift::SerializeThrift(parquet::ThriftOf(*self.reader->metadata()), &out));
              return nb::bytes(out.data(), out.size());
            })
       .def("bloom_filter_contains",

@@ -98,7 +98,6 @@ STILL_THRIFT = {
     "quiver/parquet/thrift/parquet_types.h",
     "quiver/parquet/thrift/thrift_test_util.h",
     "quiver/parquet/writer/column_writer.h",
-    "quiver/parquet/writer/file_writer.h",
     "quiver/parquet/writer/value_writer.h",
 }
 
@@ -118,8 +117,8 @@ def _includes(path, prefix, seen):
 def test_every_installed_header_compiles_in_a_consumer(prefix, tmp_path):
     """One translation unit including every installed header, compiled against the
     installed tree alone (C++20, as quiver::quiver requires); and the metadata layer's
-    public headers (statistics, page index, scalar, Parquet enums) free of the generated
-    Thrift types."""
+    public headers (file metadata, statistics, page index, scalar, Parquet enums) free of
+    the generated Thrift types."""
     cxx = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
     if cxx is None:
         pytest.skip("no C++ compiler")
@@ -133,5 +132,6 @@ def test_every_installed_header_compiles_in_a_consumer(prefix, tmp_path):
     with_thrift |= {thrift} if thrift in headers else set()
     assert with_thrift <= STILL_THRIFT, sorted(with_thrift - STILL_THRIFT)
     for h in ("quiver/parquet/metadata/statistics.h", "quiver/parquet/metadata/page_index.h",
-              "quiver/array/scalar.h", "quiver/parquet/types.h"):
+              "quiver/parquet/metadata/file_metadata.h", "quiver/array/scalar.h",
+              "quiver/parquet/types.h"):
         assert h in headers and h not in with_thrift, h

@@ -104,7 +104,7 @@ class ParquetSource final : public BatchSource {
     if (!reader_or.ok()) return WithName(reader_or.status(), name);
     source->reader_ = std::move(reader_or).MoveValueUnsafe();
     parquet::FileReader& reader = *source->reader_;
-    const auto& row_groups = reader.metadata().row_groups;
+    const auto metadata = reader.metadata();
     if (options.row_groups.has_value()) {
       for (int rg : *options.row_groups) {
         if (rg < 0 || rg >= reader.num_row_groups()) {
@@ -118,9 +118,10 @@ class ParquetSource final : public BatchSource {
       for (int rg = 0; rg < reader.num_row_groups(); ++rg) selected.push_back(rg);
     }
     for (int rg : selected) {
-      const auto& g = row_groups[static_cast<size_t>(rg)];
-      source->group_rows_.push_back(std::max<int64_t>(g.num_rows, 0));
-      source->group_bytes_.push_back(std::max<int64_t>(g.total_compressed_size.value_or(g.total_byte_size), 0));
+      QUIVER_ASSIGN_OR_RAISE(auto g, metadata->row_group(rg));  // checked above
+      source->group_rows_.push_back(std::max<int64_t>(g.num_rows(), 0));
+      source->group_bytes_.push_back(
+          std::max<int64_t>(g.total_compressed_size().value_or(g.total_byte_size()), 0));
       source->total_rows_ += source->group_rows_.back();
     }
     auto schema = reader.SchemaFor(options.columns);
@@ -172,7 +173,7 @@ class ParquetSource final : public BatchSource {
 
   // The footer's key/value pairs, less ARROW:schema; nullptr when none.
   static MetadataPtr FooterMetadata(const parquet::FileReader& reader) {
-    const auto& kv = reader.metadata().key_value_metadata;
+    const auto kv = reader.metadata()->key_value_metadata();
     if (!kv.has_value()) return nullptr;
     auto out = std::make_shared<KeyValueMetadata>();
     for (const auto& pair : *kv) {

@@ -143,12 +143,13 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!args.quiet) {
-    const auto& meta = writer->metadata();
+    // Close() succeeded above, so the footer is known.
+    const auto meta = writer->metadata().ValueOrDie();
     // The summary goes to stderr when the Parquet bytes go to stdout.
     std::FILE* out = stdout_sink ? stderr : stdout;
     fmt::print(out, "{}: {} rows, {} row group{}, {} bytes ({}) from {} ({}, {} batch{}) in {:.3f} s\n",
-               output_name, meta.num_rows, meta.row_groups.size(),
-               meta.row_groups.size() == 1 ? "" : "s", bytes, HumanBytes(bytes), source->name(),
+               output_name, meta->num_rows(), meta->num_row_groups(),
+               meta->num_row_groups() == 1 ? "" : "s", bytes, HumanBytes(bytes), source->name(),
                source->format_name(), num_batches, num_batches == 1 ? "" : "es", seconds);
   }
   return kExitOk;

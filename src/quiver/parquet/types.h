@@ -2,10 +2,8 @@
 // generated Thrift types (thrift/parquet_types.h is an implementation
 // detail). The values are parquet.thrift's, so a stored value converts with
 // a static_cast (metadata/statistics.cc and page_index.cc assert that they
-// agree). Converted type, encoding, codec and page type join them when the
-// headers that need them stop including the generated types: several .cc
-// files still say `using format::Encoding;` (and the like) in this
-// namespace, which a public enum of the same name would make ambiguous.
+// agree; the generated enums keep their own names in parquet::format).
+// The compression codec is compression::CompressionCodec (same values).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +26,26 @@ enum class Repetition : int32_t { kRequired = 0, kOptional = 1, kRepeated = 2 };
 
 enum class BoundaryOrder : int32_t { kUnordered = 0, kAscending = 1, kDescending = 2 };
 
+// Value and level encodings (parquet.thrift Encoding; 1 is unused).
+enum class Encoding : int32_t {
+  kPlain = 0,
+  kPlainDictionary = 2,
+  kRle = 3,
+  kBitPacked = 4,
+  kDeltaBinaryPacked = 5,
+  kDeltaLengthByteArray = 6,
+  kDeltaByteArray = 7,
+  kRleDictionary = 8,
+  kByteStreamSplit = 9,
+};
+
+enum class PageType : int32_t {
+  kDataPage = 0,
+  kIndexPage = 1,
+  kDictionaryPage = 2,
+  kDataPageV2 = 3,
+};
+
 // The order in which a column's statistics are computed (Arrow C++
 // parquet/types.h SortOrder; parquet-format LogicalTypes.md "Sort order").
 enum class SortOrder : int8_t { kSigned, kUnsigned, kUnknown };
@@ -44,6 +62,31 @@ constexpr std::string_view PhysicalTypeName(PhysicalType t) {
     case PhysicalType::kDouble: return "DOUBLE";
     case PhysicalType::kByteArray: return "BYTE_ARRAY";
     case PhysicalType::kFixedLenByteArray: return "FIXED_LEN_BYTE_ARRAY";
+  }
+  return "";
+}
+
+constexpr std::string_view EncodingName(Encoding e) {
+  switch (e) {
+    case Encoding::kPlain: return "PLAIN";
+    case Encoding::kPlainDictionary: return "PLAIN_DICTIONARY";
+    case Encoding::kRle: return "RLE";
+    case Encoding::kBitPacked: return "BIT_PACKED";
+    case Encoding::kDeltaBinaryPacked: return "DELTA_BINARY_PACKED";
+    case Encoding::kDeltaLengthByteArray: return "DELTA_LENGTH_BYTE_ARRAY";
+    case Encoding::kDeltaByteArray: return "DELTA_BYTE_ARRAY";
+    case Encoding::kRleDictionary: return "RLE_DICTIONARY";
+    case Encoding::kByteStreamSplit: return "BYTE_STREAM_SPLIT";
+  }
+  return "";
+}
+
+constexpr std::string_view PageTypeName(PageType p) {
+  switch (p) {
+    case PageType::kDataPage: return "DATA_PAGE";
+    case PageType::kIndexPage: return "INDEX_PAGE";
+    case PageType::kDictionaryPage: return "DICTIONARY_PAGE";
+    case PageType::kDataPageV2: return "DATA_PAGE_V2";
   }
   return "";
 }

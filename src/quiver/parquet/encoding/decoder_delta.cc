@@ -105,21 +105,20 @@ class DeltaFlbaDecoder final
 
 std::unique_ptr<Decoder> MakeDeltaDecoder(format::Type type, format::Encoding encoding,
                                           int type_length) {
-  using format::Encoding;
   using format::Type;
-  if (encoding == Encoding::kDeltaBinaryPacked && type == Type::kInt32) {
+  if (encoding == format::Encoding::kDeltaBinaryPacked && type == Type::kInt32) {
     return std::make_unique<DeltaBinaryPackedTypedDecoder<int32_t>>();
   }
-  if (encoding == Encoding::kDeltaBinaryPacked && type == Type::kInt64) {
+  if (encoding == format::Encoding::kDeltaBinaryPacked && type == Type::kInt64) {
     return std::make_unique<DeltaBinaryPackedTypedDecoder<int64_t>>();
   }
-  if (encoding == Encoding::kDeltaLengthByteArray && type == Type::kByteArray) {
+  if (encoding == format::Encoding::kDeltaLengthByteArray && type == Type::kByteArray) {
     return std::make_unique<DeltaBinaryDecoder<DeltaLengthByteArrayDecoder>>(encoding);
   }
-  if (encoding == Encoding::kDeltaByteArray && type == Type::kByteArray) {
+  if (encoding == format::Encoding::kDeltaByteArray && type == Type::kByteArray) {
     return std::make_unique<DeltaBinaryDecoder<DeltaByteArrayDecoder>>(encoding);
   }
-  if (encoding == Encoding::kDeltaByteArray && type == Type::kFixedLenByteArray) {
+  if (encoding == format::Encoding::kDeltaByteArray && type == Type::kFixedLenByteArray) {
     return std::make_unique<DeltaFlbaDecoder>(type_length);
   }
   return nullptr;

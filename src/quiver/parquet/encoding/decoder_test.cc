@@ -24,7 +24,6 @@
 namespace quiver::parquet {
 namespace {
 
-using format::Encoding;
 using format::Type;
 using Bytes = std::vector<uint8_t>;
 // Every value as its bytes: fixed widths as stored (little endian), booleans
@@ -88,7 +87,7 @@ Values MakeValues(Type type, int type_length, int64_t n, uint64_t seed, int dist
 // A page as a writer makes it.
 struct Page {
   Type type;
-  Encoding encoding;
+  format::Encoding encoding;
   int type_length = -1;
   Values values;
   Bytes data;
@@ -119,7 +118,7 @@ Status PlainEncodeValues(Type type, int type_length, const Values& values, Mutab
 }
 
 // Encodes `values` with Quiver's encoders.
-Page Encode(Type type, Encoding encoding, int type_length, Values values) {
+Page Encode(Type type, format::Encoding encoding, int type_length, Values values) {
   Page page{type, encoding, type_length, std::move(values), {}, {}, 0};
   const auto n = static_cast<int64_t>(page.values.size());
   const std::string all = Concat(page.values);
@@ -127,17 +126,17 @@ Page Encode(Type type, Encoding encoding, int type_length, Values values) {
   MutableBuffer out;
   Status st;
   switch (encoding) {
-    case Encoding::kPlain:
+    case format::Encoding::kPlain:
       st = PlainEncodeValues(type, type_length, page.values, &out);
       break;
-    case Encoding::kRle: {
+    case format::Encoding::kRle: {
       RleBitPackedEncoder encoder(1, &out, /*length_prefix=*/true);
       for (const auto& v : page.values) st = encoder.Put(v[0] != 0);
       if (st.ok()) st = encoder.Flush().status();
       break;
     }
-    case Encoding::kPlainDictionary:
-    case Encoding::kRleDictionary: {
+    case format::Encoding::kPlainDictionary:
+    case format::Encoding::kRleDictionary: {
       std::map<std::string, int32_t> index;
       Values uniques;
       std::vector<int32_t> indices;
@@ -156,7 +155,7 @@ Page Encode(Type type, Encoding encoding, int type_length, Values values) {
       }
       break;
     }
-    case Encoding::kDeltaBinaryPacked:
+    case format::Encoding::kDeltaBinaryPacked:
       if (type == Type::kInt32) {
         DeltaBinaryPackedEncoder<int32_t> encoder;
         st = encoder.Put(reinterpret_cast<const int32_t*>(all.data()), n);
@@ -167,13 +166,13 @@ Page Encode(Type type, Encoding encoding, int type_length, Values values) {
         if (st.ok()) st = encoder.Flush(&out).status();
       }
       break;
-    case Encoding::kDeltaLengthByteArray: {
+    case format::Encoding::kDeltaLengthByteArray: {
       DeltaLengthByteArrayEncoder encoder;
       for (const auto& v : page.values) st = encoder.Put(v);
       if (st.ok()) st = encoder.Flush(&out).status();
       break;
     }
-    case Encoding::kDeltaByteArray: {
+    case format::Encoding::kDeltaByteArray: {
       DeltaByteArrayEncoder encoder;
       if (type == Type::kByteArray) {
         for (const auto& v : page.values) st = encoder.Put(v);
@@ -184,7 +183,7 @@ Page Encode(Type type, Encoding encoding, int type_length, Values values) {
       if (st.ok()) st = encoder.Flush(&out).status();
       break;
     }
-    case Encoding::kByteStreamSplit: {
+    case format::Encoding::kByteStreamSplit: {
       ByteStreamSplitEncoder encoder(width);
       st = encoder.Put(all.data(), n);
       if (st.ok()) st = encoder.Flush(&out).status();
@@ -202,32 +201,32 @@ Page Encode(Type type, Encoding encoding, int type_length, Values values) {
 std::vector<Page> AllPages(int64_t n, uint64_t seed) {
   struct Pair {
     Type type;
-    Encoding encoding;
+    format::Encoding encoding;
     int type_length;
   };
   std::vector<Pair> pairs = {
-      {Type::kBoolean, Encoding::kPlain, -1},
-      {Type::kBoolean, Encoding::kRle, -1},
-      {Type::kInt96, Encoding::kPlain, -1},
-      {Type::kInt96, Encoding::kRleDictionary, -1},
-      {Type::kByteArray, Encoding::kPlain, -1},
-      {Type::kByteArray, Encoding::kPlainDictionary, -1},
-      {Type::kByteArray, Encoding::kRleDictionary, -1},
-      {Type::kByteArray, Encoding::kDeltaLengthByteArray, -1},
-      {Type::kByteArray, Encoding::kDeltaByteArray, -1},
+      {Type::kBoolean, format::Encoding::kPlain, -1},
+      {Type::kBoolean, format::Encoding::kRle, -1},
+      {Type::kInt96, format::Encoding::kPlain, -1},
+      {Type::kInt96, format::Encoding::kRleDictionary, -1},
+      {Type::kByteArray, format::Encoding::kPlain, -1},
+      {Type::kByteArray, format::Encoding::kPlainDictionary, -1},
+      {Type::kByteArray, format::Encoding::kRleDictionary, -1},
+      {Type::kByteArray, format::Encoding::kDeltaLengthByteArray, -1},
+      {Type::kByteArray, format::Encoding::kDeltaByteArray, -1},
   };
   for (Type type : {Type::kInt32, Type::kInt64, Type::kFloat, Type::kDouble}) {
-    for (Encoding e : {Encoding::kPlain, Encoding::kPlainDictionary, Encoding::kRleDictionary,
-                       Encoding::kByteStreamSplit}) {
+    for (format::Encoding e : {format::Encoding::kPlain, format::Encoding::kPlainDictionary,
+                               format::Encoding::kRleDictionary, format::Encoding::kByteStreamSplit}) {
       pairs.push_back({type, e, -1});
     }
     if (type == Type::kInt32 || type == Type::kInt64) {
-      pairs.push_back({type, Encoding::kDeltaBinaryPacked, -1});
+      pairs.push_back({type, format::Encoding::kDeltaBinaryPacked, -1});
     }
   }
   for (int length : {2, 3, 4, 8, 16}) {  // 2: FLOAT16; 2, 4, 8, 16: Gather<kWidth>
-    for (Encoding e : {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kDeltaByteArray,
-                       Encoding::kByteStreamSplit}) {
+    for (format::Encoding e : {format::Encoding::kPlain, format::Encoding::kRleDictionary,
+                               format::Encoding::kDeltaByteArray, format::Encoding::kByteStreamSplit}) {
       pairs.push_back({Type::kFixedLenByteArray, e, length});
     }
   }
@@ -322,7 +321,7 @@ Status Read(Decoder& decoder, int64_t n, int mode, Values* out) {
 std::unique_ptr<Decoder> MakeFor(const Page& page) {
   auto decoder = MakeDecoder(page.type, page.encoding, page.type_length);
   decoder.status().Abort(page.Name());
-  if (page.encoding == Encoding::kRleDictionary || page.encoding == Encoding::kPlainDictionary) {
+  if (page.encoding == format::Encoding::kRleDictionary || page.encoding == format::Encoding::kPlainDictionary) {
     (*decoder)->SetDictionary(page.dictionary_size, page.dictionary.data(),
                               static_cast<int64_t>(page.dictionary.size()))
         .Abort(page.Name());
@@ -416,7 +415,7 @@ TEST(DecoderTest, SpacedFixedWidthsWithNulls) {
     }
   }
   {
-    Page page = Encode(Type::kInt64, Encoding::kDeltaBinaryPacked, -1,
+    Page page = Encode(Type::kInt64, format::Encoding::kDeltaBinaryPacked, -1,
                        MakeValues(Type::kInt64, -1, num_valid, 5));
     auto decoder = MakeFor(page);
     ASSERT_OK(decoder->SetData(num_valid, page.data.data(),
@@ -457,8 +456,8 @@ void AppendBinaryWithNulls() {
         ++num_valid;
       }
     }
-    for (Encoding encoding : {Encoding::kPlain, Encoding::kRleDictionary,
-                              Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}) {
+    for (format::Encoding encoding : {format::Encoding::kPlain, format::Encoding::kRleDictionary,
+                              format::Encoding::kDeltaLengthByteArray, format::Encoding::kDeltaByteArray}) {
       Page page =
           Encode(Type::kByteArray, encoding, -1, MakeValues(Type::kByteArray, -1, num_valid, 6));
       SCOPED_TRACE(testing::Message() << page.Name() << " pattern " << pattern << " offsets "
@@ -568,8 +567,8 @@ Status DecodeEverything(const Page& page, int64_t num_values, const uint8_t* dat
 
 // Encodings whose page size alone shows a truncation.
 bool TruncationAlwaysShows(const Page& page) {
-  return page.encoding == Encoding::kPlain || page.encoding == Encoding::kRle ||
-         page.encoding == Encoding::kByteStreamSplit;
+  return page.encoding == format::Encoding::kPlain || page.encoding == format::Encoding::kRle ||
+         page.encoding == format::Encoding::kByteStreamSplit;
 }
 
 TEST(DecoderTest, TruncatedPagesAtEveryLengthAreInvalid) {
@@ -608,10 +607,10 @@ TEST(DecoderTest, HeaderCountsAboveTheValuesPresentAreInvalid) {
     // The last bit-packed group of an RLE/bit-packed run may hold up to 7
     // padding values, which nothing tells from real ones: 8 more is wrong
     // for every encoding, 1 more for those that count their values.
-    const bool counted = page.encoding != Encoding::kRle &&
-                         page.encoding != Encoding::kRleDictionary &&
-                         page.encoding != Encoding::kPlainDictionary &&
-                         !(page.encoding == Encoding::kPlain && page.type == Type::kBoolean);
+    const bool counted = page.encoding != format::Encoding::kRle &&
+                         page.encoding != format::Encoding::kRleDictionary &&
+                         page.encoding != format::Encoding::kPlainDictionary &&
+                         !(page.encoding == format::Encoding::kPlain && page.type == Type::kBoolean);
     for (int64_t extra : {int64_t{1}, int64_t{8}}) {
       if (extra == 1 && !counted) continue;
       Values got;
@@ -646,8 +645,8 @@ TEST(DecoderTest, HugeValueCountsAllocateNothing) {
       continue;
     }
     // Runs may stand for any count: the data ends, scratch stays bounded.
-    EXPECT_TRUE(page.encoding == Encoding::kRle || page.encoding == Encoding::kRleDictionary ||
-                page.encoding == Encoding::kPlainDictionary);
+    EXPECT_TRUE(page.encoding == format::Encoding::kRle || page.encoding == format::Encoding::kRleDictionary ||
+                page.encoding == format::Encoding::kPlainDictionary);
     const Status skip = decoder->Skip(huge);
     ASSERT_TRUE(skip.IsInvalid()) << skip.ToString();
     EXPECT_NE(skip.message().find("ends after"), std::string::npos) << skip.ToString();
@@ -661,7 +660,7 @@ TEST(DecoderTest, HugeValueCountsAllocateNothing) {
   }
   // A dictionary page claiming more values than its bytes hold.
   for (Type type : {Type::kInt32, Type::kByteArray, Type::kFixedLenByteArray}) {
-    auto decoder = MakeDecoder(type, Encoding::kRleDictionary, 4);
+    auto decoder = MakeDecoder(type, format::Encoding::kRleDictionary, 4);
     ASSERT_OK(decoder.status());
     const uint8_t bytes[8] = {};
     EXPECT_TRUE((*decoder)->SetDictionary(huge, bytes, 8).IsInvalid());
@@ -681,7 +680,7 @@ TEST(DecoderTest, DictionaryIndexOutOfRange) {
     Values dictionary = MakeValues(type, 6, 5, 11, 5);
     MutableBuffer dictionary_page;
     ASSERT_OK(PlainEncodeValues(type, 6, dictionary, &dictionary_page));
-    auto decoder = MakeDecoder(type, Encoding::kRleDictionary, 6);
+    auto decoder = MakeDecoder(type, format::Encoding::kRleDictionary, 6);
     ASSERT_OK(decoder.status());
     ASSERT_OK((*decoder)->SetDictionary(5, dictionary_page.data(), dictionary_page.size()));
     for (int path = 0; path < 3; ++path) {
@@ -707,7 +706,7 @@ TEST(DecoderTest, DictionaryIndexOutOfRange) {
 }
 
 TEST(DecoderTest, DictionaryIndicesAndMissingDictionary) {
-  Page page = Encode(Type::kInt32, Encoding::kRleDictionary, -1,
+  Page page = Encode(Type::kInt32, format::Encoding::kRleDictionary, -1,
                      MakeValues(Type::kInt32, -1, 200, 12));
   auto decoder = MakeFor(page);
   ASSERT_OK(decoder->SetData(200, page.data.data(), static_cast<int64_t>(page.data.size())));
@@ -722,14 +721,14 @@ TEST(DecoderTest, DictionaryIndicesAndMissingDictionary) {
     ASSERT_EQ(value, expected) << i;
   }
 
-  auto fresh = MakeDecoder(Type::kInt32, Encoding::kRleDictionary);
+  auto fresh = MakeDecoder(Type::kInt32, format::Encoding::kRleDictionary);
   ASSERT_OK(fresh.status());
   const Status st =
       (*fresh)->SetData(200, page.data.data(), static_cast<int64_t>(page.data.size()));
   ASSERT_TRUE(st.IsInvalid());
   EXPECT_NE(st.message().find("no dictionary page"), std::string::npos) << st.ToString();
 
-  auto plain = MakeDecoder(Type::kInt32, Encoding::kPlain);
+  auto plain = MakeDecoder(Type::kInt32, format::Encoding::kPlain);
   ASSERT_OK(plain.status());
   EXPECT_TRUE((*plain)->SetDictionary(1, page.data.data(), 4).IsInvalid());
   EXPECT_TRUE((*plain)->DecodeIndices(0, indices.data()).IsInvalid());
@@ -741,7 +740,7 @@ TEST(DecoderTest, DictionaryIndicesAndMissingDictionary) {
 
 TEST(DecoderTest, ByteStreamSplitSizeNotAMultipleOfTheWidth) {
   for (const Page& page : AllPages(10, 13)) {
-    if (page.encoding != Encoding::kByteStreamSplit) continue;
+    if (page.encoding != format::Encoding::kByteStreamSplit) continue;
     SCOPED_TRACE(page.Name());
     auto decoder = MakeFor(page);
     const auto size = static_cast<int64_t>(page.data.size());
@@ -776,7 +775,7 @@ void CheckEveryDeltaWidth() {
       values.emplace_back(reinterpret_cast<const char*>(&v), sizeof(T));
       x += (i % 2 == 0) ? low : static_cast<U>(low + span);
     }
-    Page page = Encode(PhysicalTypeOf<T>(), Encoding::kDeltaBinaryPacked, -1, values);
+    Page page = Encode(PhysicalTypeOf<T>(), format::Encoding::kDeltaBinaryPacked, -1, values);
     // The first miniblock's width byte follows 4 header varints and the
     // block's min delta.
     size_t pos = 0;
@@ -802,7 +801,7 @@ TEST(DecoderTest, DeltaBitWidthWiderThanTheTypeIsInvalid) {
     Bytes bytes = {0x80, 0x01, 4, 40, 0, 0, static_cast<uint8_t>(type_bits + 1), 0, 0, 0};
     bytes.resize(bytes.size() + 4 * (type_bits + 1), 0xFF);
     auto decoder = MakeDecoder(type_bits == 32 ? Type::kInt32 : Type::kInt64,
-                               Encoding::kDeltaBinaryPacked);
+                               format::Encoding::kDeltaBinaryPacked);
     ASSERT_OK(decoder.status());
     ASSERT_OK((*decoder)->SetData(40, bytes.data(), static_cast<int64_t>(bytes.size())));
     Values got;
@@ -820,7 +819,7 @@ TEST(DecoderTest, DeltaByteArrayForFixedLengthChecksTheLength) {
   ASSERT_OK(encoder.Put("abc"));
   MutableBuffer out;
   ASSERT_OK(encoder.Flush(&out).status());
-  auto decoder = MakeTypedDecoder<FixedLenByteArrayDecoder>(Encoding::kDeltaByteArray, 4);
+  auto decoder = MakeTypedDecoder<FixedLenByteArrayDecoder>(format::Encoding::kDeltaByteArray, 4);
   ASSERT_OK(decoder.status());
   ASSERT_OK((*decoder)->SetData(2, out.data(), out.size()));
   uint8_t values[8];
@@ -835,10 +834,10 @@ TEST(DecoderTest, DeltaByteArrayForFixedLengthChecksTheLength) {
 TEST(DecoderTest, FactoryRefusesPairsTheFormatDoesNotAllow) {
   struct Bad {
     Type type;
-    Encoding encoding;
+    format::Encoding encoding;
   };
   // Types by encoding, as Encodings.md allows them: not these.
-  using E = Encoding;
+  using E = format::Encoding;
   using T = Type;
   for (const Bad& bad : std::vector<Bad>{
            {T::kDouble, E::kDeltaBinaryPacked}, {T::kFloat, E::kDeltaBinaryPacked},
@@ -855,16 +854,16 @@ TEST(DecoderTest, FactoryRefusesPairsTheFormatDoesNotAllow) {
         << EnumName(bad.type) << "/" << EnumName(bad.encoding) << ": "
         << decoder.status().ToString();
   }
-  EXPECT_TRUE(MakeDecoder(Type::kBoolean, Encoding::kRleDictionary).status().IsNotImplemented());
-  EXPECT_TRUE(MakeDecoder(Type::kFixedLenByteArray, Encoding::kPlain, 0).status().IsInvalid());
-  EXPECT_TRUE(MakeDecoder(Type::kFixedLenByteArray, Encoding::kPlain).status().IsInvalid());
-  const Status st = MakeDecoder(Type::kDouble, Encoding::kDeltaBinaryPacked).status();
+  EXPECT_TRUE(MakeDecoder(Type::kBoolean, format::Encoding::kRleDictionary).status().IsNotImplemented());
+  EXPECT_TRUE(MakeDecoder(Type::kFixedLenByteArray, format::Encoding::kPlain, 0).status().IsInvalid());
+  EXPECT_TRUE(MakeDecoder(Type::kFixedLenByteArray, format::Encoding::kPlain).status().IsInvalid());
+  const Status st = MakeDecoder(Type::kDouble, format::Encoding::kDeltaBinaryPacked).status();
   EXPECT_EQ(st.message(), "encoding DELTA_BINARY_PACKED cannot encode DOUBLE values");
 
-  auto typed = MakeTypedDecoder<DoubleDecoder>(Encoding::kByteStreamSplit);
+  auto typed = MakeTypedDecoder<DoubleDecoder>(format::Encoding::kByteStreamSplit);
   ASSERT_OK(typed.status());
   EXPECT_EQ((*typed)->physical_type(), Type::kDouble);
-  EXPECT_EQ((*typed)->encoding(), Encoding::kByteStreamSplit);
+  EXPECT_EQ((*typed)->encoding(), format::Encoding::kByteStreamSplit);
 }
 
 }  // namespace

@@ -20,12 +20,10 @@ namespace quiver::parquet {
 
 namespace {
 
-using format::Encoding;
-
 // Levels unpacked at once into scratch memory by Count() on BIT_PACKED data.
 constexpr int64_t kScratchLevels = 256;
 
-std::string EncodingText(Encoding encoding) {
+std::string EncodingText(format::Encoding encoding) {
   const std::string_view name = format::EnumName(encoding);
   if (!name.empty()) return std::string(name);
   return "unknown (" + std::to_string(static_cast<int32_t>(encoding)) + ")";
@@ -60,19 +58,19 @@ int LevelBitWidth(int16_t max_level) {
   return max_level <= 0 ? 0 : static_cast<int>(std::bit_width(static_cast<uint16_t>(max_level)));
 }
 
-Result<int64_t> V1LevelSectionSize(Encoding encoding, int16_t max_level, int64_t num_values,
+Result<int64_t> V1LevelSectionSize(format::Encoding encoding, int16_t max_level, int64_t num_values,
                                    const uint8_t* data, int64_t size) {
   if (max_level < 0) return Status::Invalid("negative max level ", max_level);
   if (num_values < 0) return Status::Invalid("negative number of levels ", num_values);
   if (size < 0) return Status::Invalid("negative level section size ", size);
   if (max_level == 0) return 0;
   switch (encoding) {
-    case Encoding::kRle: {
+    case format::Encoding::kRle: {
       QUIVER_ASSIGN_OR_RAISE(const int64_t length,
                              RleBitPackedDecoder::ReadLengthPrefix(data, size));
       return RleBitPackedEncoder::kLengthPrefixSize + length;
     }
-    case Encoding::kBitPacked: {
+    case format::Encoding::kBitPacked: {
       const int w = LevelBitWidth(max_level);
       if (num_values > (std::numeric_limits<int64_t>::max() - 7) / w) {
         return Status::Invalid("BIT_PACKED levels: ", num_values, " levels of ", w,
@@ -241,7 +239,7 @@ int64_t LevelsToBitmap(const int16_t* levels, int64_t n, int16_t level, uint8_t*
   return set;
 }
 
-Status LevelDecoder::SetData(std::string_view kind, Encoding encoding, int16_t max_level,
+Status LevelDecoder::SetData(std::string_view kind, format::Encoding encoding, int16_t max_level,
                              int64_t num_values, const uint8_t* data, int64_t size) {
   kind_ = kind;
   status_ = Status::OK();
@@ -256,7 +254,7 @@ Status LevelDecoder::SetData(std::string_view kind, Encoding encoding, int16_t m
     return Fail(Status::Invalid(kind_, " levels: negative number of levels ", num_values));
   }
   if (size < 0) return Fail(Status::Invalid(kind_, " levels: negative section size ", size));
-  if (encoding != Encoding::kRle && encoding != Encoding::kBitPacked) {
+  if (encoding != format::Encoding::kRle && encoding != format::Encoding::kBitPacked) {
     return Fail(Status::Invalid(kind_, " levels: encoding ", EncodingText(encoding),
                                 " is not RLE or BIT_PACKED"));
   }
@@ -266,7 +264,7 @@ Status LevelDecoder::SetData(std::string_view kind, Encoding encoding, int16_t m
   num_values_ = num_values;
   levels_left_ = num_values;
   if (max_level == 0) return Status::OK();
-  if (encoding == Encoding::kRle) {
+  if (encoding == format::Encoding::kRle) {
     rle_ = RleBitPackedDecoder(data, size, bit_width_);
   } else {
     data_ = data;
@@ -343,7 +341,7 @@ Status LevelDecoder::Decode(int64_t n, int16_t* out) {
     levels_left_ -= n;
     return Status::OK();
   }
-  const bool rle = encoding_ == Encoding::kRle;
+  const bool rle = encoding_ == format::Encoding::kRle;
   const int64_t got = rle ? rle_.GetBatch(out, n) : UnpackMsbFirst(n, out);
   // Levels of bit_width_ bits above max_level_ only if the width allows.
   if (max_level_ < static_cast<int>(bit_util::LeastSignificantBitMask(bit_width_))) {
@@ -363,7 +361,7 @@ Result<int64_t> LevelDecoder::DecodeBits(int64_t n, uint8_t* out, int64_t out_of
   }
   const int64_t base = num_values_ - levels_left_;
   int64_t ones = 0;
-  if (encoding_ == Encoding::kRle) {
+  if (encoding_ == format::Encoding::kRle) {
     const int64_t got = rle_.GetBits(out, out_offset, n, &ones);
     // Bit width 1 holds no level above 1: only a short section stops it.
     if (got < n) return Fail(RleStopped(base + got));
@@ -392,7 +390,7 @@ Result<int64_t> LevelDecoder::Count(int64_t n, int16_t level) {
     return level == 0 ? n : 0;
   }
   int64_t equal = 0;
-  if (encoding_ == Encoding::kRle) {
+  if (encoding_ == format::Encoding::kRle) {
     // A negative level equals none: its uint32 value is above every level.
     const auto value = static_cast<uint32_t>(static_cast<int32_t>(level));
     const int64_t got = rle_.Count(n, value, static_cast<uint32_t>(max_level_), &equal);

@@ -14,7 +14,6 @@
 namespace quiver::parquet {
 namespace {
 
-using format::Encoding;
 using Bytes = std::vector<uint8_t>;
 using Levels = std::vector<int16_t>;
 
@@ -90,13 +89,13 @@ TEST(LevelDecoder, RleRoundTripsEveryWidth) {
       for (const int64_t n : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{100}, int64_t{3001}}) {
         const Levels levels = RandomLevels(max_level, n, static_cast<uint32_t>(w * 1000 + n));
         const Bytes bytes = EncodeRle(levels, w);
-        auto section = V1LevelSectionSize(Encoding::kRle, max_level, n, bytes.data(),
+        auto section = V1LevelSectionSize(format::Encoding::kRle, max_level, n, bytes.data(),
                                           static_cast<int64_t>(bytes.size()));
         ASSERT_TRUE(section.ok()) << section.status();
         ASSERT_EQ(*section, static_cast<int64_t>(bytes.size()));
         for (const int64_t batch : {int64_t{1}, int64_t{5}, int64_t{64}, n}) {
           LevelDecoder decoder;
-          ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, max_level, n, bytes.data() + 4,
+          ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, max_level, n, bytes.data() + 4,
                                       *section - 4)
                           .ok());
           EXPECT_EQ(DecodeAll(&decoder, n, batch), levels) << "width " << w << " n " << n;
@@ -105,7 +104,7 @@ TEST(LevelDecoder, RleRoundTripsEveryWidth) {
         // Count in batches, for the max level, 0 and a level in between.
         for (const int16_t level : {max_level, int16_t{0}, static_cast<int16_t>(max_level / 2)}) {
           LevelDecoder decoder;
-          ASSERT_TRUE(decoder.SetData("repetition", Encoding::kRle, max_level, n, bytes.data() + 4,
+          ASSERT_TRUE(decoder.SetData("repetition", format::Encoding::kRle, max_level, n, bytes.data() + 4,
                                       *section - 4)
                           .ok());
           int64_t counted = 0;
@@ -126,9 +125,9 @@ TEST(LevelDecoder, RleRoundTripsEveryWidth) {
 TEST(LevelDecoder, CountAndDecodeInterleave) {
   const int16_t max_level = 3;
   const Levels levels = RandomLevels(max_level, 5000, 7);
-  for (const Encoding encoding : {Encoding::kRle, Encoding::kBitPacked}) {
-    const Bytes bytes = encoding == Encoding::kRle ? EncodeRle(levels, 2) : PackMsbFirst(levels, 2);
-    const int64_t skip = encoding == Encoding::kRle ? 4 : 0;
+  for (const format::Encoding encoding : {format::Encoding::kRle, format::Encoding::kBitPacked}) {
+    const Bytes bytes = encoding == format::Encoding::kRle ? EncodeRle(levels, 2) : PackMsbFirst(levels, 2);
+    const int64_t skip = encoding == format::Encoding::kRle ? 4 : 0;
     LevelDecoder decoder;
     ASSERT_TRUE(decoder.SetData("definition", encoding, max_level, 5000, bytes.data() + skip,
                                 static_cast<int64_t>(bytes.size()) - skip)
@@ -163,7 +162,7 @@ TEST(LevelDecoder, CountsRunsWithoutExpandingThem) {
   ASSERT_TRUE(encoder.Flush().ok());
   LevelDecoder decoder;
   ASSERT_TRUE(
-      decoder.SetData("definition", Encoding::kRle, 1, n + 10, out.data(), out.size()).ok());
+      decoder.SetData("definition", format::Encoding::kRle, 1, n + 10, out.data(), out.size()).ok());
   auto c = decoder.Count(n + 10, 1);
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(*c, n);
@@ -174,22 +173,22 @@ TEST(LevelDecoder, CountsRunsWithoutExpandingThem) {
 TEST(LevelDecoder, BitPackedSpecExample) {
   const Bytes bytes = {0b00000101, 0b00111001, 0b01110111};
   EXPECT_EQ(PackMsbFirst({0, 1, 2, 3, 4, 5, 6, 7}, 3), bytes);
-  auto section = V1LevelSectionSize(Encoding::kBitPacked, 7, 8, bytes.data(), 3);
+  auto section = V1LevelSectionSize(format::Encoding::kBitPacked, 7, 8, bytes.data(), 3);
   ASSERT_TRUE(section.ok());
   EXPECT_EQ(*section, 3);
   LevelDecoder decoder;
-  ASSERT_TRUE(decoder.SetData("repetition", Encoding::kBitPacked, 7, 8, bytes.data(), 3).ok());
+  ASSERT_TRUE(decoder.SetData("repetition", format::Encoding::kBitPacked, 7, 8, bytes.data(), 3).ok());
   Levels out(8);
   ASSERT_TRUE(decoder.Decode(8, out.data()).ok());
   EXPECT_EQ(out, (Levels{0, 1, 2, 3, 4, 5, 6, 7}));
   // Its other example: 30 levels of 2 bits (max level 3) take 8 bytes.
   const Bytes eight(16, 0);
-  section = V1LevelSectionSize(Encoding::kBitPacked, 3, 30, eight.data(), 16);
+  section = V1LevelSectionSize(format::Encoding::kBitPacked, 3, 30, eight.data(), 16);
   ASSERT_TRUE(section.ok());
   EXPECT_EQ(*section, 8);
   // The last byte's padding is not a level: 5 levels of 3 bits in 2 bytes.
   const Bytes five = {0b11100000, 0b00000001};  // 7, 0, 0, 0, 0 and a padding bit
-  ASSERT_TRUE(decoder.SetData("definition", Encoding::kBitPacked, 7, 5, five.data(), 2).ok());
+  ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kBitPacked, 7, 5, five.data(), 2).ok());
   Levels out5(5);
   ASSERT_TRUE(decoder.Decode(5, out5.data()).ok());
   EXPECT_EQ(out5, (Levels{7, 0, 0, 0, 0}));
@@ -201,19 +200,19 @@ TEST(LevelDecoder, BitPackedRoundTripsEveryWidth) {
     for (const int64_t n : {int64_t{1}, int64_t{9}, int64_t{1000}}) {
       const Levels levels = RandomLevels(max_level, n, static_cast<uint32_t>(w + n));
       const Bytes bytes = PackMsbFirst(levels, w);
-      auto section = V1LevelSectionSize(Encoding::kBitPacked, max_level, n, bytes.data(),
+      auto section = V1LevelSectionSize(format::Encoding::kBitPacked, max_level, n, bytes.data(),
                                         static_cast<int64_t>(bytes.size()));
       ASSERT_TRUE(section.ok()) << section.status();
       EXPECT_EQ(*section, (n * w + 7) / 8);
       for (const int64_t batch : {int64_t{1}, int64_t{3}, n}) {
         LevelDecoder decoder;
-        ASSERT_TRUE(decoder.SetData("definition", Encoding::kBitPacked, max_level, n, bytes.data(),
+        ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kBitPacked, max_level, n, bytes.data(),
                                     *section)
                         .ok());
         EXPECT_EQ(DecodeAll(&decoder, n, batch), levels) << "width " << w;
       }
       LevelDecoder decoder;
-      ASSERT_TRUE(decoder.SetData("definition", Encoding::kBitPacked, max_level, n, bytes.data(),
+      ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kBitPacked, max_level, n, bytes.data(),
                                   *section)
                       .ok());
       auto c = decoder.Count(n, max_level);
@@ -242,7 +241,7 @@ TEST(LevelDecoder, TruncatedSections) {
   }
   for (const bool count : {false, true}) {
     LevelDecoder decoder;
-    ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, 3, 150, rle.data() + 4,
+    ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, 3, 150, rle.data() + 4,
                                 static_cast<int64_t>(rle.size()) - 4)
                     .ok());
     Levels out(150);
@@ -257,7 +256,7 @@ TEST(LevelDecoder, TruncatedSections) {
   for (const bool count : {false, true}) {
     LevelDecoder decoder;
     ASSERT_TRUE(
-        decoder.SetData("repetition", Encoding::kBitPacked, 3, 100, packed.data(), 20).ok());
+        decoder.SetData("repetition", format::Encoding::kBitPacked, 3, 100, packed.data(), 20).ok());
     Levels out(100);
     ASSERT_TRUE(decoder.Decode(79, out.data()).ok());
     EXPECT_TRUE(std::equal(out.begin(), out.begin() + 79, levels.begin()));
@@ -266,7 +265,7 @@ TEST(LevelDecoder, TruncatedSections) {
   }
   // An empty section.
   LevelDecoder decoder;
-  ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, 1, 3, nullptr, 0).ok());
+  ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, 1, 3, nullptr, 0).ok());
   Levels out(3);
   ExpectInvalid(decoder.Decode(3, out.data()),
                 "definition levels: the section ends before level 0 (the page has 3)");
@@ -276,29 +275,29 @@ TEST(LevelDecoder, V1SectionSizeChecksTheBytes) {
   const Bytes rle = EncodeRle({1, 1, 0, 1}, 1);
   // The prefix says more bytes than the page holds.
   const auto size = static_cast<int64_t>(rle.size());
-  auto r = V1LevelSectionSize(Encoding::kRle, 1, 4, rle.data(), size - 1);
+  auto r = V1LevelSectionSize(format::Encoding::kRle, 1, 4, rle.data(), size - 1);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("length prefix says"), std::string::npos) << r.status();
-  r = V1LevelSectionSize(Encoding::kRle, 1, 4, rle.data(), 3);
+  r = V1LevelSectionSize(format::Encoding::kRle, 1, 4, rle.data(), 3);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("too short for the 4-byte length prefix"), std::string::npos);
-  r = V1LevelSectionSize(Encoding::kBitPacked, 1, 17, rle.data(), 2);
+  r = V1LevelSectionSize(format::Encoding::kBitPacked, 1, 17, rle.data(), 2);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "BIT_PACKED levels: 17 levels of 1 bits need 3 bytes but only 2 remain");
-  r = V1LevelSectionSize(Encoding::kBitPacked, 1, std::numeric_limits<int64_t>::max(), rle.data(),
+  r = V1LevelSectionSize(format::Encoding::kBitPacked, 1, std::numeric_limits<int64_t>::max(), rle.data(),
                          2);
   EXPECT_FALSE(r.ok());
-  r = V1LevelSectionSize(Encoding::kPlain, 1, 4, rle.data(), 8);
+  r = V1LevelSectionSize(format::Encoding::kPlain, 1, 4, rle.data(), 8);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "level encoding PLAIN is not RLE or BIT_PACKED");
-  r = V1LevelSectionSize(static_cast<Encoding>(77), 1, 4, rle.data(), 8);
+  r = V1LevelSectionSize(static_cast<format::Encoding>(77), 1, 4, rle.data(), 8);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "level encoding unknown (77) is not RLE or BIT_PACKED");
-  EXPECT_FALSE(V1LevelSectionSize(Encoding::kRle, 1, -1, rle.data(), 8).ok());
-  EXPECT_FALSE(V1LevelSectionSize(Encoding::kRle, -1, 4, rle.data(), 8).ok());
+  EXPECT_FALSE(V1LevelSectionSize(format::Encoding::kRle, 1, -1, rle.data(), 8).ok());
+  EXPECT_FALSE(V1LevelSectionSize(format::Encoding::kRle, -1, 4, rle.data(), 8).ok());
   // Max level 0: no section, whatever the encoding says.
-  r = V1LevelSectionSize(Encoding::kPlain, 0, 4, nullptr, 0);
+  r = V1LevelSectionSize(format::Encoding::kPlain, 0, 4, nullptr, 0);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, 0);
 }
@@ -312,15 +311,15 @@ TEST(LevelDecoder, LevelsAboveMaxLevel) {
   Levels rle_run(40, 2);
   for (int i = 30; i < 40; ++i) rle_run[i] = 3;  // an RLE run of 3
   struct Case {
-    Encoding encoding;
+    format::Encoding encoding;
     Levels levels;
     int64_t bad;
   };
-  for (const Case& c : {Case{Encoding::kRle, levels, 25}, Case{Encoding::kRle, rle_run, 30},
-                        Case{Encoding::kBitPacked, levels, 25}}) {
+  for (const Case& c : {Case{format::Encoding::kRle, levels, 25}, Case{format::Encoding::kRle, rle_run, 30},
+                        Case{format::Encoding::kBitPacked, levels, 25}}) {
     const Bytes bytes =
-        c.encoding == Encoding::kRle ? EncodeRle(c.levels, 2) : PackMsbFirst(c.levels, 2);
-    const int64_t skip = c.encoding == Encoding::kRle ? 4 : 0;
+        c.encoding == format::Encoding::kRle ? EncodeRle(c.levels, 2) : PackMsbFirst(c.levels, 2);
+    const int64_t skip = c.encoding == format::Encoding::kRle ? 4 : 0;
     const std::string message = "definition levels: level " + std::to_string(c.bad) +
                                 " is 3, above the max definition level 2";
     for (const bool count : {false, true}) {
@@ -356,7 +355,7 @@ TEST(LevelDecoder, MalformedRleRuns) {
   const Bytes bytes = {8 << 1, 1, 0};
   for (const bool count : {false, true}) {
     LevelDecoder decoder;
-    ASSERT_TRUE(decoder.SetData("repetition", Encoding::kRle, 1, 10, bytes.data(), 3).ok());
+    ASSERT_TRUE(decoder.SetData("repetition", format::Encoding::kRle, 1, 10, bytes.data(), 3).ok());
     Levels out(10);
     Status st = count ? decoder.Count(10, 1).status() : decoder.Decode(10, out.data());
     ExpectInvalid(st, "repetition levels: level 8: RLE/bit-packed data: empty run at byte 2");
@@ -364,7 +363,7 @@ TEST(LevelDecoder, MalformedRleRuns) {
   // An RLE value wider than the bit width.
   const Bytes wide = {4 << 1, 5};
   LevelDecoder decoder;
-  ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, 3, 4, wide.data(), 2).ok());
+  ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, 3, 4, wide.data(), 2).ok());
   Levels out(4);
   Status st = decoder.Decode(4, out.data());
   EXPECT_TRUE(st.IsInvalid());
@@ -374,7 +373,7 @@ TEST(LevelDecoder, MalformedRleRuns) {
 }
 
 TEST(LevelDecoder, MaxLevelZeroReadsNothing) {
-  for (const Encoding encoding : {Encoding::kRle, Encoding::kBitPacked}) {
+  for (const format::Encoding encoding : {format::Encoding::kRle, format::Encoding::kBitPacked}) {
     LevelDecoder decoder;
     ASSERT_TRUE(decoder.SetData("definition", encoding, 0, 10, nullptr, 0).ok());
     Levels out(6, -1);
@@ -393,17 +392,17 @@ TEST(LevelDecoder, MaxLevelZeroReadsNothing) {
 TEST(LevelDecoder, MisuseAndBadArguments) {
   const Bytes bytes = EncodeRle(Levels(16, 1), 1);
   LevelDecoder decoder;
-  ExpectInvalid(decoder.SetData("definition", Encoding::kPlain, 1, 16, bytes.data(), 4),
+  ExpectInvalid(decoder.SetData("definition", format::Encoding::kPlain, 1, 16, bytes.data(), 4),
                 "definition levels: encoding PLAIN is not RLE or BIT_PACKED");
   EXPECT_EQ(decoder.levels_left(), 0);
-  ExpectInvalid(decoder.SetData("definition", Encoding::kRle, -2, 16, bytes.data(), 4),
+  ExpectInvalid(decoder.SetData("definition", format::Encoding::kRle, -2, 16, bytes.data(), 4),
                 "definition levels: negative max level -2");
-  ExpectInvalid(decoder.SetData("definition", Encoding::kRle, 1, -1, bytes.data(), 4),
+  ExpectInvalid(decoder.SetData("definition", format::Encoding::kRle, 1, -1, bytes.data(), 4),
                 "definition levels: negative number of levels -1");
-  ExpectInvalid(decoder.SetData("definition", Encoding::kRle, 1, 1, bytes.data(), -4),
+  ExpectInvalid(decoder.SetData("definition", format::Encoding::kRle, 1, 1, bytes.data(), -4),
                 "definition levels: negative section size -4");
   // A good SetData after the errors starts afresh.
-  ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, 1, 16, bytes.data() + 4,
+  ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, 1, 16, bytes.data() + 4,
                               static_cast<int64_t>(bytes.size()) - 4)
                   .ok());
   Levels out(17);
@@ -412,12 +411,12 @@ TEST(LevelDecoder, MisuseAndBadArguments) {
   ExpectInvalid(decoder.Decode(7, out.data()),
                 "definition levels: asked for 7 levels but 6 are left");
   EXPECT_FALSE(decoder.Decode(1, out.data()).ok());
-  ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, 1, 16, bytes.data() + 4,
+  ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, 1, 16, bytes.data() + 4,
                               static_cast<int64_t>(bytes.size()) - 4)
                   .ok());
   EXPECT_FALSE(decoder.Count(-1, 1).ok());
   // A level that is no level counts nothing.
-  ASSERT_TRUE(decoder.SetData("definition", Encoding::kRle, 1, 16, bytes.data() + 4,
+  ASSERT_TRUE(decoder.SetData("definition", format::Encoding::kRle, 1, 16, bytes.data() + 4,
                               static_cast<int64_t>(bytes.size()) - 4)
                   .ok());
   auto c = decoder.Count(16, -1);
@@ -436,7 +435,7 @@ TEST(LevelDecoder, RandomBytesNeverOverread) {
     for (auto& b : bytes) b = static_cast<uint8_t>(rng());
     const auto max_level = static_cast<int16_t>(1 + rng() % 9);
     const int64_t n = rng() % 200;
-    const Encoding encoding = iter % 2 == 0 ? Encoding::kRle : Encoding::kBitPacked;
+    const format::Encoding encoding = iter % 2 == 0 ? format::Encoding::kRle : format::Encoding::kBitPacked;
     LevelDecoder a;
     LevelDecoder b;
     ASSERT_TRUE(a.SetData("definition", encoding, max_level, n, bytes.data(), size).ok());
@@ -466,9 +465,9 @@ TEST(LevelDecoder, DecodeBitsMatchesLevels) {
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     const int64_t n = 3000 + seed * 37;
     const Levels levels = RandomLevels(1, n, seed);
-    for (Encoding encoding : {Encoding::kRle, Encoding::kBitPacked}) {
-      Bytes bytes = encoding == Encoding::kRle ? EncodeRle(levels, 1) : PackMsbFirst(levels, 1);
-      const int64_t skip = encoding == Encoding::kRle ? 4 : 0;
+    for (format::Encoding encoding : {format::Encoding::kRle, format::Encoding::kBitPacked}) {
+      Bytes bytes = encoding == format::Encoding::kRle ? EncodeRle(levels, 1) : PackMsbFirst(levels, 1);
+      const int64_t skip = encoding == format::Encoding::kRle ? 4 : 0;
       LevelDecoder decoder;
       {
       Status st_ = decoder.SetData("definition", encoding, 1, n, bytes.data() + skip,
@@ -518,14 +517,14 @@ TEST(LevelDecoder, DecodeBitsErrors) {
   std::vector<uint8_t> bits(32);
   // More levels than the section holds.
   {
-      Status st_ = decoder.SetData("definition", Encoding::kRle, 1, 200, bytes.data() + 4,
+      Status st_ = decoder.SetData("definition", format::Encoding::kRle, 1, 200, bytes.data() + 4,
                             static_cast<int64_t>(bytes.size()) - 4);
       ASSERT_TRUE(st_.ok()) << st_;
     }
   EXPECT_TRUE(decoder.DecodeBits(200, bits.data(), 0).status().IsInvalid());
   // Only for max level 1.
   {
-      Status st_ = decoder.SetData("definition", Encoding::kRle, 2, 100, bytes.data() + 4,
+      Status st_ = decoder.SetData("definition", format::Encoding::kRle, 2, 100, bytes.data() + 4,
                             static_cast<int64_t>(bytes.size()) - 4);
       ASSERT_TRUE(st_.ok()) << st_;
     }

@@ -60,29 +60,28 @@ Status CheckPageHeader(const PageInfo& page, int64_t chunk_left) {
 }
 
 Status CheckPageFields(const format::PageHeader& h, int64_t index) {
-  using format::PageType;
   const char* struct_name = nullptr;
   bool has_struct = false;
-  if (h.type == PageType::kDictionaryPage) {
+  if (h.type == format::PageType::kDictionaryPage) {
     struct_name = "dictionary_page_header";
     has_struct = h.dictionary_page_header.has_value();
-  } else if (h.type == PageType::kDataPage) {
+  } else if (h.type == format::PageType::kDataPage) {
     struct_name = "data_page_header";
     has_struct = h.data_page_header.has_value();
-  } else if (h.type == PageType::kDataPageV2) {
+  } else if (h.type == format::PageType::kDataPageV2) {
     struct_name = "data_page_header_v2";
     has_struct = h.data_page_header_v2.has_value();
   } else {
     return Status::OK();
   }
   if (!has_struct) return Status::Invalid(format::EnumName(h.type), " without a ", struct_name);
-  if (h.type == PageType::kDictionaryPage) {
+  if (h.type == format::PageType::kDictionaryPage) {
     if (index != 0) return Status::Invalid("a dictionary page that is not the column chunk's first page");
     const int32_t n = h.dictionary_page_header->num_values;
     if (n < 0) return Status::Invalid("negative num_values ", n);
     return Status::OK();
   }
-  if (h.type == PageType::kDataPage) {
+  if (h.type == format::PageType::kDataPage) {
     const int32_t n = h.data_page_header->num_values;
     if (n < 0) return Status::Invalid("negative num_values ", n);
     return Status::OK();

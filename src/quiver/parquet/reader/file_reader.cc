@@ -8,6 +8,7 @@
 #include "quiver/io/file.h"
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/metadata/bloom_filter_reader.h"
+#include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/metadata/footer.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/parquet/reader/assembly_internal.h"
@@ -101,7 +102,10 @@ struct FileReader::Impl {
   // Leased: arrays read may outlive the reader (CappedMemoryPool::Lease).
   std::shared_ptr<CappedMemoryPool> capped_pool;
   MemoryPool* pool = nullptr;
-  ParquetFooter footer;
+  // The footer (file_metadata.h) and where its bytes start.
+  std::shared_ptr<const FileMetaData> metadata;
+  int64_t footer_offset = 0;
+  const format::FileMetaData& thrift() const { return ThriftOf(*metadata); }
   SchemaDescriptor descriptor;
   ArrowReadSchema arrow;
   std::vector<std::string> warnings;
@@ -152,7 +156,7 @@ struct FileReader::Impl {
   }
 
   Result<std::vector<int>> RowGroups(const std::optional<std::vector<int>>& row_groups) const {
-    const int n = static_cast<int>(footer.metadata.row_groups.size());
+    const int n = static_cast<int>(thrift().row_groups.size());
     std::vector<int> out;
     if (!row_groups.has_value()) {
       for (int i = 0; i < n; ++i) out.push_back(i);
@@ -197,13 +201,13 @@ class ParquetBatchReader final : public RecordBatchReader {
     page_options.verify_checksums = impl_->options.page_checksum_verification;
     page_options.pool = impl_->pool;
     page_options.legacy_dictionary_header_padding =
-        ChunkSizeOmitsDictionaryHeader(impl_->footer.metadata.created_by);
+        ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
     std::vector<const ReadNode*> leaves;
     for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
     for (const ReadNode* leaf : leaves) {
       QUIVER_ASSIGN_OR_RAISE(
-          auto reader, ColumnReader::Make(impl_->file, &impl_->footer.metadata,
-                                          impl_->footer.footer_offset,
+          auto reader, ColumnReader::Make(impl_->file, &impl_->thrift(),
+                                          impl_->footer_offset,
                                           &impl_->descriptor.column(leaf->column), leaf,
                                           page_options));
       reader->set_record_invalid_utf8(record_invalid_utf8_);
@@ -264,7 +268,7 @@ class ParquetBatchReader final : public RecordBatchReader {
     while (rows_left_ == 0) {
       if (next_group_ >= row_groups_.size()) return std::nullopt;
       const int group = row_groups_[next_group_++];
-      const format::RowGroup& meta = impl_->footer.metadata.row_groups[static_cast<size_t>(group)];
+      const format::RowGroup& meta = impl_->thrift().row_groups[static_cast<size_t>(group)];
       if (meta.num_rows < 0) {
         return Status::Invalid(impl_->file->name(), ": row group ", group, " has num_rows ",
                                meta.num_rows);
@@ -281,11 +285,11 @@ class ParquetBatchReader final : public RecordBatchReader {
       if (read != want) {
         return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
                                reader->column().path, "': the column chunk ends after ",
-                               impl_->footer.metadata.row_groups[static_cast<size_t>(current_group_)]
+                               impl_->thrift().row_groups[static_cast<size_t>(current_group_)]
                                        .num_rows -
                                    rows_left_ + read,
                                " rows; the row group has ",
-                               impl_->footer.metadata.row_groups[static_cast<size_t>(current_group_)]
+                               impl_->thrift().row_groups[static_cast<size_t>(current_group_)]
                                    .num_rows);
       }
     }
@@ -341,7 +345,7 @@ class ParquetBatchReader final : public RecordBatchReader {
       if (read != 0) {
         return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
                                reader->column().path, "': the column chunk holds more than the ",
-                               impl_->footer.metadata.row_groups[static_cast<size_t>(current_group_)]
+                               impl_->thrift().row_groups[static_cast<size_t>(current_group_)]
                                    .num_rows,
                                " rows of its row group");
       }
@@ -378,8 +382,10 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   }
   FooterOptions footer_options;
   footer_options.limits = options.thrift_limits;
-  QUIVER_ASSIGN_OR_RAISE(impl->footer, ReadFooter(*impl->file, footer_options));
-  const format::FileMetaData& metadata = impl->footer.metadata;
+  QUIVER_ASSIGN_OR_RAISE(auto footer, ReadFooter(*impl->file, footer_options));
+  impl->footer_offset = footer.footer_offset;
+  impl->metadata = MakeFileMetaData(std::move(footer));
+  const format::FileMetaData& metadata = impl->thrift();
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.
   SchemaDescriptorOptions schema_options;
@@ -447,20 +453,20 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(const std::string& path,
   return Open(std::shared_ptr<io::RandomAccessFile>(std::move(file)), options);
 }
 
-const format::FileMetaData& FileReader::metadata() const { return impl_->footer.metadata; }
+std::shared_ptr<const FileMetaData> FileReader::metadata() const { return impl_->metadata; }
 const SchemaDescriptor& FileReader::parquet_schema() const { return impl_->descriptor; }
 const SchemaPtr& FileReader::schema() const { return impl_->arrow.schema; }
 const std::vector<std::string>& FileReader::warnings() const { return impl_->warnings; }
 int FileReader::num_row_groups() const {
-  return static_cast<int>(impl_->footer.metadata.row_groups.size());
+  return static_cast<int>(impl_->thrift().row_groups.size());
 }
-int64_t FileReader::num_rows() const { return impl_->footer.metadata.num_rows; }
+int64_t FileReader::num_rows() const { return impl_->thrift().num_rows; }
 
 namespace {
 
 Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::string& name,
                                            int row_group, int column) {
-  const auto& groups = reader.metadata().row_groups;
+  const auto& groups = ThriftOf(*reader.metadata()).row_groups;
   if (row_group < 0 || static_cast<size_t>(row_group) >= groups.size()) {
     return Status::Invalid(name, ": row group ", row_group, " out of range (the file has ",
                            groups.size(), ")");
@@ -479,7 +485,7 @@ Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::
 Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
-                         parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
+                         parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer_offset,
                                                   impl_->options.thrift_limits));
   if (!index.has_value()) return std::optional<ColumnIndex>();
   QUIVER_ASSIGN_OR_RAISE(
@@ -490,7 +496,7 @@ Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, in
 Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
-                         parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer.footer_offset,
+                         parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer_offset,
                                                   impl_->options.thrift_limits));
   if (!index.has_value()) return std::optional<OffsetIndex>();
   return std::optional<OffsetIndex>(MakeOffsetIndex(*index));
@@ -498,13 +504,13 @@ Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, in
 
 Result<std::optional<Statistics>> FileReader::ReadStatistics(int row_group, int column) const {
   QUIVER_RETURN_NOT_OK(ChunkAt(*this, impl_->file->name(), row_group, column).status());
-  return DecodeChunkStatistics(metadata(), parquet_schema(), row_group, column);
+  return DecodeChunkStatistics(impl_->thrift(), parquet_schema(), row_group, column);
 }
 
 Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   if (!chunk->meta_data.has_value()) return std::optional<BloomFilter>();
-  return parquet::ReadBloomFilter(*impl_->file, *chunk->meta_data, impl_->footer.footer_offset,
+  return parquet::ReadBloomFilter(*impl_->file, *chunk->meta_data, impl_->footer_offset,
                                   impl_->pool);
 }
 
@@ -577,7 +583,7 @@ Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::stri
   std::set<int32_t> invalid_utf8;
   int64_t total_rows = 0;
   for (int group : groups) {
-    const int64_t rows = impl_->footer.metadata.row_groups[static_cast<size_t>(group)].num_rows;
+    const int64_t rows = impl_->thrift().row_groups[static_cast<size_t>(group)].num_rows;
     ParquetBatchReader reader(impl_.get(), nodes, std::vector<int>{group},
                               std::max<int64_t>(rows, 1), /*chunked_leaves=*/true, record);
     QUIVER_RETURN_NOT_OK(reader.Init());

@@ -26,6 +26,7 @@
 #include "quiver/memory/memory_pool.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/schema/parquet_to_arrow.h"
+#include "quiver/parquet/metadata/file_metadata.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/metadata/statistics.h"
 #include "quiver/parquet/schema/schema_descriptor.h"
@@ -79,7 +80,8 @@ class FileReader {
   FileReader(const FileReader&) = delete;
   FileReader& operator=(const FileReader&) = delete;
 
-  const format::FileMetaData& metadata() const;
+  // The footer, typed (file_metadata.h).
+  std::shared_ptr<const FileMetaData> metadata() const;
   const SchemaDescriptor& parquet_schema() const;
   // The Arrow schema of a full read.
   const SchemaPtr& schema() const;

@@ -20,7 +20,6 @@ namespace quiver::parquet {
 namespace {
 
 using namespace quiver::testutil;  // NOLINT
-using format::Encoding;
 using format::FieldRepetitionType;
 using format::Type;
 using testing::DataPageV1;
@@ -238,6 +237,18 @@ TEST(FileReaderTest, PageIndexAndBloomFilter) {
   EXPECT_EQ((*stats)->max(), Scalar::MakeInt64((int64_t{1} << 40) + 7 * 2999));
   EXPECT_EQ((*stats)->null_count(), 0);
   EXPECT_FALSE((*reader)->ReadStatistics(0, 99).ok());
+  // The typed footer says the same.
+  const auto metadata = (*reader)->metadata();
+  EXPECT_EQ(metadata->num_rows(), 3000);
+  EXPECT_EQ(metadata->num_row_groups(), (*reader)->num_row_groups());
+  auto chunk = (*metadata->row_group(0)).column(i64);
+  ASSERT_TRUE(chunk.ok()) << chunk.status();
+  EXPECT_EQ(chunk->dotted_path(), "i64");
+  EXPECT_TRUE(chunk->bloom_filter_offset().has_value());
+  auto typed_stats = chunk->statistics();
+  ASSERT_TRUE(typed_stats.ok() && typed_stats->has_value());
+  EXPECT_EQ((*typed_stats)->min(), (*stats)->min());
+  EXPECT_EQ((*typed_stats)->max(), (*stats)->max());
   auto bloom = (*reader)->ReadBloomFilter(0, i64);
   ASSERT_TRUE(bloom.ok()) << bloom.status();
   ASSERT_TRUE(bloom->has_value());
@@ -359,7 +370,7 @@ TEST(FileReaderHostileTest, RepetitionLevelsStartingAtOne) {
 TEST(FileReaderHostileTest, DictionaryIndexOutOfRange) {
   // Dictionary of 2 values; indices bit width 2, RLE run of index 3.
   std::string indices = std::string("\x02", 1) + testing::RleRun(4, 3, 2);
-  auto page = DataPageV1(4, indices, Encoding::kRleDictionary);
+  auto page = DataPageV1(4, indices, format::Encoding::kRleDictionary);
   auto file = OptionalInt32File({testing::DictionaryPage(2, testing::PlainInt32({7, 8})), page}, 4,
                                 kRequired);
   ExpectReadError(file, "page 1");
@@ -371,13 +382,13 @@ TEST(FileReaderHostileTest, BitWidthWiderThanTheType) {
   // delta), then the miniblock's 32 values of 33 bits.
   std::string delta("\x80\x01\x04\x02\x00\x00\x21\x00\x00\x00", 10);
   delta += std::string(132, '\0');
-  ExpectReadError(OptionalInt32File({DataPageV1(2, delta, Encoding::kDeltaBinaryPacked)}, 2,
+  ExpectReadError(OptionalInt32File({DataPageV1(2, delta, format::Encoding::kDeltaBinaryPacked)}, 2,
                                     kRequired),
                   "page 0");
   // Dictionary indices with a bit width of 40.
   std::string indices = std::string("\x28", 1) + testing::RleRun(2, 0, 8);
   ExpectReadError(OptionalInt32File({testing::DictionaryPage(2, testing::PlainInt32({7, 8})),
-                                     DataPageV1(2, indices, Encoding::kRleDictionary)},
+                                     DataPageV1(2, indices, format::Encoding::kRleDictionary)},
                                     2, kRequired),
                   "page 1");
 }
@@ -403,7 +414,7 @@ TEST(FileReaderHostileTest, TruncatedV2LevelSection) {
 }
 
 TEST(FileReaderHostileTest, ByteStreamSplitSizeNotAMultiple) {
-  auto page = DataPageV1(2, std::string(7, '\x01'), Encoding::kByteStreamSplit);
+  auto page = DataPageV1(2, std::string(7, '\x01'), format::Encoding::kByteStreamSplit);
   ExpectReadError(OptionalInt32File({page}, 2, kRequired), "page 0");
 }
 
@@ -447,7 +458,7 @@ TEST(FileReaderHostileTest, InvalidUtf8InStringColumn) {
 // An optional column's v1 page: definition levels (bit width 1, one
 // bit-packed run) from `valid`, then `body` (the values).
 testing::TestPage OptionalPage(const std::vector<bool>& valid, const std::string& body,
-                               Encoding encoding = Encoding::kPlain) {
+                               format::Encoding encoding = format::Encoding::kPlain) {
   const size_t groups = (valid.size() + 7) / 8;
   std::string levels(1, static_cast<char>((groups << 1) | 1));
   for (size_t g = 0; g < groups; ++g) {
@@ -524,7 +535,7 @@ testing::TestPage IndexPage(const std::vector<uint8_t>& indices) {
   for (size_t i = 0; i < groups * 8; ++i) {
     body.push_back(static_cast<char>(i < indices.size() ? indices[i] : 0));
   }
-  return DataPageV1(static_cast<int32_t>(indices.size()), body, Encoding::kRleDictionary);
+  return DataPageV1(static_cast<int32_t>(indices.size()), body, format::Encoding::kRleDictionary);
 }
 
 struct DictionaryRead {

@@ -33,9 +33,6 @@ namespace quiver::parquet {
 
 namespace {
 
-using format::Encoding;
-using format::PageType;
-
 // The first header window, and what is read past a body read on its own.
 constexpr int64_t kHeaderWindow = 16 * 1024;
 
@@ -45,7 +42,7 @@ std::string Hex32(uint32_t value) {
   return text;
 }
 
-std::string EncodingText(Encoding encoding) {
+std::string EncodingText(format::Encoding encoding) {
   const std::string_view name = format::EnumName(encoding);
   if (!name.empty()) return std::string(name);
   return "unknown (" + std::to_string(static_cast<int32_t>(encoding)) + ")";
@@ -204,7 +201,7 @@ struct PageReader::Impl {
   Status ReadDictionaryPage(const uint8_t* body) {
     const format::PageHeader& h = info.header;
     const format::DictionaryPageHeader& d = *h.dictionary_page_header;
-    if (d.encoding != Encoding::kPlain && d.encoding != Encoding::kPlainDictionary) {
+    if (d.encoding != format::Encoding::kPlain && d.encoding != format::Encoding::kPlainDictionary) {
       return Error("dictionary page encoding ", EncodingText(d.encoding),
                    " is not PLAIN or PLAIN_DICTIONARY");
     }
@@ -220,13 +217,13 @@ struct PageReader::Impl {
 
   // One v1 level section at the start of [*p, *p + *left): its bytes
   // without the RLE length prefix; *p and *left move past it.
-  Result<std::span<const uint8_t>> V1Levels(std::string_view kind, Encoding encoding,
+  Result<std::span<const uint8_t>> V1Levels(std::string_view kind, format::Encoding encoding,
                                             int16_t max_level, int32_t num_values,
                                             const uint8_t** p, int64_t* left) const {
     auto size = V1LevelSectionSize(encoding, max_level, num_values, *p, *left);
     if (!size.ok()) return Error(kind, " levels: ", size.status().message());
     const int64_t prefix_size =
-        max_level > 0 && encoding == Encoding::kRle ? RleBitPackedEncoder::kLengthPrefixSize : 0;
+        max_level > 0 && encoding == format::Encoding::kRle ? RleBitPackedEncoder::kLengthPrefixSize : 0;
     const auto section = Span(*p + prefix_size, *size - prefix_size);
     *p += *size;
     *left -= *size;
@@ -234,7 +231,7 @@ struct PageReader::Impl {
   }
 
   // `data` afresh, for a data page.
-  void StartDataPage(bool v2, int32_t num_values, Encoding encoding,
+  void StartDataPage(bool v2, int32_t num_values, format::Encoding encoding,
                      const std::optional<format::Statistics>& statistics) {
     data = DataPage();
     data.v2 = v2;
@@ -293,19 +290,19 @@ struct PageReader::Impl {
     page_offset = chunk.offset + pos;
     QUIVER_RETURN_NOT_OK(ReadHeader());
     const format::PageHeader& h = info.header;
-    const PageType type = h.type;
-    const bool known = type == PageType::kDictionaryPage || type == PageType::kDataPage ||
-                       type == PageType::kDataPageV2;
+    const format::PageType type = h.type;
+    const bool known = type == format::PageType::kDictionaryPage || type == format::PageType::kDataPage ||
+                       type == format::PageType::kDataPageV2;
     if (known) {
-      if (type == PageType::kDictionaryPage && seen_dictionary && h.dictionary_page_header.has_value()) {
+      if (type == format::PageType::kDictionaryPage && seen_dictionary && h.dictionary_page_header.has_value()) {
         return Error("a second dictionary page in the column chunk");
       }
       QUIVER_RETURN_NOT_OK(OnPage(CheckPageFields(h, info.index)));
       QUIVER_ASSIGN_OR_RAISE(const uint8_t* body, ReadBody());
       QUIVER_RETURN_NOT_OK(CheckCrc(body));
-      if (type == PageType::kDictionaryPage) {
+      if (type == format::PageType::kDictionaryPage) {
         QUIVER_RETURN_NOT_OK(ReadDictionaryPage(body));
-      } else if (type == PageType::kDataPage) {
+      } else if (type == format::PageType::kDataPage) {
         QUIVER_RETURN_NOT_OK(ReadDataPageV1(body));
       } else {
         QUIVER_RETURN_NOT_OK(ReadDataPageV2(body));

@@ -27,8 +27,6 @@ namespace {
 
 using namespace ::quiver::testutil;  // NOLINT
 using compression::CompressionCodec;
-using format::Encoding;
-using format::PageType;
 
 const std::string kTestData = QUIVER_TESTDATA_DIR;
 
@@ -145,7 +143,7 @@ Result<std::unique_ptr<PageReader>> ChunkReader(const OpenedFile& f, int row_gro
 }
 
 // The levels of a section, decoded whole.
-std::vector<int16_t> DecodeLevels(std::string_view kind, Encoding encoding, int16_t max_level,
+std::vector<int16_t> DecodeLevels(std::string_view kind, format::Encoding encoding, int16_t max_level,
                                   int32_t n, std::span<const uint8_t> section) {
   LevelDecoder decoder;
   std::vector<int16_t> out(static_cast<size_t>(n));
@@ -206,7 +204,7 @@ ChunkWalk WalkChunk(const OpenedFile& f, const Buffer& bytes, int row_group, int
     if ((*reader)->is_dictionary()) {
       ++walk.dictionary_pages;
       const DictionaryPage& d = (*reader)->dictionary_page();
-      EXPECT_EQ(h.type, PageType::kDictionaryPage);
+      EXPECT_EQ(h.type, format::PageType::kDictionaryPage);
       EXPECT_EQ(d.num_values, h.dictionary_page_header->num_values);
       EXPECT_EQ(static_cast<int64_t>(d.data.size()), h.uncompressed_page_size);
       dictionary.assign(d.data.begin(), d.data.end());
@@ -215,7 +213,7 @@ ChunkWalk WalkChunk(const OpenedFile& f, const Buffer& bytes, int row_group, int
     }
     ++walk.data_pages;
     const DataPage& p = (*reader)->data_page();
-    EXPECT_EQ(p.v2, h.type == PageType::kDataPageV2);
+    EXPECT_EQ(p.v2, h.type == format::PageType::kDataPageV2);
     int64_t nulls = 0;
     int64_t rows = 0;
     if (p.v2) {
@@ -274,7 +272,7 @@ ChunkWalk WalkChunk(const OpenedFile& f, const Buffer& bytes, int row_group, int
     walk.rows += rows;
     // Values.
     const bool dict_encoded =
-        p.encoding == Encoding::kRleDictionary || p.encoding == Encoding::kPlainDictionary;
+        p.encoding == format::Encoding::kRleDictionary || p.encoding == format::Encoding::kPlainDictionary;
     auto made = MakeDecoder(col.physical_type, p.encoding, col.type_length);
     EXPECT_TRUE(made.ok()) << made.status();
     if (!made.ok()) continue;
@@ -424,7 +422,7 @@ TEST(PageReader, ReadsPageByPage) {
   ASSERT_TRUE(reader.ok());
   std::vector<PageInfo> pages;
   std::vector<int64_t> values;
-  auto decoder = MakeTypedDecoder<Int64Decoder>(Encoding::kPlain);
+  auto decoder = MakeTypedDecoder<Int64Decoder>(format::Encoding::kPlain);
   ASSERT_TRUE(decoder.ok());
   while (true) {
     auto next = (*reader)->Next();
@@ -575,7 +573,7 @@ struct RawPage {
 };
 
 // A header of `type` whose stored and uncompressed sizes are `size`.
-format::PageHeader Header(PageType type, int64_t size) {
+format::PageHeader Header(format::PageType type, int64_t size) {
   format::PageHeader h;
   h.type = type;
   h.compressed_page_size = static_cast<int32_t>(size);
@@ -584,31 +582,31 @@ format::PageHeader Header(PageType type, int64_t size) {
 }
 
 format::PageHeader V1Header(int32_t num_values, int64_t size) {
-  format::PageHeader h = Header(PageType::kDataPage, size);
+  format::PageHeader h = Header(format::PageType::kDataPage, size);
   h.data_page_header.emplace();
   h.data_page_header->num_values = num_values;
-  h.data_page_header->encoding = Encoding::kPlain;
-  h.data_page_header->definition_level_encoding = Encoding::kRle;
-  h.data_page_header->repetition_level_encoding = Encoding::kRle;
+  h.data_page_header->encoding = format::Encoding::kPlain;
+  h.data_page_header->definition_level_encoding = format::Encoding::kRle;
+  h.data_page_header->repetition_level_encoding = format::Encoding::kRle;
   return h;
 }
 
 format::PageHeader V2Header(int32_t num_values, int64_t size, int32_t rep, int32_t def) {
-  format::PageHeader h = Header(PageType::kDataPageV2, size);
+  format::PageHeader h = Header(format::PageType::kDataPageV2, size);
   h.data_page_header_v2.emplace();
   h.data_page_header_v2->num_values = num_values;
   h.data_page_header_v2->num_rows = num_values;
-  h.data_page_header_v2->encoding = Encoding::kPlain;
+  h.data_page_header_v2->encoding = format::Encoding::kPlain;
   h.data_page_header_v2->repetition_levels_byte_length = rep;
   h.data_page_header_v2->definition_levels_byte_length = def;
   return h;
 }
 
 format::PageHeader DictionaryHeader(int32_t num_values, int64_t size) {
-  format::PageHeader h = Header(PageType::kDictionaryPage, size);
+  format::PageHeader h = Header(format::PageType::kDictionaryPage, size);
   h.dictionary_page_header.emplace();
   h.dictionary_page_header->num_values = num_values;
-  h.dictionary_page_header->encoding = Encoding::kPlain;
+  h.dictionary_page_header->encoding = format::Encoding::kPlain;
   return h;
 }
 
@@ -772,7 +770,7 @@ TEST(PageReaderHostile, DictionaryPages) {
   ASSERT_TRUE(*(*reader)->Next());
   ASSERT_TRUE((*reader)->is_dictionary());
   EXPECT_EQ((*reader)->dictionary_page().num_values, 2);
-  EXPECT_EQ((*reader)->dictionary_page().encoding, Encoding::kPlain);
+  EXPECT_EQ((*reader)->dictionary_page().encoding, format::Encoding::kPlain);
   const auto entries = (*reader)->dictionary_page().data;
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(entries.data()), entries.size()), dict);
   ASSERT_TRUE(*(*reader)->Next());
@@ -788,12 +786,12 @@ TEST(PageReaderHostile, DictionaryPages) {
   auto c = Chunk({negative});
   ExpectError(c, At(c, 0) + "negative num_values -1");
   RawPage rle = d;
-  rle.header.dictionary_page_header->encoding = Encoding::kRleDictionary;
+  rle.header.dictionary_page_header->encoding = format::Encoding::kRleDictionary;
   c = Chunk({rle});
   ExpectError(c, At(c, 0) +
                      "dictionary page encoding RLE_DICTIONARY is not PLAIN or PLAIN_DICTIONARY");
   RawPage plain_dictionary = d;
-  plain_dictionary.header.dictionary_page_header->encoding = Encoding::kPlainDictionary;
+  plain_dictionary.header.dictionary_page_header->encoding = format::Encoding::kPlainDictionary;
   EXPECT_TRUE(ReadPages(Chunk({plain_dictionary})).ok());
   RawPage bare = d;
   bare.header.dictionary_page_header.reset();
@@ -829,8 +827,8 @@ TEST(PageReaderHostile, DataPageCountsAndHeaders) {
 // Index pages and unknown page types are skipped, and counted in the pages'
 // indices.
 TEST(PageReaderHostile, SkipsIndexAndUnknownPages) {
-  RawPage index{Header(PageType::kIndexPage, 5), "index"};
-  RawPage unknown{Header(static_cast<PageType>(9), 3), "???"};
+  RawPage index{Header(format::PageType::kIndexPage, 5), "index"};
+  RawPage unknown{Header(static_cast<format::PageType>(9), 3), "???"};
   auto c = Chunk({index, Plain({1}), unknown, Plain({2, 3})});
   auto reader = Reader(c);
   ASSERT_TRUE(reader.ok());
@@ -852,7 +850,7 @@ TEST(PageReaderHostile, SkipsIndexAndUnknownPages) {
 // ends, whatever bytes follow (as Arrow C++; old parquet-mr chunks run into
 // the next chunk once padded for PARQUET-816).
 TEST(PageReaderHostile, ChunkEndsAfterNumValues) {
-  auto c = Chunk({Plain({1}), Plain({2, 3}), RawPage{Header(PageType::kDataPage, 4), "junk"}});
+  auto c = Chunk({Plain({1}), Plain({2, 3}), RawPage{Header(format::PageType::kDataPage, 4), "junk"}});
   c.meta.num_values = 3;
   auto reader = Reader(c);
   ASSERT_TRUE(reader.ok());
@@ -874,7 +872,7 @@ TEST(PageReaderHostile, V1LevelSections) {
   const std::string values = Int64s({5, 6});
   RawPage page{V1Header(4, static_cast<int64_t>(rep.size() + def.size() + values.size())),
                rep + def + values};
-  page.header.data_page_header->definition_level_encoding = Encoding::kBitPacked;
+  page.header.data_page_header->definition_level_encoding = format::Encoding::kBitPacked;
   auto c = Chunk({page}, format::CompressionCodec::kUncompressed, 2, 1);
   auto reader = Reader(c);
   ASSERT_TRUE(reader.ok());
@@ -885,7 +883,7 @@ TEST(PageReaderHostile, V1LevelSections) {
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(p.def_levels.data()), p.def_levels.size()),
             def);
   EXPECT_EQ(p.values.size(), 16u);
-  EXPECT_EQ(p.def_level_encoding, Encoding::kBitPacked);
+  EXPECT_EQ(p.def_level_encoding, format::Encoding::kBitPacked);
   // A length prefix longer than the page.
   RawPage long_rep = page;
   long_rep.body[0] = 100;
@@ -895,19 +893,19 @@ TEST(PageReaderHostile, V1LevelSections) {
                      "only 19 follow it");
   // A BIT_PACKED section longer than the page: 100 levels of 2 bits.
   RawPage long_def{V1Header(100, 7), rep + "x"};
-  long_def.header.data_page_header->definition_level_encoding = Encoding::kBitPacked;
+  long_def.header.data_page_header->definition_level_encoding = format::Encoding::kBitPacked;
   c = Chunk({long_def}, format::CompressionCodec::kUncompressed, 2, 1);
   ExpectError(c, At(c, 0) +
                      "definition levels: BIT_PACKED levels: 100 levels of 2 bits need 25 bytes "
                      "but only 1 remain");
   // A level encoding that is neither.
   RawPage plain_levels = page;
-  plain_levels.header.data_page_header->repetition_level_encoding = Encoding::kPlain;
+  plain_levels.header.data_page_header->repetition_level_encoding = format::Encoding::kPlain;
   c = Chunk({plain_levels}, format::CompressionCodec::kUncompressed, 2, 1);
   ExpectError(c, At(c, 0) + "repetition levels: level encoding PLAIN is not RLE or BIT_PACKED");
   // Max levels 0: no sections, whatever encodings the header names.
   RawPage flat = Plain({1});
-  flat.header.data_page_header->repetition_level_encoding = Encoding::kBitPacked;
+  flat.header.data_page_header->repetition_level_encoding = format::Encoding::kBitPacked;
   EXPECT_TRUE(ReadPages(Chunk({flat})).ok());
 }
 

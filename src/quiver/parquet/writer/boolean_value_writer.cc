@@ -10,8 +10,6 @@ namespace quiver::parquet {
 
 namespace {
 
-using format::Encoding;
-
 // --- Booleans ---------------------------------------------------------------
 
 class BooleanValueWriter final : public ValueWriter {
@@ -133,22 +131,22 @@ class BooleanValueWriter final : public ValueWriter {
   }
 
  public:
-  Result<Encoding> FlushPage(MutableBuffer* out) override {
-    Encoding enc;
+  Result<format::Encoding> FlushPage(MutableBuffer* out) override {
+    format::Encoding enc;
     const int64_t n = page_num_values_;
-    if (options_.rle_booleans || options_.encoding == Encoding::kRle) {
+    if (options_.rle_booleans || options_.encoding == format::Encoding::kRle) {
       // RLE with a 4-byte length prefix (Encodings.md, booleans), encoded
       // from the page's bitmap directly.
       RleBitPackedEncoder rle(1, out, /*length_prefix=*/true);
       QUIVER_RETURN_NOT_OK(rle.PutBitmap(bits_.data(), 0, n));
       QUIVER_RETURN_NOT_OK(rle.Flush().status());
-      enc = Encoding::kRle;
+      enc = format::Encoding::kRle;
     } else {
       // The page's bytes (bits_ may hold a few more: AppendValid's whole
       // words), handed over as TakePlain does.
       bits_.UnsafeSetSize(bit_util::BytesForBits(n));
       QUIVER_RETURN_NOT_OK(TakePlain(&bits_, out));
-      enc = Encoding::kPlain;
+      enc = format::Encoding::kPlain;
     }
     bits_.Clear();
     chunk_false_ = chunk_false_ || page_false_;

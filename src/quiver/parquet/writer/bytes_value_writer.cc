@@ -10,8 +10,6 @@
 
 namespace quiver::parquet {
 
-using format::Encoding;
-
 BytesValueWriter::BytesValueWriter(const ColumnDescriptor& column, const ArrowLeaf& arrow,
                                    const ValueWriterOptions& options)
     : ValueWriter(column, arrow, options), memo_(options.pool), values_(options.pool) {
@@ -27,11 +25,11 @@ BytesValueWriter::BytesValueWriter(const ColumnDescriptor& column, const ArrowLe
   stats_by_value_ =
       arrow.stats_kind == StatsKind::kBytes || arrow.stats_kind == StatsKind::kSignedBytes;
   keyed_stats_ = arrow.stats_kind == StatsKind::kBytes;
-  if (options.encoding == Encoding::kDeltaLengthByteArray) {
+  if (options.encoding == format::Encoding::kDeltaLengthByteArray) {
     delta_length_ = std::make_unique<DeltaLengthByteArrayEncoder>(options.pool);
-  } else if (options.encoding == Encoding::kDeltaByteArray) {
+  } else if (options.encoding == format::Encoding::kDeltaByteArray) {
     delta_ = std::make_unique<DeltaByteArrayEncoder>(options.pool);
-  } else if (options.encoding == Encoding::kByteStreamSplit && fixed_) {
+  } else if (options.encoding == format::Encoding::kByteStreamSplit && fixed_) {
     bss_ = std::make_unique<ByteStreamSplitEncoder>(column.type_length, options.pool);
   }
 }
@@ -86,26 +84,26 @@ int64_t BytesValueWriter::EstimatedPageSize() const {
   return values_.size();
 }
 
-Result<Encoding> BytesValueWriter::FlushPage(MutableBuffer* out) {
-  Encoding enc;
+Result<format::Encoding> BytesValueWriter::FlushPage(MutableBuffer* out) {
+  format::Encoding enc;
   encoded_estimate_ = 0;
   if (use_dict_) {
     QUIVER_RETURN_NOT_OK(
         EncodeDictionaryIndices(indices_, static_cast<int32_t>(dictionary_size()), out));
     indices_.clear();
-    enc = Encoding::kRleDictionary;
+    enc = format::Encoding::kRleDictionary;
   } else if (delta_length_ != nullptr) {
     QUIVER_RETURN_NOT_OK(delta_length_->Flush(out).status());
-    enc = Encoding::kDeltaLengthByteArray;
+    enc = format::Encoding::kDeltaLengthByteArray;
   } else if (delta_ != nullptr) {
     QUIVER_RETURN_NOT_OK(delta_->Flush(out).status());
-    enc = Encoding::kDeltaByteArray;
+    enc = format::Encoding::kDeltaByteArray;
   } else if (bss_ != nullptr) {
     QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
-    enc = Encoding::kByteStreamSplit;
+    enc = format::Encoding::kByteStreamSplit;
   } else {
     QUIVER_RETURN_NOT_OK(TakePlain(&values_, out));
-    enc = Encoding::kPlain;
+    enc = format::Encoding::kPlain;
   }
   ResetPage();
   ++page_epoch_;

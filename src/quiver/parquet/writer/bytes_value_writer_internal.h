@@ -32,7 +32,7 @@ class BytesValueWriter final : public ValueWriter {
                    const ValueWriterOptions& options);
   Status Append(int64_t start, int64_t end) override;
   int64_t EstimatedPageSize() const override;
-  Result<Encoding> FlushPage(MutableBuffer* out) override;
+  Result<format::Encoding> FlushPage(MutableBuffer* out) override;
 
   bool dictionary_active() const override { return use_dict_; }
   // The Parquet dictionary: the Arrow dictionary written as is, or the memo.

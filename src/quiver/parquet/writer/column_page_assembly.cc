@@ -56,12 +56,12 @@ format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind) {
 Status ColumnChunkWriter::Impl::WriteDictionaryPage(MutableBuffer* out, io::OutputStream* stream) {
   if (!dictionary_enabled_ || (dictionary_pages_used_ == 0 && !fell_back_)) return Status::OK();
   format::PageHeader header;
-  header.type = PageType::kDictionaryPage;
+  header.type = format::PageType::kDictionaryPage;
   auto& dph = header.dictionary_page_header.emplace();
   dph.num_values = static_cast<int32_t>(values_->dictionary_size());
   dph.encoding = DictionaryPageEncoding();
   dph.is_sorted = false;  // as Arrow C++ writes it: identical page bytes dedup across writers
-  AddEncodingStat(PageType::kDictionaryPage, dph.encoding);
+  AddEncodingStat(format::PageType::kDictionaryPage, dph.encoding);
   if (stream != nullptr && codec_ == nullptr && !options_.page_checksum &&
       values_->dictionary_streams()) {
     // Stored as is: the header, then the body from the value writer in
@@ -184,13 +184,13 @@ Status ColumnChunkWriter::Impl::FlushPage() {
   // compressed with their levels: FlushPage copies it after them).
   const std::pair<const uint8_t*, int64_t> in_place =
       scratch_.empty() ? values_->InPlaceBody() : std::pair<const uint8_t*, int64_t>{nullptr, 0};
-  Encoding encoding;
+  format::Encoding encoding;
   if (in_place.first != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(encoding, values_->FlushPageInPlace());
   } else {
     QUIVER_ASSIGN_OR_RAISE(encoding, values_->FlushPage(&scratch_));
   }
-  if (encoding == Encoding::kRleDictionary) encoding = DictionaryIndexEncoding();
+  if (encoding == format::Encoding::kRleDictionary) encoding = DictionaryIndexEncoding();
   if (dict_page) ++dictionary_pages_used_;
   const bool end_dictionary =
       dict_page && !finishing_ &&
@@ -199,7 +199,7 @@ Status ColumnChunkWriter::Impl::FlushPage() {
 
   format::PageHeader header;
   if (v2) {
-    header.type = PageType::kDataPageV2;
+    header.type = format::PageType::kDataPageV2;
     auto& h = header.data_page_header_v2.emplace();
     h.num_values = static_cast<int32_t>(page_levels_);
     h.num_nulls = static_cast<int32_t>(page_nulls_);
@@ -209,12 +209,12 @@ Status ColumnChunkWriter::Impl::FlushPage() {
     h.repetition_levels_byte_length = static_cast<int32_t>(rep_len);
     h.statistics = PageStatistics(page_stats);
   } else {
-    header.type = PageType::kDataPage;
+    header.type = format::PageType::kDataPage;
     auto& h = header.data_page_header.emplace();
     h.num_values = static_cast<int32_t>(page_levels_);
     h.encoding = encoding;
-    h.definition_level_encoding = Encoding::kRle;
-    h.repetition_level_encoding = Encoding::kRle;
+    h.definition_level_encoding = format::Encoding::kRle;
+    h.repetition_level_encoding = format::Encoding::kRle;
     h.statistics = PageStatistics(page_stats);
   }
   if (streaming_ && chunk_start_ < 0) {
@@ -281,7 +281,7 @@ Status ColumnChunkWriter::Impl::FlushPage() {
                                              page_def_histogram_.begin(), page_def_histogram_.end());
     }
   }
-  AddEncodingStat(v2 ? PageType::kDataPageV2 : PageType::kDataPage, encoding);
+  AddEncodingStat(v2 ? format::PageType::kDataPageV2 : format::PageType::kDataPage, encoding);
   if (std::find(encodings_.begin(), encodings_.end(), encoding) == encodings_.end()) {
     encodings_.push_back(encoding);
   }
@@ -318,15 +318,16 @@ inline format::Statistics ColumnChunkWriter::Impl::PageStatistics(const EncodedS
 // pages: PLAIN_DICTIONARY for both in format 1.0, else PLAIN and
 // RLE_DICTIONARY (Arrow C++'s WriterProperties::dictionary_page_encoding
 // and dictionary_index_encoding; the bytes are the same).
-Encoding ColumnChunkWriter::Impl::DictionaryPageEncoding() const {
-  return options_.version == FormatVersion::k1_0 ? Encoding::kPlainDictionary : Encoding::kPlain;
+format::Encoding ColumnChunkWriter::Impl::DictionaryPageEncoding() const {
+  return options_.version == FormatVersion::k1_0 ? format::Encoding::kPlainDictionary : format::Encoding::kPlain;
 }
 
-inline Encoding ColumnChunkWriter::Impl::DictionaryIndexEncoding() const {
-  return options_.version == FormatVersion::k1_0 ? Encoding::kPlainDictionary : Encoding::kRleDictionary;
+inline format::Encoding ColumnChunkWriter::Impl::DictionaryIndexEncoding() const {
+  return options_.version == FormatVersion::k1_0 ? format::Encoding::kPlainDictionary
+                                                 : format::Encoding::kRleDictionary;
 }
 
-inline void ColumnChunkWriter::Impl::AddEncodingStat(PageType type, Encoding encoding) {
+inline void ColumnChunkWriter::Impl::AddEncodingStat(format::PageType type, format::Encoding encoding) {
   for (auto& s : encoding_stats_) {
     if (s.page_type == type && s.encoding == encoding) {
       ++s.count;

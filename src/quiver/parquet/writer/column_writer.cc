@@ -363,7 +363,7 @@ inline int64_t ColumnChunkWriter::Impl::FixedValueWidth() const {
 // value writer estimates `writer_estimate`.
 inline int64_t ColumnChunkWriter::Impl::UndictionariedValueBytes(int64_t n, int64_t writer_estimate) const {
   if (column_.physical_type == format::Type::kBoolean &&
-      (options_.page_version == DataPageVersion::kV2 || options_.encoding == Encoding::kRle)) {
+      (options_.page_version == DataPageVersion::kV2 || options_.encoding == format::Encoding::kRle)) {
     return 4 + RleMaxBufferSize(1, n) + RleMinBufferSize(1);  // 4: the length prefix
   }
   return writer_estimate;
@@ -408,18 +408,18 @@ Result<ColumnChunkOutput> ColumnChunkWriter::Impl::Finish() {
   // RLE (levels; always listed), then the data pages' by enum value. The
   // encoding stats likewise: the dictionary page first, then data pages
   // by encoding.
-  std::vector<Encoding> encs;
-  auto add = [&](Encoding e) {
+  std::vector<format::Encoding> encs;
+  auto add = [&](format::Encoding e) {
     if (std::find(encs.begin(), encs.end(), e) == encs.end()) encs.push_back(e);
   };
   if (dict_len_ > 0) add(DictionaryPageEncoding());
-  add(Encoding::kRle);
+  add(format::Encoding::kRle);
   std::sort(encodings_.begin(), encodings_.end());
-  for (Encoding e : encodings_) add(e);
+  for (format::Encoding e : encodings_) add(e);
   md.encodings = std::move(encs);
   std::stable_sort(encoding_stats_.begin(), encoding_stats_.end(), [](const auto& a, const auto& b) {
-    const bool a_dict = a.page_type == PageType::kDictionaryPage;
-    const bool b_dict = b.page_type == PageType::kDictionaryPage;
+    const bool a_dict = a.page_type == format::PageType::kDictionaryPage;
+    const bool b_dict = b.page_type == format::PageType::kDictionaryPage;
     if (a_dict != b_dict) return a_dict;
     return a.encoding < b.encoding;
   });

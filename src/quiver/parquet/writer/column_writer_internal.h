@@ -23,9 +23,6 @@
 
 namespace quiver::parquet {
 
-using format::Encoding;
-using format::PageType;
-
 // The Thrift statistics of `s`, legacy min/max only for signed sort orders
 // (as Arrow C++).
 format::Statistics ToThrift(const EncodedStatistics& s, StatsKind kind);
@@ -115,9 +112,9 @@ class ColumnChunkWriter::Impl {
   Status HandOver(MutableBuffer* buffer, io::OutputStream* stream);
   Status FlushPage();
   format::Statistics PageStatistics(const EncodedStatistics& s) const;
-  Encoding DictionaryPageEncoding() const;
-  Encoding DictionaryIndexEncoding() const;
-  void AddEncodingStat(PageType type, Encoding encoding);
+  format::Encoding DictionaryPageEncoding() const;
+  format::Encoding DictionaryIndexEncoding() const;
+  void AddEncodingStat(format::PageType type, format::Encoding encoding);
 
   const ColumnDescriptor& column_;  // Parquet facts
   const ArrowLeaf& leaf_;           // Arrow facts
@@ -178,7 +175,7 @@ class ColumnChunkWriter::Impl {
   int64_t byte_array_bytes_ = 0;
   std::vector<int64_t> def_histogram_;
   std::vector<int64_t> rep_histogram_;
-  std::vector<Encoding> encodings_;  // of data pages, each once
+  std::vector<format::Encoding> encodings_;  // of data pages, each once
   std::vector<format::PageEncodingStats> encoding_stats_;
   format::OffsetIndex offset_index_;
   std::optional<format::ColumnIndex> column_index_;

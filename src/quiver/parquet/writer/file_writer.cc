@@ -7,6 +7,7 @@
 #include "quiver/io/atomic_file.h"
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/levels/level_builder.h"
+#include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/schema/arrow_to_parquet.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/column_writer.h"
@@ -361,9 +362,18 @@ class FileWriter::Impl {
     auto at = sink_->Tell();
     return at.ok() ? *at : 0;
   }
-  int64_t num_rows() const { return metadata_.num_rows + rows_in_group_; }
-  int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
-  const format::FileMetaData& metadata() const { return metadata_; }
+  // After Close() the footer lives in written_.
+  int64_t num_rows() const {
+    return written_ != nullptr ? written_->num_rows() : metadata_.num_rows + rows_in_group_;
+  }
+  int num_row_groups() const {
+    return written_ != nullptr ? written_->num_row_groups()
+                               : static_cast<int>(metadata_.row_groups.size());
+  }
+  Result<std::shared_ptr<const FileMetaData>> metadata() const {
+    if (written_ == nullptr) return Status::Invalid("the footer is known after Close() succeeds");
+    return written_;
+  }
 
  private:
   Status Init() {
@@ -439,7 +449,6 @@ class FileWriter::Impl {
   Result<std::optional<format::Encoding>> ResolveEncoding(const ColumnDescriptor& leaf,
                                                           const ArrowLeaf& arrow,
                                                           bool dictionary) const {
-    using format::Encoding;
     using format::Type;
     const Type t = leaf.physical_type;
     std::string_view path = leaf.path;
@@ -477,7 +486,7 @@ class FileWriter::Impl {
         return Status::Invalid("column_encoding ", ColumnEncodingName(*requested), " cannot encode column '",
                                leaf.path, "' of physical type ", format::EnumName(t));
       }
-      return std::optional<Encoding>(static_cast<Encoding>(*requested));
+      return std::optional<format::Encoding>(static_cast<format::Encoding>(*requested));
     }
     if (options_.use_byte_stream_split.Get(leaf.path)) {
       const bool explicit_column = !options_.use_byte_stream_split.by_column.empty();
@@ -486,14 +495,14 @@ class FileWriter::Impl {
       const bool supported = floating || t == Type::kInt32 || t == Type::kInt64 ||
                              t == Type::kFixedLenByteArray;
       if (floating || (explicit_column && supported)) {
-        return std::optional<Encoding>(Encoding::kByteStreamSplit);
+        return std::optional<format::Encoding>(format::Encoding::kByteStreamSplit);
       }
       if (explicit_column) {
         return Status::Invalid("use_byte_stream_split: column '", leaf.path, "' of physical type ",
                                format::EnumName(t), " cannot use BYTE_STREAM_SPLIT");
       }
     }
-    return std::optional<Encoding>();
+    return std::optional<format::Encoding>();
   }
 
   Status ResetWriters() {
@@ -626,10 +635,12 @@ class FileWriter::Impl {
     QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
     // A file at a path appears only now (fsync + rename; see io/atomic_file.h).
     if (owned_sink_ != nullptr) QUIVER_RETURN_NOT_OK(owned_sink_->Close());
+    written_ = MakeFileMetaData(std::move(metadata_), static_cast<int64_t>(len));
     return Status::OK();
   }
 
   SchemaPtr schema_;
+  std::shared_ptr<const FileMetaData> written_;  // after Close()
   WriterOptions options_;
   ParquetSchema parquet_schema_;
   std::vector<ColumnChunkOptions> chunk_options_;
@@ -676,7 +687,9 @@ void FileWriter::Abort() { impl_->Abort(); }
 const SchemaPtr& FileWriter::schema() const { return impl_->schema(); }
 int64_t FileWriter::num_rows() const { return impl_->num_rows(); }
 int FileWriter::num_row_groups() const { return impl_->num_row_groups(); }
-const format::FileMetaData& FileWriter::metadata() const { return impl_->metadata(); }
+Result<std::shared_ptr<const FileMetaData>> FileWriter::metadata() const {
+  return impl_->metadata();
+}
 
 Status WriteTable(const Table& table, const std::string& path, const WriterOptions& options) {
   QUIVER_ASSIGN_OR_RAISE(auto writer, FileWriter::Open(path, table.schema(), options));

@@ -20,7 +20,7 @@
 
 #include "quiver/array/record_batch.h"
 #include "quiver/io/interfaces.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/metadata/file_metadata.h"
 #include "quiver/parquet/writer/properties.h"
 #include "quiver/util/result.h"
 
@@ -59,8 +59,9 @@ class FileWriter {
   const SchemaPtr& schema() const;
   int64_t num_rows() const;
   int num_row_groups() const;
-  // The footer, after Close().
-  const format::FileMetaData& metadata() const;
+  // The footer written, typed (file_metadata.h): Invalid before Close()
+  // has succeeded.
+  Result<std::shared_ptr<const FileMetaData>> metadata() const;
 
  private:
   class Impl;

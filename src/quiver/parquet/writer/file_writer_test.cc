@@ -17,6 +17,7 @@
 
 #include "quiver/array/array.h"
 #include "quiver/array/test_util_internal.h"
+#include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/thrift/compact_protocol.h"
 #include "quiver/parquet/writer/column_writer.h"
 
@@ -167,10 +168,19 @@ TEST(FileWriter, RowGroupsBoundedByRows) {
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
   ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+  EXPECT_TRUE((*writer)->metadata().status().IsInvalid());  // known after Close()
   ASSERT_TRUE((*writer)->Close().ok());
   EXPECT_EQ((*writer)->num_row_groups(), 3);
-  EXPECT_EQ((*writer)->metadata().row_groups[0].num_rows, 2);
-  EXPECT_EQ((*writer)->metadata().row_groups[2].num_rows, 2);
+  auto footer = (*writer)->metadata();
+  ASSERT_TRUE(footer.ok()) << footer.status();
+  EXPECT_EQ((*footer)->num_row_groups(), 3);
+  EXPECT_EQ((*footer)->num_rows(), 6);
+  EXPECT_EQ((*(*footer)->row_group(0)).num_rows(), 2);
+  EXPECT_EQ((*(*footer)->row_group(2)).num_rows(), 2);
+  EXPECT_EQ((*(*footer)->row_group(2)).ordinal(), 2);
+  std::string encoded;
+  ASSERT_TRUE(thrift::SerializeThrift(ThriftOf(**footer), &encoded).ok());
+  EXPECT_EQ((*footer)->serialized_size(), static_cast<int64_t>(encoded.size()));
   EXPECT_EQ((*writer)->num_rows(), 6);
 }
 
@@ -214,14 +224,14 @@ TEST(FileWriter, SinkIsFlushedAfterEachRowGroup) {
     ASSERT_TRUE(writer->Close().ok());
     ASSERT_EQ(sink.flushed_at().size(), 4u);
     std::vector<int64_t> ends;
-    for (const auto& rg : writer->metadata().row_groups) {
+    for (const auto& rg : ThriftOf(*writer->metadata().ValueOrDie()).row_groups) {
       ends.push_back(*rg.file_offset + *rg.total_compressed_size);
     }
     EXPECT_EQ(ends, sink.flushed_at());
     EXPECT_EQ(writer->Tell(), *sink.Tell());
     EXPECT_EQ(writer->num_row_groups(), 4);
-    EXPECT_EQ(writer->metadata().row_groups[0].num_rows, 4);
-    EXPECT_EQ(writer->metadata().row_groups[2].num_rows, 1);
+    EXPECT_EQ(ThriftOf(*writer->metadata().ValueOrDie()).row_groups[0].num_rows, 4);
+    EXPECT_EQ(ThriftOf(*writer->metadata().ValueOrDie()).row_groups[2].num_rows, 1);
   }
   FlushRecorder refusing;
   refusing.fail_flush();
@@ -246,7 +256,7 @@ TEST(FileWriter, WriteTableRowGroupSizeForOneCall) {
   EXPECT_FALSE(writer->WriteTable(*table, -3).ok());
   ASSERT_TRUE(writer->Close().ok());
   std::vector<int64_t> rows;
-  for (const auto& rg : writer->metadata().row_groups) rows.push_back(rg.num_rows);
+  for (const auto& rg : ThriftOf(*writer->metadata().ValueOrDie()).row_groups) rows.push_back(rg.num_rows);
   EXPECT_EQ(rows, (std::vector<int64_t>{2, 2, 2, 6, 5, 1}));
   // Not with byte-bounded row groups.
   io::BufferOutputStream other;
@@ -279,7 +289,7 @@ TEST(FileWriter, FsyncOptionWritesTheSameFile) {
 std::vector<std::tuple<format::PageType, format::Encoding, int32_t>> EncodingStats(
     const FileWriter& writer) {
   std::vector<std::tuple<format::PageType, format::Encoding, int32_t>> out;
-  for (const auto& rg : writer.metadata().row_groups) {
+  for (const auto& rg : ThriftOf(*writer.metadata().ValueOrDie()).row_groups) {
     for (const auto& s : *rg.columns[0].meta_data->encoding_stats) {
       out.emplace_back(s.page_type, s.encoding, s.count);
     }
@@ -319,7 +329,7 @@ TEST(FileWriter, ArrowDictionaryOfStringsWrittenAsIs) {
     ASSERT_TRUE(writer.ok()) << writer.status().ToString();
     EXPECT_EQ(EncodingStats(**writer), (std::vector<Stat>{{PageType::kDictionaryPage, Encoding::kPlain, 1},
                                                           {PageType::kDataPage, Encoding::kRleDictionary, 1}}));
-    const auto& md = *(*writer)->metadata().row_groups[0].columns[0].meta_data;
+    const auto& md = *ThriftOf(*(*writer)->metadata().ValueOrDie()).row_groups[0].columns[0].meta_data;
     EXPECT_EQ(md.num_values, 7);
     // The dictionary page's header: 4 values.
     auto file = sink.Finish();
@@ -397,7 +407,7 @@ TEST(FileWriter, LargeArrowDictionaryCompressedInPieces) {
   ASSERT_TRUE(writer.ok()) << writer.status().ToString();
   ASSERT_TRUE((*writer)->WriteRecordBatch(RecordBatch(schema, array->length, {array})).ok());
   ASSERT_TRUE((*writer)->Close().ok());
-  const auto& md = *(*writer)->metadata().row_groups[0].columns[0].meta_data;
+  const auto& md = *ThriftOf(*(*writer)->metadata().ValueOrDie()).row_groups[0].columns[0].meta_data;
   auto file = sink.Finish();
   ASSERT_TRUE(file.ok());
   const int64_t at = *md.dictionary_page_offset;
@@ -620,7 +630,7 @@ TEST(FileWriter, TimestampsThatDoNotConvertAreRefused) {
   ASSERT_TRUE(ok.ok());
   ASSERT_TRUE((*ok)->WriteRecordBatch(*batch).ok());
   ASSERT_TRUE((*ok)->Close().ok());
-  const auto& stats = *(*ok)->metadata().row_groups[0].columns[0].meta_data->statistics;
+  const auto& stats = *ThriftOf(*(*ok)->metadata().ValueOrDie()).row_groups[0].columns[0].meta_data->statistics;
   int64_t min = 0, max = 0;
   std::memcpy(&min, stats.min_value->data(), 8);
   std::memcpy(&max, stats.max_value->data(), 8);
@@ -639,7 +649,7 @@ TEST(FileWriter, FormatVersion1) {
     ASSERT_TRUE(writer.ok());
     ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
     ASSERT_TRUE((*writer)->Close().ok());
-    const auto& md = (*writer)->metadata();
+    const auto& md = ThriftOf(*(*writer)->metadata().ValueOrDie());
     EXPECT_EQ(md.version, v == FormatVersion::k1_0 ? 1 : 2);
     const auto& cm = *md.row_groups[0].columns[1].meta_data;
     const auto dict = v == FormatVersion::k1_0 ? format::Encoding::kPlainDictionary : format::Encoding::kPlain;

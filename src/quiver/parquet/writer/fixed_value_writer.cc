@@ -20,8 +20,6 @@ namespace quiver::parquet {
 
 namespace {
 
-using format::Encoding;
-
 // Copies the values of the valid slots among raw[0, n) (validity bits
 // [bit_offset, bit_offset + n) of `valid`) to out, which has room for n;
 // returns how many. A word of 64 slots at a time: all valid, a copy; few
@@ -108,7 +106,6 @@ PhysT LoadFixed(const ArrowLeaf& arrow, const ArrayData& d, int64_t i) {
   return WithFixedLoader<PhysT>(arrow.value_kind, d, [i](auto load) -> PhysT { return load(i); });
 }
 
-
 // Dictionary keys of a physical type: floating point values are keyed by
 // their bits, so that NaNs with different payloads stay distinct values (the
 // memo table treats every NaN as equal) and the file keeps every value's
@@ -128,11 +125,11 @@ class FixedValueWriter final : public ValueWriter {
       distinct_ = std::make_unique<FixedDistinctCounter<MemoKey<PhysT>>>(options.pool);
       per_value_ = true;
     }
-    if (options.encoding == Encoding::kByteStreamSplit) {
+    if (options.encoding == format::Encoding::kByteStreamSplit) {
       bss_ = std::make_unique<ByteStreamSplitEncoder>(static_cast<int>(sizeof(PhysT)), options.pool);
     }
     if constexpr (std::is_same_v<PhysT, int32_t> || std::is_same_v<PhysT, int64_t>) {
-      if (options.encoding == Encoding::kDeltaBinaryPacked) {
+      if (options.encoding == format::Encoding::kDeltaBinaryPacked) {
         delta_ = std::make_unique<DeltaBinaryPackedEncoder<PhysT>>(options.pool);
       }
     }
@@ -234,11 +231,11 @@ class FixedValueWriter final : public ValueWriter {
   std::pair<const uint8_t*, int64_t> InPlaceBody() const override {
     return {in_leaf_, in_leaf_bytes_};
   }
-  Result<Encoding> FlushPageInPlace() override {
+  Result<format::Encoding> FlushPageInPlace() override {
     if (in_leaf_ == nullptr) return ValueWriter::FlushPageInPlace();
     TakeInLeaf();
     ResetPage();
-    return Encoding::kPlain;
+    return format::Encoding::kPlain;
   }
   Status DetachInput() override {
     if (in_leaf_ == nullptr) return Status::OK();
@@ -246,25 +243,25 @@ class FixedValueWriter final : public ValueWriter {
     return values_.ExtendFromSlice(from, bytes);
   }
 
-  Result<Encoding> FlushPage(MutableBuffer* out) override {
-    Encoding enc;
+  Result<format::Encoding> FlushPage(MutableBuffer* out) override {
+    format::Encoding enc;
     if (use_dict_) {
       QUIVER_RETURN_NOT_OK(EncodeIndices(indices_, memo_.size(), out));
       indices_.clear();
-      enc = Encoding::kRleDictionary;
+      enc = format::Encoding::kRleDictionary;
     } else if (delta_ != nullptr) {
       QUIVER_RETURN_NOT_OK(delta_->Flush(out).status());
-      enc = Encoding::kDeltaBinaryPacked;
+      enc = format::Encoding::kDeltaBinaryPacked;
     } else if (bss_ != nullptr) {
       QUIVER_RETURN_NOT_OK(bss_->Flush(out).status());
-      enc = Encoding::kByteStreamSplit;
+      enc = format::Encoding::kByteStreamSplit;
     } else if (in_leaf_ != nullptr) {  // (values_ is empty)
       const auto [from, bytes] = TakeInLeaf();
       QUIVER_RETURN_NOT_OK(out->ExtendFromSlice(from, bytes));
-      enc = Encoding::kPlain;
+      enc = format::Encoding::kPlain;
     } else {
       QUIVER_RETURN_NOT_OK(TakePlain(&values_, out));
-      enc = Encoding::kPlain;
+      enc = format::Encoding::kPlain;
     }
     ResetPage();
     return enc;

@@ -12,8 +12,6 @@ namespace quiver::parquet {
 
 namespace {
 
-using format::Encoding;
-
 // --- Null columns -----------------------------------------------------------
 
 class NullValueWriter final : public ValueWriter {
@@ -23,9 +21,9 @@ class NullValueWriter final : public ValueWriter {
       : ValueWriter(column, arrow, options) {}
   Status Append(int64_t, int64_t) override { return Status::OK(); }
   int64_t EstimatedPageSize() const override { return 0; }
-  Result<Encoding> FlushPage(MutableBuffer*) override {
+  Result<format::Encoding> FlushPage(MutableBuffer*) override {
     ResetPage();
-    return Encoding::kPlain;
+    return format::Encoding::kPlain;
   }
 };
 

@@ -25,8 +25,6 @@ namespace quiver::parquet {
 // (PutDirectDictionary).
 constexpr int64_t kPiece = 64 * 1024;
 
-using format::Encoding;
-
 // Calls f(s, e) for each run [s, e) of valid slots in [start, end) of `d`.
 template <typename F>
 void ForEachValidRun(const ArrayData& d, int64_t start, int64_t end, F&& f) {
