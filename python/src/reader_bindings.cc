@@ -347,11 +347,6 @@ nb::object ReadTable(PyParquetFile& self, nb::handle columns, nb::handle row_gro
 
 // --- Metadata as plain Python values (quiver/_parquet.py shapes them) ------
 
-nb::object OptionalBytes(const std::optional<std::string>& s) {
-  if (!s.has_value()) return nb::none();
-  return nb::bytes(s->data(), s->size());
-}
-
 template <typename T>
 nb::object Optional(const std::optional<T>& v) {
   if (!v.has_value()) return nb::none();

@@ -515,6 +515,9 @@ class Converter {
       }
       return LeafType{std::move(type), {}};
     };
+    // NA (24, outside the generated enum): a null column on any physical
+    // type, values dropped.
+    if (converted == kConvertedNa) return LeafType{null(), {}};
     switch (converted) {
       case ConvertedType::kUtf8: return only(pt == PT::kByteArray, "BYTE_ARRAY", Bytes(true));
       case ConvertedType::kEnum:
@@ -565,7 +568,6 @@ class Converter {
       case ConvertedType::kInterval:
         return only(pt == PT::kFixedLenByteArray && c.type_length == 12, "FIXED_LEN_BYTE_ARRAY(12)",
                     fixed_size_binary(12));
-      case kConvertedNa: return LeafType{null(), {}};  // on any physical type, values dropped
       default:
         return Refuse(i,
                       "converted type " + ConvertedTypeName(converted) + " cannot annotate a leaf");
