@@ -45,9 +45,12 @@ def leaf_values(column, path):
             i += 2
         elif pa.types.is_map(t):
             assert parts[i] == "key_value", path
-            # (pyarrow has no list_flatten for maps: the same as a list of its entries.)
-            child = arr.keys if parts[i + 1] == "key" else arr.items
-            arr = pa.ListArray.from_arrays(arr.offsets, child, mask=arr.is_null()).flatten()
+            # (pyarrow has no list_flatten for maps: the same as a list of its
+            # entries. The offsets are copied out of a sliced map's buffer, since
+            # from_arrays takes no mask with sliced offsets.)
+            child = arr.values.field("key" if parts[i + 1] == "key" else "value")
+            offsets = pa.array(arr.offsets.to_numpy(zero_copy_only=False))
+            arr = pa.ListArray.from_arrays(offsets, child, mask=arr.is_null()).flatten()
             i += 2
         elif pa.types.is_struct(t):
             names = [t.field(k).name for k in range(t.num_fields)]
