@@ -1,7 +1,7 @@
 // Micro-benchmarks of the encodings' hot loops: RLE/bit-packed levels and
 // dictionary indices, DELTA_BINARY_PACKED, and raw bit unpacking
 // (src/quiver/parquet/encoding/); and, in pairs, a page decoded by a decoder
-// called directly and through the decoder interface (decoder.h), in batches
+// called directly and through the decoder interface (decoder_internal.h), in batches
 // of the argument's size, to show what the interface costs. Built with the
 // other benchmarks (make bench-build); main() is bench_main.cc's, which pins
 // the allocator. Compare a pair in one run, interleaved:
@@ -17,7 +17,7 @@
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/encoding/bit_packing_internal.h"
 #include "quiver/parquet/encoding/byte_stream_split.h"
-#include "quiver/parquet/encoding/decoder.h"
+#include "quiver/parquet/encoding/decoder_internal.h"
 #include "quiver/parquet/encoding/delta_binary_packed.h"
 #include "quiver/parquet/encoding/dictionary_indices.h"
 #include "quiver/parquet/encoding/plain.h"

@@ -24,6 +24,7 @@
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/parquet/reader/file_reader.h"
+#include "quiver/parquet/reader/file_reader_internal.h"
 
 namespace nb = nanobind;
 
@@ -578,7 +579,7 @@ void BindReader(nb::module_& m) {
       .def("metadata_dict",
            [](PyParquetFile& self) {
              return MetadataDict(parquet::ThriftOf(*self.reader->metadata()),
-                                 self.reader->parquet_schema());
+                                 parquet::ParquetSchemaOf(*self.reader));
            })
       .def("footer_bytes",
            [](PyParquetFile& self) {
@@ -595,7 +596,7 @@ void BindReader(nb::module_& m) {
              }
              auto f = Unwrap(std::move(filter));
              if (!f.has_value()) return nb::none();
-             const auto& c = self.reader->parquet_schema().column(column);
+             const auto& c = parquet::ParquetSchemaOf(*self.reader).column(column);
              uint64_t hash = 0;
              switch (c.physical_type) {
                case format::Type::kInt32:

@@ -79,29 +79,6 @@ def test_find_package_builds_and_runs_a_program(prefix, tmp_path):
     assert out.stdout.startswith("wrote ") and "3 rows, 2 columns" in out.stdout
 
 
-# Installed headers that still include the generated Thrift types (directly or
-# through another: quiver/parquet/thrift/parquet_types.h); issue 43 §5 moves them behind typed
-# wrappers. No other installed header may include them.
-STILL_THRIFT = {
-    "quiver/dedup/parquet_pages.h",
-    "quiver/parquet/encoding/decoder.h",
-    "quiver/parquet/levels/level_decoder.h",
-    "quiver/parquet/metadata/bloom_filter_reader.h",
-    "quiver/parquet/metadata/column_chunk.h",
-    "quiver/parquet/metadata/footer.h",
-    "quiver/parquet/reader/file_reader.h",
-    "quiver/parquet/reader/page_reader.h",
-    "quiver/parquet/schema/arrow_to_parquet.h",
-    "quiver/parquet/schema/parquet_to_arrow.h",
-    "quiver/parquet/schema/schema_descriptor.h",
-    "quiver/parquet/thrift/compact_protocol.h",
-    "quiver/parquet/thrift/parquet_types.h",
-    "quiver/parquet/thrift/thrift_test_util.h",
-    "quiver/parquet/writer/column_writer.h",
-    "quiver/parquet/writer/value_writer.h",
-}
-
-
 def _includes(path, prefix, seen):
     """The quiver headers `path` includes, transitively."""
     for line in path.read_text().splitlines():
@@ -117,8 +94,8 @@ def _includes(path, prefix, seen):
 def test_every_installed_header_compiles_in_a_consumer(prefix, tmp_path):
     """One translation unit including every installed header, compiled against the
     installed tree alone (C++20, as quiver::quiver requires); and the metadata layer's
-    public headers (file metadata, statistics, page index, scalar, Parquet enums) free of
-    the generated Thrift types."""
+    public headers free of the generated Thrift types (their header is internal and not
+    installed)."""
     cxx = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
     if cxx is None:
         pytest.skip("no C++ compiler")
@@ -127,10 +104,14 @@ def test_every_installed_header_compiles_in_a_consumer(prefix, tmp_path):
     source = tmp_path / "all_headers.cc"
     source.write_text("".join(f'#include "{h}"\n' for h in headers) + "int main() { return 0; }\n")
     run(cxx, "-std=c++20", "-fsyntax-only", f"-I{include}", source)
-    thrift = "quiver/parquet/thrift/parquet_types.h"
+    thrift = "quiver/parquet/thrift/parquet_types_internal.h"
     with_thrift = {h for h in headers if thrift in _includes(include / h, prefix, set())}
     with_thrift |= {thrift} if thrift in headers else set()
-    assert with_thrift <= STILL_THRIFT, sorted(with_thrift - STILL_THRIFT)
+    assert with_thrift == set(), sorted(with_thrift)
+    assert not any(h.startswith("quiver/parquet/thrift/parquet_types") for h in headers), headers
+    # Nor does any installed header name a generated type (namespace parquet::format).
+    naming = [h for h in headers if "format::" in (include / h).read_text()]
+    assert naming == [], naming
     for h in ("quiver/parquet/metadata/statistics.h", "quiver/parquet/metadata/page_index.h",
               "quiver/parquet/metadata/file_metadata.h", "quiver/array/scalar.h",
               "quiver/parquet/types.h"):

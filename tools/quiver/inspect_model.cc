@@ -7,8 +7,8 @@
 #include "cli_common.h"
 #include "inspect_values.h"
 #include "quiver/io/memory.h"
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/util/crc32.h"
 

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "quiver/memory/buffer.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::cli {

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::cli {
 

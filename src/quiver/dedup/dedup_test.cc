@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "quiver/dedup/test_util_internal.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::dedup {
 namespace {
@@ -137,7 +137,7 @@ std::map<std::pair<int, int>, ChunkPages> PagesByChunk(const std::string& file) 
   for (const PageSpan& page : *pages) {
     ChunkPages& chunk = out[{page.row_group, page.column}];
     const ContentKey key = HashContent(Bytes(file) + page.offset, page.size);
-    if (page.type == format::PageType::kDictionaryPage) {
+    if (page.type == parquet::PageType::kDictionaryPage) {
       chunk.dictionary.push_back(key);
     } else {
       chunk.data.push_back(key);

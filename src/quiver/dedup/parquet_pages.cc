@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "quiver/io/memory.h"
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::dedup {
 
@@ -73,7 +73,7 @@ Status AppendPages(const uint8_t* file, const ChunkRange& chunk, std::vector<Pag
     PageSpan span;
     span.row_group = chunk.row_group;
     span.column = chunk.column;
-    span.type = page.header.type;
+    span.type = static_cast<parquet::PageType>(page.header.type);
     span.offset = page.offset;
     span.header_size = page.header_size;
     span.size = page.size();

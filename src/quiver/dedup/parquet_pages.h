@@ -15,11 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "quiver/parquet/types.h"
 #include "quiver/util/result.h"
-
-namespace quiver::parquet::format {
-enum class PageType : int32_t;  // parquet_types.h
-}  // namespace quiver::parquet::format
 
 namespace quiver::dedup {
 
@@ -29,7 +26,7 @@ struct PageSpan {
   int32_t row_group = 0;
   // Leaf column index (the position of the chunk in its row group).
   int32_t column = 0;
-  parquet::format::PageType type{};
+  parquet::PageType type{};
   // File offset of the page header.
   int64_t offset = 0;
   int64_t header_size = 0;

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "quiver/dedup/test_util_internal.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::dedup {
 namespace {
@@ -92,11 +92,11 @@ TEST(ListParquetPages, PagesTileEachChunkAndMatchTheOffsetIndex) {
           EXPECT_EQ(page.offset, pos);
           EXPECT_GT(page.header_size, 0);
           EXPECT_GT(page.size, page.header_size);
-          if (page.type == format::PageType::kDictionaryPage) {
+          if (page.type == parquet::PageType::kDictionaryPage) {
             EXPECT_EQ(page.offset, *cmd.dictionary_page_offset);
             EXPECT_GT(page.num_values, 0);
           } else {
-            ASSERT_EQ(page.type, format::PageType::kDataPage);
+            ASSERT_EQ(page.type, parquet::PageType::kDataPage);
             ASSERT_LT(data_page, oi->page_locations.size());
             EXPECT_EQ(page.offset, oi->page_locations[data_page].offset);
             EXPECT_EQ(page.size, oi->page_locations[data_page].compressed_page_size);

@@ -308,7 +308,9 @@ TEST(AtomicFileOutputStream, ConcurrentWritersNeverChangeTheUmask) {
   std::vector<std::string> names = dir.Names();
   ASSERT_EQ(names.size(), static_cast<size_t>(kThreads * 5 + 1));  // no temporary file left
   for (const auto& name : names) {
-    if (name != "probes") EXPECT_EQ(ModeOf(dir / name), 0640u) << name;
+    if (name != "probes") {
+      EXPECT_EQ(ModeOf(dir / name), 0640u) << name;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // Parquet's enumerations as the public headers name them, without the
-// generated Thrift types (thrift/parquet_types.h is an implementation
+// generated Thrift types (thrift/parquet_types_internal.h is an implementation
 // detail). The values are parquet.thrift's, so a stored value converts with
 // a static_cast (metadata/statistics.cc and page_index.cc assert that they
 // agree; the generated enums keep their own names in parquet::format).
@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace quiver::parquet {
@@ -44,6 +46,88 @@ enum class PageType : int32_t {
   kIndexPage = 1,
   kDictionaryPage = 2,
   kDataPageV2 = 3,
+};
+
+// The legacy type annotation of a schema element (parquet.thrift
+// ConvertedType; LogicalTypes.md "Deprecated ... ConvertedType").
+enum class ConvertedType : int32_t {
+  kUtf8 = 0,
+  kMap = 1,
+  kMapKeyValue = 2,
+  kList = 3,
+  kEnum = 4,
+  kDecimal = 5,
+  kDate = 6,
+  kTimeMillis = 7,
+  kTimeMicros = 8,
+  kTimestampMillis = 9,
+  kTimestampMicros = 10,
+  kUint8 = 11,
+  kUint16 = 12,
+  kUint32 = 13,
+  kUint64 = 14,
+  kInt8 = 15,
+  kInt16 = 16,
+  kInt32 = 17,
+  kInt64 = 18,
+  kJson = 19,
+  kBson = 20,
+  kInterval = 21,
+};
+
+// The logical type annotation of a schema element (parquet.thrift
+// LogicalType, a union; LogicalTypes.md). `kind` says which member the file
+// set (the values are parquet.thrift's field ids); the parameters of that
+// member are in the fields below, the others keep their defaults.
+struct LogicalType {
+  enum class Kind : int16_t {
+    kString = 1,
+    kMap = 2,
+    kList = 3,
+    kEnum = 4,
+    kDecimal = 5,
+    kDate = 6,
+    kTime = 7,
+    kTimestamp = 8,
+    kInteger = 10,
+    kUnknown = 11,  // always null
+    kJson = 12,
+    kBson = 13,
+    kUuid = 14,
+    kFloat16 = 15,
+    kVariant = 16,
+    kGeometry = 17,
+    kGeography = 18,
+    kVector = 19,
+  };
+  enum class TimeUnit : int8_t { kMillis = 1, kMicros = 2, kNanos = 3 };
+  // parquet.thrift EdgeInterpolationAlgorithm.
+  enum class EdgeAlgorithm : int32_t {
+    kSpherical = 0,
+    kVincenty = 1,
+    kThomas = 2,
+    kAndoyer = 3,
+    kKarney = 4,
+  };
+
+  Kind kind = Kind::kString;
+  // kDecimal.
+  int32_t precision = 0;
+  int32_t scale = 0;
+  // kTime, kTimestamp.
+  bool is_adjusted_to_utc = false;
+  TimeUnit unit = TimeUnit::kMillis;
+  // kInteger.
+  int8_t bit_width = 0;
+  bool is_signed = false;
+  // kVariant.
+  std::optional<int8_t> specification_version;
+  // kGeometry, kGeography.
+  std::optional<std::string> crs;
+  // kGeography.
+  std::optional<EdgeAlgorithm> algorithm;
+
+  friend bool operator==(const LogicalType&, const LogicalType&) = default;
 };
 
 // The order in which a column's statistics are computed (Arrow C++

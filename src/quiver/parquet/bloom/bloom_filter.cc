@@ -14,8 +14,8 @@
 #include <xxhash.h>
 
 #include "quiver/parquet/bloom/bloom_insert_simd.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::parquet {
 

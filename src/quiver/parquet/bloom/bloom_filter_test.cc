@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::parquet {
 namespace {

@@ -1,4 +1,4 @@
-// BYTE_STREAM_SPLIT behind the decoder interface (decoder.h), over
+// BYTE_STREAM_SPLIT behind the decoder interface (decoder_internal.h), over
 // byte_stream_split.h's decoder (compile-time loops for widths 2, 4, 8 and
 // 16): FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY (FLOAT16 is
 // width 2). The page size gives the value count (the streams' length), which

@@ -1,6 +1,6 @@
 // DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY)
 // and DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY) behind the decoder
-// interface (decoder.h), over delta_*.h's decoders, which check every width
+// interface (decoder_internal.h), over delta_*.h's decoders, which check every width
 // and length against the page. StartPage() parses the stream's header, whose
 // value count must cover the page header's; a stream that ends before it is
 // Invalid when the decoding reaches its end.

@@ -1,5 +1,5 @@
 // PLAIN_DICTIONARY and RLE_DICTIONARY behind the decoder interface
-// (decoder.h): Encodings.md, "Dictionary Encoding". The dictionary page's
+// (decoder_internal.h): Encodings.md, "Dictionary Encoding". The dictionary page's
 // values are PLAIN (decoded once by plain.h's decoders and copied into the
 // decoder, byte arrays in Arrow's layout: dictionary_buffers()); each data
 // page is a bit-width byte and the indices as an

@@ -1,4 +1,4 @@
-// PLAIN behind the decoder interface (decoder.h), over plain.h's decoders.
+// PLAIN behind the decoder interface (decoder_internal.h), over plain.h's decoders.
 // Fixed widths and booleans: the page size gives how many values the page
 // holds, so StartPage() refuses a count the bytes cannot hold and Decode()
 // copies without further checks per value. BYTE_ARRAY values carry their

@@ -1,4 +1,4 @@
-// RLE booleans behind the decoder interface (decoder.h): Encodings.md, "Run
+// RLE booleans behind the decoder interface (decoder_internal.h): Encodings.md, "Run
 // Length Encoding / Bit-Packing Hybrid (RLE = 3)", for BOOLEAN values in
 // data pages v1 and v2: a 4-byte little-endian length, then the
 // RLE/bit-packed hybrid of bit width 1 (rle_bit_packed.h decodes it). Runs

@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/decoder.h"
+#include "quiver/parquet/encoding/decoder_internal.h"
 
 #include <gtest/gtest.h>
 

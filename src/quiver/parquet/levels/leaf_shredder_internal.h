@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "quiver/parquet/levels/level_builder.h"
-#include "quiver/parquet/schema/arrow_to_parquet.h"
+#include "quiver/parquet/schema/arrow_to_parquet_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 

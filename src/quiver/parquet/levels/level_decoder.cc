@@ -3,7 +3,7 @@
 // encoding is unpacked here: level i is bits [i * w, (i + 1) * w) of the
 // section read as one big-endian bit string (the first level in the most
 // significant bits of the first byte), the last byte padded with zeros.
-#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
 
 #include <gtest/gtest.h>
 

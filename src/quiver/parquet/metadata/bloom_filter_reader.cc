@@ -1,10 +1,10 @@
-#include "quiver/parquet/metadata/bloom_filter_reader.h"
+#include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
 
 #include <algorithm>
 
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 
 namespace quiver::parquet {
 

@@ -1,6 +1,6 @@
-#include "quiver/parquet/metadata/column_chunk.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
 
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/statistics.h"
 
 namespace quiver::parquet {

@@ -41,6 +41,29 @@ static_assert(SameValues<format::CompressionCodec, compression::CompressionCodec
      {format::CompressionCodec::kLz4, compression::CompressionCodec::LZ4},
      {format::CompressionCodec::kZstd, compression::CompressionCodec::ZSTD},
      {format::CompressionCodec::kLz4Raw, compression::CompressionCodec::LZ4_RAW}}));
+static_assert(SameValues<format::ConvertedType, ConvertedType>(
+    {{format::ConvertedType::kUtf8, ConvertedType::kUtf8},
+     {format::ConvertedType::kDecimal, ConvertedType::kDecimal},
+     {format::ConvertedType::kTimestampMicros, ConvertedType::kTimestampMicros},
+     {format::ConvertedType::kUint8, ConvertedType::kUint8},
+     {format::ConvertedType::kInt64, ConvertedType::kInt64},
+     {format::ConvertedType::kInterval, ConvertedType::kInterval}}));
+static_assert(SameValues<format::LogicalType::Kind, LogicalType::Kind>(
+    {{format::LogicalType::Kind::kString, LogicalType::Kind::kString},
+     {format::LogicalType::Kind::kDecimal, LogicalType::Kind::kDecimal},
+     {format::LogicalType::Kind::kTimestamp, LogicalType::Kind::kTimestamp},
+     {format::LogicalType::Kind::kInteger, LogicalType::Kind::kInteger},
+     {format::LogicalType::Kind::kUnknown, LogicalType::Kind::kUnknown},
+     {format::LogicalType::Kind::kFloat16, LogicalType::Kind::kFloat16},
+     {format::LogicalType::Kind::kGeography, LogicalType::Kind::kGeography},
+     {format::LogicalType::Kind::kVector, LogicalType::Kind::kVector}}));
+static_assert(SameValues<format::TimeUnit::Kind, LogicalType::TimeUnit>(
+    {{format::TimeUnit::Kind::kMillis, LogicalType::TimeUnit::kMillis},
+     {format::TimeUnit::Kind::kMicros, LogicalType::TimeUnit::kMicros},
+     {format::TimeUnit::Kind::kNanos, LogicalType::TimeUnit::kNanos}}));
+static_assert(SameValues<format::EdgeInterpolationAlgorithm, LogicalType::EdgeAlgorithm>(
+    {{format::EdgeInterpolationAlgorithm::kSpherical, LogicalType::EdgeAlgorithm::kSpherical},
+     {format::EdgeInterpolationAlgorithm::kKarney, LogicalType::EdgeAlgorithm::kKarney}}));
 
 namespace {
 
@@ -53,6 +76,53 @@ std::optional<std::vector<KeyValuePair>> KeyValues(
   return out;
 }
 
+// nullopt for a union with no member set (or one this reader does not know).
+std::optional<LogicalType> ToLogicalType(const format::LogicalType& stored) {
+  using K = format::LogicalType::Kind;
+  const K kind = stored.kind();
+  if (kind == K::kNone) return std::nullopt;
+  LogicalType out;
+  out.kind = static_cast<LogicalType::Kind>(kind);
+  auto unit = [](const format::TimeUnit& u) {
+    return static_cast<LogicalType::TimeUnit>(u.kind());
+  };
+  switch (kind) {
+    case K::kDecimal:
+      out.precision = stored.decimal->precision;
+      out.scale = stored.decimal->scale;
+      break;
+    case K::kTime:
+      out.is_adjusted_to_utc = stored.time->is_adjusted_to_utc;
+      if (stored.time->unit.kind() == format::TimeUnit::Kind::kNone) return std::nullopt;
+      out.unit = unit(stored.time->unit);
+      break;
+    case K::kTimestamp:
+      out.is_adjusted_to_utc = stored.timestamp->is_adjusted_to_utc;
+      if (stored.timestamp->unit.kind() == format::TimeUnit::Kind::kNone) return std::nullopt;
+      out.unit = unit(stored.timestamp->unit);
+      break;
+    case K::kInteger:
+      out.bit_width = stored.integer->bit_width;
+      out.is_signed = stored.integer->is_signed;
+      break;
+    case K::kVariant:
+      out.specification_version = stored.variant->specification_version;
+      break;
+    case K::kGeometry:
+      out.crs = stored.geometry->crs;
+      break;
+    case K::kGeography:
+      out.crs = stored.geography->crs;
+      if (stored.geography->algorithm.has_value()) {
+        out.algorithm = static_cast<LogicalType::EdgeAlgorithm>(*stored.geography->algorithm);
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
 Status OutOfRange(const char* what, int i, size_t count) {
   return Status::Invalid(what, " ", i, " out of range: the file has ", count);
 }
@@ -60,12 +130,13 @@ Status OutOfRange(const char* what, int i, size_t count) {
 }  // namespace
 
 std::shared_ptr<const FileMetaData> MakeFileMetaData(format::FileMetaData metadata,
-                                                     int64_t serialized_size) {
+                                                     int64_t serialized_size,
+                                                     const SchemaDescriptorOptions& schema_options) {
   auto state = std::make_shared<FileMetaDataState>();
   state->thrift = std::move(metadata);
   state->serialized_size = serialized_size;
   state->writer = ApplicationVersion(state->thrift.created_by.value_or(""));
-  state->schema = SchemaDescriptor::Make(state->thrift.schema);
+  state->schema = SchemaDescriptor::Make(state->thrift.schema, schema_options);
   return FileMetaDataAccess::Make(std::move(state));
 }
 
@@ -112,6 +183,10 @@ std::vector<SchemaElementInfo> FileMetaData::schema_elements() const {
     info.field_id = e.field_id;
     info.precision = e.precision;
     info.scale = e.scale;
+    if (e.logical_type.has_value()) info.logical_type = ToLogicalType(*e.logical_type);
+    if (e.converted_type.has_value()) {
+      info.converted_type = static_cast<ConvertedType>(*e.converted_type);
+    }
     out.push_back(std::move(info));
   }
   return out;

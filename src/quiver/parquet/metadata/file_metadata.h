@@ -8,7 +8,7 @@
 // ColumnChunkMetaData keeps it alive and is cheap to copy. An index out of
 // range is an Invalid naming the index and the count, never undefined
 // behaviour. Values are as stored: the checks a reader makes before it
-// trusts an offset (metadata/column_chunk.h) are not made here.
+// trusts an offset (metadata/column_chunk_internal.h) are not made here.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,8 @@ struct SchemaElementInfo {
   std::optional<int32_t> field_id;
   std::optional<int32_t> precision;
   std::optional<int32_t> scale;
+  std::optional<LogicalType> logical_type;
+  std::optional<ConvertedType> converted_type;
 };
 
 // A stored key-value pair (the value may be absent).
@@ -156,7 +158,7 @@ class FileMetaData {
   std::shared_ptr<const FileMetaDataState> state_;
 };
 
-// Reads and decodes a file's footer (metadata/footer.h: the checks, the
+// Reads and decodes a file's footer (metadata/footer_internal.h: the checks, the
 // default Thrift limits). Errors as ReadFooter's.
 Result<std::shared_ptr<const FileMetaData>> ReadFileMetaData(const io::RandomAccessFile& file);
 

@@ -7,9 +7,9 @@
 #include <optional>
 
 #include "quiver/parquet/metadata/file_metadata.h"
-#include "quiver/parquet/metadata/footer.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/metadata/footer_internal.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
@@ -30,11 +30,14 @@ struct FileMetaDataAccess {
 };
 
 // Takes `metadata` (of `serialized_size` bytes in its file) and builds its
-// schema once (a schema that does not build leaves statistics() Invalid).
-std::shared_ptr<const FileMetaData> MakeFileMetaData(format::FileMetaData metadata,
-                                                     int64_t serialized_size);
-inline std::shared_ptr<const FileMetaData> MakeFileMetaData(ParquetFooter footer) {
-  return MakeFileMetaData(std::move(footer.metadata), footer.footer_length);
+// schema once, with `schema_options` (a schema that does not build leaves
+// statistics() Invalid; SchemaOf says why).
+std::shared_ptr<const FileMetaData> MakeFileMetaData(
+    format::FileMetaData metadata, int64_t serialized_size,
+    const SchemaDescriptorOptions& schema_options = {});
+inline std::shared_ptr<const FileMetaData> MakeFileMetaData(
+    ParquetFooter footer, const SchemaDescriptorOptions& schema_options = {}) {
+  return MakeFileMetaData(std::move(footer.metadata), footer.footer_length, schema_options);
 }
 
 inline const format::FileMetaData& ThriftOf(const FileMetaData& metadata) {

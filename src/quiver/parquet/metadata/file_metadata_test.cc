@@ -283,5 +283,71 @@ TEST(FileMetaData, QuiverFile) {
   EXPECT_EQ(rows, 100);
 }
 
+// The schema's logical and converted types as Quiver's writer annotates
+// these Arrow types (pyarrow 26 reads the same from this file). pyarrow 26's
+// own writer differs on two: time64 is Time(isAdjustedToUTC=false) and
+// int64 carries no annotation.
+TEST(FileMetaData, SchemaAnnotations) {
+  auto schema = quiver::schema({field("i8", int8()), field("u16", uint16()), field("s", utf8()),
+                                field("ts", timestamp(TimeUnit::kMicro, "UTC")),
+                                field("d", decimal128(10, 2)), field("day", date32()),
+                                field("t", time64(TimeUnit::kNano)), field("i64", int64())});
+  io::BufferOutputStream sink;
+  auto writer = FileWriter::Open(&sink, schema, WriterOptions{});
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto bytes = sink.Finish();
+  ASSERT_TRUE(bytes.ok());
+  io::BufferReader file(*bytes, "annotations.parquet");
+  auto read = ReadFileMetaData(file);
+  ASSERT_TRUE(read.ok()) << read.status();
+  const auto elements = (*read)->schema_elements();
+  ASSERT_EQ(elements.size(), 9u);
+  EXPECT_FALSE(elements[0].logical_type.has_value());
+
+  using K = LogicalType::Kind;
+  auto integer = [](int8_t bits, bool is_signed) {
+    LogicalType t;
+    t.kind = K::kInteger;
+    t.bit_width = bits;
+    t.is_signed = is_signed;
+    return t;
+  };
+  EXPECT_EQ(elements[1].logical_type, integer(8, true));
+  EXPECT_EQ(elements[1].converted_type, ConvertedType::kInt8);
+  EXPECT_EQ(elements[2].logical_type, integer(16, false));
+  EXPECT_EQ(elements[2].converted_type, ConvertedType::kUint16);
+  LogicalType string;
+  string.kind = K::kString;
+  EXPECT_EQ(elements[3].logical_type, string);
+  EXPECT_EQ(elements[3].converted_type, ConvertedType::kUtf8);
+  LogicalType ts;
+  ts.kind = K::kTimestamp;
+  ts.is_adjusted_to_utc = true;
+  ts.unit = LogicalType::TimeUnit::kMicros;
+  EXPECT_EQ(elements[4].logical_type, ts);
+  EXPECT_EQ(elements[4].converted_type, ConvertedType::kTimestampMicros);
+  LogicalType decimal;
+  decimal.kind = K::kDecimal;
+  decimal.precision = 10;
+  decimal.scale = 2;
+  EXPECT_EQ(elements[5].logical_type, decimal);
+  EXPECT_EQ(elements[5].converted_type, ConvertedType::kDecimal);
+  EXPECT_EQ(elements[5].precision, 10);
+  EXPECT_EQ(elements[5].scale, 2);
+  LogicalType date;
+  date.kind = K::kDate;
+  EXPECT_EQ(elements[6].logical_type, date);
+  EXPECT_EQ(elements[6].converted_type, ConvertedType::kDate);
+  LogicalType time;
+  time.kind = K::kTime;
+  time.is_adjusted_to_utc = true;
+  time.unit = LogicalType::TimeUnit::kNanos;
+  EXPECT_EQ(elements[7].logical_type, time);
+  EXPECT_FALSE(elements[7].converted_type.has_value());
+  EXPECT_EQ(elements[8].logical_type, integer(64, true));
+  EXPECT_EQ(elements[8].converted_type, ConvertedType::kInt64);
+}
+
 }  // namespace
 }  // namespace quiver::parquet

@@ -1,4 +1,4 @@
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 
 #include <algorithm>
 #include <cstring>

@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include "quiver/io/memory.h"
-#include "quiver/parquet/metadata/bloom_filter_reader.h"
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
 
 namespace {

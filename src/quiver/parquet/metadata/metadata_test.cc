@@ -12,11 +12,11 @@
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/io/test_util_internal.h"
-#include "quiver/parquet/metadata/bloom_filter_reader.h"
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
 
 namespace quiver::parquet {

@@ -2,8 +2,8 @@
 
 #include <string_view>
 
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 
 namespace quiver::parquet {
 

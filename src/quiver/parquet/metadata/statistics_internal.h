@@ -5,8 +5,8 @@
 
 #include "quiver/array/type.h"
 #include "quiver/parquet/metadata/statistics.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {

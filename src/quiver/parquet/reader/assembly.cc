@@ -7,7 +7,7 @@
 #include "quiver/array/concatenate.h"
 #include "quiver/array/nulls.h"
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 #include "quiver/util/dcheck.h"

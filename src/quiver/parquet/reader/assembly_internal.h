@@ -10,7 +10,7 @@
 #include "quiver/array/array_data.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
-#include "quiver/parquet/schema/parquet_to_arrow.h"
+#include "quiver/parquet/schema/parquet_to_arrow_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet::internal {

@@ -7,12 +7,13 @@
 
 #include "quiver/io/file.h"
 #include "quiver/ipc/schema.h"
-#include "quiver/parquet/metadata/bloom_filter_reader.h"
+#include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/parquet/reader/assembly_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
+#include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
 #include "quiver/util/base64.h"
 
@@ -106,7 +107,8 @@ struct FileReader::Impl {
   std::shared_ptr<const FileMetaData> metadata;
   int64_t footer_offset = 0;
   const format::FileMetaData& thrift() const { return ThriftOf(*metadata); }
-  SchemaDescriptor descriptor;
+  // The schema, built once with the footer (SchemaOf(*metadata)).
+  const SchemaDescriptor* descriptor = nullptr;
   ArrowReadSchema arrow;
   std::vector<std::string> warnings;
 
@@ -125,7 +127,7 @@ struct FileReader::Impl {
           matched = true;
         } else {
           for (int32_t c : top.columns) {
-            const std::string& path = descriptor.column(c).path;
+            const std::string& path = descriptor->column(c).path;
             if (path == name || (path.size() > name.size() && path.starts_with(name) &&
                                  path[name.size()] == '.')) {
               selected.insert(c);
@@ -171,6 +173,12 @@ struct FileReader::Impl {
     }
     return out;
   }
+
+  // invalid_utf8 = kBinary: `nodes` with the string leaves that hold
+  // invalid UTF-8 in `groups` as binary (a scan of those leaves).
+  Result<std::vector<ReadNode>> WithInvalidUtf8AsBinary(std::vector<ReadNode> nodes,
+                                                        const std::vector<int>& groups,
+                                                        int64_t batch_size);
 };
 
 // Batches of the selected columns, row group after row group.
@@ -195,7 +203,7 @@ class ParquetBatchReader final : public RecordBatchReader {
   }
 
   Status Init() {
-    readers_.assign(static_cast<size_t>(impl_->descriptor.num_columns()), nullptr);
+    readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
     PageReaderOptions page_options;
     page_options.limits = impl_->options.thrift_limits;
     page_options.verify_checksums = impl_->options.page_checksum_verification;
@@ -208,7 +216,7 @@ class ParquetBatchReader final : public RecordBatchReader {
       QUIVER_ASSIGN_OR_RAISE(
           auto reader, ColumnReader::Make(impl_->file, &impl_->thrift(),
                                           impl_->footer_offset,
-                                          &impl_->descriptor.column(leaf->column), leaf,
+                                          &impl_->descriptor->column(leaf->column), leaf,
                                           page_options));
       reader->set_record_invalid_utf8(record_invalid_utf8_);
       readers_[static_cast<size_t>(leaf->column)] = reader.get();
@@ -384,15 +392,15 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   footer_options.limits = options.thrift_limits;
   QUIVER_ASSIGN_OR_RAISE(auto footer, ReadFooter(*impl->file, footer_options));
   impl->footer_offset = footer.footer_offset;
-  impl->metadata = MakeFileMetaData(std::move(footer));
-  const format::FileMetaData& metadata = impl->thrift();
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.
   SchemaDescriptorOptions schema_options;
   schema_options.max_depth = 99;
-  auto descriptor = SchemaDescriptor::Make(metadata.schema, schema_options);
+  impl->metadata = MakeFileMetaData(std::move(footer), schema_options);
+  const format::FileMetaData& metadata = impl->thrift();
+  const Result<SchemaDescriptor>& descriptor = SchemaOf(*impl->metadata);
   if (!descriptor.ok()) return descriptor.status().WithContext(impl->file->name(), ": ");
-  impl->descriptor = std::move(descriptor).MoveValueUnsafe();
+  impl->descriptor = &*descriptor;
   MetadataPtr kv = FileKeyValueMetadata(metadata);
   SchemaPtr origin;
   if (kv != nullptr) {
@@ -421,8 +429,8 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   arrow_options.read_dictionary.clear();
   for (const std::string& name : options.arrow.read_dictionary) {
     bool expanded = false;
-    if (impl->descriptor.FindColumn(name) < 0) {
-      for (const ColumnDescriptor& column : impl->descriptor.columns()) {
+    if (impl->descriptor->FindColumn(name) < 0) {
+      for (const ColumnDescriptor& column : impl->descriptor->columns()) {
         if (column.path.size() > name.size() && column.path.starts_with(name) &&
             column.path[name.size()] == '.') {
           arrow_options.read_dictionary.push_back(column.path);
@@ -432,7 +440,7 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
     }
     if (!expanded) arrow_options.read_dictionary.push_back(name);
   }
-  auto arrow = ParquetToArrowSchema(impl->descriptor, kv.get(), origin.get(), arrow_options);
+  auto arrow = ParquetToArrowSchema(*impl->descriptor, kv.get(), origin.get(), arrow_options);
   if (!arrow.ok()) return Status::Invalid(impl->file->name(), ": ", arrow.status().message());
   impl->arrow = std::move(arrow).MoveValueUnsafe();
   impl->warnings.insert(impl->warnings.end(), impl->arrow.warnings.begin(),
@@ -454,7 +462,9 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(const std::string& path,
 }
 
 std::shared_ptr<const FileMetaData> FileReader::metadata() const { return impl_->metadata; }
-const SchemaDescriptor& FileReader::parquet_schema() const { return impl_->descriptor; }
+const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader) {
+  return *reader.impl_->descriptor;
+}
 const SchemaPtr& FileReader::schema() const { return impl_->arrow.schema; }
 const std::vector<std::string>& FileReader::warnings() const { return impl_->warnings; }
 int FileReader::num_row_groups() const {
@@ -472,7 +482,7 @@ Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::
                            groups.size(), ")");
   }
   const auto& columns = groups[static_cast<size_t>(row_group)].columns;
-  if (column < 0 || column >= reader.parquet_schema().num_columns() ||
+  if (column < 0 || column >= ParquetSchemaOf(reader).num_columns() ||
       static_cast<size_t>(column) >= columns.size()) {
     return Status::Invalid(name, ": column ", column, " out of range (row group ", row_group,
                            " has ", columns.size(), " column chunks)");
@@ -489,7 +499,7 @@ Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, in
                                                   impl_->options.thrift_limits));
   if (!index.has_value()) return std::optional<ColumnIndex>();
   QUIVER_ASSIGN_OR_RAISE(
-      auto typed, MakeColumnIndex(*index, LeafAnnotations::Of(parquet_schema(), column)));
+      auto typed, MakeColumnIndex(*index, LeafAnnotations::Of(*impl_->descriptor, column)));
   return std::optional<ColumnIndex>(std::move(typed));
 }
 
@@ -504,7 +514,7 @@ Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, in
 
 Result<std::optional<Statistics>> FileReader::ReadStatistics(int row_group, int column) const {
   QUIVER_RETURN_NOT_OK(ChunkAt(*this, impl_->file->name(), row_group, column).status());
-  return DecodeChunkStatistics(impl_->thrift(), parquet_schema(), row_group, column);
+  return DecodeChunkStatistics(impl_->thrift(), *impl_->descriptor, row_group, column);
 }
 
 Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {
@@ -530,7 +540,8 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
   if (batch_size <= 0) batch_size = impl_->options.batch_size;
   if (batch_size <= 0) return Status::Invalid("batch_size must be positive");
   if (impl_->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary) {
-    QUIVER_ASSIGN_OR_RAISE(nodes, WithInvalidUtf8AsBinary(std::move(nodes), groups, batch_size));
+    QUIVER_ASSIGN_OR_RAISE(nodes,
+                           impl_->WithInvalidUtf8AsBinary(std::move(nodes), groups, batch_size));
   }
   auto reader = std::make_shared<ParquetBatchReader>(impl_.get(), std::move(nodes),
                                                      std::move(groups), batch_size);
@@ -538,9 +549,8 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
   return reader;
 }
 
-Result<std::vector<ReadNode>> FileReader::WithInvalidUtf8AsBinary(std::vector<ReadNode> nodes,
-                                                                  const std::vector<int>& groups,
-                                                                  int64_t batch_size) {
+Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(
+    std::vector<ReadNode> nodes, const std::vector<int>& groups, int64_t batch_size) {
   // The selected string leaves, read recording and dropped batch by batch.
   std::set<int32_t> strings;
   std::function<void(const ReadNode&)> collect = [&](const ReadNode& node) {
@@ -557,7 +567,7 @@ Result<std::vector<ReadNode>> FileReader::WithInvalidUtf8AsBinary(std::vector<Re
     ReadNode pruned;
     if (Prune(node, strings, &pruned)) scanned.push_back(std::move(pruned));
   }
-  ParquetBatchReader scan(impl_.get(), std::move(scanned), groups, batch_size,
+  ParquetBatchReader scan(this, std::move(scanned), groups, batch_size,
                           /*chunked_leaves=*/false, /*record_invalid_utf8=*/true);
   QUIVER_RETURN_NOT_OK(scan.Init());
   while (true) {

@@ -29,14 +29,13 @@
 #include "quiver/parquet/metadata/file_metadata.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/metadata/statistics.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/thrift_limits.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
 
 class ParquetBatchReader;
+class SchemaDescriptor;  // schema/schema_descriptor_internal.h (not installed)
 
 struct ReaderOptions {
   // Rows per batch of GetRecordBatchReader (pyarrow's iter_batches default).
@@ -82,7 +81,6 @@ class FileReader {
 
   // The footer, typed (file_metadata.h).
   std::shared_ptr<const FileMetaData> metadata() const;
-  const SchemaDescriptor& parquet_schema() const;
   // The Arrow schema of a full read.
   const SchemaPtr& schema() const;
   const std::vector<std::string>& warnings() const;
@@ -90,7 +88,7 @@ class FileReader {
   int64_t num_rows() const;
 
   // `columns`: top-level field names or dotted leaf paths (as
-  // ColumnDescriptor::path); nullopt: every column. A struct selected by
+  // ColumnChunkMetaData::dotted_path); nullopt: every column. A struct selected by
   // some of its leaves keeps only those fields. Unknown names are Invalid.
   // `row_groups`: indices; nullopt: all.
   Result<TablePtr> ReadTable(const std::optional<std::vector<std::string>>& columns = std::nullopt,
@@ -103,8 +101,9 @@ class FileReader {
       const std::optional<std::vector<std::string>>& columns = std::nullopt,
       const std::optional<std::vector<int>>& row_groups = std::nullopt, int64_t batch_size = 0);
 
-  // The page index and bloom filter of leaf column `column` (index into
-  // parquet_schema().columns()) in row group `row_group`: nullopt when the
+  // The page index and bloom filter of leaf column `column` (0 to
+  // metadata()->num_columns() - 1, in the order of a row group's column
+  // chunks) in row group `row_group`: nullopt when the
   // chunk has none; Invalid when they lie outside the data region or do
   // not decode. The column index's bounds are typed as the statistics'
   // (metadata/page_index.h). A bloom filter answers
@@ -123,12 +122,9 @@ class FileReader {
 
  private:
   friend class ParquetBatchReader;
+  // The Parquet schema as the reader resolved it (file_reader_internal.h).
+  friend const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader);
   struct Impl;
-  // invalid_utf8 = kBinary: `nodes` with the string leaves that hold
-  // invalid UTF-8 in `groups` as binary (a scan of those leaves).
-  Result<std::vector<ReadNode>> WithInvalidUtf8AsBinary(std::vector<ReadNode> nodes,
-                                                        const std::vector<int>& groups,
-                                                        int64_t batch_size);
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

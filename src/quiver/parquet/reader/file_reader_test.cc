@@ -1,4 +1,5 @@
 #include "quiver/parquet/reader/file_reader.h"
+#include "quiver/parquet/reader/file_reader_internal.h"
 
 #include <filesystem>
 #include <optional>
@@ -214,7 +215,7 @@ TEST(FileReaderTest, PageIndexAndBloomFilter) {
   options.bloom_filter.by_column["i64"] = BloomFilterOptions{3000, 0.01};
   auto reader = FileReader::Open(AsFile(WriteToBuffer(*table, options)));
   ASSERT_TRUE(reader.ok());
-  const int i64 = (*reader)->parquet_schema().FindColumn("i64");
+  const int i64 = ParquetSchemaOf(**reader).FindColumn("i64");
   auto offsets = (*reader)->ReadOffsetIndex(0, i64);
   ASSERT_TRUE(offsets.ok()) << offsets.status();
   ASSERT_TRUE(offsets->has_value());

@@ -19,7 +19,7 @@
 #include <set>
 
 #include "quiver/array/array_data.h"
-#include "quiver/parquet/schema/parquet_to_arrow.h"
+#include "quiver/parquet/schema/parquet_to_arrow_internal.h"
 
 namespace quiver::parquet::internal {
 

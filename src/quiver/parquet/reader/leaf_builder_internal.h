@@ -17,8 +17,8 @@
 #include "quiver/array/array_data.h"
 #include "quiver/array/type.h"
 #include "quiver/memory/memory_pool.h"
-#include "quiver/parquet/encoding/decoder.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/encoding/decoder_internal.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet::internal {

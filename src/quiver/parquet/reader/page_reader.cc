@@ -1,10 +1,10 @@
 // PageReader: the pages of one column chunk, read window by window over an
 // io::RandomAccessFile, checked, decompressed and split into sections (see
-// page_reader.h for the contract).
+// page_reader_internal.h for the contract).
 //
 // Reading. The bytes of the file are held in one window at a time (a
 // zero-copy slice for io::BufferReader). A page header is decoded with
-// metadata/column_chunk.h's DecodePageHeader, the walker PageHeaderIterator
+// metadata/column_chunk_internal.h's DecodePageHeader, the walker PageHeaderIterator
 // uses too, from the window when it holds the header's offset, else from a
 // new window of min(16 KiB, rest of the chunk); a header that does not
 // decode from a window ending before the chunk does may be cut off, so the
@@ -20,13 +20,13 @@
 // allocation, a SNAPPY block's or single ZSTD frame's own stated size is
 // compared with the header's (compression::DecompressedSizeHint): a
 // decompression bomb is refused without allocating anything.
-#include "quiver/parquet/reader/page_reader.h"
+#include "quiver/parquet/reader/page_reader_internal.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <utility>
 
-#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
 #include "quiver/util/crc32.h"
 
 namespace quiver::parquet {

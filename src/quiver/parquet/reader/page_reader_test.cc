@@ -1,4 +1,4 @@
-#include "quiver/parquet/reader/page_reader.h"
+#include "quiver/parquet/reader/page_reader_internal.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -16,9 +16,9 @@
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/io/test_util_internal.h"
-#include "quiver/parquet/encoding/decoder.h"
-#include "quiver/parquet/levels/level_decoder.h"
-#include "quiver/parquet/metadata/footer.h"
+#include "quiver/parquet/encoding/decoder_internal.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/util/crc32.h"
 

@@ -12,6 +12,7 @@
 
 #include "quiver/io/memory.h"
 #include "quiver/parquet/reader/file_reader.h"
+#include "quiver/parquet/reader/file_reader_internal.h"
 
 namespace {
 
@@ -29,7 +30,7 @@ void ReadEverything(const std::shared_ptr<io::RandomAccessFile>& file, bool chec
   auto reader = FileReader::Open(file, options);
   if (!reader.ok()) return;
   // Bound the work on footers that claim many row groups or columns.
-  if ((*reader)->num_row_groups() > 64 || (*reader)->parquet_schema().num_columns() > 256) return;
+  if ((*reader)->num_row_groups() > 64 || ParquetSchemaOf(**reader).num_columns() > 256) return;
   auto batches = (*reader)->GetRecordBatchReader(std::nullopt, std::nullopt, batch_size);
   if (!batches.ok()) return;
   for (int i = 0; i < 10'000; ++i) {

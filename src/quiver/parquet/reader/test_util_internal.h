@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/bit_util.h"
 
 namespace quiver::parquet::testing {

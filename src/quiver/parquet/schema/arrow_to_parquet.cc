@@ -1,4 +1,4 @@
-#include "quiver/parquet/schema/arrow_to_parquet.h"
+#include "quiver/parquet/schema/arrow_to_parquet_internal.h"
 
 #include <cmath>
 #include <string>

@@ -3,7 +3,7 @@
 // several ways, the descriptor built from the mapped elements, the Arrow
 // tree's levels and the levels ComputeLevels writes for random data all
 // agree with levels computed here independently from the Arrow types.
-#include "quiver/parquet/schema/arrow_to_parquet.h"
+#include "quiver/parquet/schema/arrow_to_parquet_internal.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The Arrow fields of a schema as a tree, each with the levels of the
 // Parquet node that stores it: what level shredding (levels/level_builder.h)
-// follows. ArrowToParquetSchema (arrow_to_parquet.h) builds it, in the same
+// follows. ArrowToParquetSchema (arrow_to_parquet_internal.h) builds it, in the same
 // walk that makes the SchemaElements, and takes the levels from the
 // SchemaDescriptor of those elements.
 #pragma once

@@ -16,7 +16,7 @@
 //                                      a new row) starts at the slot.
 // Shredding (levels/leaf_shredder*.cc) writes levels by these rules and the
 // reader's assembly reads them by the same ones; both take a node's
-// LevelInfo from the SchemaDescriptor (schema_descriptor.h).
+// LevelInfo from the SchemaDescriptor (schema_descriptor_internal.h).
 //
 // Arrow C++'s LevelInfo also carries null_slot_usage, for fixed-size lists
 // read back as such; Parquet has no fixed-size layout, so it is left out.

@@ -23,7 +23,7 @@
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/schema/parquet_to_arrow.h"
 #include "quiver/parquet/schema/parquet_to_arrow_internal.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/parquet/schema/schema_test_util_internal.h"
 #include "quiver/util/base64.h"
 

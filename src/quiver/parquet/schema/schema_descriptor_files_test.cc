@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <string>
 
-#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/parquet/schema/schema_test_util_internal.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::parquet {
 namespace {

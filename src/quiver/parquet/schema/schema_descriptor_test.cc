@@ -1,4 +1,4 @@
-#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
 
 #include <gtest/gtest.h>
 

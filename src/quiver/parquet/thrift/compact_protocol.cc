@@ -1,6 +1,6 @@
-// Thrift compact protocol reader and writer; see compact_protocol.h for the
+// Thrift compact protocol reader and writer; see compact_protocol_internal.h for the
 // wire format, the rules for untrusted input and the error protocol.
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 
 #include <cstring>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates parquet_types.h / parquet_types.cc from parquet.thrift.
+"""Generates parquet_types_internal.h / parquet_types.cc from parquet.thrift.
 
 Python 3 standard library only. The build does not run this script: its
 outputs are committed, and a test (parquet_types_test.cc) re-runs it into a
@@ -34,7 +34,7 @@ import re
 import sys
 import tempfile
 
-HEADER_NAME = "parquet_types.h"
+HEADER_NAME = "parquet_types_internal.h"
 SOURCE_NAME = "parquet_types.cc"
 INCLUDE_DIR = "quiver/parquet/thrift"
 
@@ -613,7 +613,7 @@ class Emitter:
         out += [
             "//",
             "// The Parquet metadata structures as plain C++ values, with their Thrift",
-            "// compact protocol encoding (see compact_protocol.h). Enum members keep any",
+            "// compact protocol encoding (see compact_protocol_internal.h). Enum members keep any",
             "// value read from a file, also values this version does not name, so that",
             "// newer files pass through unchanged. A union is a struct whose members are",
             "// all optional: kind() tells which one is set; Read rejects more than one,",
@@ -632,7 +632,7 @@ class Emitter:
             "#include <string_view>",
             "#include <vector>",
             "",
-            f'#include "{INCLUDE_DIR}/compact_protocol.h"',
+            f'#include "{INCLUDE_DIR}/compact_protocol_internal.h"',
             '#include "quiver/util/status.h"',
             "",
             f"namespace {self.namespace} {{",

@@ -2,7 +2,7 @@
 // src/main/thrift/parquet.thrift (field ids, order, types, requiredness and
 // defaults are the upstream ones; the comments are Quiver's own summaries).
 // Encoded with the Thrift compact protocol. generate.py turns this file into
-// parquet_types.h / parquet_types.cc; edit this file, then re-run it.
+// parquet_types_internal.h / parquet_types.cc; edit this file, then re-run it.
 //
 // Upstream uses "namespace cpp parquet"; Quiver puts the generated C++ into
 // quiver::parquet::format.

@@ -1,4 +1,4 @@
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/thrift/thrift_test_util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -103,7 +103,7 @@ class GeneratorTest : public ::testing::Test {
 
 TEST_F(GeneratorTest, CommittedOutputIsUpToDate) {
   ASSERT_EQ(RunGenerator("--output-dir '" + dir_.string() + "'"), 0);
-  for (const char* name : {"parquet_types.h", "parquet_types.cc"}) {
+  for (const char* name : {"parquet_types_internal.h", "parquet_types.cc"}) {
     const std::string fresh = ReadFile(dir_ / name);
     const std::string committed = ReadFile(std::filesystem::path(kSourceDir) / name);
     ASSERT_FALSE(fresh.empty()) << name;
@@ -129,14 +129,14 @@ TEST_F(GeneratorTest, RejectsIdlOutsideTheSubset) {
                            dir_.string() + "'"),
               2)
         << idl;
-    EXPECT_FALSE(std::filesystem::exists(dir_ / "parquet_types.h"));
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "parquet_types_internal.h"));
   }
   std::ofstream(dir_ / "ok.thrift")
       << "namespace cpp a.b\n// doc\nstruct A {\n  1: optional i32 x = 3 // trailing\n}\n";
   ASSERT_EQ(RunGenerator("--input '" + (dir_ / "ok.thrift").string() + "' --output-dir '" +
                          dir_.string() + "'"),
             0);
-  const std::string header = ReadFile(dir_ / "parquet_types.h");
+  const std::string header = ReadFile(dir_ / "parquet_types_internal.h");
   EXPECT_THAT(header, HasSubstr("namespace a::b {"));
   EXPECT_THAT(header, HasSubstr("// doc\nstruct A {"));
   EXPECT_THAT(header, HasSubstr("  // trailing\n  std::optional<int32_t> x;"));

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 
 namespace quiver::parquet::format::testing {
 

@@ -15,8 +15,8 @@
 #include <string>
 
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/parquet/thrift/thrift_test_util.h"
 
 namespace quiver::parquet::format {

@@ -1,4 +1,4 @@
-// BooleanValueWriter: BOOLEAN values (value_writer.h), PLAIN or RLE.
+// BooleanValueWriter: BOOLEAN values (value_writer_internal.h), PLAIN or RLE.
 #include <cstring>
 #include <utility>
 

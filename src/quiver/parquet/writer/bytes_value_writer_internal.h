@@ -1,5 +1,5 @@
 // BytesValueWriter: BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values
-// (value_writer.h). Its plain half (bytes_value_writer.cc) gathers the
+// (value_writer_internal.h). Its plain half (bytes_value_writer.cc) gathers the
 // values of binary, string, view, fixed-size binary, FLOAT16 and decimal
 // leaves and encodes them PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY or
 // BYTE_STREAM_SPLIT, or looks them up in the memo table for dictionary

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "quiver/parquet/encoding/rle_bit_packed.h"
-#include "quiver/parquet/levels/level_decoder.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
 #include "quiver/util/bitmap.h"
 

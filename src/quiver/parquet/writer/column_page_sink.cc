@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
 #include "quiver/util/crc32.h"
 

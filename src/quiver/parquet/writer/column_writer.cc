@@ -1,4 +1,4 @@
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 
 #include <algorithm>
 #include <bit>
@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "quiver/parquet/encoding/rle_bit_packed.h"
-#include "quiver/parquet/levels/level_decoder.h"
+#include "quiver/parquet/levels/level_decoder_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"

@@ -17,8 +17,8 @@
 
 #include "quiver/array/test_util_internal.h"
 #include "quiver/io/memory.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
 
 namespace quiver::parquet {

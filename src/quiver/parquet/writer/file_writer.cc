@@ -8,9 +8,9 @@
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
-#include "quiver/parquet/schema/arrow_to_parquet.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/schema/arrow_to_parquet_internal.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 #include "quiver/parquet/writer/parallel_fields_internal.h"
 #include "quiver/util/base64.h"
 #include "quiver/util/thread_pool.h"
@@ -395,6 +395,10 @@ class FileWriter::Impl {
       o.type_order.emplace();
       orders.push_back(o);
     }
+    std::optional<uint64_t> cdc_mask;
+    if (options_.content_defined_chunking.has_value()) {
+      QUIVER_ASSIGN_OR_RAISE(cdc_mask, CdcMask(*options_.content_defined_chunking));
+    }
     for (int i = 0; i < parquet_schema_.descriptor.num_columns(); ++i) {
       const ColumnDescriptor& leaf = parquet_schema_.descriptor.column(i);
       const ArrowLeaf& arrow = parquet_schema_.leaves[static_cast<size_t>(i)];
@@ -432,13 +436,17 @@ class FileWriter::Impl {
       co.page_checksum = options_.write_page_checksum;
       co.validate_utf8 = options_.validate_utf8;
       co.statistics_truncate_length = options_.statistics_truncate_length;
-      if (options_.content_defined_chunking.has_value()) {
-        const CdcOptions& c = *options_.content_defined_chunking;
-        QUIVER_ASSIGN_OR_RAISE(uint64_t mask, CdcMask(c));
-        co.cdc = cdc::ChunkerOptions{c.min_chunk_size, c.max_chunk_size, mask};
-      }
       co.pool = options_.pool;
       chunk_options_.push_back(co);
+    }
+    // Each column its own ChunkerOptions (and chunker state). Set here, not
+    // on `co` above: GCC 12 then sees `co`'s optional always disengaged at
+    // the early returns (else a false -Wmaybe-uninitialized in its dtor).
+    if (cdc_mask.has_value()) {
+      const CdcOptions& c = *options_.content_defined_chunking;
+      for (ColumnChunkOptions& co : chunk_options_) {
+        co.cdc = cdc::ChunkerOptions{c.min_chunk_size, c.max_chunk_size, *cdc_mask};
+      }
     }
     QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
     return ResetWriters();

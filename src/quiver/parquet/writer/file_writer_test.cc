@@ -18,8 +18,8 @@
 #include "quiver/array/array.h"
 #include "quiver/array/test_util_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 
 namespace quiver::parquet {
 namespace {

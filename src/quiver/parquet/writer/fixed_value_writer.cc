@@ -1,4 +1,4 @@
-// FixedValueWriter: INT32, INT64, FLOAT and DOUBLE values (value_writer.h):
+// FixedValueWriter: INT32, INT64, FLOAT and DOUBLE values (value_writer_internal.h):
 // PLAIN, BYTE_STREAM_SPLIT, DELTA_BINARY_PACKED or dictionary indices.
 #include <bit>
 #include <cstring>

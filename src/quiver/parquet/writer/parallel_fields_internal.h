@@ -42,7 +42,7 @@
 
 #include "quiver/array/array_data.h"
 #include "quiver/io/interfaces.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 #include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet::internal {

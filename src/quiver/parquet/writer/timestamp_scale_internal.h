@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include "quiver/parquet/schema/arrow_to_parquet.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
+#include "quiver/parquet/schema/arrow_to_parquet_internal.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {

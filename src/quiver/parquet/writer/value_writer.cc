@@ -1,6 +1,6 @@
-// ValueWriter (value_writer.h): the factory, the null-column writer and the
+// ValueWriter (value_writer_internal.h): the factory, the null-column writer and the
 // shared pieces of value_writer_internal.h that are not templates.
-#include "quiver/parquet/writer/value_writer.h"
+#include "quiver/parquet/writer/value_writer_internal.h"
 
 #include <memory>
 #include <utility>

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/thrift/thrift_limits.h"
 #include "quiver/util/result.h"
 #include "quiver/util/status.h"
 #include "quiver/util/varint.h"
@@ -76,22 +77,6 @@ inline constexpr bool IsBool(CompactType type) {
 
 // "i32", "struct", ... for error messages.
 std::string_view CompactTypeName(CompactType type);
-
-// Limits that protect a reader from hostile metadata. A Parquet reader's
-// options carry one of these.
-struct ThriftLimits {
-  // Longest string/binary value, in bytes (Arrow: thrift_string_size_limit).
-  int64_t string_size_limit = 100'000'000;
-  // Most elements in one list/set or entries in one map (Arrow:
-  // thrift_container_size_limit).
-  int64_t container_size_limit = 1'000'000;
-  // Deepest nesting of structs, lists and maps. Values above
-  // kMaxDepthHardLimit are treated as kMaxDepthHardLimit (the decoder
-  // recurses, so the stack must stay bounded).
-  int32_t max_depth = 64;
-
-  static constexpr int32_t kMaxDepthHardLimit = 1000;
-};
 
 class CompactWriter {
  public:

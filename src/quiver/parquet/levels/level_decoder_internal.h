@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "quiver/parquet/encoding/rle_bit_packed.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {

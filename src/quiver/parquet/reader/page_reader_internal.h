@@ -46,10 +46,10 @@
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/metadata/column_chunk.h"
-#include "quiver/parquet/schema/schema_descriptor.h"
-#include "quiver/parquet/thrift/compact_protocol.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/schema/schema_descriptor_internal.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "quiver/parquet/schema/level_info.h"
-#include "quiver/parquet/thrift/parquet_types.h"
+#include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {

@@ -2,7 +2,7 @@
 // Regenerate with: python3 src/quiver/parquet/thrift/generate.py
 //
 // The Parquet metadata structures as plain C++ values, with their Thrift
-// compact protocol encoding (see compact_protocol.h). Enum members keep any
+// compact protocol encoding (see compact_protocol_internal.h). Enum members keep any
 // value read from a file, also values this version does not name, so that
 // newer files pass through unchanged. A union is a struct whose members are
 // all optional: kind() tells which one is set; Read rejects more than one,
@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "quiver/parquet/thrift/compact_protocol.h"
+#include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/util/status.h"
 
 namespace quiver::parquet::format {
