@@ -106,3 +106,4 @@ __all__ = [
     "OutOfMemoryError",
     "CapacityError",
 ]
+from quiver import compute  # noqa: E402,F401

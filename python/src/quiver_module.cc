@@ -28,6 +28,7 @@
 #include "dedup_bindings.h"
 #include "ipc_bindings.h"
 #include "output_bindings.h"
+#include "compute_bindings.h"
 
 namespace nb = nanobind;
 
@@ -321,6 +322,7 @@ NB_MODULE(_quiver, m) {
   BindDedup(m);
   BindIpc(m);
   BindMetadata(m);
+  BindCompute(m);
   BindReader(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
