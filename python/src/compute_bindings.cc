@@ -2,9 +2,13 @@
 
 #include <string>
 
+#include <nanobind/stl/string.h>
+
 #include "quiver/compute/simd_level.h"
 
 namespace quiver::python {
+
+void BindComputeSelect(nb::module_& c);  // compute_select.cc
 
 void BindCompute(nb::module_& m) {
   nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
@@ -14,6 +18,7 @@ void BindCompute(nb::module_& m) {
     d["active"] = std::string(compute::SimdLevelName(compute::ActiveSimdLevel()));
     return d;
   }, "The SIMD level this CPU supports and the one kernels use (QUIVER_SIMD_LEVEL caps it)");
+  BindComputeSelect(c);
 }
 
 }  // namespace quiver::python
