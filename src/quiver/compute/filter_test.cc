@@ -169,11 +169,14 @@ TEST(Filter, EverySimdLevelAgrees) {
 
 TEST(Filter, WordLoopsDirectly) {
   // FilterFixedWidth at every level against a plain loop, for each width,
-  // at lengths around the 64-row words and mask bit offsets 0..7.
+  // at lengths around the 64-row words, mask bit offsets 0 and 5, sparse,
+  // dense and nearly full masks (each branch of the word loops).
   for (int64_t width : {1, 2, 3, 4, 8, 16, 32}) {
     for (int64_t n : {1, 63, 64, 65, 127, 128, 200}) {
       for (int64_t bit_offset : {0, 5}) {
-        const auto m = MakeRandomMask(n + bit_offset, 0.6, 0.0, static_cast<uint32_t>(width * n));
+       for (double p : {0.03, 0.6, 0.97}) {
+        const auto m = MakeRandomMask(n + bit_offset, p, 0.0,
+                                      static_cast<uint32_t>(width * n + p * 100));
         std::vector<uint8_t> bits(static_cast<size_t>((n + bit_offset + 7) / 8), 0);
         for (int64_t i = 0; i < n + bit_offset; ++i) {
           if (m.values[static_cast<size_t>(i)]) bit_util::SetBit(bits.data(), i);
@@ -192,8 +195,9 @@ TEST(Filter, WordLoopsDirectly) {
           std::vector<uint8_t> out(expected.size());
           internal::FilterFixedWidth(in.data(), width, bits.data(), bit_offset, n, out.data());
           EXPECT_EQ(out, expected) << "width " << width << " n " << n << " offset " << bit_offset
-                                   << " level " << SimdLevelName(level);
+                                   << " p " << p << " level " << SimdLevelName(level);
         }
+       }
       }
     }
   }

@@ -66,9 +66,10 @@ struct Bytes {
 // --- Fixed width, bitmap form -----------------------------------------------
 
 // polars-compute filter/scalar.rs's word loop: an empty word is skipped, a
-// full one copied, a sparse one (<= 16 bits) visits its set bits, a dense
-// one writes every value and advances by its bit (branch-free); the dense
-// loop stops at the last set bit so that it never writes past the output.
+// full one copied, a sparse one (<= 16 bits) visits its set bits, one with
+// at most 8 holes copies the runs between them, any other writes every
+// value and advances by its bit (branch-free; it stops at the last set bit
+// so that it never writes past the output).
 template <typename T>
 T* FilterWords(const T* in, const uint8_t* bits, int64_t bits_offset, int64_t begin, int64_t n,
                T* out) {
@@ -81,11 +82,25 @@ T* FilterWords(const T* in, const uint8_t* bits, int64_t bits_offset, int64_t be
       out += nbits;
       continue;
     }
-    if (std::popcount(w) <= 16) {
+    const int count = std::popcount(w);
+    if (count <= 16) {
       do {
         *out++ = in[pos + std::countr_zero(w)];
         w &= w - 1;
       } while (w != 0);
+    } else if (count >= nbits - 8) {
+      // A few holes: copy the runs between them.
+      uint64_t holes = ~w & bit_util::LeastSignificantBitMask(nbits);
+      int start = 0;
+      while (holes != 0) {
+        const int hole = std::countr_zero(holes);
+        std::memcpy(out, in + pos + start, static_cast<size_t>(hole - start) * sizeof(T));
+        out += hole - start;
+        start = hole + 1;
+        holes &= holes - 1;
+      }
+      std::memcpy(out, in + pos + start, static_cast<size_t>(nbits - start) * sizeof(T));
+      out += nbits - start;
     } else {
       const int last = 63 - std::countl_zero(w);
       for (int i = 0; i <= last; ++i) {
@@ -335,10 +350,19 @@ Status GatherBinary(const ArrayData& values, const Selection& sel, const char* w
         dst += bytes;
       }
     } else {
+      // Short values (most strings) by one 16-byte copy, where both buffers
+      // have the room: the bytes past the value are overwritten by the next
+      // ones, written later in increasing order (a call to memcpy per value
+      // costs more than the bytes).
+      const int64_t src_size = values.buffers[2]->size();
       for (int64_t j = 0; j < n; ++j) {
-        const int64_t length = static_cast<int64_t>(o[j + 1]) - static_cast<int64_t>(o[j]);
-        if (length > 0) {
-          std::memcpy(dst + o[j], src + off[sel.indices[j]], static_cast<size_t>(length));
+        const int64_t to = o[j];
+        const int64_t length = static_cast<int64_t>(o[j + 1]) - to;
+        const int64_t from = off[sel.indices[j]];
+        if (length <= 16 && to + 16 <= total && from + 16 <= src_size) {
+          std::memcpy(dst + to, src + from, 16);
+        } else if (length > 0) {
+          std::memcpy(dst + to, src + from, static_cast<size_t>(length));
         }
       }
     }

@@ -10,6 +10,9 @@
 // 64-row words are handled here). The register form plus a masked store is
 // used rather than the memory-destination compress, which is microcoded and
 // slow on AMD Zen 4 (polars-compute filter/avx512.rs makes the same choice).
+// A word with fewer set bits than the compress instructions it would take
+// (one per 64 / 32 / 16 / 8 lanes for 1 / 2 / 4 / 8-byte values) copies its
+// few values one by one instead, as the scalar loop does.
 #include <bit>
 #include <cstring>
 
@@ -61,6 +64,15 @@ QUIVER_TARGET_AVX512 int64_t Compress16(const uint16_t* in, const uint8_t* bits,
       k += 64;
       continue;
     }
+    if (std::popcount(w) < 2) {
+      // Sparse: fewer values than the compress instructions it would take.
+      uint64_t rest = w;
+      do {
+        out[k++] = in[pos + std::countr_zero(rest)];
+        rest &= rest - 1;
+      } while (rest != 0);
+      continue;
+    }
     for (int h = 0; h < 2; ++h) {
       const auto m = static_cast<uint32_t>(w >> (32 * h));
       if (m == 0) continue;
@@ -85,6 +97,15 @@ QUIVER_TARGET_AVX512 int64_t Compress32(const uint32_t* in, const uint8_t* bits,
       k += 64;
       continue;
     }
+    if (std::popcount(w) < 4) {
+      // Sparse: fewer values than the compress instructions it would take.
+      uint64_t rest = w;
+      do {
+        out[k++] = in[pos + std::countr_zero(rest)];
+        rest &= rest - 1;
+      } while (rest != 0);
+      continue;
+    }
     for (int q = 0; q < 4; ++q) {
       const auto m = static_cast<uint32_t>((w >> (16 * q)) & 0xFFFF);
       if (m == 0) continue;
@@ -107,6 +128,15 @@ QUIVER_TARGET_AVX512 int64_t Compress64(const uint64_t* in, const uint8_t* bits,
     if (w == ~uint64_t{0}) {
       std::memcpy(out + k, in + pos, 64 * sizeof(uint64_t));
       k += 64;
+      continue;
+    }
+    if (std::popcount(w) < 8) {
+      // Sparse: fewer values than the compress instructions it would take.
+      uint64_t rest = w;
+      do {
+        out[k++] = in[pos + std::countr_zero(rest)];
+        rest &= rest - 1;
+      } while (rest != 0);
       continue;
     }
     for (int e = 0; e < 8; ++e) {
