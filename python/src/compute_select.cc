@@ -43,6 +43,19 @@ nb::object WrapLike(ArrayDataPtr out, const FieldPtr& field) {
   return WrapArray(std::move(array), std::move(f));
 }
 
+// `kernel` on an array with the GIL released; the result wrapped with the
+// input's field (WrapLike).
+template <typename Kernel>
+nb::object OnArray(nb::handle values, Kernel&& kernel) {
+  auto in = ArrayFromPy(values);
+  Result<ArrayDataPtr> result(Status::UnknownError("the kernel did not run"));
+  {
+    nb::gil_scoped_release release;
+    result = kernel(in.first->data());
+  }
+  return WrapLike(Unwrap(std::move(result)), in.second);
+}
+
 // A table's columns as one array each (the chunks of a column concatenated
 // when there are several).
 Result<RecordBatchPtr> CombineChunks(const Table& table) {
@@ -74,67 +87,56 @@ TablePtr TableOfBatch(const RecordBatch& batch) {
   return std::make_shared<Table>(batch.schema(), std::move(columns), batch.num_rows());
 }
 
-nb::object WrapTabular(const Result<RecordBatchPtr>& result, bool as_batch) {
-  if (!result.ok()) Raise(result.status());
-  const RecordBatchPtr& batch = *result;
+// `kernel` on a table or record batch (its chunks combined), with the GIL
+// released; the result as a quiver.RecordBatch (as_batch) or quiver.Table.
+template <typename Kernel>
+nb::object OnTable(nb::handle table, bool as_batch, Kernel&& kernel) {
+  TablePtr in = TableFromPy(table);
+  Result<RecordBatchPtr> result(Status::UnknownError("the kernel did not run"));
+  {
+    nb::gil_scoped_release release;
+    result = [&]() -> Result<RecordBatchPtr> {
+      QUIVER_ASSIGN_OR_RAISE(auto batch, CombineChunks(*in));
+      return kernel(*batch);
+    }();
+  }
+  RecordBatchPtr batch = Unwrap(std::move(result));
   return as_batch ? WrapRecordBatch(batch) : WrapTable(TableOfBatch(*batch));
 }
 
 nb::object FilterArray(nb::handle values, nb::handle mask, const std::string& behavior) {
   const compute::FilterOptions options = ParseFilterOptions(behavior);
-  auto in = ArrayFromPy(values);
   ArrayDataPtr mask_data = ArrayFromPy(mask).first->data();
-  Result<ArrayDataPtr> result(Status::UnknownError("filter did not run"));
-  {
-    nb::gil_scoped_release release;
-    result = compute::Filter(in.first->data(), mask_data, options);
-  }
-  return WrapLike(Unwrap(std::move(result)), in.second);
+  return OnArray(values, [&](const ArrayDataPtr& data) {
+    return compute::Filter(data, mask_data, options);
+  });
 }
 
 nb::object FilterTable(nb::handle table, nb::handle mask, const std::string& behavior,
                        bool as_batch) {
   const compute::FilterOptions options = ParseFilterOptions(behavior);
-  TablePtr in = TableFromPy(table);
   ArrayDataPtr mask_data = ArrayFromPy(mask).first->data();
-  Result<RecordBatchPtr> result(Status::UnknownError("filter did not run"));
-  {
-    nb::gil_scoped_release release;
-    result = [&]() -> Result<RecordBatchPtr> {
-      QUIVER_ASSIGN_OR_RAISE(auto batch, CombineChunks(*in));
-      return compute::Filter(*batch, mask_data, options);
-    }();
-  }
-  return WrapTabular(result, as_batch);
+  return OnTable(table, as_batch, [&](const RecordBatch& batch) {
+    return compute::Filter(batch, mask_data, options);
+  });
 }
 
 nb::object TakeArray(nb::handle values, nb::handle indices, bool boundscheck) {
   compute::TakeOptions options;
   options.boundscheck = boundscheck;
-  auto in = ArrayFromPy(values);
   ArrayDataPtr index_data = ArrayFromPy(indices).first->data();
-  Result<ArrayDataPtr> result(Status::UnknownError("take did not run"));
-  {
-    nb::gil_scoped_release release;
-    result = compute::Take(in.first->data(), index_data, options);
-  }
-  return WrapLike(Unwrap(std::move(result)), in.second);
+  return OnArray(values, [&](const ArrayDataPtr& data) {
+    return compute::Take(data, index_data, options);
+  });
 }
 
 nb::object TakeTable(nb::handle table, nb::handle indices, bool boundscheck, bool as_batch) {
   compute::TakeOptions options;
   options.boundscheck = boundscheck;
-  TablePtr in = TableFromPy(table);
   ArrayDataPtr index_data = ArrayFromPy(indices).first->data();
-  Result<RecordBatchPtr> result(Status::UnknownError("take did not run"));
-  {
-    nb::gil_scoped_release release;
-    result = [&]() -> Result<RecordBatchPtr> {
-      QUIVER_ASSIGN_OR_RAISE(auto batch, CombineChunks(*in));
-      return compute::Take(*batch, index_data, options);
-    }();
-  }
-  return WrapTabular(result, as_batch);
+  return OnTable(table, as_batch, [&](const RecordBatch& batch) {
+    return compute::Take(batch, index_data, options);
+  });
 }
 
 nb::object ConcatArrays(nb::iterable arrays) {

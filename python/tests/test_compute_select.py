@@ -260,29 +260,29 @@ def nrng(rng):
     return np.random.default_rng(rng.seed_value)
 
 
-@pytest.mark.parametrize("name", list(TYPES))
-def test_filter_every_type(name, nrng):
-    t = TYPES[name]
+def arrays_of(name, nrng):
+    """(length, array) for every length and null fraction of the matrix."""
     for n in LENGTHS:
         for null_fraction in NULL_FRACTIONS:
-            values = sliced(t, n, null_fraction, nrng)
-            for mask, behaviour in masks(n, nrng):
-                same_outcome(
-                    lambda: qc.filter(values, mask, null_selection_behavior=behaviour),
-                    lambda: pc.filter(values, mask, null_selection_behavior=behaviour),
-                    lambda: filter_reference(values, mask, behaviour))
+            yield n, sliced(TYPES[name], n, null_fraction, nrng)
+
+
+@pytest.mark.parametrize("name", list(TYPES))
+def test_filter_every_type(name, nrng):
+    for n, values in arrays_of(name, nrng):
+        for mask, behaviour in masks(n, nrng):
+            same_outcome(lambda: qc.filter(values, mask, null_selection_behavior=behaviour),
+                         lambda: pc.filter(values, mask, null_selection_behavior=behaviour),
+                         lambda: filter_reference(values, mask, behaviour))
 
 
 @pytest.mark.parametrize("name", list(TYPES))
 def test_take_every_type(name, nrng):
-    t = TYPES[name]
-    for n in LENGTHS:
-        for null_fraction in NULL_FRACTIONS:
-            values = sliced(t, n, null_fraction, nrng)
-            for indices in index_arrays(n, nrng):
-                same_outcome(lambda: qc.take(values, indices),
-                             lambda: pc.take(values, indices),
-                             lambda: take_reference(values, indices))
+    for n, values in arrays_of(name, nrng):
+        for indices in index_arrays(n, nrng):
+            same_outcome(lambda: qc.take(values, indices),
+                         lambda: pc.take(values, indices),
+                         lambda: take_reference(values, indices))
 
 
 @pytest.mark.parametrize("name", list(TYPES))

@@ -110,23 +110,16 @@ TEST(Filter, Errors) {
 
 TEST(Filter, RecordBatchSharesTheMask) {
   const int64_t n = 100;
-  const auto columns = testutil::AllTypeColumns(n);
-  FieldVector fields;
-  std::vector<ArrayDataPtr> data;
-  for (const auto& c : columns) {
-    fields.push_back(field(c.name, c.data->type, c.nullable));
-    data.push_back(c.data);
-  }
-  auto batch = RecordBatch::Make(schema(fields), n, data);
-  ASSERT_TRUE(batch.ok()) << batch.status();
+  const auto batch = testing::AllTypesBatch(n);
+  ASSERT_NE(batch, nullptr);
   const auto m = MakeRandomMask(n, 0.4, 0.2, 5);
-  auto out = Filter(**batch, MaskArray(m));
+  auto out = Filter(*batch, MaskArray(m));
   ASSERT_TRUE(out.ok()) << out.status();
   const auto expected = ExpectedRows(m, FilterOptions::NullSelection::kDrop);
   EXPECT_EQ((*out)->num_rows(), static_cast<int64_t>(expected.size()));
   for (int i = 0; i < (*out)->num_columns(); ++i) {
-    SCOPED_TRACE(columns[static_cast<size_t>(i)].name);
-    ExpectRows((*out)->column_data(i), data[static_cast<size_t>(i)], expected);
+    SCOPED_TRACE(batch->schema()->field(i)->name());
+    ExpectRows((*out)->column_data(i), batch->column_data(i), expected);
   }
 }
 

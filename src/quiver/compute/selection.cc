@@ -281,6 +281,17 @@ Status OffsetOverflow(const char* what, const DataType& type, int64_t total) {
                                "(use the large_ variant of the type)");
 }
 
+// Appends [start, start + length) to ascending runs, merged with the last
+// one when adjacent; empty ranges are skipped.
+void AppendRun(std::vector<Run>* runs, int64_t start, int64_t length) {
+  if (length == 0) return;
+  if (!runs->empty() && runs->back().start + runs->back().length == start) {
+    runs->back().length += length;
+  } else {
+    runs->push_back({start, length});
+  }
+}
+
 // The output offsets of a binary or list-like array: out[0] = 0, then the
 // running sum of the selected slots' lengths (a forced-null slot of an
 // index selection gets length 0). When `ranges` is given, the selected
@@ -291,12 +302,7 @@ Result<int64_t> SelectOffsets(const O* off, const Selection& sel, const char* wh
                               const DataType& type, O* out, std::vector<Run>* ranges) {
   constexpr int64_t kMax = std::numeric_limits<O>::max();
   auto add_range = [ranges](int64_t start, int64_t length) {
-    if (ranges == nullptr || length == 0) return;
-    if (!ranges->empty() && ranges->back().start + ranges->back().length == start) {
-      ranges->back().length += length;
-    } else {
-      ranges->push_back({start, length});
-    }
+    if (ranges != nullptr) AppendRun(ranges, start, length);
   };
   int64_t total = 0;
   out[0] = 0;
@@ -329,15 +335,32 @@ Result<int64_t> SelectOffsets(const O* off, const Selection& sel, const char* wh
   return total;
 }
 
+struct SelectedOffsets {
+  MutableBuffer offsets;
+  int64_t total;
+};
+
+// The output's offsets buffer (SelectOffsets) and the data or child length.
+template <typename O>
+Result<SelectedOffsets> GatherOffsets(const ArrayData& values, const Selection& sel,
+                                      const char* what, MemoryPool* pool,
+                                      std::vector<Run>* ranges) {
+  QUIVER_ASSIGN_OR_RAISE(
+      auto offsets, AllocateExact((sel.length + 1) * static_cast<int64_t>(sizeof(O)), pool));
+  QUIVER_ASSIGN_OR_RAISE(int64_t total, SelectOffsets<O>(values.GetValues<O>(1), sel, what,
+                                                          *values.type, offsets.data_as<O>(),
+                                                          ranges));
+  return SelectedOffsets{std::move(offsets), total};
+}
+
 template <typename O>
 Status GatherBinary(const ArrayData& values, const Selection& sel, const char* what,
                     MemoryPool* pool, ArrayData* out) {
   const int64_t n = sel.length;
   const O* off = values.GetValues<O>(1);
-  QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateExact((n + 1) * static_cast<int64_t>(sizeof(O)), pool));
-  O* o = offsets.data_as<O>();
-  QUIVER_ASSIGN_OR_RAISE(int64_t total,
-                         SelectOffsets<O>(off, sel, what, *values.type, o, nullptr));
+  QUIVER_ASSIGN_OR_RAISE(auto selected, GatherOffsets<O>(values, sel, what, pool, nullptr));
+  const O* o = selected.offsets.template data_as<O>();
+  const int64_t total = selected.total;
   QUIVER_ASSIGN_OR_RAISE(auto data, AllocateExact(total, pool));
   if (total > 0) {
     const uint8_t* src = values.buffers[2]->data();
@@ -367,7 +390,7 @@ Status GatherBinary(const ArrayData& values, const Selection& sel, const char* w
       }
     }
   }
-  out->buffers.push_back(offsets.Freeze());
+  out->buffers.push_back(selected.offsets.Freeze());
   out->buffers.push_back(data.Freeze());
   return Status::OK();
 }
@@ -375,17 +398,13 @@ Status GatherBinary(const ArrayData& values, const Selection& sel, const char* w
 template <typename O>
 Status GatherList(const ArrayData& values, const Selection& sel, const char* what,
                   MemoryPool* pool, ArrayData* out) {
-  const int64_t n = sel.length;
-  const O* off = values.GetValues<O>(1);
-  QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateExact((n + 1) * static_cast<int64_t>(sizeof(O)), pool));
   std::vector<Run> child_runs;
-  QUIVER_ASSIGN_OR_RAISE(
-      int64_t total, SelectOffsets<O>(off, sel, what, *values.type, offsets.data_as<O>(), &child_runs));
+  QUIVER_ASSIGN_OR_RAISE(auto selected, GatherOffsets<O>(values, sel, what, pool, &child_runs));
   Selection child_sel;
-  child_sel.length = total;
+  child_sel.length = selected.total;
   child_sel.runs = &child_runs;
   QUIVER_ASSIGN_OR_RAISE(auto child, Gather(*values.children[0], child_sel, what, pool));
-  out->buffers.push_back(offsets.Freeze());
+  out->buffers.push_back(selected.offsets.Freeze());
   out->children.push_back(std::move(child));
   return Status::OK();
 }
@@ -394,19 +413,15 @@ Status GatherFixedSizeList(const ArrayData& values, const Selection& sel, const 
                            MemoryPool* pool, ArrayData* out) {
   const int64_t size = TypeAs<ListType>(*values.type).list_size();
   std::vector<Run> child_runs;
-  auto add = [&](int64_t start, int64_t length) {
-    if (length == 0) return;
-    if (!child_runs.empty() && child_runs.back().start + child_runs.back().length == start) {
-      child_runs.back().length += length;
-    } else {
-      child_runs.push_back({start, length});
-    }
-  };
   // The child is addressed with the parent's offset.
   if (sel.runs != nullptr) {
-    for (const Run& r : *sel.runs) add((values.offset + r.start) * size, r.length * size);
+    for (const Run& r : *sel.runs) {
+      AppendRun(&child_runs, (values.offset + r.start) * size, r.length * size);
+    }
   } else {
-    for (int64_t j = 0; j < sel.length; ++j) add((values.offset + sel.indices[j]) * size, size);
+    for (int64_t j = 0; j < sel.length; ++j) {
+      AppendRun(&child_runs, (values.offset + sel.indices[j]) * size, size);
+    }
   }
   Selection child_sel;
   child_sel.length = sel.length * size;

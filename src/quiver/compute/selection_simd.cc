@@ -33,39 +33,47 @@ namespace quiver::compute::internal {
 
 namespace {
 
-QUIVER_TARGET_AVX512 int64_t Compress8(const uint8_t* in, const uint8_t* bits, int64_t bits_offset,
-                                       int64_t nfull, uint8_t* out) {
-  int64_t k = 0;
-  for (int64_t pos = 0; pos < nfull; pos += 64) {
-    const uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, 64);
-    if (w == 0) continue;
-    if (w == ~uint64_t{0}) {
-      std::memcpy(out + k, in + pos, 64);
-      k += 64;
-      continue;
-    }
-    const __m512i v = _mm512_loadu_si512(in + pos);
-    const __m512i c = _mm512_maskz_compress_epi8(static_cast<__mmask64>(w), v);
-    const int count = std::popcount(w);
-    _mm512_mask_storeu_epi8(out + k, static_cast<__mmask64>((uint64_t{1} << count) - 1), c);
-    k += count;
+// The lanes of the 64 bytes at `in` whose bit of `m` is set (the low 64 /
+// sizeof(T) bits), packed at `out`; returns how many.
+template <typename T>
+QUIVER_TARGET_AVX512 inline int CompressChunk(const T* in, uint64_t m, T* out) {
+  const __m512i v = _mm512_loadu_si512(in);
+  const int count = std::popcount(m);
+  const uint64_t store = (uint64_t{1} << count) - 1;  // count < 64: a full word is copied
+  if constexpr (sizeof(T) == 1) {
+    _mm512_mask_storeu_epi8(out, store, _mm512_maskz_compress_epi8(m, v));
+  } else if constexpr (sizeof(T) == 2) {
+    _mm512_mask_storeu_epi16(out, static_cast<__mmask32>(store),
+                             _mm512_maskz_compress_epi16(static_cast<__mmask32>(m), v));
+  } else if constexpr (sizeof(T) == 4) {
+    _mm512_mask_storeu_epi32(out, static_cast<__mmask16>(store),
+                             _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), v));
+  } else {
+    static_assert(sizeof(T) == 8);
+    _mm512_mask_storeu_epi64(out, static_cast<__mmask8>(store),
+                             _mm512_maskz_compress_epi64(static_cast<__mmask8>(m), v));
   }
-  return k;
+  return count;
 }
 
-QUIVER_TARGET_AVX512 int64_t Compress16(const uint16_t* in, const uint8_t* bits,
-                                        int64_t bits_offset, int64_t nfull, uint16_t* out) {
+// Whole 64-row words of the mask: skipped when empty, copied when full,
+// value by value when sparser than the chunks a word spans, else one
+// compress per non-empty chunk of 64 bytes.
+template <typename T>
+QUIVER_TARGET_AVX512 int64_t CompressWords(const T* in, const uint8_t* bits, int64_t bits_offset,
+                                           int64_t nfull, T* out) {
+  constexpr int kLanes = 64 / static_cast<int>(sizeof(T));
+  constexpr int kChunks = 64 / kLanes;
   int64_t k = 0;
   for (int64_t pos = 0; pos < nfull; pos += 64) {
     const uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, 64);
     if (w == 0) continue;
     if (w == ~uint64_t{0}) {
-      std::memcpy(out + k, in + pos, 64 * sizeof(uint16_t));
+      std::memcpy(out + k, in + pos, 64 * sizeof(T));
       k += 64;
       continue;
     }
-    if (std::popcount(w) < 2) {
-      // Sparse: fewer values than the compress instructions it would take.
+    if (std::popcount(w) < kChunks) {
       uint64_t rest = w;
       do {
         out[k++] = in[pos + std::countr_zero(rest)];
@@ -73,80 +81,9 @@ QUIVER_TARGET_AVX512 int64_t Compress16(const uint16_t* in, const uint8_t* bits,
       } while (rest != 0);
       continue;
     }
-    for (int h = 0; h < 2; ++h) {
-      const auto m = static_cast<uint32_t>(w >> (32 * h));
-      if (m == 0) continue;
-      const __m512i v = _mm512_loadu_si512(in + pos + 32 * h);
-      const __m512i c = _mm512_maskz_compress_epi16(static_cast<__mmask32>(m), v);
-      const int count = std::popcount(m);
-      _mm512_mask_storeu_epi16(out + k, static_cast<__mmask32>((uint64_t{1} << count) - 1), c);
-      k += count;
-    }
-  }
-  return k;
-}
-
-QUIVER_TARGET_AVX512 int64_t Compress32(const uint32_t* in, const uint8_t* bits,
-                                        int64_t bits_offset, int64_t nfull, uint32_t* out) {
-  int64_t k = 0;
-  for (int64_t pos = 0; pos < nfull; pos += 64) {
-    const uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, 64);
-    if (w == 0) continue;
-    if (w == ~uint64_t{0}) {
-      std::memcpy(out + k, in + pos, 64 * sizeof(uint32_t));
-      k += 64;
-      continue;
-    }
-    if (std::popcount(w) < 4) {
-      // Sparse: fewer values than the compress instructions it would take.
-      uint64_t rest = w;
-      do {
-        out[k++] = in[pos + std::countr_zero(rest)];
-        rest &= rest - 1;
-      } while (rest != 0);
-      continue;
-    }
-    for (int q = 0; q < 4; ++q) {
-      const auto m = static_cast<uint32_t>((w >> (16 * q)) & 0xFFFF);
-      if (m == 0) continue;
-      const __m512i v = _mm512_loadu_si512(in + pos + 16 * q);
-      const __m512i c = _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), v);
-      const int count = std::popcount(m);
-      _mm512_mask_storeu_epi32(out + k, static_cast<__mmask16>((1u << count) - 1), c);
-      k += count;
-    }
-  }
-  return k;
-}
-
-QUIVER_TARGET_AVX512 int64_t Compress64(const uint64_t* in, const uint8_t* bits,
-                                        int64_t bits_offset, int64_t nfull, uint64_t* out) {
-  int64_t k = 0;
-  for (int64_t pos = 0; pos < nfull; pos += 64) {
-    const uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, 64);
-    if (w == 0) continue;
-    if (w == ~uint64_t{0}) {
-      std::memcpy(out + k, in + pos, 64 * sizeof(uint64_t));
-      k += 64;
-      continue;
-    }
-    if (std::popcount(w) < 8) {
-      // Sparse: fewer values than the compress instructions it would take.
-      uint64_t rest = w;
-      do {
-        out[k++] = in[pos + std::countr_zero(rest)];
-        rest &= rest - 1;
-      } while (rest != 0);
-      continue;
-    }
-    for (int e = 0; e < 8; ++e) {
-      const auto m = static_cast<uint32_t>((w >> (8 * e)) & 0xFF);
-      if (m == 0) continue;
-      const __m512i v = _mm512_loadu_si512(in + pos + 8 * e);
-      const __m512i c = _mm512_maskz_compress_epi64(static_cast<__mmask8>(m), v);
-      const int count = std::popcount(m);
-      _mm512_mask_storeu_epi64(out + k, static_cast<__mmask8>((1u << count) - 1), c);
-      k += count;
+    for (int c = 0; c < kChunks; ++c) {
+      const uint64_t m = (w >> (c * kLanes)) & bit_util::LeastSignificantBitMask(kLanes);
+      if (m != 0) k += CompressChunk<T>(in + pos + c * kLanes, m, out + k);
     }
   }
   return k;
@@ -159,19 +96,19 @@ int64_t FilterFixedWidthAvx512(const uint8_t* in, int width, const uint8_t* bits
   const int64_t nfull = n & ~int64_t{63};
   switch (width) {
     case 1:
-      *written = Compress8(in, bits, bits_offset, nfull, out);
+      *written = CompressWords(in, bits, bits_offset, nfull, out);
       break;
     case 2:
-      *written = Compress16(reinterpret_cast<const uint16_t*>(in), bits, bits_offset, nfull,
-                            reinterpret_cast<uint16_t*>(out));
+      *written = CompressWords(reinterpret_cast<const uint16_t*>(in), bits, bits_offset, nfull,
+                               reinterpret_cast<uint16_t*>(out));
       break;
     case 4:
-      *written = Compress32(reinterpret_cast<const uint32_t*>(in), bits, bits_offset, nfull,
-                            reinterpret_cast<uint32_t*>(out));
+      *written = CompressWords(reinterpret_cast<const uint32_t*>(in), bits, bits_offset, nfull,
+                               reinterpret_cast<uint32_t*>(out));
       break;
     case 8:
-      *written = Compress64(reinterpret_cast<const uint64_t*>(in), bits, bits_offset, nfull,
-                            reinterpret_cast<uint64_t*>(out));
+      *written = CompressWords(reinterpret_cast<const uint64_t*>(in), bits, bits_offset, nfull,
+                               reinterpret_cast<uint64_t*>(out));
       break;
     default:
       *written = 0;

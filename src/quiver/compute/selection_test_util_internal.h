@@ -13,6 +13,7 @@
 
 #include "quiver/array/array.h"
 #include "quiver/array/array_data.h"
+#include "quiver/array/record_batch.h"
 #include "quiver/array/test_util_internal.h"
 
 namespace quiver::compute::testing {
@@ -75,6 +76,19 @@ inline ArrayDataPtr MaskArray(const RandomMask& m) {
   }
   auto whole = testutil::BooleanArrayFromVector(values, validity);
   return whole->Slice(3, static_cast<int64_t>(m.values.size()));
+}
+
+// A record batch of one column per type (testutil::AllTypeColumns), n rows.
+inline RecordBatchPtr AllTypesBatch(int64_t n) {
+  FieldVector fields;
+  std::vector<ArrayDataPtr> data;
+  for (const auto& c : testutil::AllTypeColumns(n)) {
+    fields.push_back(field(c.name, c.data->type, c.nullable));
+    data.push_back(c.data);
+  }
+  auto batch = RecordBatch::Make(schema(fields), n, data);
+  EXPECT_TRUE(batch.ok()) << batch.status();
+  return batch.ok() ? *batch : nullptr;
 }
 
 }  // namespace quiver::compute::testing

@@ -124,25 +124,18 @@ TEST(Take, BoundsAsPyarrow) {
 
 TEST(Take, RecordBatchSharesTheIndices) {
   const int64_t n = 80;
-  const auto columns = testutil::AllTypeColumns(n);
-  FieldVector fields;
-  std::vector<ArrayDataPtr> data;
-  for (const auto& c : columns) {
-    fields.push_back(field(c.name, c.data->type, c.nullable));
-    data.push_back(c.data);
-  }
-  auto batch = RecordBatch::Make(schema(fields), n, data);
-  ASSERT_TRUE(batch.ok()) << batch.status();
+  const auto batch = testing::AllTypesBatch(n);
+  ASSERT_NE(batch, nullptr);
   std::vector<int64_t> src;
   auto indices = RandomIndices(120, n, 0.1, 3, &src);
-  auto out = Take(**batch, indices);
+  auto out = Take(*batch, indices);
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ((*out)->num_rows(), 120);
   for (int i = 0; i < (*out)->num_columns(); ++i) {
-    SCOPED_TRACE(columns[static_cast<size_t>(i)].name);
-    ExpectRows((*out)->column_data(i), data[static_cast<size_t>(i)], src);
+    SCOPED_TRACE(batch->schema()->field(i)->name());
+    ExpectRows((*out)->column_data(i), batch->column_data(i), src);
   }
-  EXPECT_TRUE(Take(**batch, testutil::ArrayFromVector(int64(), std::vector<int64_t>{n}))
+  EXPECT_TRUE(Take(*batch, testutil::ArrayFromVector(int64(), std::vector<int64_t>{n}))
                   .status()
                   .IsIndexError());
 }
