@@ -1,7 +1,9 @@
 // quiver.compute.filter / take and quiver.concat_arrays (python/quiver/
 // compute.py and __init__.py wrap these): arrays in through ArrayFromPy
 // (quiver.Array or any __arrow_c_array__ object), tables and record batches
-// through TableFromPy; the kernels run with the GIL released; errors are
+// through TableFromPy (a table is filtered batch by batch; take concatenates
+// a column's chunks first, as pyarrow's); the kernels run with the GIL
+// released; errors are
 // raised (with the GIL held) as quiver.InvalidError / IndexError /
 // NotImplementedError / CapacityError from the Status.
 #include <memory>
@@ -116,9 +118,36 @@ nb::object FilterTable(nb::handle table, nb::handle mask, const std::string& beh
                        bool as_batch) {
   const compute::FilterOptions options = ParseFilterOptions(behavior);
   ArrayDataPtr mask_data = ArrayFromPy(mask).first->data();
-  return OnTable(table, as_batch, [&](const RecordBatch& batch) {
-    return compute::Filter(batch, mask_data, options);
-  });
+  if (as_batch) {
+    return OnTable(table, true, [&](const RecordBatch& batch) {
+      return compute::Filter(batch, mask_data, options);
+    });
+  }
+  // A table batch by batch (where any column's chunk ends), each with its
+  // slice of the mask: no column is concatenated, the output keeps the
+  // batches (as pyarrow's).
+  TablePtr in = TableFromPy(table);
+  Result<TablePtr> result(Status::UnknownError("filter did not run"));
+  {
+    nb::gil_scoped_release release;
+    result = [&]() -> Result<TablePtr> {
+      if (mask_data->length != in->num_rows()) {
+        return Status::Invalid("filter: the table has ", in->num_rows(), " rows and the mask ",
+                               mask_data->length, "; they must all be the same length");
+      }
+      QUIVER_ASSIGN_OR_RAISE(auto batches, in->ToRecordBatches());
+      std::vector<RecordBatchPtr> filtered;
+      int64_t offset = 0;
+      for (const auto& batch : batches) {
+        QUIVER_ASSIGN_OR_RAISE(
+            auto out, compute::Filter(*batch, mask_data->Slice(offset, batch->num_rows()), options));
+        offset += batch->num_rows();
+        filtered.push_back(std::move(out));
+      }
+      return Table::FromRecordBatches(in->schema(), filtered);
+    }();
+  }
+  return WrapTable(Unwrap(std::move(result)));
 }
 
 nb::object TakeArray(nb::handle values, nb::handle indices, bool boundscheck) {

@@ -306,6 +306,8 @@ def test_filter_and_take_keep_the_kind_of_input(nrng):
     got = qc.filter(chunked, mask)
     assert isinstance(got, quiver.Table)
     assert pa.table(got).equals(pc.filter(chunked, mask))
+    # Filtered batch by batch: the chunks stay (no column concatenated).
+    assert pa.table(got).column("int64").num_chunks == chunked.column("int64").num_chunks
     got = qc.filter(quiver.table(table), pa.array(mask_values), null_selection_behavior="emit_null")
     assert pa.table(got).equals(table.filter(pa.array(mask_values)))
     batch = table.to_batches()[0]

@@ -15,9 +15,21 @@ namespace quiver {
 
 namespace {
 
-Result<std::shared_ptr<Buffer>> ZeroedBuffer(int64_t size, MemoryPool* pool) {
-  MutableBuffer out(pool);
-  QUIVER_RETURN_NOT_OK(out.Resize(size, 0));
+// `size` bytes at their exact size, not zeroed: every caller writes them
+// all.
+Result<std::shared_ptr<Buffer>> AllocateBuffer(int64_t size, MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RAISE(auto out, MutableBuffer::WithCapacity(size, pool));
+  out.UnsafeSetSize(size);
+  return out.Freeze();
+}
+
+// A bitmap of `bits` bits, not zeroed but for its last byte (its padding
+// bits past `bits` stay zero).
+Result<std::shared_ptr<Buffer>> AllocateBitmap(int64_t bits, MemoryPool* pool) {
+  const int64_t bytes = bit_util::BytesForBits(bits);
+  QUIVER_ASSIGN_OR_RAISE(auto out, MutableBuffer::WithCapacity(bytes, pool));
+  out.UnsafeSetSize(bytes);
+  if (bytes > 0) out.data()[bytes - 1] = 0;
   return out.Freeze();
 }
 
@@ -106,7 +118,7 @@ class Concatenator {
       out_->buffers.push_back(nullptr);
       return Status::OK();
     }
-    QUIVER_ASSIGN_OR_RAISE(auto bitmap, ZeroedBuffer(bit_util::BytesForBits(length_), pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto bitmap, AllocateBitmap(length_, pool_));
     uint8_t* dst = MutableData(bitmap);
     int64_t pos = 0;
     for (const auto& a : in_) {
@@ -122,7 +134,7 @@ class Concatenator {
   }
 
   Status ConcatBits() {
-    QUIVER_ASSIGN_OR_RAISE(auto bits, ZeroedBuffer(bit_util::BytesForBits(length_), pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateBitmap(length_, pool_));
     int64_t pos = 0;
     for (const auto& a : in_) {
       bitmap::CopyBitmap(a->buffers[1]->data(), a->offset, a->length, MutableData(bits), pos);
@@ -133,7 +145,7 @@ class Concatenator {
   }
 
   Status ConcatFixedWidth(int64_t width) {
-    QUIVER_ASSIGN_OR_RAISE(auto values, ZeroedBuffer(length_ * width, pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto values, AllocateBuffer(length_ * width, pool_));
     uint8_t* dst = MutableData(values);
     for (const auto& a : in_) {
       if (a->length > 0) {
@@ -150,8 +162,9 @@ class Concatenator {
   template <typename O>
   Result<std::vector<Range>> ConcatOffsets() {
     QUIVER_ASSIGN_OR_RAISE(auto offsets,
-                           ZeroedBuffer((length_ + 1) * static_cast<int64_t>(sizeof(O)), pool_));
+                           AllocateBuffer((length_ + 1) * static_cast<int64_t>(sizeof(O)), pool_));
     O* dst = reinterpret_cast<O*>(MutableData(offsets));
+    dst[0] = 0;
     std::vector<Range> ranges;
     int64_t running = 0;
     int64_t pos = 0;
@@ -185,7 +198,7 @@ class Concatenator {
     QUIVER_ASSIGN_OR_RAISE(auto ranges, ConcatOffsets<O>());
     int64_t total = 0;
     for (const auto& r : ranges) total += r.length;
-    QUIVER_ASSIGN_OR_RAISE(auto data, ZeroedBuffer(total, pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto data, AllocateBuffer(total, pool_));
     uint8_t* dst = MutableData(data);
     for (size_t i = 0; i < in_.size(); ++i) {
       if (ranges[i].length > 0) {
@@ -199,7 +212,7 @@ class Concatenator {
   }
 
   Status ConcatViews() {
-    QUIVER_ASSIGN_OR_RAISE(auto views, ZeroedBuffer(length_ * 16, pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto views, AllocateBuffer(length_ * 16, pool_));
     uint8_t* dst = MutableData(views);
     std::vector<std::shared_ptr<Buffer>> data_buffers;
     for (const auto& a : in_) {
