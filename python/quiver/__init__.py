@@ -106,3 +106,7 @@ __all__ = [
     "OutOfMemoryError",
     "CapacityError",
 ]
+from quiver import compute  # noqa: E402,F401
+from quiver.compute import concat_arrays  # noqa: E402
+
+__all__.append("concat_arrays")

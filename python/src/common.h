@@ -1,6 +1,8 @@
 // Shared helpers of the quiver._quiver extension.
 #pragma once
 
+#include <utility>
+
 #include <nanobind/nanobind.h>
 
 #include "quiver/array/record_batch.h"
@@ -35,6 +37,15 @@ nb::object WrapTable(TablePtr table);
 // A quiver.RecordBatch object holding `batch` (__arrow_c_array__,
 // __arrow_c_stream__, __arrow_c_schema__).
 nb::object WrapRecordBatch(RecordBatchPtr batch);
+
+// An array and its field (name, nullability, metadata) from a quiver.Array
+// (no copy) or any object with __arrow_c_array__ (zero-copy import).
+// TypeError for another object.
+std::pair<ArrayPtr, FieldPtr> ArrayFromPy(nb::handle obj);
+
+// A quiver.Array object holding `array`; `field` null: a nullable field
+// named "" of the array's type.
+nb::object WrapArray(ArrayPtr array, FieldPtr field = nullptr);
 
 // An "arrow_schema" capsule of `schema`.
 nb::object SchemaCapsule(const Schema& schema);

@@ -28,6 +28,7 @@
 #include "dedup_bindings.h"
 #include "ipc_bindings.h"
 #include "output_bindings.h"
+#include "compute_bindings.h"
 
 namespace nb = nanobind;
 
@@ -179,6 +180,24 @@ PyArray MakeArrayFromPy(nb::object obj) {
   return PyArray{MakeArray(std::move(data)), field};
 }
 
+}  // namespace
+
+std::pair<ArrayPtr, FieldPtr> ArrayFromPy(nb::handle obj) {
+  if (nb::isinstance<PyArray>(obj)) {
+    const PyArray& a = nb::cast<const PyArray&>(obj);
+    return {a.array, a.field};
+  }
+  PyArray a = MakeArrayFromPy(nb::borrow<nb::object>(obj));
+  return {std::move(a.array), std::move(a.field)};
+}
+
+nb::object WrapArray(ArrayPtr array, FieldPtr field) {
+  if (field == nullptr) field = quiver::field("", array->type(), true);
+  return nb::cast(PyArray{std::move(array), std::move(field)});
+}
+
+namespace {
+
 nb::object TableStream(const PyTable& self, nb::object requested_schema) {
   auto reader = Unwrap(RecordBatchReader::FromTable(self.table));
   auto* c = AllocateReleased<ArrowArrayStream>();
@@ -321,6 +340,7 @@ NB_MODULE(_quiver, m) {
   BindDedup(m);
   BindIpc(m);
   BindMetadata(m);
+  BindCompute(m);
   BindReader(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },

@@ -3,6 +3,8 @@
 
 #include <cstring>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 #include "quiver/array/array.h"
 #include "quiver/memory/mutable_buffer.h"
@@ -13,9 +15,21 @@ namespace quiver {
 
 namespace {
 
-Result<std::shared_ptr<Buffer>> ZeroedBuffer(int64_t size, MemoryPool* pool) {
-  MutableBuffer out(pool);
-  QUIVER_RETURN_NOT_OK(out.Resize(size, 0));
+// `size` bytes at their exact size, not zeroed: every caller writes them
+// all.
+Result<std::shared_ptr<Buffer>> AllocateBuffer(int64_t size, MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RAISE(auto out, MutableBuffer::WithCapacity(size, pool));
+  out.UnsafeSetSize(size);
+  return out.Freeze();
+}
+
+// A bitmap of `bits` bits, not zeroed but for its last byte (its padding
+// bits past `bits` stay zero).
+Result<std::shared_ptr<Buffer>> AllocateBitmap(int64_t bits, MemoryPool* pool) {
+  const int64_t bytes = bit_util::BytesForBits(bits);
+  QUIVER_ASSIGN_OR_RAISE(auto out, MutableBuffer::WithCapacity(bytes, pool));
+  out.UnsafeSetSize(bytes);
+  if (bytes > 0) out.data()[bytes - 1] = 0;
   return out.Freeze();
 }
 
@@ -37,8 +51,10 @@ class Concatenator {
     type_ = in_[0]->type;
     for (const auto& a : in_) {
       if (!a->type->Equals(*type_)) {
-        return Status::TypeError("cannot concatenate arrays of types ", type_->ToString(),
-                                 " and ", a->type->ToString());
+        // pyarrow's class (ArrowInvalid) and words.
+        return Status::Invalid("arrays to be concatenated must be identically typed, but ",
+                               type_->ToString(), " and ", a->type->ToString(),
+                               " were encountered.");
       }
       if (a->length > std::numeric_limits<int64_t>::max() - length_) {
         return Status::CapacityError("concatenated length overflows");
@@ -102,7 +118,7 @@ class Concatenator {
       out_->buffers.push_back(nullptr);
       return Status::OK();
     }
-    QUIVER_ASSIGN_OR_RAISE(auto bitmap, ZeroedBuffer(bit_util::BytesForBits(length_), pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto bitmap, AllocateBitmap(length_, pool_));
     uint8_t* dst = MutableData(bitmap);
     int64_t pos = 0;
     for (const auto& a : in_) {
@@ -118,7 +134,7 @@ class Concatenator {
   }
 
   Status ConcatBits() {
-    QUIVER_ASSIGN_OR_RAISE(auto bits, ZeroedBuffer(bit_util::BytesForBits(length_), pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto bits, AllocateBitmap(length_, pool_));
     int64_t pos = 0;
     for (const auto& a : in_) {
       bitmap::CopyBitmap(a->buffers[1]->data(), a->offset, a->length, MutableData(bits), pos);
@@ -129,7 +145,7 @@ class Concatenator {
   }
 
   Status ConcatFixedWidth(int64_t width) {
-    QUIVER_ASSIGN_OR_RAISE(auto values, ZeroedBuffer(length_ * width, pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto values, AllocateBuffer(length_ * width, pool_));
     uint8_t* dst = MutableData(values);
     for (const auto& a : in_) {
       if (a->length > 0) {
@@ -146,8 +162,9 @@ class Concatenator {
   template <typename O>
   Result<std::vector<Range>> ConcatOffsets() {
     QUIVER_ASSIGN_OR_RAISE(auto offsets,
-                           ZeroedBuffer((length_ + 1) * static_cast<int64_t>(sizeof(O)), pool_));
+                           AllocateBuffer((length_ + 1) * static_cast<int64_t>(sizeof(O)), pool_));
     O* dst = reinterpret_cast<O*>(MutableData(offsets));
+    dst[0] = 0;
     std::vector<Range> ranges;
     int64_t running = 0;
     int64_t pos = 0;
@@ -160,7 +177,10 @@ class Concatenator {
       const int64_t start = src[0];
       const int64_t end = src[a->length];
       if (end - start > static_cast<int64_t>(std::numeric_limits<O>::max()) - running) {
-        return Status::CapacityError("concatenated values exceed the offset type's range");
+        // pyarrow's class (ArrowInvalid) and words.
+        return Status::Invalid("offset overflow while concatenating arrays, consider casting "
+                               "input from `", type_->ToString(), "` to `large_",
+                               type_->ToString(), "` first");
       }
       for (int64_t i = 1; i <= a->length; ++i) {
         dst[pos + i] = static_cast<O>(running + (static_cast<int64_t>(src[i]) - start));
@@ -178,7 +198,7 @@ class Concatenator {
     QUIVER_ASSIGN_OR_RAISE(auto ranges, ConcatOffsets<O>());
     int64_t total = 0;
     for (const auto& r : ranges) total += r.length;
-    QUIVER_ASSIGN_OR_RAISE(auto data, ZeroedBuffer(total, pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto data, AllocateBuffer(total, pool_));
     uint8_t* dst = MutableData(data);
     for (size_t i = 0; i < in_.size(); ++i) {
       if (ranges[i].length > 0) {
@@ -192,7 +212,7 @@ class Concatenator {
   }
 
   Status ConcatViews() {
-    QUIVER_ASSIGN_OR_RAISE(auto views, ZeroedBuffer(length_ * 16, pool_));
+    QUIVER_ASSIGN_OR_RAISE(auto views, AllocateBuffer(length_ * 16, pool_));
     uint8_t* dst = MutableData(views);
     std::vector<std::shared_ptr<Buffer>> data_buffers;
     for (const auto& a : in_) {
@@ -264,15 +284,162 @@ class Concatenator {
     for (const auto& a : in_) {
       if (a->dictionary == longest) continue;
       ArrayPtr d = MakeArray(a->dictionary);
-      if (!longest_array->RangeEquals(*d, 0, d->length(), 0)) {
-        return Status::NotImplemented(
-            "concatenating dictionary arrays whose dictionaries differ");
-      }
+      if (!longest_array->RangeEquals(*d, 0, d->length(), 0)) return UnifyDictionaries();
     }
     QUIVER_RETURN_NOT_OK(
         ConcatFixedWidth(FixedWidthBytes(*TypeAs<DictionaryType>(*type_).index_type())));
     out_->dictionary = longest;
     return Status::OK();
+  }
+
+  // Dictionaries that differ: one dictionary holding each distinct value
+  // once, the first input's values first and then each later input's new
+  // values in their order, and every input's indices mapped to it (Arrow
+  // C++'s DictionaryUnifier, which pyarrow.concat_arrays uses; its errors:
+  // a dictionary holding nulls, an index type too narrow for the result).
+  Status UnifyDictionaries() {
+    const auto& dict_type = TypeAs<DictionaryType>(*type_);
+    const Type index_id = dict_type.index_type()->id();
+    const int64_t width = FixedWidthBytes(*dict_type.index_type());
+    if (!CanKey(*dict_type.value_type())) {
+      return Status::NotImplemented("concatenating dictionary arrays whose dictionaries differ, ",
+                                    "of value type ", dict_type.value_type()->ToString());
+    }
+    struct Piece {
+      size_t input;
+      int64_t start;
+      int64_t length;
+    };
+    std::unordered_map<std::string, int64_t> memo;
+    std::vector<Piece> pieces;
+    std::vector<std::vector<int64_t>> transpose(in_.size());
+    int64_t size = 0;
+    for (size_t a = 0; a < in_.size(); ++a) {
+      const ArrayData& d = *in_[a]->dictionary;
+      if (d.GetNullCount() > 0) return Status::Invalid("Cannot yet unify dictionaries with nulls");
+      auto& t = transpose[a];
+      t.resize(static_cast<size_t>(d.length));
+      for (int64_t i = 0; i < d.length; ++i) {
+        auto [it, inserted] = memo.emplace(KeyOf(d, i), size);
+        if (inserted) {
+          if (!pieces.empty() && pieces.back().input == a &&
+              pieces.back().start + pieces.back().length == i) {
+            ++pieces.back().length;
+          } else {
+            pieces.push_back({a, i, 1});
+          }
+          ++size;
+        }
+        t[static_cast<size_t>(i)] = it->second;
+      }
+    }
+    if (size > 0 && size - 1 > MaxIndex(index_id)) {
+      return Status::Invalid("These dictionaries cannot be combined.  The unified dictionary "
+                             "requires a larger index type.");
+    }
+    std::vector<ArrayDataPtr> slices;
+    for (const auto& p : pieces) slices.push_back(in_[p.input]->dictionary->Slice(p.start, p.length));
+    ArrayDataPtr unified;
+    if (slices.empty()) {
+      unified = in_[0]->dictionary;
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(unified, Concatenator(slices, pool_).Run());
+    }
+    MutableBuffer indices(pool_);
+    QUIVER_RETURN_NOT_OK(indices.Resize(length_ * width, 0));
+    uint8_t* dst = indices.data();
+    for (size_t a = 0; a < in_.size(); ++a) {
+      const ArrayData& in = *in_[a];
+      const uint8_t* src = in.buffers[1] == nullptr ? nullptr : in.buffers[1]->data();
+      const auto& t = transpose[a];
+      for (int64_t i = 0; i < in.length; ++i) {
+        const int64_t old = LoadIndex(src + (in.offset + i) * width, index_id);
+        // Slots under nulls may hold anything: they map to 0.
+        const int64_t mapped =
+            old >= 0 && old < static_cast<int64_t>(t.size()) ? t[static_cast<size_t>(old)] : 0;
+        StoreIndex(dst, index_id, mapped);
+        dst += width;
+      }
+    }
+    out_->buffers.push_back(indices.Freeze());
+    out_->dictionary = std::move(unified);
+    return Status::OK();
+  }
+
+  static bool CanKey(const DataType& type) {
+    return IsBinaryLike(type.id()) || IsLargeBinaryLike(type.id()) || IsBinaryView(type.id()) ||
+           type.id() == Type::kBool || (IsFixedWidth(type.id()) && FixedWidthBytes(type) >= 0);
+  }
+
+  // The bytes of value i of `d` (a type CanKey accepts).
+  static std::string KeyOf(const ArrayData& d, int64_t i) {
+    const Type id = d.type->id();
+    if (IsBinaryLike(id)) {
+      const int32_t* off = d.GetValues<int32_t>(1);
+      return std::string(d.buffers[2]->data_as<char>() + off[i],
+                         static_cast<size_t>(off[i + 1] - off[i]));
+    }
+    if (IsLargeBinaryLike(id)) {
+      const int64_t* off = d.GetValues<int64_t>(1);
+      return std::string(d.buffers[2]->data_as<char>() + off[i],
+                         static_cast<size_t>(off[i + 1] - off[i]));
+    }
+    if (IsBinaryView(id)) {
+      const uint8_t* view = d.buffers[1]->data() + (d.offset + i) * 16;
+      const auto length = bit_util::SafeLoad<int32_t>(view);
+      if (length <= 12) return std::string(reinterpret_cast<const char*>(view + 4), static_cast<size_t>(length));
+      const auto buffer = bit_util::SafeLoad<int32_t>(view + 8);
+      const auto offset = bit_util::SafeLoad<int32_t>(view + 12);
+      return std::string(d.buffers[static_cast<size_t>(2 + buffer)]->data_as<char>() + offset,
+                         static_cast<size_t>(length));
+    }
+    if (id == Type::kBool) {
+      return std::string(1, bit_util::GetBit(d.buffers[1]->data(), d.offset + i) ? '\1' : '\0');
+    }
+    const int64_t width = FixedWidthBytes(*d.type);
+    return std::string(d.buffers[1]->data_as<char>() + (d.offset + i) * width,
+                       static_cast<size_t>(width));
+  }
+
+  static int64_t MaxIndex(Type id) {
+    switch (id) {
+      case Type::kInt8: return std::numeric_limits<int8_t>::max();
+      case Type::kUInt8: return std::numeric_limits<uint8_t>::max();
+      case Type::kInt16: return std::numeric_limits<int16_t>::max();
+      case Type::kUInt16: return std::numeric_limits<uint16_t>::max();
+      case Type::kInt32: return std::numeric_limits<int32_t>::max();
+      case Type::kUInt32: return std::numeric_limits<uint32_t>::max();
+      default: return std::numeric_limits<int64_t>::max();
+    }
+  }
+
+  static int64_t LoadIndex(const uint8_t* p, Type id) {
+    switch (id) {
+      case Type::kInt8: return bit_util::SafeLoad<int8_t>(p);
+      case Type::kUInt8: return bit_util::SafeLoad<uint8_t>(p);
+      case Type::kInt16: return bit_util::SafeLoad<int16_t>(p);
+      case Type::kUInt16: return bit_util::SafeLoad<uint16_t>(p);
+      case Type::kInt32: return bit_util::SafeLoad<int32_t>(p);
+      case Type::kUInt32: return bit_util::SafeLoad<uint32_t>(p);
+      case Type::kUInt64: {
+        const auto v = bit_util::SafeLoad<uint64_t>(p);
+        return v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ? -1 : static_cast<int64_t>(v);
+      }
+      default: return bit_util::SafeLoad<int64_t>(p);
+    }
+  }
+
+  static void StoreIndex(uint8_t* p, Type id, int64_t v) {
+    switch (id) {
+      case Type::kInt8: bit_util::SafeStore(p, static_cast<int8_t>(v)); break;
+      case Type::kUInt8: bit_util::SafeStore(p, static_cast<uint8_t>(v)); break;
+      case Type::kInt16: bit_util::SafeStore(p, static_cast<int16_t>(v)); break;
+      case Type::kUInt16: bit_util::SafeStore(p, static_cast<uint16_t>(v)); break;
+      case Type::kInt32: bit_util::SafeStore(p, static_cast<int32_t>(v)); break;
+      case Type::kUInt32: bit_util::SafeStore(p, static_cast<uint32_t>(v)); break;
+      case Type::kUInt64: bit_util::SafeStore(p, static_cast<uint64_t>(v)); break;
+      default: bit_util::SafeStore(p, v); break;
+    }
   }
 
   const std::vector<ArrayDataPtr>& in_;
@@ -285,7 +452,7 @@ class Concatenator {
 }  // namespace
 
 Result<ArrayDataPtr> Concatenate(const std::vector<ArrayDataPtr>& arrays, MemoryPool* pool) {
-  if (arrays.empty()) return Status::Invalid("nothing to concatenate");
+  if (arrays.empty()) return Status::Invalid("Must pass at least one array");
   return Concatenator(arrays, pool).Run();
 }
 

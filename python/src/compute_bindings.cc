@@ -1,0 +1,24 @@
+#include "compute_bindings.h"
+
+#include <string>
+
+#include <nanobind/stl/string.h>
+
+#include "quiver/compute/simd_level.h"
+
+namespace quiver::python {
+
+void BindComputeSelect(nb::module_& c);  // compute_select.cc
+
+void BindCompute(nb::module_& m) {
+  nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
+  c.def("simd_levels", [] {
+    nb::dict d;
+    d["detected"] = std::string(compute::SimdLevelName(compute::DetectedSimdLevel()));
+    d["active"] = std::string(compute::SimdLevelName(compute::ActiveSimdLevel()));
+    return d;
+  }, "The SIMD level this CPU supports and the one kernels use (QUIVER_SIMD_LEVEL caps it)");
+  BindComputeSelect(c);
+}
+
+}  // namespace quiver::python
