@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "compute_datum.h"
 #include "quiver/compute/simd_level.h"
 
 namespace quiver::python {
@@ -14,6 +15,10 @@ void BindCompute(nb::module_& m) {
     d["active"] = std::string(compute::SimdLevelName(compute::ActiveSimdLevel()));
     return d;
   }, "The SIMD level this CPU supports and the one kernels use (QUIVER_SIMD_LEVEL caps it)");
+  c.def("last_simd_level", [] { return std::string(compute::SimdLevelName(compute::LastSimdLevel())); },
+        "The level the last kernel call on this thread ran at");
+  BindChunkedArray(m);
+  BindArithmetic(c);
 }
 
 }  // namespace quiver::python
