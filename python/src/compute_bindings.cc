@@ -15,7 +15,7 @@ void BindCompute(nb::module_& m) {
     d["active"] = std::string(compute::SimdLevelName(compute::ActiveSimdLevel()));
     return d;
   }, "The SIMD level this CPU supports and the one kernels use (QUIVER_SIMD_LEVEL caps it)");
-  c.def("last_simd_level", [] { return std::string(compute::SimdLevelName(compute::LastSimdLevel())); },
+  c.def("last_simd_level", [] { return nb::str(std::string(compute::SimdLevelName(compute::LastSimdLevel())).c_str()); },
         "The level the last kernel call on this thread ran at");
   BindChunkedArray(m);
   BindArithmetic(c);

@@ -24,8 +24,8 @@ struct PyChunkedArray {
   ChunkedData data;
 };
 
-// A Python int as pa.scalar types it: int64, else uint64; beyond both,
-// OverflowError.
+// A Python int as pa.scalar types it: int64; beyond int64's range
+// pyarrow.compute refuses the argument with this TypeError.
 Scalar IntScalar(nb::handle obj) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
@@ -33,15 +33,7 @@ Scalar IntScalar(nb::handle obj) {
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
     return Scalar::MakeInt64(v);
   }
-  if (overflow > 0) {
-    const unsigned long long u = PyLong_AsUnsignedLongLong(obj.ptr());
-    if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
-      return Unwrap(Scalar::MakeUInt(uint64(), u));
-    }
-    PyErr_Clear();
-  }
-  PyErr_SetString(PyExc_OverflowError, "int too big to convert");
-  throw nb::python_error();
+  throw nb::type_error("Got unexpected argument type <class 'int'> for compute function");
 }
 
 TypePtr TypeFromPy(nb::handle type_obj) {

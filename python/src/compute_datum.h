@@ -6,8 +6,8 @@
 //  - a chunked array: a quiver.ChunkedArray, or anything with
 //    __arrow_c_stream__ and `chunks` (pyarrow's ChunkedArray);
 //  - a scalar: None (a null of the null type, which takes the other
-//    argument's type), bool, int (int64, or uint64 beyond int64's range, as
-//    pa.scalar types a Python int), float (float64), str (utf8), bytes
+//    argument's type), bool, int (int64 as pa.scalar types it; beyond
+//    int64's range a TypeError, as pyarrow.compute's), float (float64), str (utf8), bytes
 //    (binary), a quiver.Scalar, or a pyarrow Scalar (read through a
 //    one-row pyarrow array of its type).
 #pragma once
