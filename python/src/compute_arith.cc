@@ -26,7 +26,7 @@ void BindArithmetic(nb::module_& c) {
                 },
                 x, y);
           },
-          nb::arg("x"), nb::arg("y"));
+          nb::arg("x").none(), nb::arg("y").none());
     }
   }
   for (CompareOp op : {CompareOp::kEqual, CompareOp::kNotEqual, CompareOp::kLess,
@@ -41,7 +41,7 @@ void BindArithmetic(nb::module_& c) {
               },
               x, y);
         },
-        nb::arg("x"), nb::arg("y"));
+        nb::arg("x").none(), nb::arg("y").none());
   }
 }
 

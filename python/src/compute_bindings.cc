@@ -1,5 +1,7 @@
 #include "compute_bindings.h"
 
+#include <nanobind/stl/string.h>
+
 #include <string>
 
 #include "compute_datum.h"
