@@ -119,6 +119,13 @@ int64_t NanosPerTick(const DataType& type) {
 bool Is32BitTemporal(Type id) { return id == Type::kDate32 || id == Type::kTime32; }
 
 Result<int64_t> TemporalFactor(const DataType& from, const DataType& to) {
+  // A duration is no point in time (and the other way round): Arrow has no
+  // such cast.
+  if ((from.id() == Type::kDuration) != (to.id() == Type::kDuration)) {
+    const std::string to_name(to.name());
+    return Status::NotImplemented("Unsupported cast from ", from.ToString(), " to ", to_name,
+                                  " using function cast_", to_name);
+  }
   const int64_t a = NanosPerTick(from);
   const int64_t b = NanosPerTick(to);
   if (a < b || a % b != 0) {

@@ -311,6 +311,10 @@ Result<Datum> Compare(CompareOp op, const Datum& left, const Datum& right, Memor
                                   "): Quiver compares a dictionary array with a scalar only");
   }
   if (left.is_scalar() && right.is_array()) {
+    // Errors name the function and the types as called, not as flipped.
+    if (left.type()->id() != Type::kNull && right.type()->id() != Type::kNull) {
+      QUIVER_RETURN_NOT_OK(Resolve(CompareFunctionName(op), left.type(), right.type()).status());
+    }
     return CompareResolved(internal::FlipCompare(op), right, left, n, pool);
   }
   return CompareResolved(op, left, right, n, pool);
