@@ -4,7 +4,8 @@
 // left is moved to the right by flipping the operator (less(s, a) ==
 // greater(a, s)). A dictionary array against a scalar compares the
 // dictionary once and maps the indices through that result (arrow-rs
-// cmp.rs does the same).
+// cmp.rs does the same); against another array it is decoded first
+// (compare_dictionary.cc), as pyarrow does.
 #include "quiver/compute/compare.h"
 
 #include <algorithm>
@@ -305,10 +306,19 @@ Result<Datum> Compare(CompareOp op, const Datum& left, const Datum& right, Memor
     if (right_dict && left.is_scalar()) {
       return CompareDictionaryScalar(internal::FlipCompare(op), right.array(), left.scalar(), pool);
     }
-    return Status::NotImplemented("Function '", std::string(CompareFunctionName(op)),
-                                  "' has no kernel matching input types (",
-                                  left.type()->ToString(), ", ", right.type()->ToString(),
-                                  "): Quiver compares a dictionary array with a scalar only");
+    // Against another array: both decoded (pyarrow's EnsureDictionaryDecoded).
+    Datum l = left;
+    Datum r = right;
+    if (left_dict) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayDataPtr decoded, internal::DecodeDictionary(*left.array(), pool));
+      l = Datum(std::move(decoded));
+    }
+    if (right_dict) {
+      QUIVER_ASSIGN_OR_RAISE(ArrayDataPtr decoded,
+                             internal::DecodeDictionary(*right.array(), pool));
+      r = Datum(std::move(decoded));
+    }
+    return Compare(op, l, r, pool);
   }
   if (left.is_scalar() && right.is_array()) {
     // Errors name the function and the types as called, not as flipped.

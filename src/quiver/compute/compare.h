@@ -6,8 +6,10 @@
 //    not_equal with NaN is true, -0.0 == +0.0), boolean, date32/64,
 //    time32/64, timestamp, duration, decimal32/64/128/256 of one scale,
 //    string / binary in their three layouts and fixed_size_binary (bytes in
-//    memcmp order), and dictionary arrays against a scalar (the dictionary
-//    is compared once, then the indices pick the results).
+//    memcmp order), and dictionary arrays: against a scalar the dictionary
+//    is compared once, then the indices pick the results; against another
+//    array (dictionary or not) the dictionary is decoded first, as pyarrow
+//    does.
 //  - Mixed types are brought to pyarrow's common type first
 //    (type_promotion.h): numbers by CommonNumeric with safe casts (uint64
 //    vs int64 compares as int64, a uint64 value past 2^63 is Invalid as
@@ -21,7 +23,7 @@
 //    AVX2 loops chosen through simd_level.h (RecordSimdLevel says which
 //    ran).
 //  - Not supported (NotImplemented naming the function and the types):
-//    dictionary against an array, decimals of different scales, view
+//    decimals of different scales (pyarrow rescales them), view
 //    layouts against the other layouts, nested types, intervals.
 #pragma once
 

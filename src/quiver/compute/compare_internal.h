@@ -11,6 +11,8 @@
 
 #include "quiver/array/array_data.h"
 #include "quiver/compute/compare.h"
+#include "quiver/memory/memory_pool.h"
+#include "quiver/util/result.h"
 
 namespace quiver::compute::internal {
 
@@ -54,5 +56,13 @@ void CompareBool(CompareOp op, const BoolSide& left, const BoolSide& right, int6
 // (right_scalar non-null).
 void CompareBinary(CompareOp op, const ArrayData& left, const ArrayData* right,
                    const std::string_view* right_scalar, int64_t n, uint8_t* out);
+
+// A dictionary array decoded to a plain array of its value type (what
+// pyarrow compares a dictionary array with another array as): row i is
+// dictionary value indices[i], null where the index or that value is null.
+// Values of fixed width, boolean, binary / string (32- and 64-bit
+// offsets) and the view layouts (the views are copied, their data buffers
+// shared); NotImplemented for another value type.
+Result<ArrayDataPtr> DecodeDictionary(const ArrayData& array, MemoryPool* pool);
 
 }  // namespace quiver::compute::internal

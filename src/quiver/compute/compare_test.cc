@@ -284,7 +284,16 @@ TEST(Compare, DictionaryAgainstScalar) {
                                                       std::nullopt, std::nullopt};
   CheckBooleans(flipped, 6, [&](int64_t i) { return expected2[static_cast<size_t>(i)]; },
                 "dict flipped");
-  EXPECT_EQ(Equal(a, a).status().code(), StatusCode::kNotImplemented);
+  // Against an array: decoded.
+  const std::vector<std::optional<bool>> expected3 = {true, std::nullopt, true, true, true,
+                                                      std::nullopt, std::nullopt};
+  CheckBooleans(Equal(a, a), 7, [&](int64_t i) { return expected3[static_cast<size_t>(i)]; },
+                "dict vs dict");
+  auto plain = testutil::StringArrayFromVector({"x", "x", "x", "z", "y", "y", "y"});
+  const std::vector<std::optional<bool>> expected4 = {true, std::nullopt, false, true, false,
+                                                      std::nullopt, std::nullopt};
+  CheckBooleans(Equal(plain, a), 7, [&](int64_t i) { return expected4[static_cast<size_t>(i)]; },
+                "plain vs dict");
 }
 
 TEST(Compare, MixedTypes) {
