@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "quiver/array/array.h"
@@ -42,8 +44,44 @@ TypePtr TypeFromPy(nb::handle type_obj) {
   return Unwrap(ImportType(&schema));
 }
 
+// str(obj) (nb::str(h) would only borrow h as a str).
+std::string PyStr(nb::handle obj) {
+  PyObject* s = PyObject_Str(obj.ptr());
+  if (s == nullptr) throw nb::python_error();
+  return nb::cast<std::string>(nb::steal<nb::str>(s));
+}
+
+// A pyarrow Scalar of a plain type, from its as_py() (no array round
+// trip: this runs on every call with a scalar argument); nullopt for other
+// types.
+std::optional<Scalar> PlainPyarrowScalar(nb::handle obj) {
+  static const auto* const kPlain = new std::unordered_map<std::string, TypePtr>{
+      {"int8", int8()},     {"int16", int16()},   {"int32", int32()},
+      {"int64", int64()},   {"uint8", uint8()},   {"uint16", uint16()},
+      {"uint32", uint32()}, {"uint64", uint64()}, {"float", float32()},
+      {"double", float64()}, {"bool", boolean()}, {"string", utf8()},
+      {"large_string", large_utf8()}, {"binary", binary()}, {"large_binary", large_binary()}};
+  const auto it = kPlain->find(PyStr(obj.attr("type")));
+  if (it == kPlain->end()) return std::nullopt;
+  const TypePtr& type = it->second;
+  nb::object v = obj.attr("as_py")();
+  if (v.is_none()) return Scalar::MakeNull(type);
+  const Type id = type->id();
+  if (IsSignedInteger(id)) return Unwrap(Scalar::MakeInt(type, nb::cast<int64_t>(v)));
+  if (IsUnsignedInteger(id)) return Unwrap(Scalar::MakeUInt(type, nb::cast<uint64_t>(v)));
+  if (id == Type::kFloat) return Scalar::MakeFloat(static_cast<float>(nb::cast<double>(v)));
+  if (id == Type::kDouble) return Scalar::MakeDouble(nb::cast<double>(v));
+  if (id == Type::kBool) return Scalar::MakeBool(nb::cast<bool>(v));
+  if (PyBytes_Check(v.ptr())) {
+    return Unwrap(Scalar::MakeBytes(
+        type, std::string(PyBytes_AsString(v.ptr()), static_cast<size_t>(PyBytes_Size(v.ptr())))));
+  }
+  return Unwrap(Scalar::MakeBytes(type, nb::cast<std::string>(v)));
+}
+
 // A pyarrow Scalar: through a one-row pyarrow array of its type.
 Scalar PyarrowScalar(nb::handle obj) {
+  if (std::optional<Scalar> plain = PlainPyarrowScalar(obj)) return *std::move(plain);
   nb::object pa = nb::module_::import_("pyarrow");
   nb::object one = pa.attr("array")(nb::make_tuple(obj), nb::arg("type") = obj.attr("type"));
   auto [array, field] = ArrayFromPy(one);
@@ -197,7 +235,7 @@ ComputeArg ComputeArgFromPy(nb::handle obj) {
     arg.datum = PyarrowScalar(obj);
   } else {
     throw nb::type_error(
-        ("quiver.compute: cannot use a " + nb::cast<std::string>(nb::str(obj.type())) +
+        ("quiver.compute: cannot use a " + PyStr(obj.type()) +
          " as an argument (an array, chunked array, scalar or Python value)")
             .c_str());
   }

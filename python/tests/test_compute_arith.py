@@ -273,3 +273,8 @@ def test_scalar_level_gives_the_same_results():
         "assert qc.last_simd_level() == 'scalar'\n")
     env = dict(os.environ, QUIVER_SIMD_LEVEL="scalar")
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
+
+
+def test_unusable_argument():
+    with pytest.raises(TypeError, match="cannot use a"):
+        qc.add(pa.array([1]), object())

@@ -18,6 +18,7 @@
 #include "quiver/compute/simd_level.h"
 #include "quiver/compute/type_promotion.h"
 #include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 
 namespace quiver::compute {
 
@@ -156,9 +157,9 @@ void RunPlain(const T* l, const T* r, T* out, int64_t n) {
   RecordSimdLevel(SimdLevel::kScalar);
 }
 
-// Ops that can fail, on valid rows only (`valid`: the result's validity at
-// offset 0, or null when every row is valid); null rows get 0. Returns the
-// error code of the last failing row (0: none).
+// Ops that can fail; only valid rows' failures count (`valid`: the
+// result's validity at offset 0, or null when every row is valid). Returns
+// the error code of the last failing row (0: none).
 template <typename T, typename Op, bool LS, bool RS>
 int CheckedLoop(const T* l, const T* r, T* out, int64_t n, const uint8_t* valid) {
   int last = 0;
@@ -168,12 +169,17 @@ int CheckedLoop(const T* l, const T* r, T* out, int64_t n, const uint8_t* valid)
       last = e != 0 ? e : last;
     }
   } else {
-    for (int64_t i = 0; i < n; ++i) {
-      if (bit_util::GetBit(valid, i)) {
-        const int e = Op::Checked(At<LS>(l, i), At<RS>(r, i), out + i);
+    // Every row is computed (the ops never trap: a zero divisor is tested
+    // before dividing); a null row's error is masked off by its validity
+    // bit, without a branch.
+    for (int64_t base = 0; base < n; base += 64) {
+      const int m = n - base < 64 ? static_cast<int>(n - base) : 64;
+      const uint64_t word = bitmap::LoadBits(valid, base, m);
+      for (int j = 0; j < m; ++j) {
+        const int64_t i = base + j;
+        const int e = Op::Checked(At<LS>(l, i), At<RS>(r, i), out + i) &
+                      -static_cast<int>((word >> j) & 1);
         last = e != 0 ? e : last;
-      } else {
-        out[i] = T{};
       }
     }
   }

@@ -2,9 +2,10 @@
 // results are built 64 rows to a uint64 word and stored once per word,
 // never bit by bit. A reader gives row i of a side (an array, a broadcast
 // scalar, a layout of binary values); one template loop serves every
-// (operator, reader pair). int32, int64, float and double also have AVX2
-// loops: eight (or four) rows per compare, their sign bits gathered by
-// movemask into the word.
+// (operator, reader pair): 64 results as bytes, packed by a multiply eight
+// at a time, compiled twice (baseline and AVX2, as arithmetic.cc's loops).
+// int32, int64, float and double also have hand-written AVX2 loops: eight
+// (or four) rows per compare, their sign bits gathered by movemask.
 #include "quiver/compute/compare_internal.h"
 
 #include <cstring>
@@ -49,17 +50,27 @@ inline void StoreTail(uint8_t* out, uint64_t word, int64_t nbits) {
   for (int64_t b = 0; b < nbytes; ++b) out[b] = static_cast<uint8_t>(word >> (8 * b));
 }
 
+// Eight 0/1 bytes (little-endian in x) to eight bits: each byte's bit
+// lands at bit 56 + j of the product, and the cross terms fall below bit
+// 56 or past bit 63 without carrying into them.
+inline uint64_t PackEightBytes(uint64_t x) { return (x * 0x0102040810204080ULL) >> 56; }
+
+// Rows [i, i + 64) as one word: 64 results as bytes first (a loop the
+// compiler vectorises), then packed eight at a time.
+template <CompareOp kOp, typename L, typename R>
+inline uint64_t Word64(const L& l, const R& r, int64_t i) {
+  uint8_t bytes[64];
+  for (int j = 0; j < 64; ++j) bytes[j] = Cmp<kOp>::Call(l(i + j), r(i + j)) ? 1 : 0;
+  uint64_t word = 0;
+  for (int k = 0; k < 8; ++k) word |= PackEightBytes(bit_util::LoadLE64(bytes + 8 * k)) << (8 * k);
+  return word;
+}
+
 // Rows [start, n): whole words, then the tail.
 template <CompareOp kOp, typename L, typename R>
 void PackLoop(const L& l, const R& r, int64_t start, int64_t n, uint8_t* out) {
   int64_t i = start;
-  for (; i + 64 <= n; i += 64) {
-    uint64_t word = 0;
-    for (int j = 0; j < 64; ++j) {
-      word |= static_cast<uint64_t>(Cmp<kOp>::Call(l(i + j), r(i + j))) << j;
-    }
-    bit_util::StoreLittleEndian(out + i / 8, word);
-  }
+  for (; i + 64 <= n; i += 64) bit_util::StoreLittleEndian(out + i / 8, Word64<kOp>(l, r, i));
   if (i < n) {
     uint64_t word = 0;
     for (int64_t j = 0; i + j < n; ++j) {
@@ -67,6 +78,31 @@ void PackLoop(const L& l, const R& r, int64_t start, int64_t n, uint8_t* out) {
     }
     StoreTail(out + i / 8, word, n - i);
   }
+}
+
+#if defined(__x86_64__)
+// The same loop compiled for AVX2 (the byte loop vectorises 256 bits wide).
+template <CompareOp kOp, typename L, typename R>
+__attribute__((target("avx2"))) void PackLoopAvx2(const L& l, const R& r, int64_t start,
+                                                  int64_t n, uint8_t* out) {
+  int64_t i = start;
+  for (; i + 64 <= n; i += 64) bit_util::StoreLittleEndian(out + i / 8, Word64<kOp>(l, r, i));
+  if (i < n) {
+    uint64_t word = 0;
+    for (int64_t j = 0; i + j < n; ++j) {
+      word |= static_cast<uint64_t>(Cmp<kOp>::Call(l(i + j), r(i + j))) << j;
+    }
+    StoreTail(out + i / 8, word, n - i);
+  }
+}
+#endif
+
+template <CompareOp kOp, typename L, typename R>
+void RunPackLoop(bool avx2, const L& l, const R& r, int64_t start, int64_t n, uint8_t* out) {
+#if defined(__x86_64__)
+  if (avx2) return PackLoopAvx2<kOp>(l, r, start, n, out);
+#endif
+  PackLoop<kOp>(l, r, start, n, out);
 }
 
 // --- Fixed-width readers ----------------------------------------------------
@@ -292,14 +328,15 @@ int64_t VectorWords(CompareKind kind, const void* l, const void* r, bool right_s
 #endif  // __x86_64__
 
 template <CompareOp kOp, typename Traits>
-void FixedLoop(const void* l, const void* r, bool right_scalar, int64_t start, int64_t n,
-               uint8_t* out) {
+void FixedLoop(bool avx2, const void* l, const void* r, bool right_scalar, int64_t start,
+               int64_t n, uint8_t* out) {
   const FixedReader<Traits, false> left{static_cast<const uint8_t*>(l)};
   if (right_scalar) {
-    PackLoop<kOp>(left, FixedReader<Traits, true>{static_cast<const uint8_t*>(r)}, start, n, out);
+    RunPackLoop<kOp>(avx2, left, FixedReader<Traits, true>{static_cast<const uint8_t*>(r)}, start,
+                     n, out);
   } else {
-    PackLoop<kOp>(left, FixedReader<Traits, false>{static_cast<const uint8_t*>(r)}, start, n,
-                  out);
+    RunPackLoop<kOp>(avx2, left, FixedReader<Traits, false>{static_cast<const uint8_t*>(r)},
+                     start, n, out);
   }
 }
 
@@ -307,31 +344,28 @@ template <CompareOp kOp>
 void CompareFixedOp(CompareKind kind, const void* l, const void* r, bool right_scalar, int64_t n,
                     uint8_t* out) {
   int64_t done = 0;
-  SimdLevel level = SimdLevel::kScalar;
+  bool avx2 = false;
 #if defined(__x86_64__)
-  const bool vectorisable = kind == CompareKind::kInt32 || kind == CompareKind::kInt64 ||
-                            kind == CompareKind::kFloat || kind == CompareKind::kDouble;
-  if (vectorisable && ActiveSimdLevel() >= SimdLevel::kAvx2) {
-    done = VectorWords<kOp>(kind, l, r, right_scalar, n, out);
-    level = SimdLevel::kAvx2;
-  }
+  avx2 = ActiveSimdLevel() >= SimdLevel::kAvx2;
+  if (avx2) done = VectorWords<kOp>(kind, l, r, right_scalar, n, out);
 #endif
+  const bool rs = right_scalar;
   switch (kind) {
-    case CompareKind::kInt8: FixedLoop<kOp, Plain<int8_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kInt16: FixedLoop<kOp, Plain<int16_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kInt32: FixedLoop<kOp, Plain<int32_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kInt64: FixedLoop<kOp, Plain<int64_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kUInt8: FixedLoop<kOp, Plain<uint8_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kUInt16: FixedLoop<kOp, Plain<uint16_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kUInt32: FixedLoop<kOp, Plain<uint32_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kUInt64: FixedLoop<kOp, Plain<uint64_t>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kFloat: FixedLoop<kOp, Plain<float>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kDouble: FixedLoop<kOp, Plain<double>>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kHalf: FixedLoop<kOp, Half>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kDecimal128: FixedLoop<kOp, Dec128>(l, r, right_scalar, done, n, out); break;
-    case CompareKind::kDecimal256: FixedLoop<kOp, Dec256>(l, r, right_scalar, done, n, out); break;
+    case CompareKind::kInt8: FixedLoop<kOp, Plain<int8_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kInt16: FixedLoop<kOp, Plain<int16_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kInt32: FixedLoop<kOp, Plain<int32_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kInt64: FixedLoop<kOp, Plain<int64_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kUInt8: FixedLoop<kOp, Plain<uint8_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kUInt16: FixedLoop<kOp, Plain<uint16_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kUInt32: FixedLoop<kOp, Plain<uint32_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kUInt64: FixedLoop<kOp, Plain<uint64_t>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kFloat: FixedLoop<kOp, Plain<float>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kDouble: FixedLoop<kOp, Plain<double>>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kHalf: FixedLoop<kOp, Half>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kDecimal128: FixedLoop<kOp, Dec128>(avx2, l, r, rs, done, n, out); break;
+    case CompareKind::kDecimal256: FixedLoop<kOp, Dec256>(avx2, l, r, rs, done, n, out); break;
   }
-  RecordSimdLevel(level);
+  RecordSimdLevel(avx2 ? SimdLevel::kAvx2 : SimdLevel::kScalar);
 }
 
 // --- Binary readers -----------------------------------------------------------
