@@ -18,7 +18,6 @@
 #include "quiver/compute/simd_level.h"
 #include "quiver/compute/type_promotion.h"
 #include "quiver/util/bit_util.h"
-#include "quiver/util/bitmap.h"
 
 namespace quiver::compute {
 
@@ -158,28 +157,28 @@ void RunPlain(const T* l, const T* r, T* out, int64_t n) {
 }
 
 // Ops that can fail; only valid rows' failures count (`valid`: the
-// result's validity at offset 0, or null when every row is valid). Returns
-// the error code of the last failing row (0: none).
+// result's validity at offset 0, or null when every row is valid). Every
+// row is computed (the ops never trap: a zero divisor is tested before
+// dividing), 64 at a time with their error codes as bytes; a block without
+// any error (the common case) costs one OR over them, and only a block
+// with one looks at the validity, for the last failing valid row. Returns
+// that row's error code (0: none).
 template <typename T, typename Op, bool LS, bool RS>
 int CheckedLoop(const T* l, const T* r, T* out, int64_t n, const uint8_t* valid) {
   int last = 0;
-  if (valid == nullptr) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int e = Op::Checked(At<LS>(l, i), At<RS>(r, i), out + i);
-      last = e != 0 ? e : last;
+  for (int64_t base = 0; base < n; base += 64) {
+    const int m = n - base < 64 ? static_cast<int>(n - base) : 64;
+    uint8_t errors[64];
+    uint8_t any = 0;
+    for (int j = 0; j < m; ++j) {
+      const int64_t i = base + j;
+      errors[j] = static_cast<uint8_t>(Op::Checked(At<LS>(l, i), At<RS>(r, i), out + i));
+      any |= errors[j];
     }
-  } else {
-    // Every row is computed (the ops never trap: a zero divisor is tested
-    // before dividing); a null row's error is masked off by its validity
-    // bit, without a branch.
-    for (int64_t base = 0; base < n; base += 64) {
-      const int m = n - base < 64 ? static_cast<int>(n - base) : 64;
-      const uint64_t word = bitmap::LoadBits(valid, base, m);
-      for (int j = 0; j < m; ++j) {
-        const int64_t i = base + j;
-        const int e = Op::Checked(At<LS>(l, i), At<RS>(r, i), out + i) &
-                      -static_cast<int>((word >> j) & 1);
-        last = e != 0 ? e : last;
+    if (any == 0) continue;
+    for (int j = 0; j < m; ++j) {
+      if (errors[j] != 0 && (valid == nullptr || bit_util::GetBit(valid, base + j))) {
+        last = errors[j];
       }
     }
   }

@@ -34,6 +34,7 @@ Result<ResultValidity> IntersectValidity(const Datum& left, const Datum& right, 
   ResultValidity out;
   const uint8_t* bits[2];
   int64_t offsets[2];
+  const ArrayData* owners[2];
   int count = 0;
   for (const Datum* arg : {&left, &right}) {
     if (arg->is_scalar()) {
@@ -46,11 +47,22 @@ Result<ResultValidity> IntersectValidity(const Datum& left, const Datum& right, 
     } else if (a.MayHaveNulls() && a.validity() != nullptr) {
       bits[count] = a.validity();
       offsets[count] = a.offset;
+      owners[count] = &a;
       ++count;
     }
   }
   if (length == 0 || (count == 0 && !out.all_null)) {
     out.all_null = out.all_null && length > 0;
+    return out;
+  }
+  if (!out.all_null && count == 1 && offsets[0] % 8 == 0) {
+    // One bitmap at a byte boundary: shared, not copied (the bits past
+    // `length` in its last byte are not read).
+    const ArrayData& a = *owners[0];
+    out.null_count = a.GetNullCount();
+    if (out.null_count > 0) {
+      out.bitmap = SliceBuffer(a.buffers[0], offsets[0] / 8, bit_util::BytesForBits(length));
+    }
     return out;
   }
   const int64_t nbytes = bit_util::BytesForBits(length);

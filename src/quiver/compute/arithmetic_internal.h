@@ -31,7 +31,9 @@ Status NoKernel(std::string_view name, const DataType& left, const DataType& rig
 
 // The result's validity over `length` rows: the AND of the arrays'
 // bitmaps at their offsets (a null scalar or a null-type argument makes
-// every row null). `bitmap` is null when no row is null.
+// every row null). `bitmap` is null when no row is null; when only one
+// argument has nulls and its offset is a whole byte, it is a slice of that
+// argument's bitmap (no copy).
 struct ResultValidity {
   std::shared_ptr<Buffer> bitmap;
   int64_t null_count = 0;
