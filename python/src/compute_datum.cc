@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "quiver/array/array.h"
@@ -53,20 +52,37 @@ std::string PyStr(nb::handle obj) {
 
 // A pyarrow Scalar of a plain type, from its as_py() (no array round
 // trip: this runs on every call with a scalar argument); nullopt for other
-// types.
+// types. The type is told by pyarrow's type id, Arrow's Type enum, which
+// Quiver's mirrors for these types.
 std::optional<Scalar> PlainPyarrowScalar(nb::handle obj) {
-  static const auto* const kPlain = new std::unordered_map<std::string, TypePtr>{
-      {"int8", int8()},     {"int16", int16()},   {"int32", int32()},
-      {"int64", int64()},   {"uint8", uint8()},   {"uint16", uint16()},
-      {"uint32", uint32()}, {"uint64", uint64()}, {"float", float32()},
-      {"double", float64()}, {"bool", boolean()}, {"string", utf8()},
-      {"large_string", large_utf8()}, {"binary", binary()}, {"large_binary", large_binary()}};
-  const auto it = kPlain->find(PyStr(obj.attr("type")));
-  if (it == kPlain->end()) return std::nullopt;
-  const TypePtr& type = it->second;
+  nb::object type_obj = obj.attr("type");
+  if (!nb::hasattr(type_obj, "id")) return std::nullopt;
+  const int id_value = nb::cast<int>(type_obj.attr("id"));
+  if (id_value < static_cast<int>(Type::kBool) || id_value > static_cast<int>(Type::kLargeBinary)) {
+    return std::nullopt;
+  }
+  const auto id = static_cast<Type>(id_value);
+  TypePtr type;
+  switch (id) {
+    case Type::kBool: type = boolean(); break;
+    case Type::kInt8: type = int8(); break;
+    case Type::kInt16: type = int16(); break;
+    case Type::kInt32: type = int32(); break;
+    case Type::kInt64: type = int64(); break;
+    case Type::kUInt8: type = uint8(); break;
+    case Type::kUInt16: type = uint16(); break;
+    case Type::kUInt32: type = uint32(); break;
+    case Type::kUInt64: type = uint64(); break;
+    case Type::kFloat: type = float32(); break;
+    case Type::kDouble: type = float64(); break;
+    case Type::kString: type = utf8(); break;
+    case Type::kBinary: type = binary(); break;
+    case Type::kLargeString: type = large_utf8(); break;
+    case Type::kLargeBinary: type = large_binary(); break;
+    default: return std::nullopt;
+  }
   nb::object v = obj.attr("as_py")();
   if (v.is_none()) return Scalar::MakeNull(type);
-  const Type id = type->id();
   if (IsSignedInteger(id)) return Unwrap(Scalar::MakeInt(type, nb::cast<int64_t>(v)));
   if (IsUnsignedInteger(id)) return Unwrap(Scalar::MakeUInt(type, nb::cast<uint64_t>(v)));
   if (id == Type::kFloat) return Scalar::MakeFloat(static_cast<float>(nb::cast<double>(v)));

@@ -18,6 +18,7 @@
 #include "quiver/compute/simd_level.h"
 #include "quiver/compute/type_promotion.h"
 #include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 
 namespace quiver::compute {
 
@@ -208,6 +209,24 @@ int DispatchChecked(Shape shape, const T* l, const T* r, T* out, int64_t n,
   return 0;
 }
 
+// Integer division by a scalar: the divisor is tested once, then the loop
+// divides without a check per row. A zero divisor fails when any row is
+// valid; -1 (INT_MIN / -1) takes the row-by-row loop.
+template <typename T, typename Op>
+int DivideByScalar(const T* l, T divisor, T* out, int64_t n, const uint8_t* valid) {
+  if (divisor == 0) {
+    std::memset(out, 0, static_cast<size_t>(n) * sizeof(T));
+    const bool any_valid = n > 0 && (valid == nullptr || bitmap::CountSetBits(valid, 0, n) > 0);
+    return any_valid ? kDivideByZero : 0;
+  }
+  if constexpr (std::is_signed_v<T>) {
+    if (divisor == -1) return CheckedLoop<T, Op, false, true>(l, &divisor, out, n, valid);
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(l[i] / divisor);
+  RecordSimdLevel(SimdLevel::kScalar);
+  return 0;
+}
+
 template <typename T>
 int RunOp(ArithmeticOp op, bool checked, Shape shape, const T* l, const T* r, T* out, int64_t n,
           const uint8_t* valid) {
@@ -235,6 +254,12 @@ int RunOp(ArithmeticOp op, bool checked, Shape shape, const T* l, const T* r, T*
       if constexpr (!kFloat) return DispatchChecked<T, MultiplyOp>(shape, l, r, out, n, valid);
       break;
     case ArithmeticOp::kDivide:
+      if constexpr (!kFloat) {
+        if (shape == Shape::kArrayScalar) {
+          return checked ? DivideByScalar<T, DivideCheckedOp>(l, r[0], out, n, valid)
+                         : DivideByScalar<T, IntDivideOp>(l, r[0], out, n, valid);
+        }
+      }
       if (checked) return DispatchChecked<T, DivideCheckedOp>(shape, l, r, out, n, valid);
       if constexpr (kFloat) {
         DispatchPlain<T, FloatDivideOp>(shape, l, r, out, n);
