@@ -15,6 +15,7 @@
 
 #include "quiver/array/array.h"
 #include "quiver/array/test_util_internal.h"
+#include "quiver/compute/arithmetic_test_util_internal.h"
 #include "quiver/compute/simd_level.h"
 
 namespace quiver::compute {
@@ -22,16 +23,7 @@ namespace {
 
 using testutil::ArrayFromVector;
 
-constexpr int64_t kLengths[] = {0, 1, 63, 64, 65, 3000};
-constexpr double kNullFractions[] = {0.0, 0.1, 0.5, 1.0};
-
-std::vector<SimdLevel> Levels() {
-  std::vector<SimdLevel> out;
-  for (SimdLevel l : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
-    if (l <= DetectedSimdLevel()) out.push_back(l);
-  }
-  return out;
-}
+using namespace testing;  // NOLINT: the shared test helpers
 
 template <typename T>
 std::vector<T> RandomValues(std::mt19937_64& rng, int64_t n, bool nonzero) {
@@ -54,14 +46,6 @@ std::vector<T> RandomValues(std::mt19937_64& rng, int64_t n, bool nonzero) {
       x = (r % 3 == 0) ? y : static_cast<T>(static_cast<int64_t>(rng() % 200) - 100);
     }
     if (nonzero && x == T(0)) x = T(3);
-  }
-  return v;
-}
-
-std::vector<bool> RandomValidity(std::mt19937_64& rng, int64_t n, double null_fraction) {
-  std::vector<bool> v(static_cast<size_t>(n));
-  for (size_t i = 0; i < v.size(); ++i) {
-    v[i] = static_cast<double>(rng() % 1000) >= null_fraction * 1000.0;
   }
   return v;
 }

@@ -169,118 +169,114 @@ struct FixedReader {
 #if defined(__x86_64__)
 #define QUIVER_AVX2 __attribute__((target("avx2")))
 
-// One AVX2 compare of kLanes rows: the result's bits, lane 0 lowest.
-template <CompareOp kOp>
-struct VecI32 {
+// The 32- and 64-bit integer lanes' intrinsics.
+struct I32Lanes {
   using T = int32_t;
   static constexpr int kLanes = 8;
-  QUIVER_AVX2 static __m256i Load(const T* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
   QUIVER_AVX2 static __m256i Set1(T v) { return _mm256_set1_epi32(v); }
+  QUIVER_AVX2 static __m256i Eq(__m256i a, __m256i b) { return _mm256_cmpeq_epi32(a, b); }
+  QUIVER_AVX2 static __m256i Gt(__m256i a, __m256i b) { return _mm256_cmpgt_epi32(a, b); }
   QUIVER_AVX2 static uint32_t Bits(__m256i m) {
     return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(m)));
   }
+};
+
+struct I64Lanes {
+  using T = int64_t;
+  static constexpr int kLanes = 4;
+  QUIVER_AVX2 static __m256i Set1(T v) { return _mm256_set1_epi64x(v); }
+  QUIVER_AVX2 static __m256i Eq(__m256i a, __m256i b) { return _mm256_cmpeq_epi64(a, b); }
+  QUIVER_AVX2 static __m256i Gt(__m256i a, __m256i b) { return _mm256_cmpgt_epi64(a, b); }
+  QUIVER_AVX2 static uint32_t Bits(__m256i m) {
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(m)));
+  }
+};
+
+// One AVX2 compare of kLanes integer rows: the result's bits, lane 0
+// lowest (AVX2 has == and > only: < swaps the arguments, the others negate).
+template <typename Lanes, CompareOp kOp>
+struct VecInt {
+  using T = typename Lanes::T;
+  static constexpr int kLanes = Lanes::kLanes;
+  static constexpr uint32_t kAll = (1u << kLanes) - 1;
+  QUIVER_AVX2 static __m256i Load(const T* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  QUIVER_AVX2 static __m256i Set1(T v) { return Lanes::Set1(v); }
   QUIVER_AVX2 static uint32_t Mask(__m256i a, __m256i b) {
     if constexpr (kOp == CompareOp::kEqual) {
-      return Bits(_mm256_cmpeq_epi32(a, b));
+      return Lanes::Bits(Lanes::Eq(a, b));
     } else if constexpr (kOp == CompareOp::kNotEqual) {
-      return ~Bits(_mm256_cmpeq_epi32(a, b)) & 0xFFu;
+      return ~Lanes::Bits(Lanes::Eq(a, b)) & kAll;
     } else if constexpr (kOp == CompareOp::kGreater) {
-      return Bits(_mm256_cmpgt_epi32(a, b));
+      return Lanes::Bits(Lanes::Gt(a, b));
     } else if constexpr (kOp == CompareOp::kLess) {
-      return Bits(_mm256_cmpgt_epi32(b, a));
+      return Lanes::Bits(Lanes::Gt(b, a));
     } else if constexpr (kOp == CompareOp::kGreaterEqual) {
-      return ~Bits(_mm256_cmpgt_epi32(b, a)) & 0xFFu;
+      return ~Lanes::Bits(Lanes::Gt(b, a)) & kAll;
     } else {  // kOp == CompareOp::kLessEqual
-      return ~Bits(_mm256_cmpgt_epi32(a, b)) & 0xFFu;
+      return ~Lanes::Bits(Lanes::Gt(a, b)) & kAll;
     }
   }
 };
 
 template <CompareOp kOp>
-struct VecI64 {
-  using T = int64_t;
+using VecI32 = VecInt<I32Lanes, kOp>;
+template <CompareOp kOp>
+using VecI64 = VecInt<I64Lanes, kOp>;
+
+// The float and double lanes' intrinsics (the predicate a template
+// argument: -O0 builds expand _mm256_cmp_* as a macro over a builtin that
+// wants an immediate).
+struct F32Lanes {
+  using T = float;
+  using V = __m256;
+  static constexpr int kLanes = 8;
+  QUIVER_AVX2 static V Load(const T* p) { return _mm256_loadu_ps(p); }
+  QUIVER_AVX2 static V Set1(T v) { return _mm256_set1_ps(v); }
+  template <int kPredicate>
+  QUIVER_AVX2 static uint32_t Cmp(V a, V b) {
+    return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_cmp_ps(a, b, kPredicate)));
+  }
+};
+
+struct F64Lanes {
+  using T = double;
+  using V = __m256d;
   static constexpr int kLanes = 4;
-  QUIVER_AVX2 static __m256i Load(const T* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  QUIVER_AVX2 static __m256i Set1(T v) { return _mm256_set1_epi64x(v); }
-  QUIVER_AVX2 static uint32_t Bits(__m256i m) {
-    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(m)));
-  }
-  QUIVER_AVX2 static uint32_t Mask(__m256i a, __m256i b) {
-    if constexpr (kOp == CompareOp::kEqual) {
-      return Bits(_mm256_cmpeq_epi64(a, b));
-    } else if constexpr (kOp == CompareOp::kNotEqual) {
-      return ~Bits(_mm256_cmpeq_epi64(a, b)) & 0xFu;
-    } else if constexpr (kOp == CompareOp::kGreater) {
-      return Bits(_mm256_cmpgt_epi64(a, b));
-    } else if constexpr (kOp == CompareOp::kLess) {
-      return Bits(_mm256_cmpgt_epi64(b, a));
-    } else if constexpr (kOp == CompareOp::kGreaterEqual) {
-      return ~Bits(_mm256_cmpgt_epi64(b, a)) & 0xFu;
-    } else {  // kOp == CompareOp::kLessEqual
-      return ~Bits(_mm256_cmpgt_epi64(a, b)) & 0xFu;
-    }
+  QUIVER_AVX2 static V Load(const T* p) { return _mm256_loadu_pd(p); }
+  QUIVER_AVX2 static V Set1(T v) { return _mm256_set1_pd(v); }
+  template <int kPredicate>
+  QUIVER_AVX2 static uint32_t Cmp(V a, V b) {
+    return static_cast<uint32_t>(_mm256_movemask_pd(_mm256_cmp_pd(a, b, kPredicate)));
   }
 };
 
 // IEEE predicates: ordered (false with a NaN) except not_equal, unordered
 // (true with a NaN), as C++'s operators.
-template <CompareOp kOp>
-struct VecF32 {
-  using T = float;
-  static constexpr int kLanes = 8;
-  QUIVER_AVX2 static __m256 Load(const T* p) { return _mm256_loadu_ps(p); }
-  QUIVER_AVX2 static __m256 Set1(T v) { return _mm256_set1_ps(v); }
-  QUIVER_AVX2 static uint32_t Mask(__m256 a, __m256 b) {
-    // The predicate must be a literal: -O0 builds expand the intrinsic as a
-    // macro over a builtin that wants an immediate.
-    __m256 m;
+template <typename Lanes, CompareOp kOp>
+struct VecFloat : Lanes {
+  QUIVER_AVX2 static uint32_t Mask(typename Lanes::V a, typename Lanes::V b) {
     if constexpr (kOp == CompareOp::kEqual) {
-      m = _mm256_cmp_ps(a, b, _CMP_EQ_OQ);
+      return Lanes::template Cmp<_CMP_EQ_OQ>(a, b);
     } else if constexpr (kOp == CompareOp::kNotEqual) {
-      m = _mm256_cmp_ps(a, b, _CMP_NEQ_UQ);
+      return Lanes::template Cmp<_CMP_NEQ_UQ>(a, b);
     } else if constexpr (kOp == CompareOp::kLess) {
-      m = _mm256_cmp_ps(a, b, _CMP_LT_OQ);
+      return Lanes::template Cmp<_CMP_LT_OQ>(a, b);
     } else if constexpr (kOp == CompareOp::kLessEqual) {
-      m = _mm256_cmp_ps(a, b, _CMP_LE_OQ);
+      return Lanes::template Cmp<_CMP_LE_OQ>(a, b);
     } else if constexpr (kOp == CompareOp::kGreater) {
-      m = _mm256_cmp_ps(a, b, _CMP_GT_OQ);
+      return Lanes::template Cmp<_CMP_GT_OQ>(a, b);
     } else {
-      m = _mm256_cmp_ps(a, b, _CMP_GE_OQ);
+      return Lanes::template Cmp<_CMP_GE_OQ>(a, b);
     }
-    return static_cast<uint32_t>(_mm256_movemask_ps(m));
   }
 };
 
 template <CompareOp kOp>
-struct VecF64 {
-  using T = double;
-  static constexpr int kLanes = 4;
-  QUIVER_AVX2 static __m256d Load(const T* p) { return _mm256_loadu_pd(p); }
-  QUIVER_AVX2 static __m256d Set1(T v) { return _mm256_set1_pd(v); }
-  QUIVER_AVX2 static uint32_t Mask(__m256d a, __m256d b) {
-    // The predicate must be a literal: -O0 builds expand the intrinsic as a
-    // macro over a builtin that wants an immediate.
-    __m256d m;
-    if constexpr (kOp == CompareOp::kEqual) {
-      m = _mm256_cmp_pd(a, b, _CMP_EQ_OQ);
-    } else if constexpr (kOp == CompareOp::kNotEqual) {
-      m = _mm256_cmp_pd(a, b, _CMP_NEQ_UQ);
-    } else if constexpr (kOp == CompareOp::kLess) {
-      m = _mm256_cmp_pd(a, b, _CMP_LT_OQ);
-    } else if constexpr (kOp == CompareOp::kLessEqual) {
-      m = _mm256_cmp_pd(a, b, _CMP_LE_OQ);
-    } else if constexpr (kOp == CompareOp::kGreater) {
-      m = _mm256_cmp_pd(a, b, _CMP_GT_OQ);
-    } else {
-      m = _mm256_cmp_pd(a, b, _CMP_GE_OQ);
-    }
-    return static_cast<uint32_t>(_mm256_movemask_pd(m));
-  }
-};
+using VecF32 = VecFloat<F32Lanes, kOp>;
+template <CompareOp kOp>
+using VecF64 = VecFloat<F64Lanes, kOp>;
 
 // Whole words of 64 rows; returns the rows done (a multiple of 64).
 template <typename V, bool kRightScalar>

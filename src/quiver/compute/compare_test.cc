@@ -17,6 +17,7 @@
 
 #include "quiver/array/array.h"
 #include "quiver/array/test_util_internal.h"
+#include "quiver/compute/arithmetic_test_util_internal.h"
 #include "quiver/compute/simd_level.h"
 
 namespace quiver::compute {
@@ -24,19 +25,10 @@ namespace {
 
 using testutil::ArrayFromVector;
 
-constexpr int64_t kLengths[] = {0, 1, 63, 64, 65, 3000};
-constexpr double kNullFractions[] = {0.0, 0.1, 0.5, 1.0};
+using namespace testing;  // NOLINT: the shared test helpers
 constexpr CompareOp kOps[] = {CompareOp::kEqual,     CompareOp::kNotEqual,
                               CompareOp::kLess,      CompareOp::kLessEqual,
                               CompareOp::kGreater,   CompareOp::kGreaterEqual};
-
-std::vector<SimdLevel> Levels() {
-  std::vector<SimdLevel> out;
-  for (SimdLevel l : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
-    if (l <= DetectedSimdLevel()) out.push_back(l);
-  }
-  return out;
-}
 
 template <typename T>
 bool Apply(CompareOp op, const T& a, const T& b) {
@@ -49,14 +41,6 @@ bool Apply(CompareOp op, const T& a, const T& b) {
     case CompareOp::kGreaterEqual: return a >= b;
   }
   return false;
-}
-
-std::vector<bool> RandomValidity(std::mt19937_64& rng, int64_t n, double null_fraction) {
-  std::vector<bool> v(static_cast<size_t>(n));
-  for (size_t i = 0; i < v.size(); ++i) {
-    v[i] = static_cast<double>(rng() % 1000) >= null_fraction * 1000.0;
-  }
-  return v;
 }
 
 // Checks `result` against expected(i) (nullopt: null) over n rows.
