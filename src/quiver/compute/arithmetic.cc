@@ -9,6 +9,7 @@
 // the same way).
 #include "quiver/compute/arithmetic.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -81,6 +82,15 @@ struct FloatDivideOp {
   template <typename T>
   static T Plain(T a, T b) {
     return a / b;
+  }
+};
+
+// Integer division of values of at most 32 bits by a divisor other than 0
+// and -1, through doubles (see DivideByScalar).
+struct ExactDoubleDivideOp {
+  template <typename T>
+  static T Plain(T a, T b) {
+    return static_cast<T>(static_cast<double>(a) / static_cast<double>(b));
   }
 };
 
@@ -222,7 +232,27 @@ int DivideByScalar(const T* l, T divisor, T* out, int64_t n, const uint8_t* vali
   if constexpr (std::is_signed_v<T>) {
     if (divisor == -1) return CheckedLoop<T, Op, false, true>(l, &divisor, out, n, valid);
   }
-  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(l[i] / divisor);
+  if constexpr (sizeof(T) <= 4) {
+    // Through doubles, which vectorise: for |a|, |b| < 2^32 the quotient's
+    // rounding error (< |a| / |b| * 2^-53) is below its distance to the
+    // next integer (>= 1 / |b| when inexact), so truncation is exact. Null
+    // rows are divided too (any value / divisor fits T).
+    RunPlain<T, ExactDoubleDivideOp, false, true>(l, &divisor, out, n);
+    return 0;
+  }
+  if (valid == nullptr) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(l[i] / divisor);
+  } else {
+    // Division is slow enough that skipping null rows pays (runs of valid
+    // rows; the rows between them get 0).
+    int64_t next = 0;
+    bitmap::VisitSetBitRuns(valid, 0, n, [&](int64_t pos, int64_t len) {
+      std::fill(out + next, out + pos, T{0});
+      for (int64_t i = pos; i < pos + len; ++i) out[i] = static_cast<T>(l[i] / divisor);
+      next = pos + len;
+    });
+    std::fill(out + next, out + n, T{0});
+  }
   RecordSimdLevel(SimdLevel::kScalar);
   return 0;
 }
