@@ -50,6 +50,7 @@ from quiver._quiver import (  # noqa: E402
     __version__,
     Array,
     BufferOutputStream,
+    ChunkedArray,
     ParquetWriter,
     RecordBatch,
     Table,
@@ -80,6 +81,7 @@ from quiver._scalar import DataType, Scalar  # noqa: E402
 # not shadow the builtins.
 __all__ = [
     "Array",
+    "ChunkedArray",
     "RecordBatch",
     "read_table",
     "read_parquet",

@@ -72,3 +72,94 @@ def concat_arrays(arrays):
 
 
 __all__ = ["simd_levels", "filter", "take"]
+
+
+# --- Arithmetic and comparisons (python/src/compute_arith.cc) ----------------
+# Arguments as pyarrow.compute takes them: arrays (anything with
+# __arrow_c_array__), chunked arrays (a quiver.ChunkedArray comes back),
+# Python values typed as pa.scalar types them (an int is int64), quiver or
+# pyarrow scalars. Two scalars give a quiver.Scalar.
+
+
+def add(x, y, /):
+    """x + y; integers wrap on overflow (add_checked raises)."""
+    return _compute.add(x, y)
+
+
+def add_checked(x, y, /):
+    """x + y; integer overflow raises InvalidError("overflow")."""
+    return _compute.add_checked(x, y)
+
+
+def subtract(x, y, /):
+    """x - y; integers wrap on overflow (subtract_checked raises)."""
+    return _compute.subtract(x, y)
+
+
+def subtract_checked(x, y, /):
+    """x - y; integer overflow raises InvalidError("overflow")."""
+    return _compute.subtract_checked(x, y)
+
+
+def multiply(x, y, /):
+    """x * y; integers wrap on overflow (multiply_checked raises)."""
+    return _compute.multiply(x, y)
+
+
+def multiply_checked(x, y, /):
+    """x * y; integer overflow raises InvalidError("overflow")."""
+    return _compute.multiply_checked(x, y)
+
+
+def divide(x, y, /):
+    """x / y; integer division truncates toward zero and raises
+    InvalidError("divide by zero") for a zero divisor; floats are IEEE."""
+    return _compute.divide(x, y)
+
+
+def divide_checked(x, y, /):
+    """x / y; a zero divisor (floats too) and INT_MIN / -1 raise InvalidError."""
+    return _compute.divide_checked(x, y)
+
+
+def equal(x, y, /):
+    """x == y as a boolean array (null where either side is null)."""
+    return _compute.equal(x, y)
+
+
+def not_equal(x, y, /):
+    """x != y as a boolean array (NaN != anything is true)."""
+    return _compute.not_equal(x, y)
+
+
+def less(x, y, /):
+    """x < y as a boolean array."""
+    return _compute.less(x, y)
+
+
+def less_equal(x, y, /):
+    """x <= y as a boolean array."""
+    return _compute.less_equal(x, y)
+
+
+def greater(x, y, /):
+    """x > y as a boolean array."""
+    return _compute.greater(x, y)
+
+
+def greater_equal(x, y, /):
+    """x >= y as a boolean array."""
+    return _compute.greater_equal(x, y)
+
+
+def last_simd_level():
+    """The SIMD level ('scalar', 'avx2', ...) the last kernel call on this
+    thread ran at."""
+    return _compute.last_simd_level()
+
+
+__all__ += [
+    "add", "add_checked", "subtract", "subtract_checked", "multiply", "multiply_checked",
+    "divide", "divide_checked", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal", "last_simd_level",
+]

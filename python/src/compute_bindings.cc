@@ -1,9 +1,10 @@
 #include "compute_bindings.h"
 
-#include <string>
-
 #include <nanobind/stl/string.h>
 
+#include <string>
+
+#include "compute_datum.h"
 #include "quiver/compute/simd_level.h"
 
 namespace quiver::python {
@@ -18,6 +19,10 @@ void BindCompute(nb::module_& m) {
     d["active"] = std::string(compute::SimdLevelName(compute::ActiveSimdLevel()));
     return d;
   }, "The SIMD level this CPU supports and the one kernels use (QUIVER_SIMD_LEVEL caps it)");
+  c.def("last_simd_level", [] { return nb::str(std::string(compute::SimdLevelName(compute::LastSimdLevel())).c_str()); },
+        "The level the last kernel call on this thread ran at");
+  BindChunkedArray(m);
+  BindArithmetic(c);
   BindComputeSelect(c);
 }
 

@@ -329,7 +329,20 @@ NB_MODULE(_quiver, m) {
       .def("__repr__", [](const PyArray& a) { return a.array->ToString(); })
       .def("__arrow_c_array__", [](const PyArray& a, nb::object) { return ArrayCapsules(a); },
            nb::arg("requested_schema") = nb::none())
-      .def("__arrow_c_schema__", [](const PyArray& a) { return TypeCapsule(*a.field); });
+      .def("__arrow_c_schema__", [](const PyArray& a) { return TypeCapsule(*a.field); })
+      .def("to_pyarrow",
+           [](nb::object self) { return nb::module_::import_("pyarrow").attr("array")(self); },
+           "A pyarrow.Array of the same data (zero-copy through __arrow_c_array__)")
+      .def("to_pylist",
+           [](nb::object self) {
+             return nb::module_::import_("pyarrow").attr("array")(self).attr("to_pylist")();
+           },
+           "The values as Python objects (through to_pyarrow() until Quiver has its own)")
+      .def("equals",
+           [](const PyArray& a, nb::handle other) {
+             return a.array->Equals(*ArrayFromPy(other).first);
+           },
+           "Same type, length, nulls and values (pyarrow's Array.equals)");
 
   m.def("table", &MakeTable, nb::arg("data"),
         "A Quiver table from any object with __arrow_c_stream__ or __arrow_c_array__");
