@@ -1,0 +1,214 @@
+// Null predicates (see null_predicates.h). Plain arrays: the validity
+// bitmap copied or inverted (util/bitmap.h) at any bit offset; NaN tests
+// and dictionaries build their output 64 slots to a word.
+#include "quiver/compute/null_predicates.h"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "quiver/compute/boolean_internal.h"
+#include "quiver/compute/simd_level.h"
+#include "quiver/util/bitmap.h"
+
+namespace quiver::compute {
+
+namespace {
+
+using internal::CopyBits;
+using internal::FillBitmap;
+using internal::MakeBooleanArray;
+using internal::NewBitmap;
+using internal::WordAt;
+
+bool HalfIsNan(uint16_t bits) { return (bits & 0x7FFF) > 0x7C00; }
+
+// Bit j: whether value j of v is NaN (j < nbits).
+template <typename T>
+uint64_t NanWord(const T* v, int nbits) {
+  uint64_t w = 0;
+  for (int j = 0; j < nbits; ++j) {
+    bool nan;
+    if constexpr (std::is_same_v<T, uint16_t>) {
+      nan = HalfIsNan(v[j]);
+    } else {
+      nan = std::isnan(v[j]);
+    }
+    w |= static_cast<uint64_t>(nan) << j;
+  }
+  return w;
+}
+
+// NaN bits of a float16/32/64 array's values (offset included) into `out`.
+void FillNanBits(const ArrayData& a, uint8_t* out) {
+  auto fill = [&](const auto* values) {
+    FillBitmap(out, a.length, [&](int64_t pos, int nbits) { return NanWord(values + pos, nbits); });
+  };
+  switch (a.type->id()) {
+    case Type::kHalfFloat: fill(a.GetValues<uint16_t>(1)); break;
+    case Type::kFloat: fill(a.GetValues<float>(1)); break;
+    case Type::kDouble: fill(a.GetValues<double>(1)); break;
+    default: bitmap::SetBitsTo(out, 0, a.length, false); break;
+  }
+}
+
+// Whether dictionary value `i` is NaN (false for a non-float dictionary).
+bool DictionaryValueIsNan(const ArrayData& dict, int64_t i) {
+  switch (dict.type->id()) {
+    case Type::kHalfFloat: return HalfIsNan(dict.GetValues<uint16_t>(1)[i]);
+    case Type::kFloat: return std::isnan(dict.GetValues<float>(1)[i]);
+    case Type::kDouble: return std::isnan(dict.GetValues<double>(1)[i]);
+    default: return false;
+  }
+}
+
+int64_t IndexAt(const ArrayData& a, Type index_type, int64_t i) {
+  switch (index_type) {
+    case Type::kInt8: return a.GetValues<int8_t>(1)[i];
+    case Type::kUInt8: return a.GetValues<uint8_t>(1)[i];
+    case Type::kInt16: return a.GetValues<int16_t>(1)[i];
+    case Type::kUInt16: return a.GetValues<uint16_t>(1)[i];
+    case Type::kInt32: return a.GetValues<int32_t>(1)[i];
+    case Type::kUInt32: return a.GetValues<uint32_t>(1)[i];
+    case Type::kInt64: return a.GetValues<int64_t>(1)[i];
+    case Type::kUInt64: return static_cast<int64_t>(a.GetValues<uint64_t>(1)[i]);
+    default: return -1;
+  }
+}
+
+// Bits of the logically valid slots of a dictionary array (index valid and
+// pointing at a valid value, not NaN when nan_is_null).
+Status FillDictionaryValid(const ArrayData& a, bool nan_is_null, uint8_t* out) {
+  const ArrayData* dict = a.dictionary.get();
+  if (dict == nullptr) return Status::Invalid("a dictionary array without a dictionary");
+  const Type index_type = TypeAs<DictionaryType>(*a.type).index_type()->id();
+  const uint8_t* validity = a.GetNullCount() == 0 ? nullptr : a.validity();
+  bool bad_index = false;
+  FillBitmap(out, a.length, [&](int64_t pos, int nbits) {
+    const uint64_t index_valid = WordAt(validity, a.offset, pos, nbits);
+    uint64_t w = 0;
+    for (int j = 0; j < nbits; ++j) {
+      if (((index_valid >> j) & 1) == 0) continue;
+      const int64_t idx = IndexAt(a, index_type, pos + j);
+      if (idx < 0 || idx >= dict->length) {
+        bad_index = true;
+        continue;
+      }
+      const bool valid = dict->IsValid(idx) && !(nan_is_null && DictionaryValueIsNan(*dict, idx));
+      w |= static_cast<uint64_t>(valid) << j;
+    }
+    return w;
+  });
+  if (bad_index) return Status::Invalid("dictionary index out of range of the dictionary");
+  return Status::OK();
+}
+
+bool IsFloating16To64(Type id) {
+  return id == Type::kHalfFloat || id == Type::kFloat || id == Type::kDouble;
+}
+
+// is_null (want_null) or is_valid of an array.
+Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, MemoryPool* pool) {
+  const int64_t n = a.length;
+  QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(n, pool));
+  const Type id = a.type->id();
+  if (id == Type::kNull) {
+    bitmap::SetBitsTo(out.data(), 0, n, want_null);
+  } else if (id == Type::kDictionary) {
+    QUIVER_RETURN_NOT_OK(FillDictionaryValid(a, want_null && nan_is_null, out.data()));
+    if (want_null) bitmap::InvertBitmap(out.data(), 0, n, out.data(), 0);
+  } else {
+    const uint8_t* validity = a.GetNullCount() == 0 ? nullptr : a.validity();
+    const bool nan = want_null && nan_is_null && IsFloating16To64(id);
+    if (nan) {
+      FillNanBits(a, out.data());
+      if (validity != nullptr) {
+        // null = invalid or NaN: NaN | ~valid.
+        FillBitmap(out.data(), n, [&](int64_t pos, int nbits) {
+          return bitmap::LoadBits(out.data(), pos, nbits) |
+                 (~bitmap::LoadBits(validity, a.offset + pos, nbits) &
+                  bit_util::LeastSignificantBitMask(nbits));
+        });
+      }
+    } else if (validity == nullptr) {
+      bitmap::SetBitsTo(out.data(), 0, n, !want_null);
+    } else if (want_null) {
+      bitmap::InvertBitmap(validity, a.offset, n, out.data(), 0);
+    } else {
+      bitmap::CopyBitmap(validity, a.offset, n, out.data(), 0);
+    }
+  }
+  return Datum(MakeBooleanArray(n, out.Freeze(), nullptr));
+}
+
+bool IsNanType(Type id) {
+  switch (id) {
+    case Type::kNull:
+    case Type::kInt8:
+    case Type::kInt16:
+    case Type::kInt32:
+    case Type::kInt64:
+    case Type::kUInt8:
+    case Type::kUInt16:
+    case Type::kUInt32:
+    case Type::kUInt64:
+    case Type::kHalfFloat:
+    case Type::kFloat:
+    case Type::kDouble:
+    case Type::kDuration:
+    case Type::kDecimal128:
+    case Type::kDecimal256: return true;
+    default: return false;
+  }
+}
+
+bool ScalarIsNan(const Scalar& s) {
+  return s.is_valid() && IsFloating16To64(s.type()->id()) && std::isnan(s.double_value());
+}
+
+}  // namespace
+
+Result<Datum> IsNull(const Datum& values, bool nan_is_null, MemoryPool* pool) {
+  RecordSimdLevel(SimdLevel::kScalar);
+  if (values.is_scalar()) {
+    const Scalar& s = values.scalar();
+    return Datum(Scalar::MakeBool(!s.is_valid() || (nan_is_null && ScalarIsNan(s))));
+  }
+  return NullOrValid(*values.array(), true, nan_is_null, pool);
+}
+
+Result<Datum> IsValid(const Datum& values, MemoryPool* pool) {
+  RecordSimdLevel(SimdLevel::kScalar);
+  if (values.is_scalar()) return Datum(Scalar::MakeBool(values.scalar().is_valid()));
+  return NullOrValid(*values.array(), false, false, pool);
+}
+
+Result<Datum> IsNan(const Datum& values, MemoryPool* pool) {
+  const Type id = values.type()->id();
+  if (!IsNanType(id)) {
+    return Status::NotImplemented("Function 'is_nan' has no kernel matching input types (",
+                                  values.type()->ToString(), ")");
+  }
+  RecordSimdLevel(SimdLevel::kScalar);
+  if (values.is_scalar()) {
+    const Scalar& s = values.scalar();
+    return Datum(s.is_valid() ? Scalar::MakeBool(ScalarIsNan(s)) : Scalar::MakeNull(boolean()));
+  }
+  const ArrayData& a = *values.array();
+  const int64_t n = a.length;
+  QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(n, pool));
+  FillNanBits(a, out.data());
+  std::shared_ptr<Buffer> validity;
+  if (id == Type::kNull) {
+    QUIVER_ASSIGN_OR_RAISE(MutableBuffer none, NewBitmap(n, pool));
+    bitmap::SetBitsTo(none.data(), 0, n, false);
+    validity = none.Freeze();
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(validity, CopyBits(a.GetNullCount() == 0 ? nullptr : a.validity(),
+                                              a.offset, n, pool));
+  }
+  return Datum(MakeBooleanArray(n, out.Freeze(), std::move(validity)));
+}
+
+}  // namespace quiver::compute
