@@ -18,36 +18,78 @@ namespace {
 
 // --- Pairwise-summation blocks ------------------------------------------------
 
+// Four values as doubles (exactly: every type here converts exactly).
 QUIVER_AVX2 inline __m256d Load4(const double* p) { return _mm256_loadu_pd(p); }
 QUIVER_AVX2 inline __m256d Load4(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+QUIVER_AVX2 inline __m256d Load4(const int32_t* p) {
+  return _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+QUIVER_AVX2 inline __m256d Load4(const uint32_t* p) {
+  // u - 2^31 as int32 converts exactly; adding 2^31 back is exact too.
+  const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                                  _mm_set1_epi32(static_cast<int32_t>(0x80000000u)));
+  return _mm256_add_pd(_mm256_cvtepi32_pd(x), _mm256_set1_pd(2147483648.0));
+}
+QUIVER_AVX2 inline __m256d Load4(const int16_t* p) {
+  return _mm256_cvtepi32_pd(_mm_cvtepi16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+QUIVER_AVX2 inline __m256d Load4(const uint16_t* p) {
+  return _mm256_cvtepi32_pd(_mm_cvtepu16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+QUIVER_AVX2 inline __m128i Load4Bytes(const void* p) {
+  int32_t w;
+  std::memcpy(&w, p, 4);
+  return _mm_cvtsi32_si128(w);
+}
+QUIVER_AVX2 inline __m256d Load4(const int8_t* p) {
+  return _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(Load4Bytes(p)));
+}
+QUIVER_AVX2 inline __m256d Load4(const uint8_t* p) {
+  return _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(Load4Bytes(p)));
+}
 
-// Four blocks of 16 at v, v + 16, v + 32, v + 48: lane k adds block k's
-// values in order. Each step loads four values of each block and transposes
-// the 4 x 4 tile so that column m holds value m of every block.
+// acc + the 4 x 4 tile of values j..j+3 of four blocks of 16 (v points at
+// value j of the first block): the tile is transposed so that lane k adds
+// block k's values j, j + 1, j + 2, j + 3 in order.
 template <typename T>
-QUIVER_AVX2 inline __m256d FourBlockSums(const T* v) {
-  __m256d acc = _mm256_setzero_pd();
-  for (int j = 0; j < kPairwiseBlock; j += 4) {
-    const __m256d r0 = Load4(v + j);
-    const __m256d r1 = Load4(v + kPairwiseBlock + j);
-    const __m256d r2 = Load4(v + 2 * kPairwiseBlock + j);
-    const __m256d r3 = Load4(v + 3 * kPairwiseBlock + j);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1);  // r0[0] r1[0] r0[2] r1[2]
-    const __m256d t1 = _mm256_unpackhi_pd(r0, r1);  // r0[1] r1[1] r0[3] r1[3]
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3);
-    const __m256d t3 = _mm256_unpackhi_pd(r2, r3);
-    acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t0, t2, 0x20));  // value j
-    acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t1, t3, 0x20));  // value j + 1
-    acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t0, t2, 0x31));  // value j + 2
-    acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t1, t3, 0x31));  // value j + 3
-  }
+QUIVER_AVX2 inline __m256d AddTile(__m256d acc, const T* v) {
+  const __m256d r0 = Load4(v);
+  const __m256d r1 = Load4(v + kPairwiseBlock);
+  const __m256d r2 = Load4(v + 2 * kPairwiseBlock);
+  const __m256d r3 = Load4(v + 3 * kPairwiseBlock);
+  const __m256d t0 = _mm256_unpacklo_pd(r0, r1);  // r0[0] r1[0] r0[2] r1[2]
+  const __m256d t1 = _mm256_unpackhi_pd(r0, r1);  // r0[1] r1[1] r0[3] r1[3]
+  const __m256d t2 = _mm256_unpacklo_pd(r2, r3);
+  const __m256d t3 = _mm256_unpackhi_pd(r2, r3);
+  acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t0, t2, 0x20));  // value j
+  acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t1, t3, 0x20));  // value j + 1
+  acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t0, t2, 0x31));  // value j + 2
+  acc = _mm256_add_pd(acc, _mm256_permute2f128_pd(t1, t3, 0x31));  // value j + 3
   return acc;
 }
 
+// Groups of four blocks, two groups a step: their two chains of dependent
+// additions interleave, so the adder's latency is hidden.
 template <typename T>
 QUIVER_AVX2 void BlockSumsImpl(const T* v, int64_t groups, double* out) {
-  for (int64_t g = 0; g < groups; ++g) {
-    _mm256_storeu_pd(out + 4 * g, FourBlockSums(v + 4 * kPairwiseBlock * g));
+  constexpr int64_t kGroup = 4 * kPairwiseBlock;
+  int64_t g = 0;
+  for (; g + 2 <= groups; g += 2) {
+    const T* a = v + kGroup * g;
+    const T* b = a + kGroup;
+    __m256d x = _mm256_setzero_pd(), y = _mm256_setzero_pd();
+    for (int j = 0; j < kPairwiseBlock; j += 4) {
+      x = AddTile(x, a + j);
+      y = AddTile(y, b + j);
+    }
+    _mm256_storeu_pd(out + 4 * g, x);
+    _mm256_storeu_pd(out + 4 * g + 4, y);
+  }
+  for (; g < groups; ++g) {
+    const T* a = v + kGroup * g;
+    __m256d x = _mm256_setzero_pd();
+    for (int j = 0; j < kPairwiseBlock; j += 4) x = AddTile(x, a + j);
+    _mm256_storeu_pd(out + 4 * g, x);
   }
 }
 
@@ -235,6 +277,12 @@ QUIVER_AVX2 void MinMaxImpl(const T* v, int64_t n, T* lo, T* hi) {
 
 void BlockSumsAvx2(const double* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
 void BlockSumsAvx2(const float* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
+void BlockSumsAvx2(const int8_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
+void BlockSumsAvx2(const int16_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
+void BlockSumsAvx2(const int32_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
+void BlockSumsAvx2(const uint8_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
+void BlockSumsAvx2(const uint16_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
+void BlockSumsAvx2(const uint32_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
 
 uint64_t WrappingSumAvx2(const int8_t* v, int64_t n) { return SumBytes(v, n); }
 uint64_t WrappingSumAvx2(const uint8_t* v, int64_t n) { return SumBytes(v, n); }

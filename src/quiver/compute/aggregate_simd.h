@@ -14,9 +14,16 @@ inline constexpr int64_t kPairwiseBlock = 16;
 // The sums of 4 * groups consecutive blocks of 16 values from v, each added
 // in order from 0.0 as doubles (block k's sum to out[k]): four blocks run
 // side by side in the four lanes, so every block sum is bit for bit the
-// sequential one.
+// sequential one. (The integer types convert to double exactly; int64 and
+// uint64 have no AVX2 conversion and stay scalar.)
 void BlockSumsAvx2(const double* v, int64_t groups, double* out);
 void BlockSumsAvx2(const float* v, int64_t groups, double* out);
+void BlockSumsAvx2(const int8_t* v, int64_t groups, double* out);
+void BlockSumsAvx2(const int16_t* v, int64_t groups, double* out);
+void BlockSumsAvx2(const int32_t* v, int64_t groups, double* out);
+void BlockSumsAvx2(const uint8_t* v, int64_t groups, double* out);
+void BlockSumsAvx2(const uint16_t* v, int64_t groups, double* out);
+void BlockSumsAvx2(const uint32_t* v, int64_t groups, double* out);
 
 // The sum of n values, wrapping modulo 2^64 (signed values sign-extended).
 uint64_t WrappingSumAvx2(const int8_t* v, int64_t n);

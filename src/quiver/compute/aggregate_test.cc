@@ -172,6 +172,35 @@ TEST(Aggregate, FloatSumIsTheSameAtEveryLevel) {
   }
 }
 
+template <typename T>
+void CheckMeanAtEveryLevel(const TypePtr& type) {
+  std::mt19937_64 rng(9);
+  for (int64_t n : {1, 100, 1000, 5000}) {
+    const auto values = RandomValues<T>(rng, n);
+    const auto a = ArrayFromVector<T>(type, values)->Slice(1, n - 1);
+    std::vector<double> means;
+    for (SimdLevel level : Levels()) {
+      auto scoped = ScopedSimdLevel::Make(level);
+      ASSERT_TRUE(scoped.ok());
+      const Scalar m = Ok(Mean(*a, {true, 0}));
+      means.push_back(m.double_value());
+      const bool vector_path = !std::is_same_v<T, int64_t> && n - 1 >= 64;
+      EXPECT_EQ(LastSimdLevel(), vector_path ? ExpectedVectorLevel(level) : SimdLevel::kScalar);
+    }
+    for (double m : means) EXPECT_TRUE(m == means[0] || (std::isnan(m) && std::isnan(means[0])));
+  }
+}
+
+TEST(Aggregate, IntegerMeansAreTheSameAtEveryLevel) {
+  CheckMeanAtEveryLevel<int8_t>(int8());
+  CheckMeanAtEveryLevel<int16_t>(int16());
+  CheckMeanAtEveryLevel<int32_t>(int32());
+  CheckMeanAtEveryLevel<int64_t>(int64());
+  CheckMeanAtEveryLevel<uint8_t>(uint8());
+  CheckMeanAtEveryLevel<uint16_t>(uint16());
+  CheckMeanAtEveryLevel<uint32_t>(uint32());
+}
+
 TEST(Aggregate, FloatSumBlocksAddFromZeroInOrder) {
   // Fewer than 16 values: one block, added in order from 0.0.
   const auto a = ArrayFromVector<double>(float64(), {1e16, 1.0, -1e16});

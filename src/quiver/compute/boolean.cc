@@ -19,10 +19,11 @@ namespace quiver::compute {
 
 namespace {
 
-using internal::CopyBits;
+using internal::BitsAtZero;
 using internal::FillBitmap;
 using internal::MakeBooleanArray;
 using internal::NewBitmap;
+using internal::ValidityAtZero;
 using internal::WordAt;
 
 enum class Op : uint8_t { kAnd, kOr, kXor, kAndKleene, kOrKleene };
@@ -94,6 +95,7 @@ Result<Datum> ArrayArray(Op op, const ArrayData& l, const ArrayData& r, MemoryPo
   const uint8_t* rvalid = ValidityOf(r);
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer values, NewBitmap(n, pool));
   std::shared_ptr<Buffer> validity;
+  int64_t nulls = kUnknownNullCount;  // known when one input's validity passes through
   if (IsKleene(op) && (lvalid != nullptr || rvalid != nullptr)) {
     QUIVER_ASSIGN_OR_RAISE(MutableBuffer valid, NewBitmap(n, pool));
     const bool is_and = op == Op::kAndKleene;
@@ -110,9 +112,11 @@ Result<Datum> ArrayArray(Op op, const ArrayData& l, const ArrayData& r, MemoryPo
     bitmap::BitmapAnd(lvalid, l.offset, rvalid, r.offset, n, valid.data(), 0);
     validity = valid.Freeze();
   } else if (lvalid != nullptr) {
-    QUIVER_ASSIGN_OR_RAISE(validity, CopyBits(lvalid, l.offset, n, pool));
+    QUIVER_ASSIGN_OR_RAISE(validity, ValidityAtZero(l, pool));
+    nulls = l.GetNullCount();
   } else if (rvalid != nullptr) {
-    QUIVER_ASSIGN_OR_RAISE(validity, CopyBits(rvalid, r.offset, n, pool));
+    QUIVER_ASSIGN_OR_RAISE(validity, ValidityAtZero(r, pool));
+    nulls = r.GetNullCount();
   }
   switch (op) {
     case Op::kAnd:
@@ -125,7 +129,7 @@ Result<Datum> ArrayArray(Op op, const ArrayData& l, const ArrayData& r, MemoryPo
       break;
     case Op::kXor: bitmap::BitmapXor(lvals, l.offset, rvals, r.offset, n, values.data(), 0); break;
   }
-  return Datum(MakeBooleanArray(n, values.Freeze(), std::move(validity)));
+  return Datum(MakeBooleanArray(n, values.Freeze(), std::move(validity), nulls));
 }
 
 // `a` op `s` (the ops are commutative, so the scalar's side does not
@@ -140,7 +144,7 @@ Result<Datum> ArrayScalar(Op op, const ArrayData& a, const Scalar& s, MemoryPool
   if (!s.is_valid() && !IsKleene(op)) {  // every slot null
     QUIVER_ASSIGN_OR_RAISE(values, ConstantBits(n, false, pool));
     QUIVER_ASSIGN_OR_RAISE(validity, ConstantBits(n, false, pool));
-    return Datum(MakeBooleanArray(n, std::move(values), std::move(validity)));
+    return Datum(MakeBooleanArray(n, std::move(values), std::move(validity), n));
   }
   if (!s.is_valid()) {
     // Kleene with null: only the array's deciding values stay valid
@@ -162,7 +166,7 @@ Result<Datum> ArrayScalar(Op op, const ArrayData& a, const Scalar& s, MemoryPool
     QUIVER_ASSIGN_OR_RAISE(values, ConstantBits(n, b, pool));
     return Datum(MakeBooleanArray(n, std::move(values), nullptr));
   }
-  QUIVER_ASSIGN_OR_RAISE(validity, CopyBits(valid, a.offset, n, pool));
+  QUIVER_ASSIGN_OR_RAISE(validity, ValidityAtZero(a, pool));
   if ((is_and && !b) || (is_or && b)) {
     QUIVER_ASSIGN_OR_RAISE(values, ConstantBits(n, b, pool));
   } else if (op == Op::kXor && b) {
@@ -170,9 +174,9 @@ Result<Datum> ArrayScalar(Op op, const ArrayData& a, const Scalar& s, MemoryPool
     bitmap::InvertBitmap(vals, a.offset, n, v.data(), 0);
     values = v.Freeze();
   } else {  // and true, or false, xor false: the array's values
-    QUIVER_ASSIGN_OR_RAISE(values, CopyBits(vals, a.offset, n, pool));
+    QUIVER_ASSIGN_OR_RAISE(values, BitsAtZero(a.buffers[1], a.offset, n, pool));
   }
-  return Datum(MakeBooleanArray(n, std::move(values), std::move(validity)));
+  return Datum(MakeBooleanArray(n, std::move(values), std::move(validity), a.GetNullCount()));
 }
 
 Result<Datum> Binary(Op op, const Datum& left, const Datum& right, MemoryPool* pool) {
@@ -218,9 +222,8 @@ Result<Datum> Invert(const Datum& values, MemoryPool* pool) {
   const ArrayData& a = *values.array();
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(a.length, pool));
   bitmap::InvertBitmap(ValuesOf(a), a.offset, a.length, out.data(), 0);
-  QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<Buffer> validity,
-                         CopyBits(ValidityOf(a), a.offset, a.length, pool));
-  return Datum(MakeBooleanArray(a.length, out.Freeze(), std::move(validity)));
+  QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<Buffer> validity, ValidityAtZero(a, pool));
+  return Datum(MakeBooleanArray(a.length, out.Freeze(), std::move(validity), a.GetNullCount()));
 }
 
 }  // namespace quiver::compute

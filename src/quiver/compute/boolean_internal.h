@@ -45,26 +45,39 @@ void FillBitmap(uint8_t* out, int64_t length, Word&& word) {
 }
 
 // A boolean array of `length` slots from bitmaps at offset 0; `validity`
-// may be null (no nulls). The null count is counted, and a validity bitmap
-// without a null is dropped.
+// may be null (no nulls). The null count is `nulls` when the caller knows
+// it (an input's validity passed through), else counted; a validity
+// bitmap without a null is dropped.
 inline ArrayDataPtr MakeBooleanArray(int64_t length, std::shared_ptr<Buffer> values,
-                                     std::shared_ptr<Buffer> validity) {
-  int64_t nulls = 0;
-  if (validity != nullptr) {
-    nulls = length - bitmap::CountSetBits(validity->data(), 0, length);
+                                     std::shared_ptr<Buffer> validity,
+                                     int64_t nulls = kUnknownNullCount) {
+  if (validity == nullptr) {
+    nulls = 0;
+  } else {
+    if (nulls == kUnknownNullCount) nulls = length - bitmap::CountSetBits(validity->data(), 0, length);
     if (nulls == 0) validity = nullptr;
   }
   return ArrayData::Make(boolean(), length, {std::move(validity), std::move(values)}, nulls);
 }
 
-// The bits [offset, offset + length) of `src` copied to a new bitmap at
-// offset 0 (nullptr for a null src).
-inline Result<std::shared_ptr<Buffer>> CopyBits(const uint8_t* src, int64_t offset, int64_t length,
-                                                MemoryPool* pool) {
-  if (src == nullptr) return std::shared_ptr<Buffer>();
+// Bits [offset, offset + length) of `buffer` as a bitmap at offset 0: a
+// zero-copy slice when `offset` is a whole byte, else a copy (nullptr for
+// a null buffer).
+inline Result<std::shared_ptr<Buffer>> BitsAtZero(const std::shared_ptr<Buffer>& buffer,
+                                                  int64_t offset, int64_t length,
+                                                  MemoryPool* pool) {
+  if (buffer == nullptr) return std::shared_ptr<Buffer>();
+  if (offset % 8 == 0) return SliceBuffer(buffer, offset / 8, bit_util::BytesForBits(length));
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(length, pool));
-  bitmap::CopyBitmap(src, offset, length, out.data(), 0);
+  bitmap::CopyBitmap(buffer->data(), offset, length, out.data(), 0);
   return out.Freeze();
+}
+
+// The validity of `a` for a result at offset 0 (BitsAtZero); nullptr when
+// `a` has no null.
+inline Result<std::shared_ptr<Buffer>> ValidityAtZero(const ArrayData& a, MemoryPool* pool) {
+  if (a.buffers.empty() || a.GetNullCount() == 0) return std::shared_ptr<Buffer>();
+  return BitsAtZero(a.buffers[0], a.offset, a.length, pool);
 }
 
 }  // namespace quiver::compute::internal

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "quiver/compute/boolean_internal.h"
+#include "quiver/compute/null_predicates_simd.h"
 #include "quiver/compute/simd_level.h"
 #include "quiver/util/bitmap.h"
 
@@ -16,10 +17,10 @@ namespace quiver::compute {
 
 namespace {
 
-using internal::CopyBits;
 using internal::FillBitmap;
 using internal::MakeBooleanArray;
 using internal::NewBitmap;
+using internal::ValidityAtZero;
 using internal::WordAt;
 
 bool HalfIsNan(uint16_t bits) { return (bits & 0x7FFF) > 0x7C00; }
@@ -40,16 +41,27 @@ uint64_t NanWord(const T* v, int nbits) {
   return w;
 }
 
-// NaN bits of a float16/32/64 array's values (offset included) into `out`.
-void FillNanBits(const ArrayData& a, uint8_t* out) {
+// NaN bits of a float16/32/64 array's values (offset included) into `out`
+// (all 0 for another type); whether the AVX2 loop ran.
+bool FillNanBits(const ArrayData& a, uint8_t* out) {
   auto fill = [&](const auto* values) {
-    FillBitmap(out, a.length, [&](int64_t pos, int nbits) { return NanWord(values + pos, nbits); });
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+    int64_t done = 0;
+    if constexpr (!std::is_same_v<T, uint16_t>) {
+      if (ActiveSimdLevel() >= SimdLevel::kAvx2 && a.length >= 64) {
+        done = a.length / 64 * 64;
+        internal::NanBitsAvx2(values, done, out);
+      }
+    }
+    FillBitmap(out + done / 8, a.length - done,
+               [&](int64_t pos, int nbits) { return NanWord(values + done + pos, nbits); });
+    return done > 0;
   };
   switch (a.type->id()) {
-    case Type::kHalfFloat: fill(a.GetValues<uint16_t>(1)); break;
-    case Type::kFloat: fill(a.GetValues<float>(1)); break;
-    case Type::kDouble: fill(a.GetValues<double>(1)); break;
-    default: bitmap::SetBitsTo(out, 0, a.length, false); break;
+    case Type::kHalfFloat: return fill(a.GetValues<uint16_t>(1));
+    case Type::kFloat: return fill(a.GetValues<float>(1));
+    case Type::kDouble: return fill(a.GetValues<double>(1));
+    default: bitmap::SetBitsTo(out, 0, a.length, false); return false;
   }
 }
 
@@ -113,6 +125,7 @@ Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, 
   const int64_t n = a.length;
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(n, pool));
   const Type id = a.type->id();
+  SimdLevel level = SimdLevel::kScalar;
   if (id == Type::kNull) {
     bitmap::SetBitsTo(out.data(), 0, n, want_null);
   } else if (id == Type::kDictionary) {
@@ -122,7 +135,7 @@ Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, 
     const uint8_t* validity = a.GetNullCount() == 0 ? nullptr : a.validity();
     const bool nan = want_null && nan_is_null && IsFloating16To64(id);
     if (nan) {
-      FillNanBits(a, out.data());
+      if (FillNanBits(a, out.data())) level = SimdLevel::kAvx2;
       if (validity != nullptr) {
         // null = invalid or NaN: NaN | ~valid.
         FillBitmap(out.data(), n, [&](int64_t pos, int nbits) {
@@ -139,6 +152,7 @@ Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, 
       bitmap::CopyBitmap(validity, a.offset, n, out.data(), 0);
     }
   }
+  RecordSimdLevel(level);
   return Datum(MakeBooleanArray(n, out.Freeze(), nullptr));
 }
 
@@ -170,8 +184,8 @@ bool ScalarIsNan(const Scalar& s) {
 }  // namespace
 
 Result<Datum> IsNull(const Datum& values, bool nan_is_null, MemoryPool* pool) {
-  RecordSimdLevel(SimdLevel::kScalar);
   if (values.is_scalar()) {
+    RecordSimdLevel(SimdLevel::kScalar);
     const Scalar& s = values.scalar();
     return Datum(Scalar::MakeBool(!s.is_valid() || (nan_is_null && ScalarIsNan(s))));
   }
@@ -179,8 +193,10 @@ Result<Datum> IsNull(const Datum& values, bool nan_is_null, MemoryPool* pool) {
 }
 
 Result<Datum> IsValid(const Datum& values, MemoryPool* pool) {
-  RecordSimdLevel(SimdLevel::kScalar);
-  if (values.is_scalar()) return Datum(Scalar::MakeBool(values.scalar().is_valid()));
+  if (values.is_scalar()) {
+    RecordSimdLevel(SimdLevel::kScalar);
+    return Datum(Scalar::MakeBool(values.scalar().is_valid()));
+  }
   return NullOrValid(*values.array(), false, false, pool);
 }
 
@@ -190,25 +206,24 @@ Result<Datum> IsNan(const Datum& values, MemoryPool* pool) {
     return Status::NotImplemented("Function 'is_nan' has no kernel matching input types (",
                                   values.type()->ToString(), ")");
   }
-  RecordSimdLevel(SimdLevel::kScalar);
   if (values.is_scalar()) {
+    RecordSimdLevel(SimdLevel::kScalar);
     const Scalar& s = values.scalar();
     return Datum(s.is_valid() ? Scalar::MakeBool(ScalarIsNan(s)) : Scalar::MakeNull(boolean()));
   }
   const ArrayData& a = *values.array();
   const int64_t n = a.length;
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(n, pool));
-  FillNanBits(a, out.data());
+  RecordSimdLevel(FillNanBits(a, out.data()) ? SimdLevel::kAvx2 : SimdLevel::kScalar);
   std::shared_ptr<Buffer> validity;
   if (id == Type::kNull) {
     QUIVER_ASSIGN_OR_RAISE(MutableBuffer none, NewBitmap(n, pool));
     bitmap::SetBitsTo(none.data(), 0, n, false);
     validity = none.Freeze();
   } else {
-    QUIVER_ASSIGN_OR_RAISE(validity, CopyBits(a.GetNullCount() == 0 ? nullptr : a.validity(),
-                                              a.offset, n, pool));
+    QUIVER_ASSIGN_OR_RAISE(validity, ValidityAtZero(a, pool));
   }
-  return Datum(MakeBooleanArray(n, out.Freeze(), std::move(validity)));
+  return Datum(MakeBooleanArray(n, out.Freeze(), std::move(validity), a.GetNullCount()));
 }
 
 }  // namespace quiver::compute

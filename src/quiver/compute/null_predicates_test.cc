@@ -8,6 +8,7 @@
 
 #include "quiver/array/test_util_internal.h"
 #include "quiver/array/validate.h"
+#include "quiver/compute/simd_level.h"
 
 namespace quiver::compute {
 namespace {
@@ -74,6 +75,35 @@ TEST(NullPredicates, FloatsAndNanIsNull) {
   const auto h = ArrayFromVector<uint16_t>(float16(), {0x7E00, 0x7C00, 0x3C00});
   ExpectBools(IsNan(h), {true, false, false});
   ExpectBools(IsNull(h, true), {true, false, false});
+}
+
+TEST(NullPredicates, NanTestsAtEveryLevel) {
+  std::vector<double> values;
+  std::vector<bool> validity;
+  for (int i = 0; i < 1000; ++i) {
+    values.push_back(i % 7 == 3 ? NAN : i * 0.5);
+    validity.push_back(i % 11 != 5);
+  }
+  const auto d = ArrayFromVector<double>(float64(), values, validity)->Slice(3, 990);
+  const auto f = ArrayFromVector<float>(float32(), std::vector<float>(values.begin(), values.end()),
+                                        validity)->Slice(3, 990);
+  std::vector<Tri> nan, null_or_nan;
+  for (int i = 3; i < 993; ++i) {
+    const bool is_nan = i % 7 == 3, valid = i % 11 != 5;
+    nan.push_back(valid ? Tri(is_nan) : Tri());
+    null_or_nan.push_back(!valid || is_nan);
+  }
+  for (SimdLevel level : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+    auto scoped = ScopedSimdLevel::Make(level);
+    if (!scoped.ok()) continue;  // a level this CPU lacks
+    const SimdLevel want = level == SimdLevel::kScalar ? SimdLevel::kScalar : SimdLevel::kAvx2;
+    ExpectBools(IsNan(d), nan);
+    EXPECT_EQ(LastSimdLevel(), want);
+    ExpectBools(IsNan(f), nan);
+    EXPECT_EQ(LastSimdLevel(), want);
+    ExpectBools(IsNull(d, true), null_or_nan);
+    EXPECT_EQ(LastSimdLevel(), want);
+  }
 }
 
 TEST(NullPredicates, NullTypeAndDictionaries) {
