@@ -25,13 +25,22 @@ struct IntegerExtremes {
   T min = std::numeric_limits<T>::max();
   T max = std::numeric_limits<T>::lowest();
 
-  void Add(const ArrayData& a, bool* vectorized) {
+  void Add(const ArrayData& a, SimdLevel* level) {
     const T* values = a.GetValues<T>(1);
     const bool avx2 = UseAvx2();
+    constexpr bool kWide = sizeof(T) == 8;
+    const bool avx512 = kWide && ActiveSimdLevel() >= SimdLevel::kAvx512;
     VisitValidRuns(a, [&](int64_t pos, int64_t len) {
+      if constexpr (kWide) {
+        if (avx512 && len >= kMinVectorRun) {
+          MinMaxAvx512(values + pos, len, &min, &max);
+          *level = SimdLevel::kAvx512;
+          return;
+        }
+      }
       if (avx2 && len >= kMinVectorRun) {
         MinMaxAvx2(values + pos, len, &min, &max);
-        *vectorized = true;
+        *level = std::max(*level, SimdLevel::kAvx2);
         return;
       }
       for (int64_t i = pos; i < pos + len; ++i) {
@@ -66,7 +75,7 @@ struct FloatExtremes {
     if (lo < min || std::isnan(min)) min = lo;
     if (hi > max || std::isnan(max)) max = hi;
   }
-  void Add(const ArrayData& a, bool*) {
+  void Add(const ArrayData& a, SimdLevel*) {
     const T* values = a.GetValues<T>(1);
     VisitValidRuns(a, [&](int64_t pos, int64_t len) {
       for (int64_t i = pos; i < pos + len; ++i) Update(values[i], values[i]);
@@ -88,7 +97,7 @@ struct BoolExtremes {
   bool min = true;   // every valid value true
   bool max = false;  // some valid value true
 
-  void Add(const ArrayData& a, bool*) {
+  void Add(const ArrayData& a, SimdLevel*) {
     const int64_t valid = a.length - a.GetNullCount();
     const auto trues = static_cast<int64_t>(TrueCount(a));
     min = min && trues == valid;
@@ -112,7 +121,7 @@ struct DecimalExtremes {
     if (!seen || CompareInt256(hi, max) > 0) max = hi;
     seen = true;
   }
-  void Add(const ArrayData& a, bool*) {
+  void Add(const ArrayData& a, SimdLevel*) {
     const uint8_t* base = a.buffers[1]->data() + a.offset * kWidth;
     VisitValidRuns(a, [&](int64_t pos, int64_t len) {
       for (int64_t i = pos; i < pos + len; ++i) {
@@ -154,7 +163,7 @@ struct BytesExtremes {
       max.assign(v);
     }
   }
-  void Add(const ArrayData& a, bool*) {
+  void Add(const ArrayData& a, SimdLevel*) {
     const char* data;
     const OffsetT* offsets = nullptr;
     int64_t width = 0;
@@ -199,9 +208,9 @@ class MinMaxAggregator final : public Aggregator {
     const int64_t nulls = chunk.GetNullCount();
     has_nulls_ = has_nulls_ || nulls > 0;
     count_ += chunk.length - nulls;
-    bool vectorized = false;
-    if (nulls == 0 || options_.skip_nulls) extremes_.Add(chunk, &vectorized);
-    RecordSimdLevel(vectorized ? SimdLevel::kAvx2 : SimdLevel::kScalar);
+    SimdLevel level = SimdLevel::kScalar;
+    if (nulls == 0 || options_.skip_nulls) extremes_.Add(chunk, &level);
+    RecordSimdLevel(level);
     return Status::OK();
   }
 

@@ -4,6 +4,9 @@
 // kAvx2 or above.
 #include "quiver/compute/aggregate_simd.h"
 
+// GCC 12's _mm512_min/max intrinsics start from _mm512_undefined_*(),
+// which -Wmaybe-uninitialized reports (a false positive).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
 #include <algorithm>
@@ -273,7 +276,56 @@ QUIVER_AVX2 void MinMaxImpl(const T* v, int64_t n, T* lo, T* hi) {
   *hi = h;
 }
 
+// --- AVX-512: 64-bit min / max (AVX2 has no 64-bit min or max) --------------------
+
+#define QUIVER_AVX512 __attribute__((target("avx512f")))
+
+template <typename T>
+QUIVER_AVX512 void MinMax64Impl512(const T* v, int64_t n, T* lo, T* hi) {
+  constexpr bool kSigned = std::is_signed_v<T>;
+  __m512i l0 = _mm512_set1_epi64(static_cast<long long>(*lo)), l1 = l0;
+  __m512i h0 = _mm512_set1_epi64(static_cast<long long>(*hi)), h1 = h0;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i a = _mm512_loadu_si512(v + i), b = _mm512_loadu_si512(v + i + 8);
+    if constexpr (kSigned) {
+      l0 = _mm512_min_epi64(l0, a);
+      l1 = _mm512_min_epi64(l1, b);
+      h0 = _mm512_max_epi64(h0, a);
+      h1 = _mm512_max_epi64(h1, b);
+    } else {
+      l0 = _mm512_min_epu64(l0, a);
+      l1 = _mm512_min_epu64(l1, b);
+      h0 = _mm512_max_epu64(h0, a);
+      h1 = _mm512_max_epu64(h1, b);
+    }
+  }
+  T ls[16], hs[16];
+  _mm512_storeu_si512(ls, l0);
+  _mm512_storeu_si512(ls + 8, l1);
+  _mm512_storeu_si512(hs, h0);
+  _mm512_storeu_si512(hs + 8, h1);
+  T l = *lo, h = *hi;
+  for (int j = 0; j < 16; ++j) {
+    l = std::min(l, ls[j]);
+    h = std::max(h, hs[j]);
+  }
+  for (; i < n; ++i) {
+    l = std::min(l, v[i]);
+    h = std::max(h, v[i]);
+  }
+  *lo = l;
+  *hi = h;
+}
+
 }  // namespace
+
+void MinMaxAvx512(const int64_t* v, int64_t n, int64_t* lo, int64_t* hi) {
+  MinMax64Impl512(v, n, lo, hi);
+}
+void MinMaxAvx512(const uint64_t* v, int64_t n, uint64_t* lo, uint64_t* hi) {
+  MinMax64Impl512(v, n, lo, hi);
+}
 
 void BlockSumsAvx2(const double* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
 void BlockSumsAvx2(const float* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }

@@ -1,4 +1,4 @@
-// AVX2 loops of the aggregates (aggregate.cc calls them only when
+// AVX2 (and AVX-512 for 64-bit min/max) loops of the aggregates (aggregate.cc calls them only when
 // ActiveSimdLevel() >= kAvx2): each gives exactly the scalar loop's result.
 // Compiled function by function with __attribute__((target("avx2"))), as
 // parquet/statistics/min_max_simd.cc does.
@@ -14,8 +14,9 @@ inline constexpr int64_t kPairwiseBlock = 16;
 // The sums of 4 * groups consecutive blocks of 16 values from v, each added
 // in order from 0.0 as doubles (block k's sum to out[k]): four blocks run
 // side by side in the four lanes, so every block sum is bit for bit the
-// sequential one. (The integer types convert to double exactly; int64 and
-// uint64 have no AVX2 conversion and stay scalar.)
+// sequential one. (Integers up to 32 bits convert to double exactly;
+// int64 and uint64, which AVX2 cannot convert, take the scalar loop, whose
+// four interleaved blocks run as fast.)
 void BlockSumsAvx2(const double* v, int64_t groups, double* out);
 void BlockSumsAvx2(const float* v, int64_t groups, double* out);
 void BlockSumsAvx2(const int8_t* v, int64_t groups, double* out);
@@ -44,5 +45,10 @@ void MinMaxAvx2(const uint8_t* v, int64_t n, uint8_t* lo, uint8_t* hi);
 void MinMaxAvx2(const uint16_t* v, int64_t n, uint16_t* lo, uint16_t* hi);
 void MinMaxAvx2(const uint32_t* v, int64_t n, uint32_t* lo, uint32_t* hi);
 void MinMaxAvx2(const uint64_t* v, int64_t n, uint64_t* lo, uint64_t* hi);
+
+// The same for 64-bit integers with AVX-512F (which has 64-bit min and max;
+// called only at SimdLevel kAvx512).
+void MinMaxAvx512(const int64_t* v, int64_t n, int64_t* lo, int64_t* hi);
+void MinMaxAvx512(const uint64_t* v, int64_t n, uint64_t* lo, uint64_t* hi);
 
 }  // namespace quiver::compute::internal
