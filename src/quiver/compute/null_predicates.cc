@@ -116,10 +116,6 @@ Status FillDictionaryValid(const ArrayData& a, bool nan_is_null, uint8_t* out) {
   return Status::OK();
 }
 
-bool IsFloating16To64(Type id) {
-  return id == Type::kHalfFloat || id == Type::kFloat || id == Type::kDouble;
-}
-
 // is_null (want_null) or is_valid of an array.
 Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, MemoryPool* pool) {
   const int64_t n = a.length;
@@ -133,7 +129,7 @@ Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, 
     if (want_null) bitmap::InvertBitmap(out.data(), 0, n, out.data(), 0);
   } else {
     const uint8_t* validity = a.GetNullCount() == 0 ? nullptr : a.validity();
-    const bool nan = want_null && nan_is_null && IsFloating16To64(id);
+    const bool nan = want_null && nan_is_null && IsFloating(id);
     if (nan) {
       if (FillNanBits(a, out.data())) level = SimdLevel::kAvx2;
       if (validity != nullptr) {
@@ -156,29 +152,14 @@ Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, 
   return Datum(MakeBooleanArray(n, out.Freeze(), nullptr));
 }
 
+// The types pyarrow 26's is_nan accepts.
 bool IsNanType(Type id) {
-  switch (id) {
-    case Type::kNull:
-    case Type::kInt8:
-    case Type::kInt16:
-    case Type::kInt32:
-    case Type::kInt64:
-    case Type::kUInt8:
-    case Type::kUInt16:
-    case Type::kUInt32:
-    case Type::kUInt64:
-    case Type::kHalfFloat:
-    case Type::kFloat:
-    case Type::kDouble:
-    case Type::kDuration:
-    case Type::kDecimal128:
-    case Type::kDecimal256: return true;
-    default: return false;
-  }
+  return id == Type::kNull || IsInteger(id) || IsFloating(id) || id == Type::kDuration ||
+         id == Type::kDecimal128 || id == Type::kDecimal256;
 }
 
 bool ScalarIsNan(const Scalar& s) {
-  return s.is_valid() && IsFloating16To64(s.type()->id()) && std::isnan(s.double_value());
+  return s.is_valid() && IsFloating(s.type()->id()) && std::isnan(s.double_value());
 }
 
 }  // namespace
