@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "quiver/array/array.h"
 #include "quiver/compute/boolean_internal.h"
 #include "quiver/compute/null_predicates_simd.h"
 #include "quiver/compute/simd_level.h"
@@ -75,26 +76,13 @@ bool DictionaryValueIsNan(const ArrayData& dict, int64_t i) {
   }
 }
 
-int64_t IndexAt(const ArrayData& a, Type index_type, int64_t i) {
-  switch (index_type) {
-    case Type::kInt8: return a.GetValues<int8_t>(1)[i];
-    case Type::kUInt8: return a.GetValues<uint8_t>(1)[i];
-    case Type::kInt16: return a.GetValues<int16_t>(1)[i];
-    case Type::kUInt16: return a.GetValues<uint16_t>(1)[i];
-    case Type::kInt32: return a.GetValues<int32_t>(1)[i];
-    case Type::kUInt32: return a.GetValues<uint32_t>(1)[i];
-    case Type::kInt64: return a.GetValues<int64_t>(1)[i];
-    case Type::kUInt64: return static_cast<int64_t>(a.GetValues<uint64_t>(1)[i]);
-    default: return -1;
-  }
-}
-
 // Bits of the logically valid slots of a dictionary array (index valid and
 // pointing at a valid value, not NaN when nan_is_null).
-Status FillDictionaryValid(const ArrayData& a, bool nan_is_null, uint8_t* out) {
+Status FillDictionaryValid(const ArrayDataPtr& data, bool nan_is_null, uint8_t* out) {
+  const ArrayData& a = *data;
   const ArrayData* dict = a.dictionary.get();
   if (dict == nullptr) return Status::Invalid("a dictionary array without a dictionary");
-  const Type index_type = TypeAs<DictionaryType>(*a.type).index_type()->id();
+  const DictionaryArray indices(data);
   const uint8_t* validity = a.GetNullCount() == 0 ? nullptr : a.validity();
   bool bad_index = false;
   FillBitmap(out, a.length, [&](int64_t pos, int nbits) {
@@ -102,7 +90,7 @@ Status FillDictionaryValid(const ArrayData& a, bool nan_is_null, uint8_t* out) {
     uint64_t w = 0;
     for (int j = 0; j < nbits; ++j) {
       if (((index_valid >> j) & 1) == 0) continue;
-      const int64_t idx = IndexAt(a, index_type, pos + j);
+      const int64_t idx = indices.GetValueIndex(pos + j);
       if (idx < 0 || idx >= dict->length) {
         bad_index = true;
         continue;
@@ -117,7 +105,9 @@ Status FillDictionaryValid(const ArrayData& a, bool nan_is_null, uint8_t* out) {
 }
 
 // is_null (want_null) or is_valid of an array.
-Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, MemoryPool* pool) {
+Result<Datum> NullOrValid(const ArrayDataPtr& data, bool want_null, bool nan_is_null,
+                          MemoryPool* pool) {
+  const ArrayData& a = *data;
   const int64_t n = a.length;
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer out, NewBitmap(n, pool));
   const Type id = a.type->id();
@@ -125,7 +115,7 @@ Result<Datum> NullOrValid(const ArrayData& a, bool want_null, bool nan_is_null, 
   if (id == Type::kNull) {
     bitmap::SetBitsTo(out.data(), 0, n, want_null);
   } else if (id == Type::kDictionary) {
-    QUIVER_RETURN_NOT_OK(FillDictionaryValid(a, want_null && nan_is_null, out.data()));
+    QUIVER_RETURN_NOT_OK(FillDictionaryValid(data, want_null && nan_is_null, out.data()));
     if (want_null) bitmap::InvertBitmap(out.data(), 0, n, out.data(), 0);
   } else {
     const uint8_t* validity = a.GetNullCount() == 0 ? nullptr : a.validity();
@@ -170,7 +160,7 @@ Result<Datum> IsNull(const Datum& values, bool nan_is_null, MemoryPool* pool) {
     const Scalar& s = values.scalar();
     return Datum(Scalar::MakeBool(!s.is_valid() || (nan_is_null && ScalarIsNan(s))));
   }
-  return NullOrValid(*values.array(), true, nan_is_null, pool);
+  return NullOrValid(values.array(), true, nan_is_null, pool);
 }
 
 Result<Datum> IsValid(const Datum& values, MemoryPool* pool) {
@@ -178,7 +168,7 @@ Result<Datum> IsValid(const Datum& values, MemoryPool* pool) {
     RecordSimdLevel(SimdLevel::kScalar);
     return Datum(Scalar::MakeBool(values.scalar().is_valid()));
   }
-  return NullOrValid(*values.array(), false, false, pool);
+  return NullOrValid(values.array(), false, false, pool);
 }
 
 Result<Datum> IsNan(const Datum& values, MemoryPool* pool) {
