@@ -13,6 +13,8 @@ def simd_levels():
 
 
 # --- Aggregates (src/quiver/compute/aggregate.h) ------------------------------
+# (sum, min and max below shadow the builtins in this module: code here that
+# needs those uses builtins.sum / builtins.min / builtins.max.)
 
 
 def _aggregate(function, array, skip_nulls, min_count, mode="only_valid"):
