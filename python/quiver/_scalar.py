@@ -96,8 +96,8 @@ class Scalar:
 
     def as_py(self):
         """The Python value pyarrow's as_py gives: None, bool, int, float, Decimal, str,
-        bytes, date, time, datetime (time-zone aware when the type has a zone) or
-        timedelta."""
+        bytes, date, time, datetime (time-zone aware when the type has a zone),
+        timedelta, or a dict of the fields of a struct."""
         raw = self._s.raw
         if raw is None:
             return None
@@ -119,6 +119,8 @@ class Scalar:
             return moment.replace(tzinfo=_datetime.timezone.utc).astimezone(_tzinfo(t.tz))
         if name == "duration":
             return _datetime.timedelta(microseconds=_micros(raw, t.unit))
+        if name == "struct":
+            return {field: Scalar(child).as_py() for field, child in raw}
         return raw
 
     def __eq__(self, other):

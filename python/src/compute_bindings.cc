@@ -10,6 +10,10 @@
 namespace quiver::python {
 
 void BindComputeSelect(nb::module_& c);  // compute_select.cc
+// Aggregates (compute_agg.cc); boolean kernels and null predicates
+// (compute_boolean.cc).
+void BindComputeAgg(nb::module_& c);
+void BindComputeBoolean(nb::module_& c);
 
 void BindCompute(nb::module_& m) {
   nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
@@ -24,6 +28,8 @@ void BindCompute(nb::module_& m) {
   BindChunkedArray(m);
   BindArithmetic(c);
   BindComputeSelect(c);
+  BindComputeAgg(c);
+  BindComputeBoolean(c);
 }
 
 }  // namespace quiver::python

@@ -21,8 +21,9 @@ nb::object WrapType(const TypePtr& type) {
 }
 
 // The value as the plainest Python object (quiver/_scalar.py makes the
-// pyarrow-like as_py of it): None, bool, int, float, str, bytes, or for
-// decimals (sign, digits, scale) as decimal.Decimal's tuple wants them.
+// pyarrow-like as_py of it): None, bool, int, float, str, bytes, for
+// decimals (sign, digits, scale) as decimal.Decimal's tuple wants them, for
+// structs the list of (field name, child _Scalar).
 nb::object RawValue(const Scalar& s) {
   if (!s.is_valid()) return nb::none();
   switch (s.type()->id()) {
@@ -45,6 +46,13 @@ nb::object RawValue(const Scalar& s) {
     case Type::kBinary:
     case Type::kLargeBinary:
     case Type::kFixedSizeBinary: return nb::bytes(s.bytes().data(), s.bytes().size());
+    case Type::kStruct: {  // [(field name, child _Scalar), ...]
+      nb::list items;
+      for (size_t i = 0; i < s.children().size(); ++i) {
+        items.append(nb::make_tuple(s.type()->field(static_cast<int>(i))->name(), s.children()[i]));
+      }
+      return items;
+    }
     default: return nb::int_(s.int_value());  // signed ints, dates, times, durations
   }
 }

@@ -264,6 +264,27 @@ Scalar Scalar::MakeBinary(std::string value) {
   return s;
 }
 
+Result<Scalar> Scalar::MakeStruct(TypePtr type, std::vector<Scalar> children) {
+  if (type == nullptr || type->id() != Type::kStruct) return NotOfType(type, "struct fields");
+  if (static_cast<int>(children.size()) != type->num_fields()) {
+    return Status::Invalid(fmt::format("a {} scalar needs {} children, got {}", type->ToString(),
+                                       type->num_fields(), children.size()));
+  }
+  for (size_t i = 0; i < children.size(); ++i) {
+    const TypePtr& want = type->field(static_cast<int>(i))->type();
+    if (!children[i].type()->Equals(*want)) {
+      return Status::Invalid(fmt::format("child {} of a {} scalar is a {}, not a {}", i,
+                                         type->ToString(), children[i].type()->ToString(),
+                                         want->ToString()));
+    }
+  }
+  Scalar s;
+  s.type_ = std::move(type);
+  s.valid_ = true;
+  s.children_ = std::move(children);
+  return s;
+}
+
 // --- Equality ---------------------------------------------------------------------
 
 bool Scalar::Equals(const Scalar& other) const {
@@ -276,6 +297,7 @@ bool Scalar::Equals(const Scalar& other) const {
   if (IsUnsignedInteger(id)) return uint_ == other.uint_;
   if (IsFloating(id)) return double_ == other.double_;
   if (IsDecimal(id)) return decimal_ == other.decimal_;
+  if (id == Type::kStruct) return children_ == other.children_;
   return bytes_ == other.bytes_;
 }
 
@@ -415,13 +437,15 @@ std::string DecimalText(const Int256& unscaled, int32_t scale) {
   return unscaled.is_negative() ? "-" + text : text;
 }
 
-// Python's repr of bytes: b'...' (b"..." when there is a ' and no ").
-std::string BytesText(const std::string& b) {
-  const bool dq = b.find('\'') != std::string::npos && b.find('"') == std::string::npos;
+// Python's repr of a str ('...') or, with `bytes`, of bytes (b'...'):
+// "..." when there is a ' and no ", backslash escapes for the quote, the
+// backslash and control characters, and for bytes every byte from 0x7F.
+std::string QuotedRepr(const std::string& text, bool bytes) {
+  const bool dq = text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
   const char quote = dq ? '"' : '\'';
-  std::string out = "b";
+  std::string out = bytes ? "b" : "";
   out += quote;
-  for (char ch : b) {
+  for (char ch : text) {
     const auto c = static_cast<uint8_t>(ch);
     if (c == static_cast<uint8_t>(quote) || c == '\\') {
       out += '\\';
@@ -432,7 +456,7 @@ std::string BytesText(const std::string& b) {
       out += "\\n";
     } else if (c == '\r') {
       out += "\\r";
-    } else if (c < 0x20 || c >= 0x7F) {
+    } else if (c < 0x20 || c == 0x7F || (bytes && c > 0x7F)) {
       out += fmt::format("\\x{:02x}", c);
     } else {
       out += ch;
@@ -441,6 +465,8 @@ std::string BytesText(const std::string& b) {
   out += quote;
   return out;
 }
+
+std::string BytesText(const std::string& b) { return QuotedRepr(b, true); }
 
 }  // namespace
 
@@ -477,6 +503,23 @@ std::string Scalar::ToString() const {
     case Type::kBinary:
     case Type::kLargeBinary:
     case Type::kFixedSizeBinary: return BytesText(bytes_);
+    case Type::kStruct: {
+      // pyarrow's str(StructScalar): the list of (name, value) pairs.
+      std::string out = "[";
+      for (size_t i = 0; i < children_.size(); ++i) {
+        if (i > 0) out += ", ";
+        const Scalar& child = children_[i];
+        const Type cid = child.type()->id();
+        std::string value = child.ToString();
+        if (child.is_valid() && (cid == Type::kString || cid == Type::kLargeString)) {
+          value = QuotedRepr(value, false);
+        } else if (child.is_valid() && IsDecimal(cid)) {
+          value = "Decimal('" + value + "')";
+        }
+        out += "(" + QuotedRepr(type_->field(static_cast<int>(i))->name(), false) + ", " + value + ")";
+      }
+      return out + "]";
+    }
     default: return "<" + type_->ToString() + " scalar>";
   }
 }

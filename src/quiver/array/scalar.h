@@ -15,7 +15,8 @@
 //                                               256-bit two's complement integer
 //   string, large_string, binary,
 //   large_binary, fixed_size_binary             bytes() (owned)
-// Other types (nested, dictionary, intervals, views) have only null
+//   struct                                      children(): one Scalar per field
+// Other types (lists, maps, dictionary, intervals, views) have only null
 // scalars here: Make* refuses them.
 #pragma once
 
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "quiver/array/type.h"
 #include "quiver/util/result.h"
@@ -76,6 +78,10 @@ class Scalar {
   static Scalar MakeInt64(int64_t value);
   static Scalar MakeString(std::string value);  // utf8; the caller vouches for UTF-8
   static Scalar MakeBinary(std::string value);
+  // A valid struct scalar (min_max's {min, max}): one child per field of
+  // `type`, each of its field's type (Invalid otherwise). A null struct
+  // is MakeNull(struct type), without children.
+  static Result<Scalar> MakeStruct(TypePtr type, std::vector<Scalar> children);
 
   const TypePtr& type() const { return type_; }
   bool is_valid() const { return valid_; }
@@ -87,6 +93,7 @@ class Scalar {
   double double_value() const { return double_; }
   const Int256& decimal() const { return decimal_; }
   const std::string& bytes() const { return bytes_; }
+  const std::vector<Scalar>& children() const { return children_; }
 
   // Same type and, when valid, the same value. Floating point values compare
   // as numbers (NaN equals no value, -0.0 equals 0.0), as Arrow's default
@@ -99,7 +106,9 @@ class Scalar {
   // widened: "0.10000000149011612"), "12.30" (decimal(4, 2)), "2024-01-31",
   // "2024-01-31 12:00:00.500000+00:00" (timestamp[us, tz=UTC]),
   // "12:00:00", "1 day, 0:00:01" (duration), the text of a string, "b'a\x00'"
-  // (binary). Beyond Python: nanoseconds that are not whole microseconds
+  // (binary), "[('min', 1), ('max', 'b')]" (struct, as pyarrow prints its
+  // StructScalar: a child prints as Python's repr of it for numbers,
+  // strings, bytes and None, and as its text for other types). Beyond Python: nanoseconds that are not whole microseconds
   // print with nine digits, and a timestamp whose zone is not UTC or a fixed
   // offset prints in UTC followed by "[zone]".
   std::string ToString() const;
@@ -113,6 +122,7 @@ class Scalar {
   double double_ = 0;
   Int256 decimal_;
   std::string bytes_;
+  std::vector<Scalar> children_;  // struct only
 };
 
 // Civil date of a day count since 1970-01-01 (proleptic Gregorian; H.
