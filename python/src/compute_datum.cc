@@ -104,6 +104,15 @@ Scalar PyarrowScalar(nb::handle obj) {
   return Unwrap(compute::internal::ScalarFromArray(*array->data(), 0));
 }
 
+// A datetime.date / datetime / time / timedelta or a decimal.Decimal.
+bool IsTemporalOrDecimalLiteral(nb::handle obj) {
+  nb::object datetime = nb::module_::import_("datetime");
+  for (const char* name : {"date", "time", "timedelta"}) {  // datetime is a date
+    if (nb::isinstance(obj, datetime.attr(name))) return true;
+  }
+  return nb::isinstance(obj, nb::module_::import_("decimal").attr("Decimal"));
+}
+
 bool IsQuiverScalar(nb::handle obj) {
   nb::object cls = nb::module_::import_("quiver._scalar").attr("Scalar");
   return nb::isinstance(obj, cls);
@@ -249,6 +258,10 @@ ComputeArg ComputeArgFromPy(nb::handle obj) {
   } else if (nb::hasattr(obj, "as_py") && nb::hasattr(obj, "type") &&
              nb::hasattr(obj.attr("type"), "__arrow_c_schema__")) {
     arg.datum = PyarrowScalar(obj);
+  } else if (IsTemporalOrDecimalLiteral(obj)) {
+    // pa.scalar's typing of these (timestamp[us] with the datetime's zone,
+    // date32, time64[us], duration[us], decimal128 of the digits).
+    arg.datum = PyarrowScalar(nb::module_::import_("pyarrow").attr("scalar")(obj));
   } else {
     throw nb::type_error(
         ("quiver.compute: cannot use a " + PyStr(obj.type()) +

@@ -8,8 +8,10 @@
 //  - a scalar: None (a null of the null type, which takes the other
 //    argument's type), bool, int (int64 as pa.scalar types it; beyond
 //    int64's range a TypeError, as pyarrow.compute's), float (float64), str (utf8), bytes
-//    (binary), a quiver.Scalar, or a pyarrow Scalar (read through a
-//    one-row pyarrow array of its type).
+//    (binary), datetime / date / time / timedelta and decimal.Decimal (as
+//    pa.scalar types them: pyarrow is imported for these), a quiver.Scalar,
+//    or a pyarrow Scalar (plain types from as_py(), others through a
+//    one-row pyarrow array of their type).
 #pragma once
 
 #include <functional>

@@ -183,6 +183,47 @@ def test_edge_cases():
           "decimal scalar")
 
 
+def test_temporal_and_decimal_literals():
+    """datetime, date, time, timedelta and Decimal values are typed as
+    pa.scalar types them."""
+    utc = datetime.timezone.utc
+    cases = [
+        (pa.array([0, 86400 * 10**6, None], pa.timestamp("us")), datetime.datetime(1970, 1, 2)),
+        (pa.array([0, 86400, None], pa.timestamp("s")), datetime.datetime(1970, 1, 2)),
+        (pa.array([0, 86400, None], pa.timestamp("s", "UTC")),
+         datetime.datetime(1970, 1, 2, tzinfo=utc)),
+        (pa.array([0, 1, None], pa.date32()), datetime.date(1970, 1, 2)),
+        (pa.array([0, 10**6], pa.time64("us")), datetime.time(0, 0, 1)),
+        (pa.array([0, 10**6], pa.duration("us")), datetime.timedelta(seconds=1)),
+        (pa.array([decimal.Decimal("1.25"), None], pa.decimal128(5, 2)), decimal.Decimal("1.3")),
+    ]
+    for x, literal in cases:
+        for op in OPS:
+            judge(op, x, literal, f"{op} {x.type} {literal!r}")
+            judge(op, literal, x, f"{op} {literal!r} {x.type}")
+
+
+@pytest.mark.parametrize("op", ["equal", "less_equal"])
+def test_decimal_pairs(rng, op):
+    """Decimals of different widths and scales, and decimals against
+    integers: pyarrow compares them at the larger scale (or refuses a
+    precision past 76 digits)."""
+    types = DECIMAL_TYPES + [pa.decimal128(10, 0), pa.decimal128(38, 38), pa.decimal256(76, 10),
+                             pa.int8(), pa.uint64(), pa.int64()]
+    for a in types:
+        for b in types:
+            if pa.types.is_integer(a) and pa.types.is_integer(b):
+                continue
+            x = array_of(rng, a, 70, 0.1, 1)
+            y = array_of(rng, b, 70, 0.1, 3)
+            judge(op, x, y, f"{op} {a} {b}")
+            judge(op, x, values_of(rng, b, 1)[0] if pa.types.is_integer(b) else
+                  pa.scalar(values_of(rng, b, 1)[0], b), f"{op} {a} scalar {b}")
+    judge(op, pa.array([decimal.Decimal("1.5")], pa.decimal128(5, 1)), 1, f"{op} literal int")
+    judge(op, None, pa.array([1]), f"{op} None")
+    judge(op, None, None, f"{op} None None")
+
+
 @pytest.mark.parametrize("index", [pa.int8(), pa.uint16(), pa.int32(), pa.int64()], ids=str)
 def test_dictionary_against_scalar(rng, index):
     for value_type, pool in [(pa.string(), STRINGS), (pa.int64(), [-1, 0, 5, 2**40]),

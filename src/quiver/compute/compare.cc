@@ -36,6 +36,10 @@ struct Plan {
   // Numeric and temporal kinds: the type both sides are cast to (null:
   // the values are used as they are).
   TypePtr common;
+  // Decimals of different types or scales, or against an integer: both as
+  // 256-bit integers at decimal_scale.
+  bool decimal_rescale = false;
+  int32_t decimal_scale = 0;
 };
 
 CompareKind NumericKind(Type id) {
@@ -87,6 +91,14 @@ Result<Plan> Resolve(std::string_view name, const TypePtr& lt, const TypePtr& rt
     const Type c = plan.common->id();
     plan.kind = c == Type::kDate32 || c == Type::kTime32 ? CompareKind::kInt32
                                                          : CompareKind::kInt64;
+    return plan;
+  }
+  if ((IsDecimal(a) || IsDecimal(b)) && (IsDecimal(a) || IsInteger(a)) &&
+      (IsDecimal(b) || IsInteger(b)) &&
+      !(a == b && TypeAs<DecimalType>(*lt).scale() == TypeAs<DecimalType>(*rt).scale())) {
+    QUIVER_ASSIGN_OR_RAISE(plan.decimal_scale, internal::CommonDecimalScale(*lt, *rt));
+    plan.decimal_rescale = true;
+    plan.kind = CompareKind::kDecimal256;
     return plan;
   }
   if (a == Type::kHalfFloat && b == Type::kHalfFloat) {
@@ -168,6 +180,10 @@ Result<Datum> CompareResolved(CompareOp op, const Datum& left, const Datum& righ
   const std::string_view name = CompareFunctionName(op);
   const TypePtr& lt = left.type();
   const TypePtr& rt = right.type();
+  if (lt->id() == Type::kNull && rt->id() == Type::kNull) {
+    // pyarrow has no null-null comparison kernel.
+    return internal::NoKernel(name, *lt, *rt);
+  }
   if (lt->id() == Type::kNull || rt->id() == Type::kNull) {
     QUIVER_ASSIGN_OR_RAISE(ArrayDataPtr result, internal::AllNullResult(boolean(), n, pool));
     return internal::FinishResult(left, right, std::move(result));
@@ -188,6 +204,9 @@ Result<Datum> CompareResolved(CompareOp op, const Datum& left, const Datum& righ
       if (plan.common != nullptr) {
         QUIVER_RETURN_NOT_OK(internal::PrepareValues(left, plan.common, &lv, pool));
         QUIVER_RETURN_NOT_OK(internal::PrepareValues(right, plan.common, &rv, pool));
+      } else if (plan.decimal_rescale) {
+        QUIVER_RETURN_NOT_OK(internal::PrepareDecimal256(left, plan.decimal_scale, &lv, pool));
+        QUIVER_RETURN_NOT_OK(internal::PrepareDecimal256(right, plan.decimal_scale, &rv, pool));
       } else {
         for (auto [arg, values] : {std::pair{&left, &lv}, std::pair{&right, &rv}}) {
           if (arg->is_scalar()) {
@@ -322,6 +341,9 @@ Result<Datum> Compare(CompareOp op, const Datum& left, const Datum& right, Memor
   }
   if (left.is_scalar() && right.is_array()) {
     // Errors name the function and the types as called, not as flipped.
+    if (left.type()->id() == Type::kNull && right.type()->id() == Type::kNull) {
+      return internal::NoKernel(CompareFunctionName(op), *left.type(), *right.type());
+    }
     if (left.type()->id() != Type::kNull && right.type()->id() != Type::kNull) {
       QUIVER_RETURN_NOT_OK(Resolve(CompareFunctionName(op), left.type(), right.type()).status());
     }

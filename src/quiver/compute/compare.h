@@ -4,7 +4,9 @@
 //
 //  - Types: every integer, float16/32/64 (IEEE: NaN compares false and
 //    not_equal with NaN is true, -0.0 == +0.0), boolean, date32/64,
-//    time32/64, timestamp, duration, decimal32/64/128/256 of one scale,
+//    time32/64, timestamp, duration, decimal32/64/128/256 (different
+//    scales, and decimals against integers, at the larger scale as
+//    pyarrow's casts put them),
 //    string / binary in their three layouts and fixed_size_binary (bytes in
 //    memcmp order), and dictionary arrays: against a scalar the dictionary
 //    is compared once, then the indices pick the results; against another
@@ -23,7 +25,7 @@
 //    AVX2 loops chosen through simd_level.h (RecordSimdLevel says which
 //    ran).
 //  - Not supported (NotImplemented naming the function and the types):
-//    decimals of different scales (pyarrow rescales them), view
+//    decimals against floats (pyarrow compares them as float64), view
 //    layouts against the other layouts, nested types, intervals.
 #pragma once
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "quiver/array/array_data.h"
+#include "quiver/compute/arithmetic_internal.h"
 #include "quiver/compute/compare.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/util/result.h"
@@ -64,5 +65,14 @@ void CompareBinary(CompareOp op, const ArrayData& left, const ArrayData* right,
 // offsets) and the view layouts (the views are copied, their data buffers
 // shared); NotImplemented for another value type.
 Result<ArrayDataPtr> DecodeDictionary(const ArrayData& array, MemoryPool* pool);
+
+// Decimals of different types or scales, or a decimal and an integer
+// (compare_decimal.cc): the scale both are compared at (the larger one), or
+// Invalid when the precision that holds both passes decimal128's (38
+// digits; decimal256's 76 when either is one), as pyarrow.
+Result<int32_t> CommonDecimalScale(const DataType& a, const DataType& b);
+// `arg`'s values (decimal or integer) as 256-bit integers at `scale`, for
+// CompareKind::kDecimal256.
+Status PrepareDecimal256(const Datum& arg, int32_t scale, Values* out, MemoryPool* pool);
 
 }  // namespace quiver::compute::internal

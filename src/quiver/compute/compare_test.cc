@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -328,10 +329,20 @@ TEST(Compare, HalfFloatsAndDecimals) {
   ASSERT_TRUE(s.ok());
   CheckBooleans(LessEqual(d, Datum(*s)), 3, [](int64_t i) -> std::optional<bool> { return i < 2; },
                 "decimal128");
-  EXPECT_EQ(Equal(d, Datum(*Scalar::MakeDecimal(decimal128(10, 3), Int256::FromInt64(5))))
-                .status()
-                .code(),
-            StatusCode::kNotImplemented);
+  // Different scales, and integers: at the larger scale. 0.05 == 0.050,
+  // -0.01 < 0.005, 0.07 > 0.050.
+  auto s3 = Scalar::MakeDecimal(decimal128(10, 3), Int256::FromInt64(50));
+  CheckBooleans(Equal(d, Datum(*s3)), 3, [](int64_t i) -> std::optional<bool> { return i == 0; },
+                "decimal scales");
+  auto d256 = ArrayFromVector<std::array<uint64_t, 4>>(
+      decimal256(40, 0), {{1, 0, 0, 0}, {~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}},
+                          {0, 1, 0, 0}});
+  CheckBooleans(Less(d256, Datum(Scalar::MakeInt64(2))), 3,
+                [](int64_t i) -> std::optional<bool> { return i < 2; }, "decimal256 vs int");
+  // 76 digits before the point and 38 after: past decimal256's precision.
+  auto wide = Equal(ArrayFromVector<std::array<uint64_t, 4>>(decimal256(76, 0), {{1, 0, 0, 0}}),
+                    Datum(*Scalar::MakeDecimal(decimal128(38, 38), Int256::FromInt64(1))));
+  EXPECT_EQ(wide.status().code(), StatusCode::kInvalid);
 }
 
 TEST(Compare, ScalarsGiveAScalar) {
