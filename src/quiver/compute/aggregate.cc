@@ -417,6 +417,7 @@ class SumAggregator final : public Aggregator {
   }
 
   void AddDecimals(const ArrayData& chunk) {
+    if (chunk.length == 0) return;  // (maybe without buffers)
     const int width = type_->id() == Type::kDecimal256 ? 32 : 16;
     const uint8_t* base = chunk.buffers[1]->data() + chunk.offset * width;
     VisitValidRuns(chunk, [&](int64_t pos, int64_t len) {

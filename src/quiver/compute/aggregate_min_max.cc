@@ -25,7 +25,7 @@ struct IntegerExtremes {
   T min = std::numeric_limits<T>::max();
   T max = std::numeric_limits<T>::lowest();
 
-  void Add(const ArrayData& a, SimdLevel* level) {
+  Status Add(const ArrayData& a, SimdLevel* level) {
     const T* values = a.GetValues<T>(1);
     const bool avx2 = UseAvx2();
     constexpr bool kWide = sizeof(T) == 8;
@@ -48,6 +48,7 @@ struct IntegerExtremes {
         max = std::max(max, values[i]);
       }
     });
+    return Status::OK();
   }
   void Merge(const IntegerExtremes& o) {
     min = std::min(min, o.min);
@@ -75,11 +76,12 @@ struct FloatExtremes {
     if (lo < min || std::isnan(min)) min = lo;
     if (hi > max || std::isnan(max)) max = hi;
   }
-  void Add(const ArrayData& a, SimdLevel*) {
+  Status Add(const ArrayData& a, SimdLevel*) {
     const T* values = a.GetValues<T>(1);
     VisitValidRuns(a, [&](int64_t pos, int64_t len) {
       for (int64_t i = pos; i < pos + len; ++i) Update(values[i], values[i]);
     });
+    return Status::OK();
   }
   void Merge(const FloatExtremes& o) { Update(o.min, o.max); }
   static Scalar Make(T v) {
@@ -97,11 +99,12 @@ struct BoolExtremes {
   bool min = true;   // every valid value true
   bool max = false;  // some valid value true
 
-  void Add(const ArrayData& a, SimdLevel*) {
+  Status Add(const ArrayData& a, SimdLevel*) {
     const int64_t valid = a.length - a.GetNullCount();
     const auto trues = static_cast<int64_t>(TrueCount(a));
     min = min && trues == valid;
     max = max || trues > 0;
+    return Status::OK();
   }
   void Merge(const BoolExtremes& o) {
     min = min && o.min;
@@ -121,7 +124,7 @@ struct DecimalExtremes {
     if (!seen || CompareInt256(hi, max) > 0) max = hi;
     seen = true;
   }
-  void Add(const ArrayData& a, SimdLevel*) {
+  Status Add(const ArrayData& a, SimdLevel*) {
     const uint8_t* base = a.buffers[1]->data() + a.offset * kWidth;
     VisitValidRuns(a, [&](int64_t pos, int64_t len) {
       for (int64_t i = pos; i < pos + len; ++i) {
@@ -129,6 +132,7 @@ struct DecimalExtremes {
         Update(v, v);
       }
     });
+    return Status::OK();
   }
   void Merge(const DecimalExtremes& o) {
     if (o.seen) Update(o.min, o.max);
@@ -163,7 +167,7 @@ struct BytesExtremes {
       max.assign(v);
     }
   }
-  void Add(const ArrayData& a, SimdLevel*) {
+  Status Add(const ArrayData& a, SimdLevel*) {
     const char* data;
     const OffsetT* offsets = nullptr;
     int64_t width = 0;
@@ -174,17 +178,31 @@ struct BytesExtremes {
       offsets = a.GetValues<OffsetT>(1);
       data = reinterpret_cast<const char*>(a.buffers[2]->data());
     }
+    // Imports check the first and last offsets only: a slot whose offsets
+    // run backwards or past the data is an error, never a read out of it.
+    const int64_t data_size = std::is_void_v<OffsetT> ? 0 : a.buffers[2]->size();
+    int64_t bad_slot = -1;
     VisitValidRuns(a, [&](int64_t pos, int64_t len) {
-      for (int64_t i = pos; i < pos + len; ++i) {
+      for (int64_t i = pos; i < pos + len && bad_slot < 0; ++i) {
         std::string_view v;
         if constexpr (std::is_void_v<OffsetT>) {
           v = std::string_view(data + i * width, static_cast<size_t>(width));
         } else {
-          v = std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+          const int64_t begin = offsets[i], end = offsets[i + 1];
+          if (begin < 0 || end < begin || end > data_size) {
+            bad_slot = i;
+            break;
+          }
+          v = std::string_view(data + begin, static_cast<size_t>(end - begin));
         }
         AddOne(v);
       }
     });
+    if (bad_slot >= 0) {
+      return Status::Invalid("min_max: ", a.type->ToString(), " array: the offsets of slot ",
+                             bad_slot, " run backwards or past the data");
+    }
+    return Status::OK();
   }
   void Merge(const BytesExtremes& o) {
     if (o.seen) Update(o.min, o.max);
@@ -209,7 +227,10 @@ class MinMaxAggregator final : public Aggregator {
     has_nulls_ = has_nulls_ || nulls > 0;
     count_ += chunk.length - nulls;
     SimdLevel level = SimdLevel::kScalar;
-    if (nulls == 0 || options_.skip_nulls) extremes_.Add(chunk, &level);
+    // (An empty chunk may come without buffers: nothing to read.)
+    if (chunk.length > 0 && (nulls == 0 || options_.skip_nulls)) {
+      QUIVER_RETURN_NOT_OK(extremes_.Add(chunk, &level));
+    }
     RecordSimdLevel(level);
     return Status::OK();
   }

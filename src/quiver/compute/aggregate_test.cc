@@ -293,6 +293,18 @@ TEST(Aggregate, StringsAndBinary) {
   EXPECT_EQ(Ok(Max(*b)).bytes(), "\xff");
 }
 
+TEST(Aggregate, CorruptStringOffsetsAreAnError) {
+  // Offsets 0, 5, 2, 6 over 6 bytes: slot 1 runs backwards (an import checks
+  // only the first and last offsets).
+  const auto a = ArrayData::Make(utf8(), 3,
+                                 {nullptr, testutil::BufferFromValues(std::vector<int32_t>{0, 5, 2, 6}),
+                                  testutil::MakeBuffer(std::string("abcdef"))},
+                                 0);
+  auto r = MinMax(*a);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalid);
+}
+
 TEST(Aggregate, Decimals) {
   // decimal128(5, 2): 1.50, -2.25, 3.00 (two 64-bit words each).
   struct D128 {
