@@ -6,7 +6,8 @@ wrote or read must be right, judged by pyarrow.
          the report); in the number_distinct_values variant every column
          chunk's statistics must hold the exact distinct count, as
          pc.count_distinct counts the column's non-null values (bitwise, as
-         the writers hash them).
+         the writers hash them; halffloat by its bits, which pyarrow 26
+         miscounts).
   read   the table the peer decoded (written by it as an Arrow IPC file)
          must equal pyarrow's reading of the same file, up to the same type
          changes.
@@ -101,9 +102,19 @@ def leaf_arrays(table):
     return out
 
 
+def _count_distinct(values):
+    """pc.count_distinct of a leaf's non-null values; halffloat by its bits, as
+    python/tests/test_parquet_distinct.py judges it: pyarrow 26's count_distinct
+    miscounts halffloat (float_with_nans' _1: 9,583 distinct bit patterns counted
+    as 2,023)."""
+    if pa.types.is_float16(values.type):
+        values = values.drop_null().view(pa.uint16())
+    return pc.count_distinct(values, mode="only_valid").as_py()
+
+
 def distinct_counts(table):
     """Exact distinct count of each leaf column's non-null values."""
-    return [pc.count_distinct(a, mode="only_valid").as_py() for a in leaf_arrays(table)]
+    return [_count_distinct(a) for a in leaf_arrays(table)]
 
 
 def check_distinct_counts(md, expected):
