@@ -16,8 +16,8 @@ def simd_levels():
 
 
 def _as_array(obj):
-    """An object ArrayFromPy takes: a pyarrow ChunkedArray combined into one
-    array; a Python list or tuple through pyarrow.array (as pyarrow.compute
+    """An object ArrayFromPy takes: a pyarrow or quiver ChunkedArray combined
+    into one array; a Python list or tuple through pyarrow.array (as pyarrow.compute
     accepts them)."""
     if isinstance(obj, (list, tuple)):
         import pyarrow
@@ -25,6 +25,12 @@ def _as_array(obj):
         return pyarrow.array(obj)
     if not hasattr(obj, "__arrow_c_array__") and hasattr(obj, "combine_chunks"):
         return obj.combine_chunks()
+    if not hasattr(obj, "__arrow_c_array__") and hasattr(obj, "num_chunks"):
+        # A quiver.ChunkedArray (what a kernel gives for a chunked input).
+        if obj.num_chunks == 1:
+            return obj.chunk(0)
+        if obj.num_chunks > 1:
+            return _compute.concat_arrays([obj.chunk(i) for i in range(obj.num_chunks)])
     return obj
 
 

@@ -399,3 +399,17 @@ def test_deep_offset_overflow():
         qc.take(big, pa.array([0, 0]))
     large = big.cast(pa.large_string())
     assert len(to_pa(qc.take(large, pa.array([0, 0])))) == 2
+
+
+def test_a_kernels_chunked_result_filters_a_table():
+    """The mask a comparison gives for a chunked column (a quiver.ChunkedArray)
+    filters the table, as pyarrow's filter with pyarrow's mask (README example)."""
+    table = pa.Table.from_batches(
+        pa.table({"id": list(range(10)), "name": ["a", None, "c", "a", "b"] * 2}).to_batches(
+            max_chunksize=3))
+    mask = qc.equal(table["name"], "a")
+    assert isinstance(mask, quiver.ChunkedArray) and mask.num_chunks > 1
+    got = qc.filter(table, mask)
+    assert pa.table(got).equals(table.filter(pc.equal(table["name"], "a")))
+    one = qc.equal(pa.chunked_array([table["name"].combine_chunks()]), "a")
+    assert pa.table(qc.filter(table, one)).equals(table.filter(pc.equal(table["name"], "a")))
