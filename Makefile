@@ -44,9 +44,10 @@ test: test-cpp test-python
 test-cpp: debug
 	ctest --preset debug
 
-# pytest runs against the release tree's Python extension (build/release/python).
+# pytest runs against the release tree's Python extension (build/release/python),
+# with the peer harness's scheduling rules (bench/peers/schedule_test.py: no peers run).
 test-python: deps-python release
-	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests
+	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests bench/peers/schedule_test.py
 
 # Every bench target prints its wall time when it ends (its recipe is one
 # shell, so the clock covers all of it, installs and builds included).

@@ -6,7 +6,13 @@ The rule (RULE below is printed in every report):
 - Warm-up: each arm writes (or reads) once for the correctness gate, then
   once more untimed, and again (at most MAX_WARMUPS in all) while a run is
   more than 10% faster than the one before it (a pool still settling; the
-  median of the rounds absorbs one more). The gate's comparison runs in a
+  median of the rounds absorbs one more). An arm whose gate run took
+  LONG_RUN_S or more has no further warm-up: such a run warms itself.
+- A run is REPS back-to-back repetitions and its time their median, REPS
+  the same for every arm of a case: enough that the case's fastest arm runs
+  MIN_RUN_S, at most MAX_REPS, and at most what keeps its slowest arm's run
+  under MAX_RUN_S (a write of a millisecond or less, timed once a round,
+  is at the mercy of one interrupt; two rounds of it decided nothing). The gate's comparison runs in a
   thread of the driver meanwhile: nothing else runs during a timed round.
 - Rounds: every active arm runs once a round, in a rotating order: round 0
   places each sink's Quiver opposite (half the arms away from) the peer
@@ -56,6 +62,8 @@ NEAR = 0.10
 THRESHOLD = 0.03
 TIE = 0.02
 MIN_WARMUPS, MAX_WARMUPS, SETTLING = 1, 2, 0.9
+LONG_RUN_S = 1.0
+MIN_RUN_S, MAX_RUN_S, MAX_REPS = 0.05, 1.0, 50
 BOOTSTRAP = 2000
 PHI = (5 ** 0.5 - 1) / 2
 
@@ -70,7 +78,10 @@ DECIDERS = ("peer", "mt")
 
 RULE = (
     f"Each arm: the correctness gate's run, then {MIN_WARMUPS} to {MAX_WARMUPS} untimed runs "
-    f"(more while a run is over {1 - SETTLING:.0%} faster than the one before). Rounds in a "
+    f"(more while a run is over {1 - SETTLING:.0%} faster than the one before; none after a "
+    f"gate run of {LONG_RUN_S:g} s or more). A run is the median of back-to-back repetitions, "
+    f"as many for every arm of a case, so that its fastest arm runs {MIN_RUN_S * 1e3:g} ms "
+    f"(at most {MAX_REPS}, and its slowest under {MAX_RUN_S:g} s). Rounds in a "
     f"rotating order; after {R_MIN} rounds, and after each further round, every peer arm "
     f"whose ratio (Quiver/peer, ratio of medians over the rounds both ran) and whole 95% "
     f"bootstrap interval lie outside 1 +- {NEAR:.2f} is decided and leaves the rounds; the "
@@ -90,6 +101,7 @@ class Arm:
         self.variant, self.file, self.leader, self.use_threads = variant, file, leader, use_threads
         self.status, self.message, self.facts = "ok", "", {}
         self.gate_s, self.warmups_s, self.bytes = None, [], None
+        self.reps = 1  # repetitions of a timed run (run_case sets them per case)
 
     @property
     def key(self):
@@ -119,7 +131,25 @@ def reply_timeout(arm):
     """Seconds a timed run may take before its peer is taken for stuck: 20
     times its gate run, at least a minute (a peer thrashing for want of
     memory must not hold the run for REPLY_TIMEOUT)."""
-    return max(60.0, 20 * (arm.gate_s or 30.0))
+    return max(60.0, 20 * (arm.gate_s or 30.0) * arm.reps)
+
+
+def timed(peer, arm, work, timeout=None):
+    """One timed run of `arm`: the median of its arm.reps repetitions."""
+    res = call(peer, arm, work, reps=arm.reps, timeout=timeout)
+    if "error" in res:
+        return res
+    return {**res, "seconds": [statistics.median(res["seconds"])]}
+
+
+def case_reps(live):
+    """The repetitions of every timed run of a case (see the module's rule):
+    from the fastest and slowest arm's best untimed run."""
+    best = [min([a.gate_s] + a.warmups_s) for a in live if a.gate_s]
+    if not best:
+        return 1
+    reps = min(MAX_REPS, max(1, -(-MIN_RUN_S // min(best))))
+    return int(max(1, min(reps, MAX_RUN_S // max(best))))
 
 
 def call(peer, arm, work, reps=1, out=None, timeout=None):
@@ -211,6 +241,8 @@ def reuse_gate(arm, p, work, state):
         setattr(arm, k, state[k])
     if arm.status != "ok":
         return
+    if arm.gate_s is not None and arm.gate_s >= LONG_RUN_S:
+        return
     try:
         arm.warmups_s.append(call(p, arm, work)["seconds"][0])
     except PeerDied as e:
@@ -242,7 +274,7 @@ def gate_run(case, arm, p, work):
             arm.gate_s = r["seconds"][0]
             arm.bytes = r.get("bytes")
             prev = arm.gate_s
-            for k in range(MAX_WARMUPS):
+            for k in range(MAX_WARMUPS if arm.gate_s < LONG_RUN_S else 0):
                 t = call(p, arm, work)["seconds"][0]
                 arm.warmups_s.append(t)
                 if k + 1 >= MIN_WARMUPS and t > SETTLING * prev:
@@ -283,9 +315,9 @@ def arrange(live):
     mains = [a for a in live if a.role == "main"]
     for i, m in enumerate(mains):
         slots[i] = m
-        peers = [a for a in live if a.role == "peer" and a.sink == m.sink and a.warmups_s]
+        peers = [a for a in live if a.role == "peer" and a.sink == m.sink and a.gate_s]
         if peers:
-            guess = min(peers, key=lambda a: a.warmups_s[-1])
+            guess = min(peers, key=lambda a: (a.warmups_s or [a.gate_s])[-1])
             j = (i + n // 2) % n
             while slots[j] is not None:
                 j = (j + 1) % n
@@ -303,7 +335,7 @@ def run_round(case, order, peers, work, times, positions, r, dead):
         if arm.key in dead:
             continue
         try:
-            res = call(peers[arm.proc], arm, work, timeout=reply_timeout(arm))
+            res = timed(peers[arm.proc], arm, work, timeout=reply_timeout(arm))
         except PeerDied as e:
             if arm.proc in (MAIN, CONTROL):
                 raise
@@ -444,7 +476,7 @@ def order_pair_check(case, peers, work, qa, fa, s):
     for r in range(4):
         pair = [qa, fa] if r % 2 == 0 else [fa, qa]
         for a in pair:
-            t[a.key].append(call(peers[a.proc], a, work)["seconds"][0])
+            t[a.key].append(timed(peers[a.proc], a, work)["seconds"][0])
         firsts.append(pair[0] is qa)
     ratios = [x / y for x, y in zip(t[qa.key], t[fa.key])]
     before = statistics.median(r for r, f in zip(ratios, firsts) if f)
@@ -488,6 +520,9 @@ def run_case(case, peers, work, gate_cache=None, economy=False):
         return record
     rng = np.random.default_rng(int(hashlib.sha256(case.id.encode()).hexdigest()[:8], 16))
     order0 = arrange(live)
+    reps = case_reps(live)
+    for a in live:
+        a.reps = reps
     times = {a.key: {} for a in live}
     positions, dead, gone = {}, {}, {}  # gone: key -> round after which it left
     active = {a.key for a in live}
@@ -535,7 +570,7 @@ def run_case(case, peers, work, gate_cache=None, economy=False):
         s["verdict"] = verdict(s)
     for key, msg in dead.items():
         record["arms"][key]["status"], record["arms"][key]["message"] = "died", msg
-    record.update(rounds=r, sinks=sums, left_after=gone, economy=economy,
+    record.update(rounds=r, reps=reps, sinks=sums, left_after=gone, economy=economy,
                   times_s={k: sorted(v.items()) for k, v in times.items() if k not in dead},
                   orders=[sorted(p, key=p.get) for _, p in sorted(positions.items())],
                   seconds_total=time.perf_counter() - t0)
@@ -557,6 +592,7 @@ def print_case(rec):
         order = f"order {s['order_effect']:+.1%}" if "order_effect" in s else ""
         log(f"  {rec['id'] + ' ' + sink:58s} quiver {q * 1e3:9.1f} ms | {peers} | {fast} | "
             f"{ctl} {order} | {s.get('verdict')} | {rec['rounds']} rounds"
+            + (f" x {rec['reps']} reps" if rec.get("reps", 1) > 1 else "")
             + (f" | {s['flags']}" if s["flags"] else ""))
 
 

@@ -286,3 +286,33 @@ def test_quiver_is_gated_once_across_sessions(tmp_path):
     assert not any(c.get("out") for c in later)  # no second gate run
     assert len(rec["arms"]["quiver/file"]["warmups_s"]) == 1
     assert rec["sinks"]["file"]["ratio"]["b"] == pytest.approx(0.25, rel=0.01)
+
+
+def test_runs_are_repeated_to_a_measurable_length_the_same_for_every_arm(tmp_path):
+    peers = peers_for({"quiver": noisy(0.0005), "control": noisy(0.0005, seed=2),
+                       "a": noisy(0.002, seed=3)})
+    rec = schedule.run_case(write_case(arms_for(["a"])), peers, str(tmp_path))
+    # The fastest arm's 0.5 ms: 100 repetitions would make 50 ms, capped at MAX_REPS.
+    assert rec["reps"] == schedule.MAX_REPS
+    timed = [c for c in peers["a"].calls if not c.get("out")][-rec["rounds"]:]
+    assert {c["reps"] for c in timed} == {schedule.MAX_REPS}
+    assert {c["reps"] for c in peers["quiver"].calls[-rec["rounds"]:]} == {schedule.MAX_REPS}
+
+
+def test_reps_keep_the_slowest_arm_under_a_second():
+    def arm(gate):
+        a = Arm("x", "file", "x", "peer", "default")
+        a.gate_s = gate
+        return a
+    assert schedule.case_reps([arm(0.001), arm(0.25)]) == 4  # 50 wanted, 4 x 0.25 s
+    assert schedule.case_reps([arm(0.001), arm(2.0)]) == 1
+    assert schedule.case_reps([arm(0.2), arm(0.3)]) == 1
+    assert schedule.case_reps([arm(0.02), arm(0.03)]) == 3
+
+
+def test_a_long_gate_run_has_no_warm_up(tmp_path):
+    peers = peers_for({"quiver": noisy(1.5), "control": noisy(1.5, seed=2),
+                       "a": noisy(3.0, seed=3)})
+    rec = schedule.run_case(write_case(arms_for(["a"])), peers, str(tmp_path))
+    assert all(a["warmups_s"] == [] for a in rec["arms"].values())
+    assert rec["reps"] == 1
