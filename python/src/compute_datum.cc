@@ -332,6 +332,45 @@ nb::object CallBinary(const BinaryKernel& kernel, nb::handle left, nb::handle ri
   return WrapChunked(std::move(out));
 }
 
+nb::object CallUnary(const UnaryKernel& kernel, nb::handle values) {
+  const ComputeArg v = ComputeArgFromPy(values);
+  if (!v.chunked) {
+    Result<compute::Datum> result = [&] {
+      nb::gil_scoped_release release;
+      return kernel(v.datum);
+    }();
+    return WrapDatum(Unwrap(std::move(result)));
+  }
+  ChunkedData out;
+  Status status;
+  {
+    nb::gil_scoped_release release;
+    // Chunk for chunk, as pyarrow keeps a unary function's chunking.
+    for (const ArrayDataPtr& chunk : v.chunks.chunks) {
+      Result<compute::Datum> piece = kernel(compute::Datum(chunk));
+      if (!piece.ok()) {
+        status = piece.status();
+        break;
+      }
+      out.chunks.push_back(piece->array());
+    }
+    if (status.ok()) {
+      // The result type, from the kernel on an empty array of the input's
+      // type (the only information when there are no chunks).
+      Result<compute::Datum> empty = kernel(Piece(v, 0, 0));
+      if (empty.ok()) {
+        out.type = empty->type();
+      } else if (out.chunks.empty()) {
+        status = empty.status();
+      } else {
+        out.type = out.chunks.front()->type;
+      }
+    }
+  }
+  Check(status);
+  return WrapChunked(std::move(out));
+}
+
 void BindChunkedArray(nb::module_& m) {
   nb::class_<PyChunkedArray>(m, "ChunkedArray",
                              "An immutable Arrow chunked array held by Quiver (the result of "

@@ -50,6 +50,12 @@ using BinaryKernel = std::function<Result<compute::Datum>(const compute::Datum&,
                                                           const compute::Datum&)>;
 nb::object CallBinary(const BinaryKernel& kernel, nb::handle left, nb::handle right);
 
+// Applies a unary kernel to one argument, without the GIL while it runs:
+// chunk by chunk for a chunked array (a quiver.ChunkedArray of the same
+// chunking comes back).
+using UnaryKernel = std::function<Result<compute::Datum>(const compute::Datum&)>;
+nb::object CallUnary(const UnaryKernel& kernel, nb::handle values);
+
 // quiver.ChunkedArray, in module `m`.
 void BindChunkedArray(nb::module_& m);
 

@@ -70,7 +70,7 @@ Result<ArrayDataPtr> MakeArrayOfNulls(const TypePtr& type, int64_t length, Memor
     }
     default: {
       const int bits = type->bit_width();
-      if (bits <= 0) return Status::NotImplemented("MakeArrayOfNulls: ", type->ToString());
+      if (bits < 0) return Status::NotImplemented("MakeArrayOfNulls: ", type->ToString());
       QUIVER_ASSIGN_OR_RAISE(auto values, Zeros(bit_util::BytesForBits(length * bits), pool));
       return ArrayData::Make(type, length, {validity, values}, length);
     }

@@ -12,6 +12,7 @@
 
 #include "quiver/array/array.h"
 #include "quiver/array/compare.h"
+#include "quiver/array/nulls.h"
 #include "quiver/array/pretty_print.h"
 #include "quiver/array/test_util_internal.h"
 
@@ -668,6 +669,28 @@ TEST(ValidateTest, ArrayMembers) {
   auto bad = MakeArray(StringArrayFromVector({"a", "\xff"}));
   EXPECT_TRUE(bad->Validate().ok());
   EXPECT_TRUE(bad->ValidateFull().IsInvalid());
+}
+
+}  // namespace
+}  // namespace quiver
+
+namespace quiver {
+namespace {
+
+// MakeArrayOfNulls for every fixed-width type, fixed_size_binary(0) included
+// (its values buffer is empty: zero bytes a value).
+TEST(MakeArrayOfNullsTest, FixedWidthTypesIncludingZeroWidthBinary) {
+  for (const TypePtr& type : {int8(), int64(), float64(), boolean(), fixed_size_binary(16),
+                              fixed_size_binary(0)}) {
+    for (int64_t length : {0, 1, 65}) {
+      Result<ArrayDataPtr> made = MakeArrayOfNulls(type, length);
+      ASSERT_TRUE(made.ok()) << type->ToString() << ": " << made.status().ToString();
+      const ArrayDataPtr& data = *made;
+      EXPECT_EQ(data->length, length) << type->ToString();
+      EXPECT_EQ(data->GetNullCount(), length) << type->ToString();
+      EXPECT_TRUE(MakeArray(data)->ValidateFull().ok()) << type->ToString();
+    }
+  }
 }
 
 }  // namespace
