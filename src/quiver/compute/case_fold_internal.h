@@ -51,4 +51,13 @@ inline constexpr int64_t FoldedUtf8Capacity(int64_t size) { return size + size /
 // The same for a binary value (same length).
 void FoldBinary(std::string_view in, uint8_t* out);
 
+// Whether the folding of `value` (UTF-8 text, or a binary value) starts
+// with `folded` (a folded literal); with `whole`, whether it equals it.
+// Folds only as far as the literal reaches and stops at the first
+// difference (no copy of the value).
+bool FoldedStartsWith(std::string_view value, std::string_view folded, bool utf8, bool whole);
+// Whether the folding of `value` ends with `folded` (folding backwards
+// from the end).
+bool FoldedEndsWith(std::string_view value, std::string_view folded, bool utf8);
+
 }  // namespace quiver::compute::internal

@@ -257,33 +257,34 @@ bool MatchLikeGeneral(const Pattern& pattern, std::string_view value) {
   return true;
 }
 
-int64_t FindBytes(std::string_view haystack, std::string_view needle) {
+int64_t FindBytes(std::string_view haystack, std::string_view needle, const char* readable_end) {
   const auto* h = reinterpret_cast<const uint8_t*>(haystack.data());
   const auto* nd = reinterpret_cast<const uint8_t*>(needle.data());
   const auto n = static_cast<int64_t>(haystack.size());
   const auto m = static_cast<int64_t>(needle.size());
   if (m == 0) return 0;
   if (m > n) return -1;
-  if (m == 1) {
-    const void* hit = std::memchr(h, nd[0], static_cast<size_t>(n));
-    return hit == nullptr ? -1 : static_cast<const uint8_t*>(hit) - h;
-  }
   const int64_t last = n - m;  // the last possible start
   const uint8_t first_byte = nd[0];
   const uint8_t last_byte = nd[m - 1];
-  const auto inner = static_cast<size_t>(m - 2);
+  const auto inner = static_cast<size_t>(m > 2 ? m - 2 : 0);
   int64_t i = 0;
 #if defined(__SSE2__)
   // Wojciech Mula's "SIMD-friendly algorithm for substring searching":
-  // starts i..i+15 whose first and last bytes match (every load stays in
-  // the haystack: i + 15 + m - 1 <= last + m - 1 = n - 1).
+  // starts i..i+15 whose first and last bytes match. A step reads bytes
+  // [i, i + 15 + m); past the haystack only within readable_end, the
+  // starts beyond `last` masked off.
+  const auto* limit = reinterpret_cast<const uint8_t*>(readable_end);
   const __m128i f = _mm_set1_epi8(static_cast<char>(first_byte));
   const __m128i l = _mm_set1_epi8(static_cast<char>(last_byte));
-  for (; i + 15 <= last; i += 16) {
+  for (; i <= last; i += 16) {
+    const bool full = i + 15 <= last;
+    if (!full && (limit == nullptr || limit - (h + i) < 15 + m)) break;
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i + m - 1));
     auto mask = static_cast<uint32_t>(
         _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, f), _mm_cmpeq_epi8(b, l))));
+    if (!full) mask &= (uint32_t{1} << (last - i + 1)) - 1;
     for (; mask != 0; mask &= mask - 1) {
       const int64_t k = i + std::countr_zero(mask);
       if (BytesEqual(h + k + 1, nd + 1, inner)) return k;

@@ -69,7 +69,11 @@ bool MatchLikeGeneral(const Pattern& pattern, std::string_view value);
 
 // The first position of `needle` in `haystack`, or -1 (0 for an empty
 // needle): candidates found 16 at a time by comparing the needle's first
-// and last bytes (SSE2), each checked in full.
-int64_t FindBytes(std::string_view haystack, std::string_view needle);
+// and last bytes (SSE2), each checked in full. `readable_end` (optional)
+// is the end of the memory around the haystack that may be read (the
+// array's data buffer), so that a short haystack takes one 16-position
+// step instead of a byte loop.
+int64_t FindBytes(std::string_view haystack, std::string_view needle,
+                  const char* readable_end = nullptr);
 
 }  // namespace quiver::compute::internal

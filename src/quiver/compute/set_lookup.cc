@@ -114,15 +114,18 @@ struct DenseSet {
   bool operator()(K v) const { return ((bits[v >> 6] >> (v & 63)) & 1) != 0; }
 };
 
-// Open addressing with linear probing, at most half full; the zero key is
-// kept aside so that a zero slot can mean empty. Hashing: the key times an
-// odd constant, the top bits taken (Fibonacci hashing).
+// Open addressing, at most half full, in buckets of four slots probed at
+// once (the compares have no branch on what each slot holds: a lookup
+// branches only when a bucket is full without the key, rarely at half
+// load); the zero key is kept aside so that a zero slot can mean empty.
+// Hashing: the key times an odd constant, the top bits taken (Fibonacci
+// hashing). 16-byte keys probe one slot at a time.
 template <typename K>
 class HashSet {
  public:
   static Result<HashSet> Make(int64_t max_keys, MemoryPool* pool) {
     HashSet s;
-    int bits = 4;
+    int bits = 3;
     while ((int64_t{1} << bits) < 2 * max_keys) ++bits;
     s.shift_ = 64 - bits;
     s.mask_ = (uint64_t{1} << bits) - 1;
@@ -137,21 +140,35 @@ class HashSet {
       return;
     }
     K* slots = slots_.template data_as<K>();
-    uint64_t pos = Hash(k) >> shift_;
-    while (!IsZero(slots[pos]) && !(slots[pos] == k)) pos = (pos + 1) & mask_;
-    slots[pos] = k;
+    for (uint64_t pos = Start(k);; pos = (pos + kStep) & mask_) {
+      for (uint64_t j = pos; j < pos + kStep; ++j) {
+        if (slots[j] == k) return;
+        if (IsZero(slots[j])) {
+          slots[j] = k;
+          return;
+        }
+      }
+    }
   }
   bool operator()(K k) const {
     if (IsZero(k)) return has_zero_;
     const K* slots = slots_.template data_as<K>();
-    for (uint64_t pos = Hash(k) >> shift_;; pos = (pos + 1) & mask_) {
-      const K s = slots[pos];
-      if (s == k) return true;
-      if (IsZero(s)) return false;
+    for (uint64_t pos = Start(k);; pos = (pos + kStep) & mask_) {
+      const K* s = slots + pos;
+      if constexpr (kStep == 4) {
+        const bool hit = (s[0] == k) | (s[1] == k) | (s[2] == k) | (s[3] == k);
+        const bool open = (s[0] == 0) | (s[1] == 0) | (s[2] == 0) | (s[3] == 0);
+        if (QUIVER_PREDICT_TRUE(hit | open)) return hit;
+      } else {
+        if (s[0] == k) return true;
+        if (IsZero(s[0])) return false;
+      }
     }
   }
 
  private:
+  static constexpr uint64_t kStep = std::is_same_v<K, U128> ? 1 : 4;
+  uint64_t Start(K k) const { return (Hash(k) >> shift_) & ~(kStep - 1); }
   static bool IsZero(K k) {
     if constexpr (std::is_same_v<K, U128>) {
       return (k.lo | k.hi) == 0;
@@ -169,8 +186,96 @@ class HashSet {
   }
   MutableBuffer slots_;
   uint64_t mask_ = 0;
-  int shift_ = 60;
+  int shift_ = 61;
   bool has_zero_ = false;
+};
+
+// A set of byte strings pointing into the value set's buffers (alive for
+// the call), at most a quarter full. Up to 32 bytes are hashed inline from
+// two to four overlapping 8-byte loads (or two 4-byte ones, or three
+// bytes), longer ones with XXH3; a hash is never 0, the mark of an empty
+// slot, and the bytes are compared only on equal hashes, so a miss
+// usually costs one slot read.
+class BytesSet {
+ public:
+  static Result<BytesSet> Make(int64_t max_keys, MemoryPool* pool) {
+    BytesSet s;
+    int bits = 3;
+    while ((int64_t{1} << bits) < 4 * max_keys) ++bits;
+    s.shift_ = 64 - bits;
+    s.mask_ = (uint64_t{1} << bits) - 1;
+    const int64_t bytes = static_cast<int64_t>(sizeof(Slot)) << bits;
+    QUIVER_ASSIGN_OR_RAISE(s.slots_, MutableBuffer::WithCapacity(bytes, pool));
+    std::memset(s.slots_.data(), 0, static_cast<size_t>(bytes));
+    return s;
+  }
+  // Adds `v` unless present; whether it was new.
+  bool Insert(std::string_view v) {
+    const uint64_t h = Hash(v);
+    Slot* slots = slots_.data_as<Slot>();
+    uint64_t pos = h >> shift_;
+    for (; slots[pos].hash != 0; pos = (pos + 1) & mask_) {
+      if (slots[pos].hash == h && Same(slots[pos], v)) return false;
+    }
+    slots[pos] = Slot{h, v.data(), v.size()};
+    return true;
+  }
+  bool operator()(std::string_view v) const {
+    const uint64_t h = Hash(v);
+    const Slot* slots = slots_.data_as<Slot>();
+    for (uint64_t pos = h >> shift_;; pos = (pos + 1) & mask_) {
+      const Slot& s = slots[pos];
+      if (s.hash == h) {
+        if (Same(s, v)) return true;
+      } else if (s.hash == 0) {
+        return false;
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash;  // 0: empty
+    const char* data;
+    size_t length;
+  };
+  static bool Same(const Slot& s, std::string_view v) {
+    return s.length == v.size() && BytesEqual(s.data, v.data(), v.size());
+  }
+  static uint64_t Load8(const uint8_t* p) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return x;
+  }
+  static uint64_t Hash(std::string_view v) {
+    const auto* p = reinterpret_cast<const uint8_t*>(v.data());
+    const uint64_t n = v.size();
+    uint64_t a = 0;
+    uint64_t b = 0;
+    if (n > 32) return quiver::internal::HashBytes(p, static_cast<int64_t>(n)) | 1;
+    if (n > 16) {
+      a = Load8(p) ^ std::rotl(Load8(p + 8), 23);
+      b = Load8(p + n - 8) ^ std::rotl(Load8(p + n - 16), 41);
+    } else if (n >= 8) {
+      a = Load8(p);
+      b = Load8(p + n - 8);
+    } else if (n >= 4) {
+      uint32_t x, y;
+      std::memcpy(&x, p, 4);
+      std::memcpy(&y, p + n - 4, 4);
+      a = x;
+      b = y;
+    } else if (n > 0) {
+      a = uint64_t{p[0]} | uint64_t{p[n / 2]} << 8 | uint64_t{p[n - 1]} << 16;
+    }
+    uint64_t h = (a ^ 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+    h ^= std::rotl((b ^ n) * 0x94D049BB133111EBULL, 31);
+    h ^= h >> 32;
+    return (h * 0xD6E8FEB86659FD93ULL) | 1;
+  }
+  MutableBuffer slots_;
+  uint64_t mask_ = 0;
+  int shift_ = 61;
 };
 
 // valid(i) for the value set's slots.
@@ -255,15 +360,13 @@ void LookupBytes(const Rows& rows, const Reader& reader, const Contains& contain
 template <typename Reader, typename SetReader>
 Status IsInBytes(const Rows& rows, const Reader& reader, const ArrayData& set,
                  const SetReader& set_reader, MemoryPool* pool, uint8_t* out) {
-  quiver::internal::BinaryMemoTable table(pool, set.length);
-  Status st;
+  QUIVER_ASSIGN_OR_RAISE(BytesSet table, BytesSet::Make(set.length, pool));
+  std::vector<std::string_view> keys;  // the distinct keys, up to kSmall + 1
   ForEachValid(set, [&](int64_t i) {
-    if (st.ok()) st = table.GetOrInsert(set_reader(i)).status();
+    const std::string_view k = set_reader(i);
+    if (table.Insert(k) && keys.size() <= kSmall) keys.push_back(k);
   });
-  QUIVER_RETURN_NOT_OK(st);
-  if (table.size() <= kSmall) {
-    std::vector<std::string_view> keys;
-    for (int32_t k = 0; k < table.size(); ++k) keys.push_back(table.value(k));
+  if (keys.size() <= kSmall) {
     LookupBytes(rows, reader, [&](std::string_view v) {
       for (const std::string_view& k : keys) {
         if (k.size() == v.size() && BytesEqual(k.data(), v.data(), v.size())) return true;
@@ -271,7 +374,7 @@ Status IsInBytes(const Rows& rows, const Reader& reader, const ArrayData& set,
       return false;
     }, out);
   } else {
-    LookupBytes(rows, reader, [&](std::string_view v) { return table.Get(v) >= 0; }, out);
+    LookupBytes(rows, reader, table, out);
   }
   return Status::OK();
 }

@@ -24,8 +24,10 @@
 //  - A scalar `values` gives a boolean scalar.
 // The set is built once per call: up to 8 distinct values are compared
 // directly, 1- and 2-byte values through a bitmap of all their values,
-// wider ones through an open-addressing hash table, binary values through
-// a BinaryMemoTable (XXH3). Results are written 64 rows to a word.
+// wider ones through an open-addressing hash table probed four slots at a
+// time, byte strings through a table of their hashes (up to 16 bytes
+// hashed inline, longer ones with XXH3). Results are written 64 rows to a
+// word.
 #pragma once
 
 #include "quiver/compute/datum.h"

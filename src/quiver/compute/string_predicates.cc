@@ -4,6 +4,7 @@
 #include "quiver/compute/string_predicates.h"
 
 #include <bit>
+#include <cstring>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -59,15 +60,70 @@ struct Suffix {
 };
 struct Substring {
   std::string_view lit;
-  bool operator()(std::string_view v) const { return internal::FindBytes(v, lit) >= 0; }
+  const char* readable_end = nullptr;  // the data buffer's end (offset layouts)
+  bool operator()(std::string_view v) const { return internal::FindBytes(v, lit, readable_end) >= 0; }
 };
 struct Like {
   const Pattern* pattern;
   bool operator()(std::string_view v) const { return internal::MatchLikeGeneral(*pattern, v); }
 };
 
-// Any kind on a case-folded copy of the value (one scratch buffer, grown
-// to the longest value seen: no allocation per value).
+// Prefix and suffix of at most 8 bytes in an offsets layout: one 8-byte
+// load compared under a mask, when the 8 bytes lie in the data buffer
+// (the bytes of the next values, or those before, are read and ignored).
+struct PrefixWord {
+  uint64_t pattern = 0;
+  uint64_t mask = 0;
+  size_t m;
+  const char* readable_end;
+  explicit PrefixWord(std::string_view lit, const char* end) : m(lit.size()), readable_end(end) {
+    std::memcpy(&pattern, lit.data(), m);
+    mask = m == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * m)) - 1;
+  }
+  bool operator()(std::string_view v) const {
+    if (readable_end - v.data() < 8) return Prefix{{reinterpret_cast<const char*>(&pattern), m}}(v);
+    uint64_t x;
+    std::memcpy(&x, v.data(), 8);
+    return (v.size() >= m) & (((x ^ pattern) & mask) == 0);
+  }
+};
+struct SuffixWord {
+  uint64_t pattern = 0;  // the literal in the top bytes
+  int shift;
+  size_t m;
+  const char* data_begin;
+  explicit SuffixWord(std::string_view lit, const char* begin)
+      : shift(static_cast<int>(8 * (8 - lit.size()))), m(lit.size()), data_begin(begin) {
+    std::memcpy(reinterpret_cast<char*>(&pattern) + (8 - m), lit.data(), m);
+  }
+  bool operator()(std::string_view v) const {
+    const char* end = v.data() + v.size();
+    if (end - data_begin < 8) {
+      return Suffix{{reinterpret_cast<const char*>(&pattern) + (8 - m), m}}(v);
+    }
+    uint64_t x;
+    std::memcpy(&x, end - 8, 8);
+    return (v.size() >= m) & (((x ^ pattern) >> shift) == 0);
+  }
+};
+
+// ignore_case prefix / equality / suffix: folded as far as the literal
+// reaches, stopping at the first difference.
+struct FoldedPrefix {
+  std::string_view lit;
+  bool utf8;
+  bool whole;
+  bool operator()(std::string_view v) const { return internal::FoldedStartsWith(v, lit, utf8, whole); }
+};
+struct FoldedSuffix {
+  std::string_view lit;
+  bool utf8;
+  bool operator()(std::string_view v) const { return internal::FoldedEndsWith(v, lit, utf8); }
+};
+
+// Substrings and LIKE patterns on a case-folded copy of the value (one
+// scratch buffer, grown to the longest value seen: no allocation per
+// value).
 class Folded {
  public:
   explicit Folded(const Pattern* pattern) : pattern_(pattern) {}
@@ -83,15 +139,8 @@ class Folded {
     }
     const std::string_view f(reinterpret_cast<const char*>(scratch_.data()),
                              static_cast<size_t>(len));
-    const std::string_view lit = pattern_->literal;
-    switch (pattern_->kind) {
-      case MatchKind::kEquals: return Equals{lit}(f);
-      case MatchKind::kPrefix: return Prefix{lit}(f);
-      case MatchKind::kSuffix: return Suffix{lit}(f);
-      case MatchKind::kSubstring: return Substring{lit}(f);
-      case MatchKind::kLike: return internal::MatchLikeGeneral(*pattern_, f);
-    }
-    return false;
+    if (pattern_->kind == MatchKind::kLike) return internal::MatchLikeGeneral(*pattern_, f);
+    return Substring{pattern_->literal}(f);
   }
 
  private:
@@ -120,26 +169,62 @@ void MatchLoop(const ArrayData& a, Pred pred, uint8_t* out) {
   });
 }
 
+// The data buffer's bounds of an offsets layout (null for the others, or
+// without a data buffer).
+struct DataBounds {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+};
+DataBounds BoundsOf(const ArrayData& a, BinLayout layout) {
+  if ((layout != BinLayout::kOffsets32 && layout != BinLayout::kOffsets64) || a.buffers.size() < 3 ||
+      a.buffers[2] == nullptr) {
+    return {};
+  }
+  const auto* begin = reinterpret_cast<const char*>(a.buffers[2]->data());
+  return {begin, begin + a.buffers[2]->size()};
+}
+
 template <BinLayout kL>
 void MatchArray(const Pattern& p, const ArrayData& a, uint8_t* out) {
-  if (p.ignore_case) return MatchLoop<kL>(a, Folded(&p), out);
   const std::string_view lit = p.literal;
+  if (p.ignore_case) {
+    switch (p.kind) {
+      case MatchKind::kEquals: return MatchLoop<kL>(a, FoldedPrefix{lit, p.utf8, true}, out);
+      case MatchKind::kPrefix: return MatchLoop<kL>(a, FoldedPrefix{lit, p.utf8, false}, out);
+      case MatchKind::kSuffix: return MatchLoop<kL>(a, FoldedSuffix{lit, p.utf8}, out);
+      default: return MatchLoop<kL>(a, Folded(&p), out);
+    }
+  }
+  const DataBounds bounds = BoundsOf(a, kL);
+  const bool words = bounds.begin != nullptr && !lit.empty() && lit.size() <= 8;
   switch (p.kind) {
     case MatchKind::kEquals: return MatchLoop<kL>(a, Equals{lit}, out);
-    case MatchKind::kPrefix: return MatchLoop<kL>(a, Prefix{lit}, out);
-    case MatchKind::kSuffix: return MatchLoop<kL>(a, Suffix{lit}, out);
-    case MatchKind::kSubstring: return MatchLoop<kL>(a, Substring{lit}, out);
+    case MatchKind::kPrefix:
+      if (words) return MatchLoop<kL>(a, PrefixWord(lit, bounds.end), out);
+      return MatchLoop<kL>(a, Prefix{lit}, out);
+    case MatchKind::kSuffix:
+      if (words) return MatchLoop<kL>(a, SuffixWord(lit, bounds.begin), out);
+      return MatchLoop<kL>(a, Suffix{lit}, out);
+    case MatchKind::kSubstring: return MatchLoop<kL>(a, Substring{lit, bounds.end}, out);
     case MatchKind::kLike: return MatchLoop<kL>(a, Like{&p}, out);
   }
 }
 
 bool MatchOne(const Pattern& p, std::string_view v) {
-  if (p.ignore_case) return Folded(&p)(v);
+  const std::string_view lit = p.literal;
+  if (p.ignore_case) {
+    switch (p.kind) {
+      case MatchKind::kEquals: return FoldedPrefix{lit, p.utf8, true}(v);
+      case MatchKind::kPrefix: return FoldedPrefix{lit, p.utf8, false}(v);
+      case MatchKind::kSuffix: return FoldedSuffix{lit, p.utf8}(v);
+      default: return Folded(&p)(v);
+    }
+  }
   switch (p.kind) {
-    case MatchKind::kEquals: return Equals{p.literal}(v);
-    case MatchKind::kPrefix: return Prefix{p.literal}(v);
-    case MatchKind::kSuffix: return Suffix{p.literal}(v);
-    case MatchKind::kSubstring: return Substring{p.literal}(v);
+    case MatchKind::kEquals: return Equals{lit}(v);
+    case MatchKind::kPrefix: return Prefix{lit}(v);
+    case MatchKind::kSuffix: return Suffix{lit}(v);
+    case MatchKind::kSubstring: return Substring{lit}(v);
     case MatchKind::kLike: return internal::MatchLikeGeneral(p, v);
   }
   return false;

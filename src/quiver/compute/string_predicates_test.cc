@@ -228,6 +228,12 @@ TEST(FindBytes, MatchesStdFind) {
     const size_t want = h.find(needle);
     const int64_t got = internal::FindBytes(h, needle);
     ASSERT_EQ(got, want == std::string::npos ? -1 : static_cast<int64_t>(want)) << h << " / " << needle;
+    // Readable bytes after the haystack (an array's data buffer): the
+    // same answer, whatever those bytes hold.
+    const std::string buffer = h + needle + std::string(32, 'a');
+    const int64_t padded = internal::FindBytes(std::string_view(buffer).substr(0, h.size()), needle,
+                                               buffer.data() + buffer.size());
+    ASSERT_EQ(padded, got) << h << " / " << needle;
   }
 }
 
