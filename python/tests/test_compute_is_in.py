@@ -18,6 +18,8 @@ import pytest
 import quiver
 import quiver.compute as qc
 from arrow_samples import random_array
+from test_compute_agg import slices
+from test_compute_string import check_result
 
 TYPES = [pa.bool_(), pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(),
          pa.uint32(), pa.uint64(), pa.float32(), pa.float64(), pa.date32(), pa.date64(),
@@ -32,25 +34,6 @@ LENGTHS = [0, 1, 63, 64, 65, 5000]
 NULL_PROBS = [0.0, 0.1, 0.5, 1.0]
 ERRORS = {pa.ArrowNotImplementedError: quiver.NotImplementedError,
           pa.ArrowInvalid: quiver.InvalidError, pa.ArrowTypeError: quiver.TypeError}
-
-
-def check_result(got, expected):
-    if isinstance(expected, pa.ChunkedArray):
-        assert isinstance(got, quiver.ChunkedArray), got
-        got.validate()
-        assert got.to_pyarrow().to_pylist() == expected.to_pylist()
-        assert got.null_count == 0
-        return
-    if isinstance(expected, pa.Scalar):
-        assert isinstance(got, quiver.Scalar), got
-        assert got.as_py() == expected.as_py()
-        return
-    assert isinstance(got, quiver.Array), got
-    got.validate()
-    out = pa.array(got)
-    assert out.type == pa.bool_()
-    assert out.equals(expected), (out, expected)
-    assert out.null_count == 0 and out.buffers()[0] is None and out.offset == 0
 
 
 def check(values, value_set, judge_values=None, judge_set=None, **options):
@@ -83,15 +66,6 @@ def value_set_of(arr, rng, size, with_null):
     order = list(range(len(values)))
     rng.shuffle(order)
     return values.take(pa.array(order, pa.int64()))
-
-
-def slices(arr):
-    out = [arr]
-    if len(arr) >= 5:
-        out.append(arr.slice(3, len(arr) - 4))
-    elif len(arr) >= 1:
-        out.append(arr.slice(1))
-    return out
 
 
 @pytest.mark.parametrize("t", TYPES + list(VIEWS), ids=str)

@@ -114,6 +114,18 @@ struct DenseSet {
   bool operator()(K v) const { return ((bits[v >> 6] >> (v & 63)) & 1) != 0; }
 };
 
+// Zeroed memory for a table of at least `min_slots` slots of `slot_bytes`
+// (a power of two, at least 8); *bits is log2 of the slot count.
+Result<MutableBuffer> ZeroedTable(int64_t min_slots, int64_t slot_bytes, MemoryPool* pool,
+                                  int* bits) {
+  *bits = 3;
+  while ((int64_t{1} << *bits) < min_slots) ++*bits;
+  const int64_t bytes = slot_bytes << *bits;
+  QUIVER_ASSIGN_OR_RAISE(MutableBuffer slots, MutableBuffer::WithCapacity(bytes, pool));
+  std::memset(slots.data(), 0, static_cast<size_t>(bytes));
+  return slots;
+}
+
 // Open addressing, at most half full, in buckets of four slots probed at
 // once (the compares have no branch on what each slot holds: a lookup
 // branches only when a bucket is full without the key, rarely at half
@@ -125,13 +137,10 @@ class HashSet {
  public:
   static Result<HashSet> Make(int64_t max_keys, MemoryPool* pool) {
     HashSet s;
-    int bits = 3;
-    while ((int64_t{1} << bits) < 2 * max_keys) ++bits;
+    int bits;
+    QUIVER_ASSIGN_OR_RAISE(s.slots_, ZeroedTable(2 * max_keys, sizeof(K), pool, &bits));
     s.shift_ = 64 - bits;
     s.mask_ = (uint64_t{1} << bits) - 1;
-    const int64_t bytes = static_cast<int64_t>(sizeof(K)) << bits;
-    QUIVER_ASSIGN_OR_RAISE(s.slots_, MutableBuffer::WithCapacity(bytes, pool));
-    std::memset(s.slots_.data(), 0, static_cast<size_t>(bytes));
     return s;
   }
   void Insert(K k) {
@@ -200,13 +209,10 @@ class BytesSet {
  public:
   static Result<BytesSet> Make(int64_t max_keys, MemoryPool* pool) {
     BytesSet s;
-    int bits = 3;
-    while ((int64_t{1} << bits) < 4 * max_keys) ++bits;
+    int bits;
+    QUIVER_ASSIGN_OR_RAISE(s.slots_, ZeroedTable(4 * max_keys, sizeof(Slot), pool, &bits));
     s.shift_ = 64 - bits;
     s.mask_ = (uint64_t{1} << bits) - 1;
-    const int64_t bytes = static_cast<int64_t>(sizeof(Slot)) << bits;
-    QUIVER_ASSIGN_OR_RAISE(s.slots_, MutableBuffer::WithCapacity(bytes, pool));
-    std::memset(s.slots_.data(), 0, static_cast<size_t>(bytes));
     return s;
   }
   // Adds `v` unless present; whether it was new.

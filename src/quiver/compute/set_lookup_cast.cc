@@ -244,20 +244,6 @@ struct Magnitude {
   }
 };
 
-// Digits of an integer type's widest value (int64: 19, uint64: 20).
-int IntegerDigits(Type id) {
-  switch (id) {
-    case Type::kInt8:
-    case Type::kUInt8: return 3;
-    case Type::kInt16:
-    case Type::kUInt16: return 5;
-    case Type::kInt32:
-    case Type::kUInt32: return 10;
-    case Type::kInt64: return 19;
-    default: return 20;
-  }
-}
-
 Cast CastDecimal(const ArrayData& in, const TypePtr& to, MemoryPool* pool) {
   const Type from = in.type->id();
   const Type tid = to->id();
