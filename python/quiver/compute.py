@@ -293,3 +293,6 @@ __all__ += [
     "is_valid",
     "is_nan",
 ]
+
+from quiver._compute_string import *  # noqa: E402,F401,F403 - is_in, match_like, starts_with, ...
+from quiver._compute_string import __all__ as _string_names; __all__ += _string_names  # noqa: E402,E702

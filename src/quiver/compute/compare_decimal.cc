@@ -14,11 +14,6 @@
 
 namespace quiver::compute::internal {
 
-namespace {
-
-using Words = std::array<uint64_t, 4>;
-
-// Decimal digits an integer type's values can have.
 int32_t IntegerDigits(Type id) {
   switch (id) {
     case Type::kInt8:
@@ -31,6 +26,10 @@ int32_t IntegerDigits(Type id) {
     default: return 20;  // uint64
   }
 }
+
+namespace {
+
+using Words = std::array<uint64_t, 4>;
 
 // w * m modulo 2^256 (two's complement: right for negative w too).
 void MultiplyBy(Words* w, uint64_t m) {

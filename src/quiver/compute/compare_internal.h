@@ -66,6 +66,10 @@ void CompareBinary(CompareOp op, const ArrayData& left, const ArrayData* right,
 // shared); NotImplemented for another value type.
 Result<ArrayDataPtr> DecodeDictionary(const ArrayData& array, MemoryPool* pool);
 
+// Decimal digits an integer type's values can have (int8: 3, int64: 19,
+// uint64: 20).
+int32_t IntegerDigits(Type id);
+
 // Decimals of different types or scales, or a decimal and an integer
 // (compare_decimal.cc): the scale both are compared at (the larger one), or
 // Invalid when the precision that holds both passes decimal128's (38

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 
+#include "quiver/compute/binary_reader_internal.h"
 #include "quiver/compute/simd_level.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -364,94 +365,7 @@ void CompareFixedOp(CompareKind kind, const void* l, const void* r, bool right_s
   RecordSimdLevel(avx2 ? SimdLevel::kAvx2 : SimdLevel::kScalar);
 }
 
-// --- Binary readers -----------------------------------------------------------
-
-enum class BinLayout { kOffsets32, kOffsets64, kView, kFixed, kAny };
-
-BinLayout LayoutOf(Type id) {
-  switch (id) {
-    case Type::kString:
-    case Type::kBinary: return BinLayout::kOffsets32;
-    case Type::kLargeString:
-    case Type::kLargeBinary: return BinLayout::kOffsets64;
-    case Type::kStringView:
-    case Type::kBinaryView: return BinLayout::kView;
-    default: return BinLayout::kFixed;
-  }
-}
-
-// Row i's bytes of a binary-like array in layout kLayout (kAny: the
-// array's own layout, chosen per row by a switch the branch predictor
-// learns).
-template <BinLayout kLayout>
-struct BinReader {
-  BinLayout layout;
-  const uint8_t* values;  // offsets (at the array's offset), views, or fixed-width values
-  const uint8_t* data;    // the bytes of offset layouts
-  const std::shared_ptr<Buffer>* data_buffers;  // views' variadic buffers
-  int64_t width;                                // fixed_size_binary
-
-  explicit BinReader(const ArrayData& a) : layout(LayoutOf(a.type->id())), data(nullptr),
-                                           data_buffers(nullptr), width(0) {
-    switch (layout) {
-      case BinLayout::kOffsets32:
-        values = a.buffers[1]->data() + 4 * a.offset;
-        data = a.buffers[2]->data();
-        break;
-      case BinLayout::kOffsets64:
-        values = a.buffers[1]->data() + 8 * a.offset;
-        data = a.buffers[2]->data();
-        break;
-      case BinLayout::kView:
-        values = a.buffers[1]->data() + 16 * a.offset;
-        data_buffers = a.buffers.data() + 2;
-        break;
-      default:
-        width = TypeAs<FixedSizeBinaryType>(*a.type).fixed_byte_width();
-        values = a.buffers[1]->data() + width * a.offset;
-        break;
-    }
-  }
-
-  template <BinLayout kL>
-  std::string_view Read(int64_t i) const {
-    if constexpr (kL == BinLayout::kOffsets32) {
-      int32_t o[2];
-      std::memcpy(o, values + 4 * i, 8);
-      return {reinterpret_cast<const char*>(data) + o[0], static_cast<size_t>(o[1] - o[0])};
-    } else if constexpr (kL == BinLayout::kOffsets64) {
-      int64_t o[2];
-      std::memcpy(o, values + 8 * i, 16);
-      return {reinterpret_cast<const char*>(data) + o[0], static_cast<size_t>(o[1] - o[0])};
-    } else if constexpr (kL == BinLayout::kView) {
-      const uint8_t* v = values + 16 * i;
-      int32_t length;
-      std::memcpy(&length, v, 4);
-      if (length <= 12) return {reinterpret_cast<const char*>(v + 4), static_cast<size_t>(length)};
-      int32_t index;
-      int32_t offset;
-      std::memcpy(&index, v + 8, 4);
-      std::memcpy(&offset, v + 12, 4);
-      return {reinterpret_cast<const char*>(data_buffers[index]->data()) + offset,
-              static_cast<size_t>(length)};
-    } else {
-      return {reinterpret_cast<const char*>(values) + width * i, static_cast<size_t>(width)};
-    }
-  }
-
-  std::string_view operator()(int64_t i) const {
-    if constexpr (kLayout != BinLayout::kAny) {
-      return Read<kLayout>(i);
-    } else {
-      switch (layout) {
-        case BinLayout::kOffsets32: return Read<BinLayout::kOffsets32>(i);
-        case BinLayout::kOffsets64: return Read<BinLayout::kOffsets64>(i);
-        case BinLayout::kView: return Read<BinLayout::kView>(i);
-        default: return Read<BinLayout::kFixed>(i);
-      }
-    }
-  }
-};
+// --- Binary values (BinReader: binary_reader_internal.h) -----------------------
 
 struct ConstBytes {
   std::string_view v;

@@ -49,6 +49,44 @@ inline int Utf8SequenceLength(const uint8_t* s, int64_t size) {
   return 0;
 }
 
+// The code point of the well-formed sequence of `len` (1..4) bytes at `s`
+// (as Utf8SequenceLength measured it).
+inline uint32_t DecodeUtf8(const uint8_t* s, int len) {
+  switch (len) {
+    case 1: return s[0];
+    case 2: return (uint32_t{s[0]} & 0x1F) << 6 | (s[1] & 0x3F);
+    case 3: return (uint32_t{s[0]} & 0x0F) << 12 | (uint32_t{s[1]} & 0x3F) << 6 | (s[2] & 0x3F);
+    default:
+      return (uint32_t{s[0]} & 0x07) << 18 | (uint32_t{s[1]} & 0x3F) << 12 |
+             (uint32_t{s[2]} & 0x3F) << 6 | (s[3] & 0x3F);
+  }
+}
+
+// Writes code point `cp` (at most U+10FFFF) in UTF-8 at `out`; returns the
+// bytes written (1..4).
+inline int EncodeUtf8(uint32_t cp, uint8_t* out) {
+  if (cp < 0x80) {
+    out[0] = static_cast<uint8_t>(cp);
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = static_cast<uint8_t>(0xC0 | (cp >> 6));
+    out[1] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = static_cast<uint8_t>(0xE0 | (cp >> 12));
+    out[1] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = static_cast<uint8_t>(0xF0 | (cp >> 18));
+  out[1] = static_cast<uint8_t>(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+  return 4;
+}
+
 // Index of the first byte of the first ill-formed (or truncated) UTF-8
 // sequence in [data, data + size), or -1 if the bytes are well-formed.
 // With `ascii`, also whether the bytes are all ASCII (set when -1 is

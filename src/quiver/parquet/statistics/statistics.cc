@@ -532,30 +532,6 @@ size_t Utf8Boundary(std::string_view v, size_t cut) {
   return cut;
 }
 
-// Encodes code point cp; returns its length.
-int EncodeUtf8(uint32_t cp, char* out) {
-  if (cp < 0x80) {
-    out[0] = static_cast<char>(cp);
-    return 1;
-  }
-  if (cp < 0x800) {
-    out[0] = static_cast<char>(0xC0 | (cp >> 6));
-    out[1] = static_cast<char>(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    out[0] = static_cast<char>(0xE0 | (cp >> 12));
-    out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out[2] = static_cast<char>(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  out[0] = static_cast<char>(0xF0 | (cp >> 18));
-  out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-  out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-  out[3] = static_cast<char>(0x80 | (cp & 0x3F));
-  return 4;
-}
-
 // Decodes the code point starting at s[i] (valid UTF-8 assumed; on invalid
 // input returns false).
 bool DecodeUtf8(std::string_view s, size_t i, uint32_t* cp, size_t* len) {
@@ -611,11 +587,11 @@ std::optional<std::string> TruncateMax(std::string_view value, int64_t max_bytes
         uint32_t next = cp + 1;
         if (next == 0xD800) next = 0xE000;  // skip surrogates
         if (next > 0x10FFFF) continue;      // drop it, increment the previous one
-        char buf[4];
+        uint8_t buf[4];
         int n = EncodeUtf8(next, buf);
         if (static_cast<int64_t>(at) + n > max_bytes) continue;
         std::string out = prefix.substr(0, at);
-        out.append(buf, static_cast<size_t>(n));
+        out.append(reinterpret_cast<const char*>(buf), static_cast<size_t>(n));
         return out;
       }
       return std::nullopt;
