@@ -293,3 +293,4 @@ __all__ += [
     "is_valid",
     "is_nan",
 ]
+from quiver._compute_cast import CastOptions, cast  # noqa: E402,F401 (cast.h)

@@ -14,6 +14,7 @@ void BindComputeSelect(nb::module_& c);  // compute_select.cc
 // (compute_boolean.cc).
 void BindComputeAgg(nb::module_& c);
 void BindComputeBoolean(nb::module_& c);
+void BindComputeCast(nb::module_& c);  // compute_cast.cc
 
 void BindCompute(nb::module_& m) {
   nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
@@ -30,6 +31,7 @@ void BindCompute(nb::module_& m) {
   BindComputeSelect(c);
   BindComputeAgg(c);
   BindComputeBoolean(c);
+  BindComputeCast(c);
 }
 
 }  // namespace quiver::python

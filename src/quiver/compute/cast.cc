@@ -132,7 +132,8 @@ Result<ArrayDataPtr> CastDictionary(const ArrayDataPtr& in, const TypePtr& to,
   const TypePtr& values = dict_type.value_type();
   if (to->id() == Type::kNull) return MakeArrayOfNulls(to, in->length, ctx.pool);
   if (!values->Equals(*to) && !PlainCastSupported(*values, *to) && values->id() != Type::kNull) {
-    if (to->id() == Type::kDictionary || ArrowOnlyCast(*values, *to)) {
+    // (Arrow has no dictionary kernel at all for the view targets.)
+    if (to->id() == Type::kDictionary || IsBinaryView(to->id()) || ArrowOnlyCast(*values, *to)) {
       return internal::UnsupportedCast(*in->type, *to);
     }
     return Status::Invalid("Cast type ", to->ToString(), " incompatible with dictionary type ",

@@ -91,7 +91,9 @@ template <typename In, typename Out>
 struct Check {
   static constexpr bool kNeeded = [] {
     if constexpr (std::is_same_v<Out, Half>) {
-      return false;  // Arrow does not check casts to float16
+      // Arrow checks integers as it checks them towards float32 (up to 32
+      // bits) or float64 (64 bits), and floats not at all.
+      return kIsInt<In> && std::numeric_limits<In>::digits > (sizeof(In) <= 4 ? 24 : 53);
     } else if constexpr (std::is_same_v<In, Half>) {
       return kIsInt<Out>;
     } else if constexpr (kIsInt<In> && kIsFloat<Out>) {
@@ -104,21 +106,25 @@ struct Check {
     }
   }();
 
-  // Integer to float: |v| <= 2^digits converts exactly.
+  // Integer to float: |v| <= 2^digits converts exactly (to float16:
+  // float32's or float64's limit, as Arrow checks it).
   static constexpr uint64_t kExactLimit = [] {
-    if constexpr (kIsFloat<Out>) {
+    if constexpr (std::is_same_v<Out, Half>) {
+      return uint64_t{1} << (sizeof(In) <= 4 ? 24 : 53);
+    } else if constexpr (kIsFloat<Out>) {
       return uint64_t{1} << std::numeric_limits<Out>::digits;
     } else {
       return uint64_t{0};
     }
   }();
+  static constexpr bool kOutFloat = kIsFloat<Out> || std::is_same_v<Out, Half>;
 
   static bool Ok(In v, Out out) {
     if constexpr (std::is_same_v<In, Half>) {
       return static_cast<float>(out) == util::HalfToFloat(v.bits);
     } else if constexpr (kIsFloat<In>) {
       return static_cast<In>(out) == v;  // false for NaN
-    } else if constexpr (kIsFloat<Out>) {
+    } else if constexpr (kOutFloat) {
       if constexpr (std::is_signed_v<In>) {
         return v >= -static_cast<int64_t>(kExactLimit) && v <= static_cast<int64_t>(kExactLimit);
       } else {
@@ -137,7 +143,7 @@ struct Check {
       char text[400];
       std::snprintf(text, sizeof(text), "%f", static_cast<double>(v));
       return Status::Invalid("Float value ", text, " was truncated converting to ", to.ToString());
-    } else if constexpr (kIsFloat<Out>) {
+    } else if constexpr (kOutFloat) {
       if constexpr (std::is_signed_v<In>) {
         return Status::Invalid("Integer value ", Printable(v), " not in range: -", kExactLimit,
                                " to ", kExactLimit);

@@ -14,7 +14,8 @@
 //  - integer to float32 / float64: rounded to nearest; under `safe` a
 //    valid value beyond 2^24 / 2^53 in magnitude is Invalid the same way
 //    ("... not in range: -16777216 to 16777216"). Integer to float16 is
-//    never checked (Arrow does not check it either: 70000 becomes inf);
+//    checked as Arrow checks it, against float32's limit for types up to
+//    32 bits and float64's for 64-bit ones (so 70000 is inf, not an error);
 //  - float to float: IEEE rounding (double to float16 rounds once, from
 //    the double), never checked (1e300 to float32 is inf, as in Arrow);
 //  - float to integer: truncated toward zero. Under `safe` a valid value

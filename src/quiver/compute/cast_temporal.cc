@@ -13,7 +13,8 @@
 //    other named zones need a time zone database Quiver does not have:
 //    NotImplemented), then floor division by a day (a date, wrapping at 32
 //    bits for date32 as Arrow's does) and the remainder (a time of day,
-//    its unit changed with "Cast would lose data: V" under `safe`).
+//    its unit changed with "Cast would lose data: V" under `safe`, V the
+//    last failing slot's time of day, as Arrow reports it).
 //  - Integers to and from the temporal types of their width
 //    (int32: date32, time32; int64: date64, time64, timestamp, duration)
 //    reinterpret the values without copying, as Arrow's zero-copy casts.
@@ -212,9 +213,15 @@ Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe,
     bad |= t % factor != 0;
   }
   if (!safe || bad == 0) return Status::OK();
-  const int64_t i = FirstFailure(in, [&](int64_t j) { return time_of_day(j) % factor != 0; });
-  if (i < 0) return Status::OK();
-  return Status::Invalid("Cast would lose data: ", time_of_day(i));
+  // Arrow's kernel keeps the last failing slot's error here.
+  int64_t last = -1;
+  const uint8_t* validity = in.MayHaveNulls() ? in.validity() : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    if (validity != nullptr && !bit_util::GetBit(validity, in.offset + i)) continue;
+    if (time_of_day(i) % factor != 0) last = i;
+  }
+  if (last < 0) return Status::OK();
+  return Status::Invalid("Cast would lose data: ", time_of_day(last));
 }
 
 // Runs f(In{}, Out{}) with the C types of the two temporal types.

@@ -312,7 +312,8 @@ TEST(Cast, HalfFloat) {
   ASSERT_NE(h, nullptr);
   const std::vector<uint16_t> want = {0x3C01, 0x7BFF, 0x7C00, 0x7C00, 0x2E66, 0x8000, 0x7E00, 0, 1};
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(h->GetValues<uint16_t>(1)[i], want[i]) << i;
-  // Integers are not checked (70000 is inf); back to float exactly.
+  // Integers are checked against float32's or float64's limit only (70000
+  // is inf); back to float exactly.
   ArrayDataPtr hi = MustCast(ArrayFromVector(int32(), std::vector<int32_t>{1, 2049, 70000, -70000}),
                              float16());
   ASSERT_NE(hi, nullptr);
@@ -325,6 +326,11 @@ TEST(Cast, HalfFloat) {
   // To integers: truncation checked; unsafe through int32.
   const ArrayDataPtr hv = ArrayFromVector(float16(), std::vector<uint16_t>{0x3C00, 0x7BFF});
   EXPECT_EQ(MustCast(hv, int16(), false)->GetValues<int16_t>(1)[1], -32);
+  EXPECT_EQ(Message(CastArray(ArrayFromVector(int32(), std::vector<int32_t>{16777217}), float16())),
+            "Integer value 16777217 not in range: -16777216 to 16777216");
+  EXPECT_EQ(Message(CastArray(ArrayFromVector(uint64(), std::vector<uint64_t>{(uint64_t{1} << 53) + 1}),
+                              float16())),
+            "Integer value 9007199254740993 not in range: 0 to 9007199254740992");
   EXPECT_FALSE(CastArray(hv, int16()).ok());
   // No cast between bool and float16 (as pyarrow).
   EXPECT_EQ(Message(CastArray(testutil::BooleanArrayFromVector({true}), float16())),
