@@ -91,10 +91,37 @@ int64_t FirstFailure(const ArrayData& in, Fails&& fails) {
   return -1;
 }
 
-template <typename In, typename Out>
-Status Multiply(const ArrayData& in, const DataType& to, int64_t factor, bool safe, Out* out) {
+// The factor of a unit change: a compile-time constant for the ones that
+// occur (so that a division is a multiplication by its reciprocal), else
+// a run-time value.
+template <int64_t kValue>
+struct ConstantFactor {
+  static constexpr int64_t value() { return kValue; }
+};
+struct RuntimeFactor {
+  int64_t factor;
+  int64_t value() const { return factor; }
+};
+
+template <typename F>
+Status VisitFactor(int64_t factor, F&& f) {
+  switch (factor) {
+    case 1000: return f(ConstantFactor<1000>{});
+    case 1000000: return f(ConstantFactor<1000000>{});
+    case 1000000000: return f(ConstantFactor<1000000000>{});
+    case 86400: return f(ConstantFactor<86400>{});
+    case 86400000: return f(ConstantFactor<86400000>{});
+    case int64_t{86400000000}: return f(ConstantFactor<int64_t{86400000000}>{});
+    case int64_t{86400000000000}: return f(ConstantFactor<int64_t{86400000000000}>{});
+    default: return f(RuntimeFactor{factor});
+  }
+}
+
+template <typename In, typename Out, typename Factor>
+Status Multiply(const ArrayData& in, const DataType& to, Factor f, bool safe, Out* out) {
   const In* v = in.GetValues<In>(1);
   const int64_t n = in.length;
+  const int64_t factor = f.value();
   const int64_t max_val = std::numeric_limits<int64_t>::max() / factor;
   const int64_t min_val = std::numeric_limits<int64_t>::min() / factor;
   uint32_t bad = 0;
@@ -110,10 +137,11 @@ Status Multiply(const ArrayData& in, const DataType& to, int64_t factor, bool sa
                          " would result in out of bounds timestamp: ", static_cast<int64_t>(v[i]));
 }
 
-template <typename In, typename Out>
-Status Divide(const ArrayData& in, const DataType& to, int64_t factor, bool safe, Out* out) {
+template <typename In, typename Out, typename Factor>
+Status Divide(const ArrayData& in, const DataType& to, Factor f, bool safe, Out* out) {
   const In* v = in.GetValues<In>(1);
   const int64_t n = in.length;
+  const int64_t factor = f.value();
   uint32_t bad = 0;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = v[i];
@@ -133,8 +161,12 @@ template <typename In, typename Out>
 Status ShiftTime(const ArrayData& in, const DataType& to, bool safe, Out* out) {
   const int64_t a = NanosPerTick(*in.type);
   const int64_t b = NanosPerTick(to);
-  if (a >= b) return Multiply<In, Out>(in, to, a / b, safe, out);
-  return Divide<In, Out>(in, to, b / a, safe, out);
+  if (a >= b) {
+    return VisitFactor(a / b, [&](auto factor) {
+      return Multiply<In, Out>(in, to, factor, safe, out);
+    });
+  }
+  return VisitFactor(b / a, [&](auto factor) { return Divide<In, Out>(in, to, factor, safe, out); });
 }
 
 // --- timestamps to dates and times --------------------------------------------
@@ -166,22 +198,19 @@ Result<int64_t> ZoneOffsetSeconds(const TemporalType& type) {
       "'+05:30' work)");
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) {
+// a / b rounded toward negative infinity, for b > 0.
+inline int64_t FloorDiv(int64_t a, int64_t b) {
   const int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+  return a % b < 0 ? q - 1 : q;
 }
 
-template <typename Out>
-Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe, Out* out) {
-  const auto& ts = TypeAs<TemporalType>(*in.type);
-  QUIVER_ASSIGN_OR_RAISE(const int64_t offset_seconds, ZoneOffsetSeconds(ts));
-  const int64_t unit_nanos = NanosPerUnit(ts.unit());
-  const int64_t per_second = 1000000000 / unit_nanos;
-  const int64_t per_day = kNanosPerDay / unit_nanos;
-  const uint64_t offset = static_cast<uint64_t>(offset_seconds * per_second);
+template <typename Out, typename PerDay>
+Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe, int64_t offset,
+                             PerDay day, Out* out) {
+  const int64_t per_day = day.value();
   const int64_t* v = in.GetValues<int64_t>(1);
   const int64_t n = in.length;
-  auto local = [&](int64_t i) { return static_cast<int64_t>(static_cast<uint64_t>(v[i]) + offset); };
+  auto local = [&](int64_t i) { return static_cast<int64_t>(static_cast<uint64_t>(v[i]) + static_cast<uint64_t>(offset)); };
   if (IsDate(to.id())) {
     for (int64_t i = 0; i < n; ++i) {
       const int64_t days = FloorDiv(local(i), per_day);
@@ -194,7 +223,7 @@ Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe,
     return Status::OK();
   }
   // A time of day: the remainder, in the time type's unit.
-  const int64_t a = unit_nanos;
+  const int64_t a = kNanosPerDay / per_day;
   const int64_t b = NanosPerUnit(TypeAs<TemporalType>(to).unit());
   auto time_of_day = [&](int64_t i) {
     const int64_t t = local(i) % per_day;
@@ -222,6 +251,17 @@ Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe,
   }
   if (last < 0) return Status::OK();
   return Status::Invalid("Cast would lose data: ", time_of_day(last));
+}
+
+template <typename Out>
+Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe, Out* out) {
+  const auto& ts = TypeAs<TemporalType>(*in.type);
+  QUIVER_ASSIGN_OR_RAISE(const int64_t offset_seconds, ZoneOffsetSeconds(ts));
+  const int64_t unit_nanos = NanosPerUnit(ts.unit());
+  const int64_t offset = offset_seconds * (1000000000 / unit_nanos);
+  return VisitFactor(kNanosPerDay / unit_nanos, [&](auto per_day) {
+    return TimestampToDateOrTime<Out>(in, to, safe, offset, per_day, out);
+  });
 }
 
 // Runs f(In{}, Out{}) with the C types of the two temporal types.
