@@ -19,12 +19,15 @@
 //    (int32: date32, time32; int64: date64, time64, timestamp, duration)
 //    reinterpret the values without copying, as Arrow's zero-copy casts.
 //  - Timestamps change zone freely: the values are UTC instants.
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "quiver/compute/cast_internal.h"
 #include "quiver/compute/cast_numeric_internal.h"
+#include "quiver/compute/simd_level.h"
 #include "quiver/util/bit_util.h"
 
 namespace quiver::compute::internal {
@@ -117,10 +120,10 @@ Status VisitFactor(int64_t factor, F&& f) {
   }
 }
 
+// Products into `out` (wrapping); returns whether any value (valid or
+// not) is outside int64 / factor.
 template <typename In, typename Out, typename Factor>
-Status Multiply(const ArrayData& in, const DataType& to, Factor f, bool safe, Out* out) {
-  const In* v = in.GetValues<In>(1);
-  const int64_t n = in.length;
+inline bool MultiplyLoopBody(const In* __restrict v, Factor f, int64_t n, Out* __restrict out) {
   const int64_t factor = f.value();
   const int64_t max_val = std::numeric_limits<int64_t>::max() / factor;
   const int64_t min_val = std::numeric_limits<int64_t>::min() / factor;
@@ -128,13 +131,103 @@ Status Multiply(const ArrayData& in, const DataType& to, Factor f, bool safe, Ou
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = v[i];
     out[i] = static_cast<Out>(static_cast<uint64_t>(x) * static_cast<uint64_t>(factor));
-    bad |= (x < min_val) | (x > max_val);
+    bad |= static_cast<uint32_t>((x < min_val) | (x > max_val));
   }
-  if (!safe || bad == 0) return Status::OK();
+  return bad != 0;
+}
+
+#if defined(__x86_64__)
+// AVX-512 DQ multiplies 64-bit integers in vectors (VPMULLQ).
+template <typename In, typename Out, typename Factor>
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) bool MultiplyLoopAvx512(
+    const In* v, Factor f, int64_t n, Out* out) {
+  return MultiplyLoopBody(v, f, n, out);
+}
+#endif
+
+template <typename In, typename Out, typename Factor>
+bool RunMultiply(const In* v, Factor f, int64_t n, Out* out) {
+#if defined(__x86_64__)
+  static const bool dq = __builtin_cpu_supports("avx512dq");
+  if (ActiveSimdLevel() >= SimdLevel::kAvx512 && dq) {
+    RecordSimdLevel(SimdLevel::kAvx512);
+    return MultiplyLoopAvx512(v, f, n, out);
+  }
+#endif
+  RecordSimdLevel(SimdLevel::kScalar);
+  return MultiplyLoopBody(v, f, n, out);
+}
+
+template <typename In, typename Out, typename Factor>
+Status Multiply(const ArrayData& in, const DataType& to, Factor f, bool safe, Out* out) {
+  const In* v = in.GetValues<In>(1);
+  const int64_t factor = f.value();
+  const int64_t max_val = std::numeric_limits<int64_t>::max() / factor;
+  const int64_t min_val = std::numeric_limits<int64_t>::min() / factor;
+  const bool bad = RunMultiply(v, f, in.length, out);
+  if (!safe || !bad) return Status::OK();
   const int64_t i = FirstFailure(in, [&](int64_t j) { return v[j] < min_val || v[j] > max_val; });
   if (i < 0) return Status::OK();
   return Status::Invalid("Casting from ", in.type->ToString(), " to ", to.ToString(),
                          " would result in out of bounds timestamp: ", static_cast<int64_t>(v[i]));
+}
+
+// x / factor truncated toward zero, through a double (see DaysLoopBody):
+// for factor >= 10^5 the double quotient is within 0.01 of the exact one,
+// so the truncated q0 is within one of it, and the remainder's sign and
+// size say which way.
+inline int64_t TruncDivideThroughDouble(int64_t x, int64_t factor, double inverse) {
+  const auto q0 = static_cast<int64_t>(static_cast<double>(x) * inverse);  // |q0| < 2^47
+  const auto r = static_cast<int64_t>(static_cast<uint64_t>(x) -
+                                      static_cast<uint64_t>(q0) * static_cast<uint64_t>(factor));
+  const int64_t up = static_cast<int64_t>(r >= factor) - static_cast<int64_t>(r < 0);
+  const int64_t down = static_cast<int64_t>(r > 0) - static_cast<int64_t>(r <= -factor);
+  return q0 + (x >= 0 ? up : down);
+}
+
+constexpr int64_t kMinDoubleFactor = 100000;
+
+// Quotients into `out`; returns whether any (valid or not) loses data.
+template <bool kThroughDouble, typename In, typename Out, typename Factor>
+inline bool DivideLoopBody(const In* __restrict v, Factor f, int64_t n, Out* __restrict out) {
+  const int64_t factor = f.value();
+  const double inverse = 1.0 / static_cast<double>(factor);
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t x = v[i];
+    int64_t q;
+    if constexpr (kThroughDouble) {
+      q = TruncDivideThroughDouble(x, factor, inverse);
+    } else {
+      q = x / factor;
+    }
+    const Out narrowed = static_cast<Out>(q);
+    out[i] = narrowed;
+    bad |= static_cast<int64_t>(narrowed) * factor != x;
+  }
+  return bad != 0;
+}
+
+#if defined(__x86_64__)
+template <typename In, typename Out, typename Factor>
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) bool DivideLoopAvx512(
+    const In* v, Factor f, int64_t n, Out* out) {
+  return DivideLoopBody<true>(v, f, n, out);
+}
+#endif
+
+template <typename In, typename Out, typename Factor>
+bool RunDivide(const In* v, Factor f, int64_t n, Out* out) {
+#if defined(__x86_64__)
+  static const bool dq = __builtin_cpu_supports("avx512dq");
+  if (std::is_same_v<In, int64_t> && f.value() >= kMinDoubleFactor &&
+      ActiveSimdLevel() >= SimdLevel::kAvx512 && dq) {
+    RecordSimdLevel(SimdLevel::kAvx512);
+    return DivideLoopAvx512(v, f, n, out);
+  }
+#endif
+  RecordSimdLevel(SimdLevel::kScalar);
+  return DivideLoopBody<false>(v, f, n, out);
 }
 
 template <typename In, typename Out, typename Factor>
@@ -142,14 +235,8 @@ Status Divide(const ArrayData& in, const DataType& to, Factor f, bool safe, Out*
   const In* v = in.GetValues<In>(1);
   const int64_t n = in.length;
   const int64_t factor = f.value();
-  uint32_t bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t x = v[i];
-    const Out q = static_cast<Out>(x / factor);
-    out[i] = q;
-    bad |= static_cast<int64_t>(q) * factor != x;
-  }
-  if (!safe || bad == 0) return Status::OK();
+  const bool bad = RunDivide(v, f, n, out);
+  if (!safe || !bad) return Status::OK();
   const int64_t i =
       FirstFailure(in, [&](int64_t j) { return static_cast<int64_t>(out[j]) * factor != v[j]; });
   if (i < 0) return Status::OK();
@@ -204,6 +291,61 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return a % b < 0 ? q - 1 : q;
 }
 
+// Days since the epoch of n instants (plus `offset`), each in units of
+// which a day has per_day, rounded toward negative infinity: through a
+// double (AVX-512 DQ converts and multiplies 64-bit integers in vectors;
+// 64-bit integer division has no vector form). The truncated quotient q0 is
+// within 1.05 of x / per_day (the double's relative error is under 2^-51,
+// far less than a day), so the remainder r = x - q0 * per_day lies in
+// [-1.05, 1.05) days and two comparisons correct q0 to the floor. date64
+// is that day in milliseconds.
+template <typename Out>
+inline void DaysLoopBody(const int64_t* __restrict v, uint64_t offset, int64_t per_day,
+                         int64_t n, Out* __restrict out) {
+  const double inverse = 1.0 / static_cast<double>(per_day);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto x = static_cast<int64_t>(static_cast<uint64_t>(v[i]) + offset);
+    const auto q0 = static_cast<int64_t>(static_cast<double>(x) * inverse);  // |q0| < 2^47
+    const auto r = static_cast<int64_t>(static_cast<uint64_t>(x) -
+                                        static_cast<uint64_t>(q0) * static_cast<uint64_t>(per_day));
+    const int64_t q = q0 - static_cast<int64_t>(r < 0) - static_cast<int64_t>(r < -per_day) +
+                      static_cast<int64_t>(r >= per_day);
+    if constexpr (sizeof(Out) == 4) {
+      out[i] = static_cast<Out>(q);
+    } else {
+      out[i] = static_cast<Out>(static_cast<uint64_t>(q) * 86400000u);
+    }
+  }
+}
+
+template <typename Out>
+void DaysLoop(const int64_t* v, uint64_t offset, int64_t per_day, int64_t n, Out* out) {
+  DaysLoopBody(v, offset, per_day, n, out);
+}
+
+#if defined(__x86_64__)
+template <typename Out>
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) void DaysLoopAvx512(
+    const int64_t* v, uint64_t offset, int64_t per_day, int64_t n, Out* out) {
+  DaysLoopBody(v, offset, per_day, n, out);
+}
+#endif
+
+// (AVX2 has no packed int64 <-> double conversion: the scalar build serves
+// that level.)
+template <typename Out>
+void RunDays(const int64_t* v, uint64_t offset, int64_t per_day, int64_t n, Out* out) {
+#if defined(__x86_64__)
+  static const bool dq = __builtin_cpu_supports("avx512dq");
+  if (ActiveSimdLevel() >= SimdLevel::kAvx512 && dq) {
+    RecordSimdLevel(SimdLevel::kAvx512);
+    return DaysLoopAvx512(v, offset, per_day, n, out);
+  }
+#endif
+  RecordSimdLevel(SimdLevel::kScalar);
+  DaysLoop(v, offset, per_day, n, out);
+}
+
 template <typename Out, typename PerDay>
 Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe, int64_t offset,
                              PerDay day, Out* out) {
@@ -212,14 +354,7 @@ Status TimestampToDateOrTime(const ArrayData& in, const DataType& to, bool safe,
   const int64_t n = in.length;
   auto local = [&](int64_t i) { return static_cast<int64_t>(static_cast<uint64_t>(v[i]) + static_cast<uint64_t>(offset)); };
   if (IsDate(to.id())) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t days = FloorDiv(local(i), per_day);
-      if constexpr (sizeof(Out) == 4) {
-        out[i] = static_cast<Out>(days);
-      } else {
-        out[i] = static_cast<Out>(static_cast<uint64_t>(days) * 86400000u);
-      }
-    }
+    RunDays<Out>(v, static_cast<uint64_t>(offset), per_day, n, out);
     return Status::OK();
   }
   // A time of day: the remainder, in the time type's unit.

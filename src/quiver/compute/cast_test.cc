@@ -477,6 +477,96 @@ TEST(Cast, TimestampToDateAndTime) {
   EXPECT_TRUE(CastArray(I64(s("Asia/Tokyo"), {1}), timestamp(TimeUnit::kMilli)).ok());
 }
 
+// The vectorised day division (through doubles, corrected) against exact
+// floor division, for random instants over the whole int64 range and near
+// day boundaries, at every SIMD level.
+TEST(Cast, TimestampDaysMatchFloorDivision) {
+  std::mt19937_64 rng(7);
+  for (TimeUnit unit : {TimeUnit::kSecond, TimeUnit::kMilli, TimeUnit::kMicro, TimeUnit::kNano}) {
+    const __int128 per_day = static_cast<__int128>(86400) *
+                             (unit == TimeUnit::kSecond ? 1 : unit == TimeUnit::kMilli ? 1000
+                                                          : unit == TimeUnit::kMicro   ? 1000000
+                                                                                       : 1000000000);
+    std::vector<int64_t> v;
+    for (int i = 0; i < 3000; ++i) {
+      const uint64_t r = rng();
+      int64_t x = static_cast<int64_t>(rng());
+      if (r % 3 == 0) x = static_cast<int64_t>(per_day * static_cast<int64_t>(rng() % 200001 - 100000)) +
+                          static_cast<int64_t>(r % 5) - 2;
+      v.push_back(x);
+    }
+    v.push_back(std::numeric_limits<int64_t>::max());
+    v.push_back(std::numeric_limits<int64_t>::min());
+    for (const std::string tz : {"", "+05:30", "-23:59"}) {
+      const int64_t offset_seconds = tz.empty() ? 0 : tz == "+05:30" ? 19800 : -86340;
+      ArrayDataPtr in = ArrayFromVector(timestamp(unit, tz), v);
+      for (SimdLevel level : Levels()) {
+        auto scoped = ScopedSimdLevel::Make(level);
+        ArrayDataPtr d32 = MustCast(in, date32());
+        ArrayDataPtr d64 = MustCast(in, date64());
+        ASSERT_NE(d32, nullptr);
+        for (size_t i = 0; i < v.size(); ++i) {
+          const int64_t local = static_cast<int64_t>(
+              static_cast<uint64_t>(v[i]) +
+              static_cast<uint64_t>(offset_seconds * static_cast<int64_t>(per_day / 86400)));
+          __int128 q = local / per_day;
+          if (local % per_day < 0) --q;
+          EXPECT_EQ(d32->GetValues<int32_t>(1)[i], static_cast<int32_t>(q)) << v[i];
+          EXPECT_EQ(d64->GetValues<int64_t>(1)[i],
+                    static_cast<int64_t>(static_cast<uint64_t>(q) * 86400000u))
+              << v[i];
+        }
+      }
+    }
+  }
+}
+
+// Coarser units divide through doubles at the AVX-512 level: the same
+// quotients as integer division, over the whole int64 range, at every level.
+TEST(Cast, UnitDivisionMatchesIntegerDivision) {
+  std::mt19937_64 rng(11);
+  struct Case {
+    TypePtr from, to;
+    int64_t factor;
+  };
+  const std::vector<Case> cases = {
+      {timestamp(TimeUnit::kNano), timestamp(TimeUnit::kMilli), 1000000},
+      {timestamp(TimeUnit::kNano), timestamp(TimeUnit::kSecond), 1000000000},
+      {timestamp(TimeUnit::kMicro), timestamp(TimeUnit::kMilli), 1000},
+      {date64(), date32(), 86400000},
+      {time64(TimeUnit::kNano), time32(TimeUnit::kSecond), 1000000000},
+      {duration(TimeUnit::kNano), duration(TimeUnit::kMilli), 1000000}};
+  for (const Case& c : cases) {
+    std::vector<int64_t> v;
+    for (int i = 0; i < 3000; ++i) {
+      const uint64_t r = rng();
+      int64_t x = static_cast<int64_t>(rng());
+      if (r % 3 == 0) x = c.factor * static_cast<int64_t>(rng() % 2000001 - 1000000) + static_cast<int64_t>(r % 3) - 1;
+      if (r % 7 == 0) x = c.factor * static_cast<int64_t>((rng() % 2 == 0 ? 1 : -1) * (std::numeric_limits<int64_t>::max() / c.factor));
+      v.push_back(x);
+    }
+    v.push_back(std::numeric_limits<int64_t>::max());
+    v.push_back(std::numeric_limits<int64_t>::min());
+    std::vector<int64_t> multiples;
+    for (int64_t x : v) multiples.push_back(x / c.factor * c.factor);
+    const bool out32 = c.to->id() == Type::kDate32 || c.to->id() == Type::kTime32;
+    for (SimdLevel level : Levels()) {
+      auto scoped = ScopedSimdLevel::Make(level);
+      ArrayDataPtr out = MustCast(ArrayFromVector(c.from, v), c.to, false);
+      ASSERT_NE(out, nullptr);
+      for (size_t i = 0; i < v.size(); ++i) {
+        const int64_t q = v[i] / c.factor;
+        const int64_t got = out32 ? out->GetValues<int32_t>(1)[i] : out->GetValues<int64_t>(1)[i];
+        EXPECT_EQ(got, out32 ? static_cast<int64_t>(static_cast<int32_t>(q)) : q)
+            << c.from->ToString() << " " << v[i];
+      }
+      // Exact multiples pass the safe check unless they narrow.
+      if (!out32) MustCast(ArrayFromVector(c.from, multiples), c.to);
+      EXPECT_FALSE(CastArray(ArrayFromVector(c.from, v), c.to).ok());
+    }
+  }
+}
+
 TEST(Cast, IntegersAndTemporalReinterpret) {
   ArrayDataPtr in = I64(int64(), {1, -1, 7}, {true, false, true})->Slice(1, 2);
   ArrayDataPtr ts = MustCast(in, timestamp(TimeUnit::kNano, "UTC"));
