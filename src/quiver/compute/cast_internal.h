@@ -5,7 +5,8 @@
 // Every kernel takes an array of its source family and a target type of
 // its family, and returns a result at offset 0 whose validity is the
 // input's (ResultValidity): shared when the input's offset is a whole
-// byte, copied to offset 0 otherwise, absent when no slot is null.
+// byte, copied to offset 0 otherwise, absent when no slot is null. (Casts
+// that only rename the layout keep the input's buffers and offset.)
 #pragma once
 
 #include <memory>
