@@ -446,7 +446,7 @@ std::string BytesText(const std::string& b) { return QuotedRepr(b, true); }
 
 }  // namespace
 
-std::string DecimalText(const Int256& unscaled, int32_t scale) {
+std::string DecimalToString(const Int256& unscaled, int32_t scale) {
   const std::string digits = unscaled.MagnitudeDigits();
   const int64_t exp = -static_cast<int64_t>(scale);
   const int64_t n = static_cast<int64_t>(digits.size());
@@ -488,7 +488,7 @@ std::string Scalar::ToString() const {
     case Type::kDecimal32:
     case Type::kDecimal64:
     case Type::kDecimal128:
-    case Type::kDecimal256: return DecimalText(decimal_, TypeAs<DecimalType>(*type_).scale());
+    case Type::kDecimal256: return DecimalToString(decimal_, TypeAs<DecimalType>(*type_).scale());
     case Type::kDate32: return DateText(int_);
     case Type::kDate64: return DateText(FloorDiv(int_, 86400000));
     case Type::kTime32:

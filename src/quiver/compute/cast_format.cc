@@ -9,7 +9,7 @@
 //    otherwise "d.ddde+X" / "de-X" ("1e+10", "1.5e-7"); no trailing ".0";
 //    "-0", "inf", "-inf", "nan". float16 is written as the double it is
 //    exactly ("0.0999755859375");
-//  - decimals: Decimal::ToString (scalar.h DecimalText): "12.30", "1E+3".
+//  - decimals: Decimal::ToString (scalar.h DecimalToString): "12.30", "1E+3".
 // The digits come from std::to_chars (Ryu: shortest, closest), laid out
 // again by those rules. Integers are sized exactly first (digit counts);
 // floats are written into a buffer sized for the longest text (25 bytes
@@ -233,7 +233,7 @@ Result<ArrayDataPtr> FormatArray(const ArrayData& in, const TypePtr& to, MemoryP
           status = s.status();
           return 0;
         }
-        const std::string text = DecimalText(s->decimal(), scale);
+        const std::string text = DecimalToString(s->decimal(), scale);
         std::memcpy(out, text.data(), text.size());
         return static_cast<int64_t>(text.size());
       },
