@@ -296,3 +296,6 @@ __all__ += [
 
 from quiver._compute_string import *  # noqa: E402,F401,F403 - is_in, match_like, starts_with, ...
 from quiver._compute_string import __all__ as _string_names; __all__ += _string_names  # noqa: E402,E702
+from quiver._compute_cast import CastOptions, cast  # noqa: E402,F401 (cast.h)
+
+__all__ += ["cast", "CastOptions"]

@@ -15,6 +15,7 @@ void BindComputeSelect(nb::module_& c);  // compute_select.cc
 void BindComputeAgg(nb::module_& c);
 void BindComputeBoolean(nb::module_& c);
 void BindComputeString(nb::module_& c);  // compute_string.cc
+void BindComputeCast(nb::module_& c);  // compute_cast.cc
 
 void BindCompute(nb::module_& m) {
   nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
@@ -32,6 +33,7 @@ void BindCompute(nb::module_& m) {
   BindComputeAgg(c);
   BindComputeBoolean(c);
   BindComputeString(c);
+  BindComputeCast(c);
 }
 
 }  // namespace quiver::python

@@ -154,8 +154,6 @@ void ChunkEnds(const ComputeArg& arg, std::vector<int64_t>* ends) {
   }
 }
 
-nb::object WrapChunked(ChunkedData data) { return nb::cast(PyChunkedArray{std::move(data)}); }
-
 // --- the ArrowArrayStream of a ChunkedArray ------------------------------------
 
 struct StreamState {
@@ -224,6 +222,8 @@ nb::object ToPyarrow(const PyChunkedArray& self) {
 }
 
 }  // namespace
+
+nb::object WrapChunked(ChunkedData data) { return nb::cast(PyChunkedArray{std::move(data)}); }
 
 int64_t ChunkedData::length() const {
   int64_t n = 0;

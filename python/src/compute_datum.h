@@ -42,6 +42,8 @@ ComputeArg ComputeArgFromPy(nb::handle obj);
 // A kernel's result as Python sees it: a quiver.Array, or a quiver.Scalar
 // for two scalars.
 nb::object WrapDatum(const compute::Datum& datum);
+// Chunks as a quiver.ChunkedArray.
+nb::object WrapChunked(ChunkedData data);
 
 // Applies a binary kernel to two arguments, without the GIL while it runs:
 // chunk by chunk when either is chunked (the chunks cut where either

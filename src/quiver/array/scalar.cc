@@ -412,30 +412,6 @@ std::string DoubleText(double v) {
   return out;
 }
 
-// Python's str(decimal.Decimal) of unscaled * 10^-scale.
-std::string DecimalText(const Int256& unscaled, int32_t scale) {
-  const std::string digits = unscaled.MagnitudeDigits();
-  const int64_t exp = -static_cast<int64_t>(scale);
-  const int64_t n = static_cast<int64_t>(digits.size());
-  const int64_t left = exp + n;
-  int64_t dot;
-  if (exp <= 0 && left > -6) {
-    dot = left;
-  } else {
-    dot = 1;
-  }
-  std::string text;
-  if (dot <= 0) {
-    text = "0." + std::string(static_cast<size_t>(-dot), '0') + digits;
-  } else if (dot >= n) {
-    text = digits + std::string(static_cast<size_t>(dot - n), '0');
-  } else {
-    text = digits.substr(0, static_cast<size_t>(dot)) + "." + digits.substr(static_cast<size_t>(dot));
-  }
-  if (left != dot) text += fmt::format("E{:+}", left - dot);
-  // Python keeps the sign of a negative zero; an unscaled integer has none.
-  return unscaled.is_negative() ? "-" + text : text;
-}
 
 // Python's repr of a str ('...') or, with `bytes`, of bytes (b'...'):
 // "..." when there is a ' and no ", backslash escapes for the quote, the
@@ -470,6 +446,30 @@ std::string BytesText(const std::string& b) { return QuotedRepr(b, true); }
 
 }  // namespace
 
+std::string DecimalToString(const Int256& unscaled, int32_t scale) {
+  const std::string digits = unscaled.MagnitudeDigits();
+  const int64_t exp = -static_cast<int64_t>(scale);
+  const int64_t n = static_cast<int64_t>(digits.size());
+  const int64_t left = exp + n;
+  int64_t dot;
+  if (exp <= 0 && left > -6) {
+    dot = left;
+  } else {
+    dot = 1;
+  }
+  std::string text;
+  if (dot <= 0) {
+    text = "0." + std::string(static_cast<size_t>(-dot), '0') + digits;
+  } else if (dot >= n) {
+    text = digits + std::string(static_cast<size_t>(dot - n), '0');
+  } else {
+    text = digits.substr(0, static_cast<size_t>(dot)) + "." + digits.substr(static_cast<size_t>(dot));
+  }
+  if (left != dot) text += fmt::format("E{:+}", left - dot);
+  // Python keeps the sign of a negative zero; an unscaled integer has none.
+  return unscaled.is_negative() ? "-" + text : text;
+}
+
 std::string Scalar::ToString() const {
   if (!valid_) return "None";
   switch (type_->id()) {
@@ -488,7 +488,7 @@ std::string Scalar::ToString() const {
     case Type::kDecimal32:
     case Type::kDecimal64:
     case Type::kDecimal128:
-    case Type::kDecimal256: return DecimalText(decimal_, TypeAs<DecimalType>(*type_).scale());
+    case Type::kDecimal256: return DecimalToString(decimal_, TypeAs<DecimalType>(*type_).scale());
     case Type::kDate32: return DateText(int_);
     case Type::kDate64: return DateText(FloorDiv(int_, 86400000));
     case Type::kTime32:

@@ -125,6 +125,11 @@ class Scalar {
   std::vector<Scalar> children_;  // struct only
 };
 
+// unscaled * 10^-scale as Python's str(decimal.Decimal) writes it, which is
+// also Arrow C++'s Decimal::ToString: "12.30", "-0.05", "1E+3" (a negative
+// scale), "1E-7" (an adjusted exponent below -6).
+std::string DecimalToString(const Int256& unscaled, int32_t scale);
+
 // Civil date of a day count since 1970-01-01 (proleptic Gregorian; H.
 // Hinnant's days_from_civil inverse).
 struct CivilDate {

@@ -1,7 +1,8 @@
 // IEEE 754 binary16 ("half float", Arrow's halffloat, Parquet's FLOAT16
 // logical type) to and from binary32. Exact in the widening direction; the
 // narrowing one rounds to nearest, ties to even, overflowing to infinity and
-// keeping NaN a NaN (its payload's high bits kept, as numpy and Arrow do).
+// keeping NaN a NaN (its payload's high bits kept, as numpy and Arrow do);
+// DoubleToHalf rounds a binary64 the same way, once.
 #pragma once
 
 #include <bit>
@@ -55,6 +56,39 @@ inline uint16_t FloatToHalf(float f) {
   uint32_t value = ((abs >> 13) - (112u << 10));
   const uint32_t rest = abs & 0x1FFFu;
   if (rest > 0x1000u || (rest == 0x1000u && (value & 1u) != 0)) ++value;
+  return static_cast<uint16_t>(sign | value);
+}
+
+// binary64 to binary16, rounded once (to nearest, ties to even; a double
+// rounded to float first could round twice), overflowing to infinity and
+// keeping NaN a NaN, as Arrow's Float16::FromDouble.
+inline uint16_t DoubleToHalf(double d) {
+  const uint64_t bits = std::bit_cast<uint64_t>(d);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 48) & 0x8000u);
+  const uint64_t abs = bits & 0x7FFFFFFFFFFFFFFFull;
+  if (abs >= 0x7FF0000000000000ull) {  // infinity or NaN
+    if (abs == 0x7FF0000000000000ull) return sign | 0x7C00u;
+    return static_cast<uint16_t>(sign | 0x7E00u | ((abs >> 42) & 0x3FFu));
+  }
+  const int exponent = static_cast<int>(abs >> 52) - 1023;
+  if (exponent > 15) return sign | 0x7C00u;
+  const uint64_t mantissa = (abs & 0xFFFFFFFFFFFFFull) | (uint64_t{1} << 52);
+  uint64_t value;
+  uint64_t rest;
+  uint64_t halfway;
+  if (exponent >= -14) {  // a normal half: rebias, round the mantissa to 10 bits
+    value = (static_cast<uint64_t>(exponent + 15) << 10) | ((mantissa >> 42) & 0x3FFu);
+    rest = mantissa & ((uint64_t{1} << 42) - 1);
+    halfway = uint64_t{1} << 41;
+  } else {  // subnormal (or zero): units of 2^-24
+    if (exponent < -25) return sign;
+    const int shift = 28 - exponent;  // 43..53
+    value = mantissa >> shift;
+    rest = mantissa & ((uint64_t{1} << shift) - 1);
+    halfway = uint64_t{1} << (shift - 1);
+  }
+  if (rest > halfway || (rest == halfway && (value & 1u) != 0)) ++value;
+  if (value >= 0x7C00u) return sign | 0x7C00u;  // rounded past 65504
   return static_cast<uint16_t>(sign | value);
 }
 
