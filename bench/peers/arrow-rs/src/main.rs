@@ -9,6 +9,9 @@
 //! bench/writer_matrix.py as far as arrow-rs allows; `variant_differences`
 //! lists where it cannot.
 //!
+//! The `kernel` command (`make bench-compute`) times one arrow-rs compute
+//! kernel on columns of an IPC file (kernel.rs).
+//!
 //! Allocator (QUIVER_PEER_ALLOCATOR): `pinned` (default) is jemalloc with
 //! decay -1 compiled in and read back at start-up; `shipped` is Rust's
 //! system allocator (glibc malloc), which a program using arrow-rs gets
@@ -33,6 +36,8 @@ use parquet::file::properties::{
     WriterVersion,
 };
 use serde_json::{json, Value};
+
+mod kernel;
 
 /// The global allocator: jemalloc (pinned) or the system allocator
 /// (shipped), chosen once, at the first allocation, from
@@ -569,6 +574,7 @@ fn serve(startup: Value) {
     let mut out = stdout.lock();
     reply(&mut out, &startup);
     let mut table: Option<RecordBatch> = None;
+    let mut kernel_inputs = kernel::Inputs::default();
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let line = match line {
@@ -605,6 +611,7 @@ fn serve(startup: Value) {
                 }
                 "write" => cmd_write(table.as_ref(), &c),
                 "read" => cmd_read(&c),
+                "kernel" => kernel::cmd_kernel(&mut kernel_inputs, &c),
                 "settings" => {
                     let name = c["variant"].as_str().ok_or("settings: missing \"variant\"")?;
                     let sink = c["sink"].as_str().unwrap_or("mem");
