@@ -9,9 +9,6 @@
 //! bench/writer_matrix.py as far as arrow-rs allows; `variant_differences`
 //! lists where it cannot.
 //!
-//! The `kernel` command (`make bench-compute`) times one arrow-rs compute
-//! kernel on columns of an IPC file (kernel.rs).
-//!
 //! Allocator (QUIVER_PEER_ALLOCATOR): `pinned` (default) is jemalloc with
 //! decay -1 compiled in and read back at start-up; `shipped` is Rust's
 //! system allocator (glibc malloc), which a program using arrow-rs gets
@@ -37,7 +34,7 @@ use parquet::file::properties::{
 };
 use serde_json::{json, Value};
 
-mod kernel;
+mod kernel; // the `kernel` command of make bench-compute
 
 /// The global allocator: jemalloc (pinned) or the system allocator
 /// (shipped), chosen once, at the first allocation, from
