@@ -7,17 +7,18 @@
 #   make bench-build  the benchmarks (release tree)
 #   make bench        run them
 #   make bench-peers  Quiver vs arrow-rs, arrow-go, pyarrow, duckdb, polars
+#   make bench-compute  compute kernels vs arrow-rs and pyarrow.compute
 #   make fuzz         the libFuzzer targets (fuzz tree, clang), fixed runs and seed
 #   make test-tsan    the thread-pool and use_threads tests under ThreadSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers fuzz test-tsan clean
+.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers bench-compute fuzz test-tsan clean
 
 export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 export CCACHE_MAXSIZE ?= 2G
 
 help:
-	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,12p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh apt
@@ -75,6 +76,18 @@ bench-peers: deps
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \
 	bench/peers/run.sh $(ARGS)
+
+# Quiver's compute kernels (C++ and quiver.compute) against arrow-rs (two
+# builds) and pyarrow.compute (one thread), each a peer process speaking the
+# `kernel` command (bench/peers/PROTOCOL.md): the ARROW-11045 table and each
+# kernel at 65,536 and 1,048,576 rows. Results:
+# bench/results/compute_<date>_<commit>.{md,json.gz,png}. ARGS passes options
+# to bench/peers/compute_run.py (e.g. ARGS=--quick).
+bench-compute: deps
+	@$(bench_clock); \
+	scripts/install-deps.sh python-bench; \
+	scripts/install-deps.sh python-build; \
+	bench/peers/run_compute.sh $(ARGS)
 
 # libFuzzer targets (build/fuzz/fuzzers), each run over its committed seed
 # corpus (fuzz/corpus/<target>) for a fixed number of runs with a fixed seed.

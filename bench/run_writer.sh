@@ -18,16 +18,9 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-python=.venv/bin/python
-if [[ ! -x "$python" ]]; then
-  echo "run_writer.sh: $python not found (scripts/install-deps.sh sets up .venv)" >&2
-  exit 1
-fi
-
-if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target _quiver -j "${JOBS:-2}"
-fi
+# shellcheck source=bench/runner.sh
+source bench/runner.sh  # build_release
+build_release _quiver
 
 export PYTHONPATH="$PWD/build/release/python${PYTHONPATH:+:$PYTHONPATH}"
 exec "$python" bench/writer_bench.py "$@"

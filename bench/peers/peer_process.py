@@ -191,18 +191,21 @@ PIN_OVERRIDES = {
 }
 
 
-def pin_selftest(procs, bins):
-    """[(peer, override, outcome)]; raises RuntimeError if a peer ran anyway."""
+def pin_selftest(procs, bins, argv_of=None, overrides=None):
+    """[(peer, override, outcome)]; raises RuntimeError if a peer ran anyway.
+    `argv_of(name, bins)` and `overrides` ({peer: environment}) for another
+    harness's processes (default: this one's, peer_argv and PIN_OVERRIDES)."""
+    argv_of, overrides = argv_of or peer_argv, overrides or PIN_OVERRIDES
     out, bad = [], []
     for name in procs:
         base = name[:-3] if name.endswith("-mt") else name
-        override = PIN_OVERRIDES.get(MAIN if base == CONTROL else base)
+        override = overrides.get(MAIN if base == CONTROL else base)
         if override is None or any(o[0] == base for o in out):
             continue
         env = dict(peer_env("pinned"), **override)
         env.pop("QUIVER_WRITER_BENCH_CHILD", None)
         try:
-            p = subprocess.run(peer_argv(base, bins), input='{"cmd": "quit"}\n', env=env,
+            p = subprocess.run(argv_of(base, bins), input='{"cmd": "quit"}\n', env=env,
                                capture_output=True, text=True, cwd=ROOT, timeout=300)
         except subprocess.TimeoutExpired:
             bad.append(f"{base}: no exit in 300 s with {override}")
@@ -217,11 +220,13 @@ def pin_selftest(procs, bins):
 
 
 class Session:
-    """A set of peer processes holding one input, under one allocator mode."""
+    """A set of peer processes holding one input, under one allocator mode
+    (`argv_of(name, bins)`: their command lines, peer_argv by default)."""
 
-    def __init__(self, procs, bins, log_dir, registry, mode="pinned"):
+    def __init__(self, procs, bins, log_dir, registry, mode="pinned", argv_of=None):
         self.peers = {}
         self.bins, self.log_dir, self.registry, self.mode = bins, log_dir, registry, mode
+        self.argv_of = argv_of or peer_argv
         self.wanted = list(procs)
         self.restarts = {}
         self.cannot_load = set()
@@ -232,7 +237,7 @@ class Session:
             self._hello(name, p)
 
     def _spawn(self, name):
-        return Peer(name, peer_argv(name, self.bins), self.log_dir, self.mode)
+        return Peer(name, self.argv_of(name, self.bins), self.log_dir, self.mode)
 
     def _hello(self, name, p):
         try:

@@ -520,7 +520,11 @@ def write(args, results, registry, settings, started, stem, wall, final):
         plot(results, args, stem + ".png", when, mach)
 
 
-def plot(results, args, path, when, mach):
+# The plot's mark per sink (make bench-compute passes its own).
+PLOT_MARKS = {"file": ("D", "black"), "mem": ("o", "tab:blue"), "read": ("s", "tab:green")}
+
+
+def plot(results, args, path, when, mach, marks=None, title="Quiver vs peers"):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -532,7 +536,7 @@ def plot(results, args, path, when, mach):
             if "ratio_fastest" in r["sinks"][sink] and r["section"] != "shipped"]
     if not rows:
         return
-    marks = {"file": ("D", "black"), "mem": ("o", "tab:blue"), "read": ("s", "tab:green")}
+    marks = marks or PLOT_MARKS
     labels = list(dict.fromkeys(f"{r['section']} {r['input']} {r['label']}" for r, _ in rows))
     fig, ax = plt.subplots(figsize=(9, 1.2 + 0.16 * len(labels)))
     ys = {lab: len(labels) - 1 - i for i, lab in enumerate(labels)}
@@ -553,7 +557,7 @@ def plot(results, args, path, when, mach):
     ax.set_yticklabels(list(ys), fontsize=5)
     ax.set_xlabel("Quiver time / fastest peer's (log; < 1: Quiver faster; band: tie; "
                   "lines: 95% interval; faded: noise)")
-    ax.set_title(f"Quiver vs peers, {when}, {mach.get('Model name', '')} "
+    ax.set_title(f"{title}, {when}, {mach.get('Model name', '')} "
                  f"({mach['cores']} cores)", fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     ax.grid(True, axis="x", which="both", alpha=0.3)
@@ -564,12 +568,7 @@ def plot(results, args, path, when, mach):
 
 def update_readme(path_md, started, results, args, registry, wall):
     """The README's peer summary, between its markers."""
-    readme = os.path.join(ROOT, "README.md")
     begin, end = "<!-- bench-peers:begin -->", "<!-- bench-peers:end -->"
-    with open(readme) as f:
-        text = f.read()
-    if begin not in text or end not in text:
-        return
     mach = machine()
     rel = os.path.relpath(path_md, ROOT)
     lines = [begin, "",
@@ -595,10 +594,22 @@ def update_readme(path_md, started, results, args, registry, wall):
                          f"{count_text(c, m)}; pinned, the same cases: "
                          + count_text(*_default_counts(args, results, sink)) + ".")
     lines += ["- Schedule: " + RULE, "", end]
+    if write_readme_block(begin, end, lines):
+        print("README.md: peer summary updated", flush=True)
+
+
+def write_readme_block(begin, end, lines):
+    """Replaces README.md's text from the line `begin` to the line `end`
+    (both markers included in `lines`); False if a marker is missing."""
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as f:
+        text = f.read()
+    if begin not in text or end not in text:
+        return False
     text = text[:text.index(begin)] + "\n".join(lines) + text[text.index(end) + len(end):]
     with open(readme, "w") as f:
         f.write(text)
-    print("README.md: peer summary updated", flush=True)
+    return True
 
 
 def _default_counts(args, results, sink):

@@ -95,10 +95,15 @@ RULE = (
 
 
 class Arm:
+    """One timed thing of a case. Writes have a `variant`, reads a `file`;
+    a compute kernel (make bench-compute) has `kernel`, the fields of its
+    `kernel` command (PROTOCOL.md, "Compute kernels")."""
+
     def __init__(self, name, sink, proc, role, variant=None, file=None, leader=None,
-                 use_threads=False):
+                 use_threads=False, kernel=None):
         self.name, self.sink, self.proc, self.role = name, sink, proc, role
         self.variant, self.file, self.leader, self.use_threads = variant, file, leader, use_threads
+        self.kernel = kernel
         self.status, self.message, self.facts = "ok", "", {}
         self.gate_s, self.warmups_s, self.bytes = None, [], None
         self.reps = 1  # repetitions of a timed run (run_case sets them per case)
@@ -116,7 +121,9 @@ class Case:
     def __init__(self, section, input_name, label, kind, arms, expected=None, distinct=None):
         self.section, self.input, self.label, self.kind = section, input_name, label, kind
         self.arms = arms
-        self.expected = expected  # write: the input table; read: pyarrow's reading
+        # write: the input table; read: pyarrow's reading; kernel: a function
+        # of the result file giving (ok, message).
+        self.expected = expected
         self.distinct = distinct  # write: expected distinct counts, or None
 
     @property
@@ -153,6 +160,8 @@ def case_reps(live):
 
 
 def call(peer, arm, work, reps=1, out=None, timeout=None):
+    if arm.kernel is not None:
+        return peer.call(cmd="kernel", reps=reps, out=out, _timeout=timeout, **arm.kernel)
     if arm.file is not None:
         return peer.call(cmd="read", file=arm.file, reps=reps, out=out, _timeout=timeout)
     cmd = {"cmd": "write", "variant": arm.variant, "reps": reps, "sink": arm.sink, "out": out}
@@ -218,7 +227,7 @@ def can_compare(case, sink, peers):
     for a in case.arms:
         if a.sink != sink or a.role not in DECIDERS or a.proc not in peers:
             continue
-        if a.proc in (MAIN, CONTROL) or a.file is not None:
+        if a.proc in (MAIN, CONTROL) or a.file is not None or a.kernel is not None:
             return True
         try:
             r = peers[a.proc].call(cmd="settings", variant=a.variant, sink=a.sink)
@@ -252,7 +261,7 @@ def reuse_gate(arm, p, work, state):
 def skip(arm, peer, message):
     """An arm not run (`message` says why): unsupported if its peer says so."""
     arm.status, arm.message = "skipped", message
-    if arm.file is None:
+    if arm.file is None and arm.kernel is None:
         try:
             r = peer.call(cmd="settings", variant=arm.variant, sink=arm.sink)
         except PeerDied:
@@ -264,7 +273,7 @@ def skip(arm, peer, message):
 def gate_run(case, arm, p, work):
     """The arm's gate run (its output left at the returned path) and its
     warm-ups; None, with the arm's status set, if it could not run."""
-    suffix = ".arrow" if case.kind == "read" else ".parquet"
+    suffix = ".arrow" if case.kind in ("read", "kernel") else ".parquet"
     out = os.path.join(work, "gate", arm.key.replace("/", ".") + suffix)
     if os.path.exists(out):
         os.unlink(out)
@@ -297,6 +306,8 @@ def check(case, arm, out, verdicts):
     identical files of one variant (a peer's two sinks, Quiver and its
     control) are compared once."""
     try:
+        if case.kind == "kernel":
+            return (*case.expected(out), {})
         if case.kind == "read":
             return (*read_gate(out, case.expected), {})
         key = (arm.variant, file_hash(out))
@@ -337,7 +348,7 @@ def run_round(case, order, peers, work, times, positions, r, dead):
         try:
             res = timed(peers[arm.proc], arm, work, timeout=reply_timeout(arm))
         except PeerDied as e:
-            if arm.proc in (MAIN, CONTROL):
+            if arm.proc in (MAIN, CONTROL) or arm.role in ("main", "control"):
                 raise
             log(f"!!! {case.id}: {e}")
             for a in case.arms:
@@ -578,6 +589,15 @@ def run_case(case, peers, work, gate_cache=None, economy=False):
     return record
 
 
+def human_time(seconds):
+    """'12.3 ms', '4.56 us', '789 ns': a time in the unit that suits it."""
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.2f} us"
+    return f"{seconds * 1e9:.0f} ns"
+
+
 def print_case(rec):
     for sink, s in rec.get("sinks", {}).items():
         if "median_s" not in s:
@@ -590,7 +610,7 @@ def print_case(rec):
             lo, hi = s["fastest_interval"]
             fast = f"fastest {s['fastest']} {s['ratio_fastest']:.2f} [{lo:.2f}..{hi:.2f}]"
         order = f"order {s['order_effect']:+.1%}" if "order_effect" in s else ""
-        log(f"  {rec['id'] + ' ' + sink:58s} quiver {q * 1e3:9.1f} ms | {peers} | {fast} | "
+        log(f"  {rec['id'] + ' ' + sink:58s} quiver {human_time(q):>9s} | {peers} | {fast} | "
             f"{ctl} {order} | {s.get('verdict')} | {rec['rounds']} rounds"
             + (f" x {rec['reps']} reps" if rec.get("reps", 1) > 1 else "")
             + (f" | {s['flags']}" if s["flags"] else ""))

@@ -34,6 +34,8 @@ use parquet::file::properties::{
 };
 use serde_json::{json, Value};
 
+mod kernel; // the `kernel` command of make bench-compute
+
 /// The global allocator: jemalloc (pinned) or the system allocator
 /// (shipped), chosen once, at the first allocation, from
 /// QUIVER_PEER_ALLOCATOR (read with getenv, which allocates nothing), and
@@ -569,6 +571,7 @@ fn serve(startup: Value) {
     let mut out = stdout.lock();
     reply(&mut out, &startup);
     let mut table: Option<RecordBatch> = None;
+    let mut kernel_inputs = kernel::Inputs::default();
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let line = match line {
@@ -605,6 +608,7 @@ fn serve(startup: Value) {
                 }
                 "write" => cmd_write(table.as_ref(), &c),
                 "read" => cmd_read(&c),
+                "kernel" => kernel::cmd_kernel(&mut kernel_inputs, &c),
                 "settings" => {
                     let name = c["variant"].as_str().ok_or("settings: missing \"variant\"")?;
                     let sink = c["sink"].as_str().unwrap_or("mem");
