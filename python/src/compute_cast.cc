@@ -174,38 +174,8 @@ TypePtr TargetType(nb::handle obj) {
 
 nb::object CastValues(nb::handle values, nb::handle target, bool safe) {
   const TypePtr to = TargetType(target);
-  const ComputeArg arg = ComputeArgFromPy(values);
   const compute::CastOptions options{safe};
-  if (!arg.chunked) {
-    Result<compute::Datum> result = [&] {
-      nb::gil_scoped_release release;
-      return compute::Cast(arg.datum, to, options);
-    }();
-    return WrapDatum(Unwrap(std::move(result)));
-  }
-  ChunkedData out;
-  out.type = to;
-  Status status;
-  {
-    nb::gil_scoped_release release;
-    if (arg.chunks.chunks.empty()) {
-      // No chunk to cast: an empty one says whether the pair is supported.
-      Result<ArrayDataPtr> empty = MakeArrayOfNulls(arg.chunks.type, 0);
-      status = empty.ok() ? compute::Cast(compute::Datum(*empty), to, options).status()
-                          : empty.status();
-    }
-    for (const ArrayDataPtr& chunk : arg.chunks.chunks) {
-      if (!status.ok()) break;
-      Result<compute::Datum> piece = compute::Cast(compute::Datum(chunk), to, options);
-      if (!piece.ok()) {
-        status = piece.status();
-        break;
-      }
-      out.chunks.push_back(piece->array());
-    }
-  }
-  Check(status);
-  return WrapChunked(std::move(out));
+  return CallUnary([to, options](const compute::Datum& v) { return compute::Cast(v, to, options); }, values);
 }
 
 }  // namespace

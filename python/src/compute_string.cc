@@ -20,14 +20,6 @@ namespace {
 
 using compute::Datum;
 
-// A one-argument kernel through CallBinary (chunk by chunk for a chunked
-// argument), its second argument an ignored None.
-template <typename Kernel>
-nb::object CallUnary(Kernel kernel, nb::handle values) {
-  return CallBinary([kernel](const Datum& v, const Datum&) { return kernel(v); }, values,
-                    nb::none());
-}
-
 nb::object IsIn(nb::handle values, nb::handle value_set, bool skip_nulls) {
   compute::SetLookupOptions options;
   options.value_set = ArrayFromPy(value_set).first->data();

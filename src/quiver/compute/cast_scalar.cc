@@ -110,7 +110,8 @@ Result<ArrayDataPtr> ArrayFromScalar(const Scalar& scalar, MemoryPool* pool) {
   } else if (id == Type::kFixedSizeBinary) {
     const std::string& b = scalar.bytes();
     QUIVER_ASSIGN_OR_RAISE(values, CopyBytes(b.data(), static_cast<int64_t>(b.size()), pool));
-  } else if (IsBinaryLike(id) || IsLargeBinaryLike(id)) {
+  } else if (IsBinaryLike(id) || IsLargeBinaryLike(id) || IsBinaryView(id)) {
+    // (A view scalar gives a one-row string / binary array: the same bytes.)
     const std::string& b = scalar.bytes();
     const int64_t size = static_cast<int64_t>(b.size());
     std::shared_ptr<Buffer> offsets;
@@ -122,7 +123,8 @@ Result<ArrayDataPtr> ArrayFromScalar(const Scalar& scalar, MemoryPool* pool) {
       QUIVER_ASSIGN_OR_RAISE(offsets, CopyBytes(o, sizeof(o), pool));
     }
     QUIVER_ASSIGN_OR_RAISE(auto data, CopyBytes(b.data(), size, pool));
-    return ArrayData::Make(type, 1, {nullptr, std::move(offsets), std::move(data)}, 0);
+    TypePtr as = IsBinaryView(id) ? (IsStringLike(id) ? utf8() : binary()) : type;
+    return ArrayData::Make(std::move(as), 1, {nullptr, std::move(offsets), std::move(data)}, 0);
   } else {
     return Status::NotImplemented("no array from a scalar of type ", type->ToString());
   }

@@ -21,7 +21,4 @@ struct LookupPlan {
 Result<LookupPlan> PlanLookup(const ArrayDataPtr& values, const ArrayDataPtr& set,
                               MemoryPool* pool);
 
-// A one-row array holding `scalar` (null or valid) of its type.
-Result<ArrayDataPtr> ArrayFromScalar(const Scalar& scalar, MemoryPool* pool);
-
 }  // namespace quiver::compute::internal
