@@ -277,6 +277,39 @@ nb::object WrapDatum(const compute::Datum& datum) {
   return nb::module_::import_("quiver._scalar").attr("Scalar")(raw);
 }
 
+// The pieces of a chunked call, without the GIL: piece(0) .. piece(n - 1)
+// as the chunks of a quiver.ChunkedArray, whose type comes from the kernel
+// on empty arguments (`empty`: the result's only information when there
+// are no chunks); the first error raises.
+static nb::object RunChunked(int64_t n, const std::function<Result<compute::Datum>(int64_t)>& piece,
+                      const std::function<Result<compute::Datum>()>& empty) {
+  ChunkedData out;
+  Status status;
+  {
+    nb::gil_scoped_release release;
+    for (int64_t i = 0; i < n && status.ok(); ++i) {
+      Result<compute::Datum> one = piece(i);
+      if (one.ok()) {
+        out.chunks.push_back(one->array());
+      } else {
+        status = one.status();
+      }
+    }
+    if (status.ok()) {
+      Result<compute::Datum> typed = empty();
+      if (typed.ok()) {
+        out.type = typed->type();
+      } else if (out.chunks.empty()) {
+        status = typed.status();
+      } else {
+        out.type = out.chunks.front()->type;
+      }
+    }
+  }
+  Check(status);
+  return WrapChunked(std::move(out));
+}
+
 nb::object CallBinary(const BinaryKernel& kernel, nb::handle left, nb::handle right) {
   const ComputeArg l = ComputeArgFromPy(left);
   const ComputeArg r = ComputeArgFromPy(right);
@@ -300,36 +333,21 @@ nb::object CallBinary(const BinaryKernel& kernel, nb::handle left, nb::handle ri
   ChunkEnds(r, &ends);
   std::sort(ends.begin(), ends.end());
   ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-  ChunkedData out;
-  Status status;
-  {
-    nb::gil_scoped_release release;
-    int64_t start = 0;
-    for (int64_t end : ends) {
-      if (end == start) continue;
-      Result<compute::Datum> piece = kernel(Piece(l, start, end - start), Piece(r, start, end - start));
-      if (!piece.ok()) {
-        status = piece.status();
-        break;
-      }
-      out.chunks.push_back(piece->array());
-      start = end;
-    }
-    if (status.ok()) {
-      // The result type, from the kernel on empty pieces (also the result's
-      // only information when there are no chunks).
-      Result<compute::Datum> empty = kernel(Piece(l, 0, 0), Piece(r, 0, 0));
-      if (empty.ok()) {
-        out.type = empty->type();
-      } else if (out.chunks.empty()) {
-        status = empty.status();
-      } else {
-        out.type = out.chunks.front()->type;
-      }
-    }
+  // The pieces: the spans between consecutive chunk ends of either argument.
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  int64_t start = 0;
+  for (int64_t end : ends) {
+    if (end == start) continue;
+    spans.emplace_back(start, end - start);
+    start = end;
   }
-  Check(status);
-  return WrapChunked(std::move(out));
+  return RunChunked(
+      static_cast<int64_t>(spans.size()),
+      [&](int64_t i) {
+        const auto [at, n] = spans[static_cast<size_t>(i)];
+        return kernel(Piece(l, at, n), Piece(r, at, n));
+      },
+      [&] { return kernel(Piece(l, 0, 0), Piece(r, 0, 0)); });
 }
 
 nb::object CallUnary(const UnaryKernel& kernel, nb::handle values) {
@@ -341,34 +359,11 @@ nb::object CallUnary(const UnaryKernel& kernel, nb::handle values) {
     }();
     return WrapDatum(Unwrap(std::move(result)));
   }
-  ChunkedData out;
-  Status status;
-  {
-    nb::gil_scoped_release release;
-    // Chunk for chunk, as pyarrow keeps a unary function's chunking.
-    for (const ArrayDataPtr& chunk : v.chunks.chunks) {
-      Result<compute::Datum> piece = kernel(compute::Datum(chunk));
-      if (!piece.ok()) {
-        status = piece.status();
-        break;
-      }
-      out.chunks.push_back(piece->array());
-    }
-    if (status.ok()) {
-      // The result type, from the kernel on an empty array of the input's
-      // type (the only information when there are no chunks).
-      Result<compute::Datum> empty = kernel(Piece(v, 0, 0));
-      if (empty.ok()) {
-        out.type = empty->type();
-      } else if (out.chunks.empty()) {
-        status = empty.status();
-      } else {
-        out.type = out.chunks.front()->type;
-      }
-    }
-  }
-  Check(status);
-  return WrapChunked(std::move(out));
+  // Chunk for chunk, as pyarrow keeps a unary function's chunking.
+  return RunChunked(
+      static_cast<int64_t>(v.chunks.chunks.size()),
+      [&](int64_t i) { return kernel(compute::Datum(v.chunks.chunks[static_cast<size_t>(i)])); },
+      [&] { return kernel(Piece(v, 0, 0)); });
 }
 
 void BindChunkedArray(nb::module_& m) {
