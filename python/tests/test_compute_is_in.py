@@ -140,6 +140,8 @@ def test_cross_type_casts():
         (pa.array([d("1.55")], pa.decimal128(3, 2)), pa.array([d("1.5"), d("99.9")], pa.decimal128(3, 1))),
         (pa.array([d("1234.5")], pa.decimal128(5, 1)), pa.array([d("1.55"), d("1.5")], pa.decimal128(3, 2))),
         (pa.array([d("1.5")], pa.decimal256(40, 1)), pa.array([d("1.5")])),
+        (dec, pa.array([d("1.5")], pa.decimal32(5, 1))), (dec, pa.array([d("1.50")], pa.decimal64(12, 2))),
+        (pa.array([d("1.5")], pa.decimal256(60, 20)), pa.array([d("1.5")], pa.decimal256(70, 30))),
         (pa.array([d("1000")], pa.decimal128(4, 0)), pa.array([1000, 2**40])),
     ]
     ts = pa.array([1, 1500, None], pa.timestamp("ms"))

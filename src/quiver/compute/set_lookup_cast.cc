@@ -20,8 +20,8 @@
 // bytes matter to a lookup, so no bytes are copied), fixed_size_binary, and
 // strings parsed as integers, floats and booleans. A pair Arrow casts that
 // is not among these (numbers formatted as strings, floats to decimals,
-// strings parsed as dates, zoned timestamps to dates, timestamps to times,
-// decimal256 rescaling) is NotImplemented naming is_in and both types.
+// strings parsed as dates, zoned timestamps to dates, timestamps to times)
+// is NotImplemented naming is_in and both types.
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -247,8 +247,8 @@ struct Magnitude {
 Cast CastDecimal(const ArrayData& in, const TypePtr& to, MemoryPool* pool) {
   const Type from = in.type->id();
   const Type tid = to->id();
-  const bool from_dec = from == Type::kDecimal128 || from == Type::kDecimal256;
-  const bool to_dec = tid == Type::kDecimal128 || tid == Type::kDecimal256;
+  const bool from_dec = IsDecimal(from);
+  const bool to_dec = IsDecimal(tid);
   if ((from_dec && !to_dec && !IsInteger(tid)) || (to_dec && !from_dec && !IsInteger(from))) {
     return (IsFloating(from) || IsFloating(tid)) ? Unsupported() : NoCast();
   }
@@ -544,12 +544,12 @@ Cast LookupCast(const ArrayDataPtr& in, const TypePtr& to, MemoryPool* pool) {
       tid == Type::kFixedSizeBinary) {
     return CastBytes(in, to, pool);
   }
-  const bool from_dec = from == Type::kDecimal128 || from == Type::kDecimal256;
-  const bool to_dec = tid == Type::kDecimal128 || tid == Type::kDecimal256;
+  const bool from_dec = IsDecimal(from);
+  const bool to_dec = IsDecimal(tid);
   if (from_dec || to_dec) return CastDecimal(*in, to, pool);
   if (IsTemporal(from) || IsTemporal(tid)) return CastTemporal(*in, to, pool);
   if (IsNumberOrBool(from) && IsNumberOrBool(tid)) return CastNumber(*in, to, pool);
-  if (from == tid) return Unsupported();  // intervals, decimals of other widths
+  if (from == tid) return Unsupported();  // intervals of other parameters
   return NoCast();
 }
 
