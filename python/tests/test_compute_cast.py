@@ -23,6 +23,7 @@ import pytest
 
 import quiver
 import quiver.compute as qc
+from test_compute_arith import assert_lists_equal, same_value
 
 INTS = [pa.int8(), pa.int16(), pa.int32(), pa.int64(),
         pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()]
@@ -203,14 +204,6 @@ def make_array(rng, t, n, null_fraction, offset=3, wild=True):
 # --- judging ------------------------------------------------------------------------
 
 
-def same_value(a, b):
-    if isinstance(a, float) and isinstance(b, float):
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return a == b and math.copysign(1, a) == math.copysign(1, b)
-    return a == b
-
-
 BYTES_OF = {pa.string(): pa.binary(), pa.large_string(): pa.large_binary(),
             pa.string_view(): pa.binary_view()}
 
@@ -249,7 +242,7 @@ def assert_same(got, expected, where, same_type=False, utf8=True):
         got.validate()
         got_pa = got.to_pyarrow()
         assert got_pa.type == expected.type, where
-        assert_lists(raw_list(got_pa.combine_chunks()), raw_list(expected.combine_chunks()), where)
+        assert_lists_equal(raw_list(got_pa.combine_chunks()), raw_list(expected.combine_chunks()), where)
         return
     assert isinstance(got, quiver.Array), where
     got_pa = got.to_pyarrow()
@@ -262,13 +255,7 @@ def assert_same(got, expected, where, same_type=False, utf8=True):
     assert got_pa.null_count == expected.null_count, where
     if got_pa.null_count == 0 and not pa.types.is_null(got_pa.type) and not same_type:
         assert got_pa.buffers()[0] is None, f"{where}: a validity buffer without nulls"
-    assert_lists(raw_list(got_pa), raw_list(expected), where)
-
-
-def assert_lists(a, b, where):
-    assert len(a) == len(b), where
-    for i, (x, y) in enumerate(zip(a, b)):
-        assert same_value(x, y), f"{where}: row {i}: {x!r} != {y!r}"
+    assert_lists_equal(raw_list(got_pa), raw_list(expected), where)
 
 
 def run(fn, *args, **kwargs):

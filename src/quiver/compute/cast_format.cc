@@ -116,6 +116,28 @@ bool IsValidAt(const ArrayData& in, const uint8_t* validity, int64_t i) {
   return validity == nullptr || bit_util::GetBit(validity, in.offset + i);
 }
 
+// The n + 1 offsets of a text result, and the check that its `total`
+// bytes fit them.
+template <typename Offset>
+struct TextOffsets {
+  std::shared_ptr<Buffer> buffer;
+  Offset* values = nullptr;
+
+  static Result<TextOffsets> Make(int64_t n, MemoryPool* pool) {
+    TextOffsets out;
+    uint8_t* bytes = nullptr;
+    QUIVER_ASSIGN_OR_RAISE(
+        out.buffer, AllocateExact((n + 1) * static_cast<int64_t>(sizeof(Offset)), pool, &bytes));
+    out.values = reinterpret_cast<Offset*>(bytes);
+    return out;
+  }
+  static Status CheckTotal(int64_t total, const ArrayData& in, const TypePtr& to) {
+    if (total <= static_cast<int64_t>(std::numeric_limits<Offset>::max())) return Status::OK();
+    return Status::Invalid("Failed casting from ", in.type->ToString(), " to ", to->ToString(),
+                           ": input array too large");
+  }
+};
+
 // Writes each valid slot's text through write(i, char* out) -> length,
 // with at most `max_length` bytes per value, into offsets of type Offset.
 template <typename Offset, typename Write>
@@ -123,10 +145,8 @@ Result<ArrayDataPtr> FormatWithBound(const ArrayData& in, const TypePtr& to, int
                                      Write&& write, MemoryPool* pool) {
   const int64_t n = in.length;
   const uint8_t* validity = in.MayHaveNulls() ? in.validity() : nullptr;
-  uint8_t* offset_bytes = nullptr;
-  QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateExact((n + 1) * static_cast<int64_t>(sizeof(Offset)),
-                                                     pool, &offset_bytes));
-  auto* o = reinterpret_cast<Offset*>(offset_bytes);
+  QUIVER_ASSIGN_OR_RAISE(auto offsets, TextOffsets<Offset>::Make(n, pool));
+  Offset* o = offsets.values;
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer data, MutableBuffer::WithCapacity(n * max_length, pool));
   char* out = reinterpret_cast<char*>(data.data());
   int64_t pos = 0;
@@ -134,15 +154,12 @@ Result<ArrayDataPtr> FormatWithBound(const ArrayData& in, const TypePtr& to, int
     o[i] = static_cast<Offset>(pos);
     if (IsValidAt(in, validity, i)) pos += write(i, out + pos);
   }
-  if (pos > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
-    return Status::Invalid("Failed casting from ", in.type->ToString(), " to ", to->ToString(),
-                           ": input array too large");
-  }
+  QUIVER_RETURN_NOT_OK(TextOffsets<Offset>::CheckTotal(pos, in, to));
   o[n] = static_cast<Offset>(pos);
   data.UnsafeSetSize(pos);
   QUIVER_RETURN_NOT_OK(data.ShrinkToFit());
   QUIVER_ASSIGN_OR_RAISE(CastValidity v, ResultValidity(in, pool));
-  return ArrayData::Make(to, n, {std::move(v.bitmap), std::move(offsets), data.Freeze()},
+  return ArrayData::Make(to, n, {std::move(v.bitmap), std::move(offsets.buffer), data.Freeze()},
                          v.null_count);
 }
 
@@ -153,19 +170,14 @@ Result<ArrayDataPtr> FormatExact(const ArrayData& in, const TypePtr& to, Length&
                                  Write&& write, MemoryPool* pool) {
   const int64_t n = in.length;
   const uint8_t* validity = in.MayHaveNulls() ? in.validity() : nullptr;
-  uint8_t* offset_bytes = nullptr;
-  QUIVER_ASSIGN_OR_RAISE(auto offsets, AllocateExact((n + 1) * static_cast<int64_t>(sizeof(Offset)),
-                                                     pool, &offset_bytes));
-  auto* o = reinterpret_cast<Offset*>(offset_bytes);
+  QUIVER_ASSIGN_OR_RAISE(auto offsets, TextOffsets<Offset>::Make(n, pool));
+  Offset* o = offsets.values;
   int64_t pos = 0;
   for (int64_t i = 0; i < n; ++i) {
     o[i] = static_cast<Offset>(pos);
     if (IsValidAt(in, validity, i)) pos += length(i);
   }
-  if (pos > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
-    return Status::Invalid("Failed casting from ", in.type->ToString(), " to ", to->ToString(),
-                           ": input array too large");
-  }
+  QUIVER_RETURN_NOT_OK(TextOffsets<Offset>::CheckTotal(pos, in, to));
   o[n] = static_cast<Offset>(pos);
   uint8_t* data = nullptr;
   QUIVER_ASSIGN_OR_RAISE(auto values, AllocateExact(pos, pool, &data));
@@ -173,7 +185,7 @@ Result<ArrayDataPtr> FormatExact(const ArrayData& in, const TypePtr& to, Length&
     if (o[i + 1] != o[i]) write(i, reinterpret_cast<char*>(data) + o[i], o[i + 1] - o[i]);
   }
   QUIVER_ASSIGN_OR_RAISE(CastValidity v, ResultValidity(in, pool));
-  return ArrayData::Make(to, n, {std::move(v.bitmap), std::move(offsets), std::move(values)},
+  return ArrayData::Make(to, n, {std::move(v.bitmap), std::move(offsets.buffer), std::move(values)},
                          v.null_count);
 }
 

@@ -26,8 +26,6 @@ namespace quiver::compute {
 namespace {
 
 using testutil::ArrayFromVector;
-using testutil::BinaryViewArrayFromVector;
-using testutil::StringArrayFromVector;
 using namespace testing;  // NOLINT: the shared test helpers
 
 // --- temporal ----------------------------------------------------------------
