@@ -5,8 +5,10 @@
 //    running sum; a chunk's float sum is Arrow's non-recursive pairwise
 //    summation (blocks of 16 valid values added in order from 0.0 within
 //    each run of valid slots, the block sums folded through a binary
-//    counter of partial sums), and chunks add in order: so a Quiver sum is
-//    bit for bit pyarrow's. Integer means sum the values as doubles the same
+//    counter of partial sums), and chunks add in order: so a Quiver sum
+//    without nulls is bit for bit pyarrow's; with nulls the blocks are
+//    fixed strided ones with nulls as +0.0 (MaskedPairwiseChunkSum: SIMD
+//    lanes instead of Arrow's short runs), equal up to rounding. Integer means sum the values as doubles the same
 //    way (pyarrow: no int64 wrap in a mean).
 //  - min/max keep the running extremes (floats: NaN skipped unless every
 //    value is NaN, ties keep the first value), the count and whether a null
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -210,9 +213,9 @@ class PairwiseSum {
     AddAt(2, (0.0 + p) + q);
   }
   double Total() const {
-    std::array<double, 65> s = sums_;
-    for (int i = 1; i <= root_; ++i) s[static_cast<size_t>(i)] += s[static_cast<size_t>(i - 1)];
-    return s[static_cast<size_t>(root_)];
+    double s = sums_[0];  // (the levels folded upward, without copying them)
+    for (int i = 1; i <= root_; ++i) s = sums_[static_cast<size_t>(i)] + s;
+    return s;
   }
 
  private:
@@ -242,8 +245,14 @@ class PairwiseSum {
 // its block's order); int64 and uint64 always take it (AVX2 has no
 // conversion of them to double).
 template <typename T>
-double PairwiseChunkSum(const ArrayData& a, bool* vectorized) {
+double MaskedPairwiseChunkSum(const ArrayData& a, SimdLevel* used);
+
+template <typename T>
+double PairwiseChunkSum(const ArrayData& a, SimdLevel* used) {
   constexpr bool kHasVectorPath = sizeof(T) < 8 || std::is_floating_point_v<T>;
+  if (a.length > 0 && a.validity() != nullptr && a.GetNullCount() > 0) {
+    return MaskedPairwiseChunkSum<T>(a, used);
+  }
   const T* values = a.GetValues<T>(1);
   PairwiseSum acc;
   const bool avx2 = kHasVectorPath && UseAvx2();
@@ -256,7 +265,7 @@ double PairwiseChunkSum(const ArrayData& a, bool* vectorized) {
         double sums[4 * kGroups];
         int64_t groups = blocks / 4;
         blocks -= 4 * groups;
-        *vectorized = true;
+        *used = std::max(*used, SimdLevel::kAvx2);
         while (groups > 0) {
           const int64_t g = std::min(groups, kGroups);
           internal::BlockSumsAvx2(v, g, sums);
@@ -292,6 +301,81 @@ double PairwiseChunkSum(const ArrayData& a, bool* vectorized) {
   return acc.Total();
 }
 
+// The pairwise double sum of a chunk with nulls. Arrow C++ starts a block
+// at every run of valid slots, so with 10% nulls most blocks hold a few
+// values and its loop is all branches and carries. Here the chunk is cut
+// into groups of 128 slots, nulls counting as +0.0: a group is 8 blocks of
+// 16 strided slots (block b: slots b, b + 8, ..., b + 120, added in order
+// from 0.0; one SIMD lane each, so no per-run work and no transposes), its
+// sum the fixed pairwise tree of its 8 block sums (aggregate_simd.h), and
+// the group sums of the groups holding a valid slot enter the pairwise
+// counter in order. The slots after the last whole group form blocks of 16
+// (the last one shorter), each entering the counter when it holds a valid
+// value. So every level (scalar, AVX2, AVX-512) gives the same bits, and
+// the result is a pairwise sum of pyarrow's values grouped differently:
+// equal up to rounding (error bound a few ulps times log2(n) of the sum of
+// magnitudes), NaN and infinities alike, never -0.0 (blocks start from
+// +0.0). Without nulls the blocks are Arrow's and the sum pyarrow's bits.
+template <typename T>
+double MaskedGroupSum(const T* v, const uint64_t* m) {
+  double b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int half = 0; half < 2; ++half) {
+    for (int t = 0; t < 8; ++t) {
+      for (int k = 0; k < 8; ++k) {
+        const int slot = 64 * half + 8 * t + k;
+        b[k] += ((m[half] >> (8 * t + k)) & 1) != 0 ? static_cast<double>(v[slot]) : 0.0;
+      }
+    }
+  }
+  const double c0 = b[0] + b[4], c1 = b[1] + b[5], c2 = b[2] + b[6], c3 = b[3] + b[7];
+  return (c0 + c2) + (c1 + c3);
+}
+
+template <typename T>
+double MaskedPairwiseChunkSum(const ArrayData& a, SimdLevel* used) {
+  constexpr bool kHasVectorPath = sizeof(T) < 8 || std::is_floating_point_v<T>;
+  constexpr int64_t kGroup = 128;
+  constexpr int64_t kBatch = 16;
+  const T* values = a.GetValues<T>(1);
+  const uint8_t* validity = a.validity();
+  const int64_t n = a.length;
+  const SimdLevel level = kHasVectorPath ? ActiveSimdLevel() : SimdLevel::kScalar;
+  PairwiseSum acc;
+  uint64_t masks[2 * kBatch];
+  double sums[kBatch];
+  int64_t pos = 0;
+  while (n - pos >= kGroup) {
+    const int64_t g = std::min(kBatch, (n - pos) / kGroup);
+    for (int64_t k = 0; k < 2 * g; ++k) {
+      masks[k] = bitmap::LoadBits(validity, a.offset + pos + 64 * k, 64);
+    }
+    if constexpr (kHasVectorPath) {
+      if (level >= SimdLevel::kAvx512) {
+        internal::MaskedGroupSumsAvx512(values + pos, masks, g, sums);
+      } else if (level >= SimdLevel::kAvx2) {
+        internal::MaskedGroupSumsAvx2(values + pos, masks, g, sums);
+      }
+    }
+    if (level == SimdLevel::kScalar) {
+      for (int64_t k = 0; k < g; ++k) sums[k] = MaskedGroupSum(values + pos + kGroup * k, masks + 2 * k);
+    }
+    for (int64_t k = 0; k < g; ++k) {
+      if ((masks[2 * k] | masks[2 * k + 1]) != 0) acc.AddBlock(sums[k]);
+    }
+    pos += kGroup * g;
+  }
+  if (pos > 0) *used = std::max(*used, level);
+  for (; pos < n; pos += kPairwiseBlock) {
+    const int len = static_cast<int>(std::min(kPairwiseBlock, n - pos));
+    const uint64_t m = bitmap::LoadBits(validity, a.offset + pos, len);
+    if (m == 0) continue;
+    double s = 0;
+    for (int j = 0; j < len; ++j) s += ((m >> j) & 1) != 0 ? static_cast<double>(values[pos + j]) : 0.0;
+    acc.AddBlock(s);
+  }
+  return acc.Total();
+}
+
 template <typename T>
 uint64_t ToU64(T v) {
   if constexpr (std::is_signed_v<T>) {
@@ -303,14 +387,14 @@ uint64_t ToU64(T v) {
 
 // The wrapping sum of a chunk's valid integers.
 template <typename T>
-uint64_t WrappingChunkSum(const ArrayData& a, bool* vectorized) {
+uint64_t WrappingChunkSum(const ArrayData& a, SimdLevel* used) {
   const T* values = a.GetValues<T>(1);
   const bool avx2 = UseAvx2();
   uint64_t sum = 0;
   VisitValidRuns(a, [&](int64_t pos, int64_t len) {
     if (avx2 && len >= kMinVectorRun) {
       sum += internal::WrappingSumAvx2(values + pos, len);
-      *vectorized = true;
+      *used = std::max(*used, SimdLevel::kAvx2);
       return;
     }
     for (int64_t i = pos; i < pos + len; ++i) sum += ToU64(values[i]);
@@ -336,24 +420,24 @@ class SumAggregator final : public Aggregator {
     count_ += chunk.length - nulls;
     nulls_observed_ = nulls_observed_ || nulls > 0;
     if (!options_.skip_nulls && nulls_observed_) return Status::OK();  // the result is null
-    bool vectorized = false;
+    SimdLevel used = SimdLevel::kScalar;
     switch (type_->id()) {
       case Type::kBool: bits_ += TrueCount(chunk); break;
-      case Type::kInt8: AddIntegers<int8_t>(chunk, &vectorized); break;
-      case Type::kInt16: AddIntegers<int16_t>(chunk, &vectorized); break;
-      case Type::kInt32: AddIntegers<int32_t>(chunk, &vectorized); break;
-      case Type::kInt64: AddIntegers<int64_t>(chunk, &vectorized); break;
-      case Type::kUInt8: AddIntegers<uint8_t>(chunk, &vectorized); break;
-      case Type::kUInt16: AddIntegers<uint16_t>(chunk, &vectorized); break;
-      case Type::kUInt32: AddIntegers<uint32_t>(chunk, &vectorized); break;
-      case Type::kUInt64: AddIntegers<uint64_t>(chunk, &vectorized); break;
-      case Type::kFloat: real_ += PairwiseChunkSum<float>(chunk, &vectorized); break;
-      case Type::kDouble: real_ += PairwiseChunkSum<double>(chunk, &vectorized); break;
+      case Type::kInt8: AddIntegers<int8_t>(chunk, &used); break;
+      case Type::kInt16: AddIntegers<int16_t>(chunk, &used); break;
+      case Type::kInt32: AddIntegers<int32_t>(chunk, &used); break;
+      case Type::kInt64: AddIntegers<int64_t>(chunk, &used); break;
+      case Type::kUInt8: AddIntegers<uint8_t>(chunk, &used); break;
+      case Type::kUInt16: AddIntegers<uint16_t>(chunk, &used); break;
+      case Type::kUInt32: AddIntegers<uint32_t>(chunk, &used); break;
+      case Type::kUInt64: AddIntegers<uint64_t>(chunk, &used); break;
+      case Type::kFloat: real_ += PairwiseChunkSum<float>(chunk, &used); break;
+      case Type::kDouble: real_ += PairwiseChunkSum<double>(chunk, &used); break;
       case Type::kDecimal128:
       case Type::kDecimal256: AddDecimals(chunk); break;
       default: return NoKernel(kind_, *type_);
     }
-    RecordSimdLevel(vectorized ? SimdLevel::kAvx2 : SimdLevel::kScalar);
+    RecordSimdLevel(used);
     return Status::OK();
   }
 
@@ -408,11 +492,11 @@ class SumAggregator final : public Aggregator {
 
  private:
   template <typename T>
-  void AddIntegers(const ArrayData& chunk, bool* vectorized) {
+  void AddIntegers(const ArrayData& chunk, SimdLevel* used) {
     if (kind_ == AggregateKind::kMean) {
-      real_ += PairwiseChunkSum<T>(chunk, vectorized);
+      real_ += PairwiseChunkSum<T>(chunk, used);
     } else {
-      bits_ += WrappingChunkSum<T>(chunk, vectorized);
+      bits_ += WrappingChunkSum<T>(chunk, used);
     }
   }
 
@@ -494,9 +578,38 @@ class CountAggregator final : public Aggregator {
   int64_t count_ = 0;
 };
 
+// The sum flavor of a type (nullopt: no SumAggregator; the null type has
+// its own).
+std::optional<SumFlavor> SumFlavorOf(Type id) {
+  switch (id) {
+    case Type::kBool: return SumFlavor::kBool;
+    case Type::kInt8:
+    case Type::kInt16:
+    case Type::kInt32:
+    case Type::kInt64: return SumFlavor::kSigned;
+    case Type::kUInt8:
+    case Type::kUInt16:
+    case Type::kUInt32:
+    case Type::kUInt64: return SumFlavor::kUnsigned;
+    case Type::kFloat:
+    case Type::kDouble: return SumFlavor::kFloating;
+    case Type::kDecimal128:
+    case Type::kDecimal256: return SumFlavor::kDecimal;
+    default: return std::nullopt;
+  }
+}
+
 Result<Scalar> AggregateOne(AggregateKind kind, const ArrayData& values,
                             const ScalarAggregateOptions& options, CountMode mode) {
   if (values.type == nullptr) return Status::Invalid(AggregateName(kind), ": an array without a type");
+  if (kind == AggregateKind::kSum || kind == AggregateKind::kMean) {
+    // One array: the aggregator on the stack (no allocation per call).
+    if (const auto flavor = SumFlavorOf(values.type->id())) {
+      SumAggregator agg(kind, values.type, options, *flavor);
+      QUIVER_RETURN_NOT_OK(agg.Consume(values));
+      return agg.Finalize();
+    }
+  }
   QUIVER_ASSIGN_OR_RAISE(std::unique_ptr<Aggregator> agg,
                          Aggregator::Make(kind, values.type, options, mode));
   QUIVER_RETURN_NOT_OK(agg->Consume(values));
@@ -518,26 +631,12 @@ Result<std::unique_ptr<Aggregator>> Aggregator::Make(AggregateKind kind, const T
     case AggregateKind::kSum:
     case AggregateKind::kMean: break;
   }
-  SumFlavor flavor;
-  switch (type->id()) {
-    case Type::kNull:
-      return std::unique_ptr<Aggregator>(std::make_unique<NullSumAggregator>(kind, type, options));
-    case Type::kBool: flavor = SumFlavor::kBool; break;
-    case Type::kInt8:
-    case Type::kInt16:
-    case Type::kInt32:
-    case Type::kInt64: flavor = SumFlavor::kSigned; break;
-    case Type::kUInt8:
-    case Type::kUInt16:
-    case Type::kUInt32:
-    case Type::kUInt64: flavor = SumFlavor::kUnsigned; break;
-    case Type::kFloat:
-    case Type::kDouble: flavor = SumFlavor::kFloating; break;
-    case Type::kDecimal128:
-    case Type::kDecimal256: flavor = SumFlavor::kDecimal; break;
-    default: return NoKernel(kind, *type);
+  if (type->id() == Type::kNull) {
+    return std::unique_ptr<Aggregator>(std::make_unique<NullSumAggregator>(kind, type, options));
   }
-  return std::unique_ptr<Aggregator>(std::make_unique<SumAggregator>(kind, type, options, flavor));
+  const auto flavor = SumFlavorOf(type->id());
+  if (!flavor) return NoKernel(kind, *type);
+  return std::unique_ptr<Aggregator>(std::make_unique<SumAggregator>(kind, type, options, *flavor));
 }
 
 Result<Scalar> Sum(const ArrayData& values, const ScalarAggregateOptions& options) {

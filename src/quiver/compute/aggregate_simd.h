@@ -26,6 +26,39 @@ void BlockSumsAvx2(const uint8_t* v, int64_t groups, double* out);
 void BlockSumsAvx2(const uint16_t* v, int64_t groups, double* out);
 void BlockSumsAvx2(const uint32_t* v, int64_t groups, double* out);
 
+// Masked pairwise sums (a chunk with nulls): the sums of `groups` groups
+// of 128 slots from v, group g's validity in masks[2g] (slots 0-63) and
+// masks[2g + 1] (64-127), a null slot counting as +0.0. Block b (0-7) of
+// a group is slots b, b + 8, ..., b + 120 added in order from 0.0 (one
+// SIMD lane each); the group's sum is the tree ((b0 + b4) + (b2 + b6)) +
+// ((b1 + b5) + (b3 + b7)). The scalar loop in aggregate.cc computes the
+// same (MaskedGroupSum), bit for bit. AVX-512 (F, VL, BW): one 8-lane
+// vector per group, the validity bytes as load masks.
+void MaskedGroupSumsAvx2(const double* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const float* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const int8_t* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const int16_t* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const int32_t* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const uint8_t* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const uint16_t* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx2(const uint32_t* v, const uint64_t* masks, int64_t groups, double* out);
+void MaskedGroupSumsAvx512(const double* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const float* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const int8_t* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const int16_t* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const int32_t* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const uint8_t* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const uint16_t* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+void MaskedGroupSumsAvx512(const uint32_t* v, const uint64_t* masks, int64_t groups,
+                           double* out);
+
 // The sum of n values, wrapping modulo 2^64 (signed values sign-extended).
 uint64_t WrappingSumAvx2(const int8_t* v, int64_t n);
 uint64_t WrappingSumAvx2(const int16_t* v, int64_t n);
