@@ -55,13 +55,12 @@ def refused(src, dst):
     if pa.types.is_dictionary(dst):
         return True  # dictionary encoding
     text = src in BINARY and src != pa.binary(3)
-    numberish = pa.types.is_integer(dst) or pa.types.is_floating(dst) or pa.types.is_decimal(dst)
-    if text and (numberish or dst in (pa.bool_(), pa.date32(), pa.date64())
+    if text and (pa.types.is_decimal(dst) or dst in (pa.date32(), pa.date64())
                  or pa.types.is_timestamp(dst)):
-        return True  # parsing strings
-    if pa.types.is_decimal(src) and numberish:
+        return True  # strings parsed as decimals, dates and timestamps
+    if pa.types.is_decimal(src) and pa.types.is_floating(dst):
         return True
-    if pa.types.is_decimal(dst) and (pa.types.is_integer(src) or pa.types.is_floating(src)):
+    if pa.types.is_decimal(dst) and pa.types.is_floating(src):
         return True
     if src in TEMPORAL and dst in STRINGS:
         return True  # temporal values as text
