@@ -4,7 +4,7 @@
 // two's complement (enough for decimal256's 76 digits), wrapped to the
 // width Arrow computes in:
 //  - decimal to decimal: the unscaled value rescaled by 10^(out scale -
-//    in scale), in the wider of the two widths, then kept to the
+//    in scale), in the wider of the two widths, checked, then kept to the
 //    target's low bytes; towards decimal32, Arrow keeps the value's low 4
 //    bytes first and rescales in 32 bits (measured: decimal64 1234567800000
 //    at scale 5 to decimal32(7, 3) is a rescaling error, decimal128
@@ -14,9 +14,12 @@
 //    wrapped to the wrong side of the value (Arrow's test) is that error
 //    too. Then, under `safe`, Invalid
 //    "Decimal value does not fit in precision P" when it has more digits
-//    than the target's precision. Unsafe: unchecked. As in Arrow, the
-//    precision check sees the wrapped value: decimal128 4294967297 cast
-//    to decimal32(9, 0) is 1, even under `safe` (pyarrow 26 gives 1).
+//    than the target's precision. Unsafe: unchecked. As in Arrow, towards
+//    decimal32 the precision check sees the wrapped value: decimal128
+//    4294967297 cast to decimal32(9, 0) is 1, even under `safe` (pyarrow 26
+//    gives 1). Past the width's largest multiplier (10^9, 10^18, 10^38,
+//    10^76) an upscale gives 0, a loss for any value but 0, as Arrow's; a
+//    downscale is exact there (Arrow's is not consistent; see Rescale).
 //  Every row is converted; the error names the last failing row, as
 //  Arrow's kernels do (pyarrow: 300 then 1.5 to int8 is the rescaling
 //  error, 1.5 then 300 the bounds error).
@@ -28,7 +31,11 @@
 //  - decimal to integer: rescaled to scale 0 as above (in the decimal's
 //    width; the same "Rescaling ..." error under `safe`), then under
 //    `safe` a value outside the integer type is Invalid "Integer value out
-//    of bounds"; unsafe, its low bits.
+//    of bounds"; unsafe, its low bits. Arrow compares with the integer
+//    type's bounds converted to the decimal's width, wrapped when they do
+//    not fit, and so refuses every value of decimal32 to int64, uint64 and
+//    uint32 and of decimal64 to uint64, and negative decimal128 values to
+//    uint32 / uint64 alike (pyarrow 26, measured); Quiver gives the same.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -140,12 +147,22 @@ Status DataLoss() { return Status::Invalid("Rescaling Decimal value would cause 
 I256 Rescale(const I256& v, int32_t delta, int64_t width, bool* loss) {
   *loss = false;
   if (delta == 0) return v;
+  // Arrow's multipliers stop at the width's digits (9, 18, 38, 76): past
+  // them an upscale gives 0, a loss unless the value is 0 (measured). A
+  // downscale past them is exact here; Arrow's result there is not
+  // consistent (pyarrow 26: 1.5 at scale 10 to decimal32(1, 0) is 0 even
+  // safe, at scale 38 a rescaling error), so Quiver does not copy it.
+  const int32_t max_digits = width == 4 ? 9 : width == 8 ? 18 : width == 16 ? 38 : 76;
   if (delta < 0) {
     I256 m = v.Abs();
     for (int32_t k = 0; k < -delta; ++k) {
       if (m.DivSmallUnsigned(10) != 0) *loss = true;
     }
     return v.Negative() ? m.Negated() : m;
+  }
+  if (delta > max_digits) {
+    *loss = !(v == I256{});
+    return I256{};
   }
   I256 r = v;
   for (int32_t k = 0; k < delta; ++k) r.MulSmall(10);
@@ -193,7 +210,7 @@ Result<ArrayDataPtr> DecimalToDecimal(const ArrayData& in, const TypePtr& to, bo
     I256 v = I256::Load(values + i * in_width, in_width);
     if (out_width == 4) v = v.Wrap(out_width);
     bool loss = false;
-    const I256 r = Rescale(v, delta, width, &loss).Wrap(out_width);
+    const I256 r = Rescale(v, delta, width, &loss);  // checked before it is narrowed
     r.Store(slot, out_width);
     if (!safe) return Status::OK();
     if (loss) return DataLoss();
@@ -235,10 +252,14 @@ Result<ArrayDataPtr> DecimalToInteger(const ArrayData& in, const TypePtr& to, bo
   const uint8_t* values = in.buffers[1]->data() + in.offset * in_width;
   return VisitNumeric(to->id(), [&](auto tag) -> Result<ArrayDataPtr> {
     using Out = decltype(tag);
-    const I256 lo = std::is_signed_v<Out>
-                        ? I256::FromInt(static_cast<int64_t>(std::numeric_limits<Out>::min()))
-                        : I256::FromUInt(0);
-    const I256 hi = I256::FromUInt(static_cast<uint64_t>(std::numeric_limits<Out>::max()));
+    // The bounds as Arrow compares them: converted to the decimal's width
+    // (so wrapped when the integer type is wider; see the top of this file).
+    const I256 lo = (std::is_signed_v<Out>
+                         ? I256::FromInt(static_cast<int64_t>(std::numeric_limits<Out>::min()))
+                         : I256::FromUInt(0))
+                        .Wrap(in_width);
+    const I256 hi =
+        I256::FromUInt(static_cast<uint64_t>(std::numeric_limits<Out>::max())).Wrap(in_width);
     return MapRows(in, to, pool, [&](int64_t i, uint8_t* slot) -> Status {
       bool loss = false;
       const I256 r = Rescale(I256::Load(values + i * in_width, in_width), -from_type.scale(),
