@@ -74,9 +74,14 @@ def cast(arr, target_type=None, safe=None, options=None):
     'fixed_size_binary[3]'); an unknown string is a ValueError, as pyarrow's.
     safe (default True): out-of-range integers, integers beyond 2^24 / 2^53
     to float32 / float64, floats with a fraction, NaN or out of range to
-    integers, temporal values losing precision or overflowing, and bytes that
-    are not UTF-8 to a string type raise quiver.InvalidError; safe=False
-    wraps / truncates as pyarrow's unchecked cast (docs/design.md, Cast).
+    integers, temporal values losing precision or overflowing, bytes that
+    are not UTF-8 to a string type, decimals losing digits or past the
+    target's precision, and decimals out of an integer type's range raise
+    quiver.InvalidError; safe=False wraps / truncates as pyarrow's unchecked
+    cast (docs/design.md, Cast). Text parsed as integers ('-12', '0x1F'),
+    floats ('+1.5e3', 'inf', 'nan') or booleans ('true', '0') raises
+    quiver.InvalidError naming the last value that does not parse, safe or
+    not.
     options: a quiver.compute.CastOptions or a pyarrow.compute.CastOptions
     whose allow_* flags are all equal, instead of target_type and safe.
     A pair of types Quiver cannot cast raises quiver.NotImplementedError

@@ -251,7 +251,12 @@ nb::tuple ArrayCapsules(const PyArray& self) {
 [[noreturn]] void Raise(const Status& status) {
   nb::object module = nb::module_::import_("quiver");
   nb::object cls = module.attr(ExceptionName(status.code()));
-  PyErr_SetString(cls.ptr(), status.message().c_str());
+  // A message may quote bytes that are not UTF-8 (a value that failed to
+  // parse): decoded with replacement characters, as pyarrow does.
+  const std::string& message = status.message();
+  nb::object text = nb::steal(PyUnicode_DecodeUTF8(message.data(),
+                                                   static_cast<Py_ssize_t>(message.size()), "replace"));
+  PyErr_SetObject(cls.ptr(), text.ptr());
   throw nb::python_error();
 }
 

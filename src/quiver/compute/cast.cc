@@ -1,6 +1,6 @@
 // cast: dispatch by type family (see cast.h; the kernels are in
-// cast_numeric_internal.cc, cast_temporal.cc, cast_string.cc and
-// cast_format.cc). A scalar is cast as a one-row array. A dictionary is
+// cast_numeric_internal.cc, cast_temporal.cc, cast_string.cc,
+// cast_format.cc, cast_parse.cc and cast_decimal.cc). A scalar is cast as a one-row array. A dictionary is
 // decoded first (take of its values by its indices), then the values are
 // cast, as Arrow C++'s UnpackDictionary.
 #include "quiver/compute/cast.h"
@@ -43,6 +43,21 @@ std::string CastFunctionName(const DataType& to) {
 }
 
 }  // namespace
+
+// (A dictionary of such values is NotImplemented, while a dictionary whose
+// values Arrow cannot cast either is Invalid, as pyarrow says it.)
+bool ArrowOnlyCast(const DataType& from, const DataType& to) {
+  const Type f = from.id();
+  const Type t = to.id();
+  if (IsBinaryLike(f) || IsLargeBinaryLike(f) || IsBinaryView(f)) {
+    return IsDecimal(t) || t == Type::kDate32 || t == Type::kDate64 || t == Type::kTimestamp ||
+           t == Type::kDictionary;
+  }
+  if (IsDecimal(f)) return IsFloating(t);
+  if (IsDecimal(t)) return IsFloating(f);
+  if (IsTemporal(f)) return IsStringLike(t);
+  return t == Type::kDictionary;
+}
 
 Status UnsupportedCast(const DataType& from, const DataType& to) {
   return Status::NotImplemented("Unsupported cast from ", from.ToString(), " to ",
@@ -95,25 +110,8 @@ bool PlainCastSupported(const DataType& from, const DataType& to) {
              (from.id() == Type::kHalfFloat && to.id() == Type::kBool));
   }
   return TemporalCastSupported(from, to) || BinaryCastSupported(from, to) ||
-         FormatCastSupported(from, to);
-}
-
-// Pairs Arrow C++ casts that Quiver does not (parsing strings, decimals to
-// and from numbers, temporal values to strings, encoding dictionaries):
-// a dictionary of such values is NotImplemented, while a dictionary whose
-// values Arrow cannot cast either is Invalid, as pyarrow says it.
-bool ArrowOnlyCast(const DataType& from, const DataType& to) {
-  const Type f = from.id();
-  const Type t = to.id();
-  const bool numeric_target = IsInteger(t) || IsFloating(t) || IsDecimal(t);
-  if (IsBinaryLike(f) || IsLargeBinaryLike(f) || IsBinaryView(f)) {
-    return numeric_target || t == Type::kBool || t == Type::kDate32 || t == Type::kDate64 ||
-           t == Type::kTimestamp || t == Type::kDictionary;
-  }
-  if (IsDecimal(f)) return numeric_target;
-  if (IsDecimal(t)) return IsInteger(f) || IsFloating(f);
-  if (internal::IsTemporal(f)) return IsStringLike(t);
-  return t == Type::kDictionary;
+         FormatCastSupported(from, to) || ParseCastSupported(from, to) ||
+         DecimalCastSupported(from, to);
 }
 
 Result<ArrayDataPtr> EmptyResult(const TypePtr& to, MemoryPool* pool) {
@@ -133,7 +131,7 @@ Result<ArrayDataPtr> CastDictionary(const ArrayDataPtr& in, const TypePtr& to,
   if (to->id() == Type::kNull) return MakeArrayOfNulls(to, in->length, ctx.pool);
   if (!values->Equals(*to) && !PlainCastSupported(*values, *to) && values->id() != Type::kNull) {
     // (Arrow has no dictionary kernel at all for the view targets.)
-    if (to->id() == Type::kDictionary || IsBinaryView(to->id()) || ArrowOnlyCast(*values, *to)) {
+    if (to->id() == Type::kDictionary || IsBinaryView(to->id()) || internal::ArrowOnlyCast(*values, *to)) {
       return internal::UnsupportedCast(*in->type, *to);
     }
     return Status::Invalid("Cast type ", to->ToString(), " incompatible with dictionary type ",
@@ -157,6 +155,8 @@ Result<ArrayDataPtr> CastArray(const ArrayDataPtr& in, const TypePtr& to, const 
   }
   if (internal::TemporalCastSupported(from, *to)) return internal::CastTemporalArray(*in, to, ctx);
   if (internal::BinaryCastSupported(from, *to)) return internal::CastBinaryArray(in, to, ctx);
+  if (internal::ParseCastSupported(from, *to)) return internal::CastParseArray(*in, to, ctx);
+  if (internal::DecimalCastSupported(from, *to)) return internal::CastDecimalArray(*in, to, ctx);
   return internal::CastToStringArray(*in, to, ctx);
 }
 

@@ -1,5 +1,6 @@
 // What the cast files share (cast.cc dispatches; cast_numeric_internal.cc,
-// cast_temporal.cc, cast_string.cc and cast_format.cc hold the kernels).
+// cast_temporal.cc, cast_string.cc, cast_format.cc, cast_parse.cc and
+// cast_decimal.cc hold the kernels).
 // Not installed.
 //
 // Every kernel takes an array of its source family and a target type of
@@ -66,11 +67,33 @@ bool IsBinaryCastType(Type id);
 bool BinaryCastSupported(const DataType& from, const DataType& to);
 Result<ArrayDataPtr> CastBinaryArray(const ArrayDataPtr& in, const TypePtr& to,
                                      const CastContext& ctx);
+// The checks of CastBinaryArray alone (UTF-8 towards a string type under
+// `safe`, widths towards fixed_size_binary), for a caller that reads the
+// bytes in the input's own layout (is_in); a supported pair.
+Status CheckBinaryCast(const ArrayData& in, const DataType& to, bool safe);
 
 // bool, integers, floats (float16 too) and decimals to string, large_string
 // and string_view, formatted as Arrow C++ does (cast_format.cc).
 bool FormatCastSupported(const DataType& from, const DataType& to);
 Result<ArrayDataPtr> CastToStringArray(const ArrayData& in, const TypePtr& to,
                                        const CastContext& ctx);
+
+// binary, large_binary, binary_view, string, large_string and string_view
+// parsed as bool, integers and floats (cast_parse.cc).
+bool ParseCastSupported(const DataType& from, const DataType& to);
+Result<ArrayDataPtr> CastParseArray(const ArrayData& in, const TypePtr& to, const CastContext& ctx);
+
+// Decimals among each other, integers to decimals and decimals to integers
+// (cast_decimal.cc).
+bool DecimalCastSupported(const DataType& from, const DataType& to);
+Result<ArrayDataPtr> CastDecimalArray(const ArrayData& in, const TypePtr& to,
+                                      const CastContext& ctx);
+
+// Pairs Arrow C++ casts and Quiver does not (strings parsed as decimals,
+// dates and timestamps; decimals to and from floats; temporal values as
+// strings; dictionary encoding), for the dictionary messages of cast.cc
+// and for is_in, which tells a cast pyarrow lacks (TypeError) from one
+// Quiver lacks (NotImplemented).
+bool ArrowOnlyCast(const DataType& from, const DataType& to);
 
 }  // namespace quiver::compute::internal

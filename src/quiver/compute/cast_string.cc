@@ -332,26 +332,37 @@ Result<ArrayDataPtr> OffsetsToViews(const ArrayData& in, const TypePtr& to, Memo
 }
 
 // Any layout to fixed_size_binary[w]: each valid value must be w bytes.
-Result<ArrayDataPtr> ToFixed(const ArrayData& in, Layout layout, const TypePtr& to,
-                             MemoryPool* pool) {
-  const int64_t w = TypeAs<FixedSizeBinaryType>(*to).fixed_byte_width();
+Status CheckWidths(const ArrayData& in, Layout layout, const DataType& to) {
+  const int64_t w = TypeAs<FixedSizeBinaryType>(to).fixed_byte_width();
   auto mismatch = [&] {
-    return Status::Invalid("Failed casting from ", in.type->ToString(), " to ", to->ToString(),
+    return Status::Invalid("Failed casting from ", in.type->ToString(), " to ", to.ToString(),
                            ": widths must match");
   };
   if (layout == Layout::kFixed) return mismatch();  // another width (same type returned earlier)
+  const uint8_t* validity = in.MayHaveNulls() ? in.validity() : nullptr;
+  for (int64_t i = 0; i < in.length; ++i) {
+    if (validity != nullptr && !bit_util::GetBit(validity, in.offset + i)) continue;
+    if (static_cast<int64_t>(ValueAt(in, layout, i).size()) != w) return mismatch();
+  }
+  return Status::OK();
+}
+
+Result<ArrayDataPtr> ToFixed(const ArrayData& in, Layout layout, const TypePtr& to,
+                             MemoryPool* pool) {
+  QUIVER_RETURN_NOT_OK(CheckWidths(in, layout, *to));
+  const int64_t w = TypeAs<FixedSizeBinaryType>(*to).fixed_byte_width();
   const int64_t n = in.length;
   uint8_t* out = nullptr;
   QUIVER_ASSIGN_OR_RAISE(auto values, AllocateExact(n * w, pool, &out));
   const uint8_t* validity = in.MayHaveNulls() ? in.validity() : nullptr;
-  for (int64_t i = 0; i < n; ++i) {
-    if (validity != nullptr && !bit_util::GetBit(validity, in.offset + i)) {
-      if (w > 0) std::memset(out + i * w, 0, static_cast<size_t>(w));
-      continue;
+  if (w > 0) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (validity != nullptr && !bit_util::GetBit(validity, in.offset + i)) {
+        std::memset(out + i * w, 0, static_cast<size_t>(w));
+      } else {
+        std::memcpy(out + i * w, ValueAt(in, layout, i).data(), static_cast<size_t>(w));
+      }
     }
-    const std::string_view v = ValueAt(in, layout, i);
-    if (static_cast<int64_t>(v.size()) != w) return mismatch();
-    if (w > 0) std::memcpy(out + i * w, v.data(), static_cast<size_t>(w));
   }
   return FixedWidthResult(in, to, std::move(values), pool);
 }
@@ -365,6 +376,16 @@ bool IsBinaryCastType(Type id) {
 
 bool BinaryCastSupported(const DataType& from, const DataType& to) {
   return IsBinaryCastType(from.id()) && IsBinaryCastType(to.id());
+}
+
+Status CheckBinaryCast(const ArrayData& in, const DataType& to, bool safe) {
+  if (!BinaryCastSupported(*in.type, to)) return UnsupportedCast(*in.type, to);
+  if (in.type->Equals(to) || in.length == 0) return Status::OK();
+  if (safe && !IsStringLike(in.type->id()) && IsStringLike(to.id())) {
+    QUIVER_RETURN_NOT_OK(CheckUtf8(in));
+  }
+  if (to.id() == Type::kFixedSizeBinary) return CheckWidths(in, LayoutOf(in.type->id()), to);
+  return Status::OK();
 }
 
 Result<ArrayDataPtr> CastBinaryArray(const ArrayDataPtr& input, const TypePtr& to,

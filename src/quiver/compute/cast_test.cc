@@ -512,7 +512,9 @@ TEST(Cast, Dictionary) {
   // A pair Arrow cannot cast either is Invalid, as pyarrow says it.
   EXPECT_EQ(Message(CastArray(in, time32(TimeUnit::kSecond))),
             "Cast type time32[s] incompatible with dictionary type string");
-  EXPECT_TRUE(CastArray(in, int32()).status().IsNotImplemented());  // parsing: Arrow only
+  EXPECT_TRUE(CastArray(in, decimal128(10, 2)).status().IsNotImplemented());  // Arrow only
+  EXPECT_EQ(Message(CastArray(in, int32())),  // decoded, then parsed
+            "Failed to parse string: 'a much longer value' as a scalar of type int32");
 }
 
 TEST(Cast, NullType) {
@@ -562,10 +564,10 @@ TEST(Cast, SameTypeIsTheInput) {
 TEST(Cast, UnsupportedPairs) {
   EXPECT_EQ(Message(CastArray(ArrayFromVector(int32(), std::vector<int32_t>{1}), binary())),
             "Unsupported cast from int32 to binary using function cast_binary");
-  EXPECT_EQ(Message(CastArray(ArrayFromVector(int32(), std::vector<int32_t>{1}), decimal128(10, 2))),
-            "Unsupported cast from int32 to decimal128 using function cast_decimal");
-  EXPECT_EQ(Message(CastArray(StringArrayFromVector({"1"}), int32())),
-            "Unsupported cast from string to int32 using function cast_int32");
+  EXPECT_EQ(Message(CastArray(ArrayFromVector(float64(), std::vector<double>{1}), decimal128(10, 2))),
+            "Unsupported cast from double to decimal128 using function cast_decimal");
+  EXPECT_EQ(Message(CastArray(StringArrayFromVector({"1"}), decimal128(10, 2))),
+            "Unsupported cast from string to decimal128 using function cast_decimal");
   EXPECT_EQ(Message(CastArray(ArrayFromVector(date32(), std::vector<int32_t>{1}), utf8())),
             "Unsupported cast from date32[day] to utf8 using function cast_string");
   EXPECT_EQ(Message(CastArray(ArrayFromVector(int32(), std::vector<int32_t>{1}), list(int32()))),
