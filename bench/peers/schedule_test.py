@@ -308,6 +308,9 @@ def test_reps_keep_the_slowest_arm_under_a_second():
     assert schedule.case_reps([arm(0.001), arm(2.0)]) == 1
     assert schedule.case_reps([arm(0.2), arm(0.3)]) == 1
     assert schedule.case_reps([arm(0.02), arm(0.03)]) == 3
+    k = arm(0.000001)
+    k.kernel = {"name": "add"}  # a kernel arm times its calls per run itself
+    assert schedule.case_reps([k, arm(0.001)]) == 1
 
 
 def test_a_long_gate_run_has_no_warm_up(tmp_path):
