@@ -2,6 +2,7 @@
 #include "quiver/array/concatenate.h"
 
 #include <cstring>
+#include <type_traits>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -158,6 +159,29 @@ class Concatenator {
     return Status::OK();
   }
 
+  // out[i] = in[i] + delta for n offsets whose results fit O (checked by
+  // the caller): unsigned wrapping arithmetic, 32 bytes at a time in two
+  // 16-byte vectors (GCC/Clang vector extension: SSE2 adds), then one by one.
+  template <typename O>
+  static void RebaseOffsets(const O* in, int64_t n, int64_t delta, O* out) {
+    using U = std::make_unsigned_t<O>;
+    using V [[gnu::vector_size(16)]] = U;
+    constexpr int64_t kLanes = 16 / sizeof(O);
+    const U d = static_cast<U>(delta);
+    int64_t i = 0;
+    for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+      V lo;
+      V hi;
+      std::memcpy(&lo, in + i, sizeof(V));
+      std::memcpy(&hi, in + i + kLanes, sizeof(V));
+      lo += d;
+      hi += d;
+      std::memcpy(out + i, &lo, sizeof(V));
+      std::memcpy(out + i + kLanes, &hi, sizeof(V));
+    }
+    for (; i < n; ++i) out[i] = static_cast<O>(static_cast<U>(in[i]) + d);
+  }
+
   // Re-based offsets into out_->buffers; the value range of each input.
   template <typename O>
   Result<std::vector<Range>> ConcatOffsets() {
@@ -182,9 +206,7 @@ class Concatenator {
                                "input from `", type_->ToString(), "` to `large_",
                                type_->ToString(), "` first");
       }
-      for (int64_t i = 1; i <= a->length; ++i) {
-        dst[pos + i] = static_cast<O>(running + (static_cast<int64_t>(src[i]) - start));
-      }
+      RebaseOffsets(src + 1, a->length, running - start, dst + pos + 1);
       ranges.push_back({start, end - start});
       running += end - start;
       pos += a->length;

@@ -160,6 +160,59 @@ TEST(Filter, EverySimdLevelAgrees) {
   }
 }
 
+// Nearly full masks: runs of whole all-ones mask words, which FilterBits
+// copies whole (BitAppender::AppendBitmap), at every level, mask and
+// source bit offsets, against a bit-by-bit reference; then through filter
+// on every type (validity and boolean values) with nulls, sliced.
+TEST(Filter, RunsOfFullMaskWords) {
+  for (int64_t n : {300, 5000, 20000}) {
+    for (double p : {0.99, 0.999, 1.0}) {
+      for (int64_t bit_offset : {0, 5, 8}) {
+        const auto m = MakeRandomMask(n + bit_offset, p, 0.0, static_cast<uint32_t>(n + p * 1000));
+        std::vector<uint8_t> bits(static_cast<size_t>((n + bit_offset + 7) / 8), 0);
+        for (int64_t i = 0; i < n + bit_offset; ++i) {
+          if (m.values[static_cast<size_t>(i)]) bit_util::SetBit(bits.data(), i);
+        }
+        std::vector<uint8_t> src(static_cast<size_t>(n / 8 + 4));
+        uint32_t state = static_cast<uint32_t>(n) * 2654435761u;
+        for (auto& b : src) b = static_cast<uint8_t>((state = state * 1664525u + 1013904223u) >> 24);
+        for (int64_t src_offset : {0, 3, 9}) {
+          std::vector<uint8_t> want(static_cast<size_t>(n / 8 + 8), 0);
+          int64_t k = 0;
+          for (int64_t i = 0; i < n; ++i) {
+            if (bit_util::GetBit(bits.data(), bit_offset + i)) {
+              bit_util::SetBitTo(want.data(), k++, bit_util::GetBit(src.data(), src_offset + i));
+            }
+          }
+          for (SimdLevel level : {SimdLevel::kScalar, SimdLevel::kAvx2}) {
+            auto scoped = ScopedSimdLevel::Make(level);
+            if (!scoped.ok()) continue;
+            std::vector<uint8_t> got(want.size(), 0);
+            internal::FilterBits(src.data(), src_offset, bits.data(), bit_offset, n, got.data());
+            for (int64_t i = 0; i < k; ++i) {
+              ASSERT_EQ(bit_util::GetBit(got.data(), i), bit_util::GetBit(want.data(), i))
+                  << "n=" << n << " p=" << p << " mask offset " << bit_offset << " src offset "
+                  << src_offset << " level " << SimdLevelName(level) << " bit " << i;
+            }
+          }
+        }
+      }
+    }
+  }
+  const int64_t n = 5000;
+  const auto columns = testutil::AllTypeColumns(n + 7);
+  const auto m = MakeRandomMask(n, 0.999, 0.0, 77);
+  const auto mask = MaskArray(m);
+  const auto expected = ExpectedRows(m, FilterOptions::NullSelection::kDrop);
+  for (const auto& col : columns) {
+    SCOPED_TRACE(col.name);
+    const auto values = col.data->Slice(7, n);
+    auto out = Filter(values, mask);
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectRows(*out, values, expected);
+  }
+}
+
 TEST(Filter, WordLoopsDirectly) {
   // FilterFixedWidth at every level against a plain loop, for each width,
   // at lengths around the 64-row words, mask bit offsets 0 and 5, sparse,

@@ -162,6 +162,12 @@ void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bit
     if (w == 0) continue;
     const uint64_t s = bitmap::LoadBits(src, src_offset + pos, nbits);
     const int count = std::popcount(w);
+    if (count == 64) {  // a run of full words: copied whole
+      const int64_t end = FullWordsEnd(bits, bits_offset, pos, n);
+      appender.AppendBitmap(src, src_offset + pos, end - pos);
+      pos = end - 64;
+      continue;
+    }
     if (count == nbits) {
       appender.Append(s, nbits);
       continue;
@@ -183,12 +189,7 @@ SimdLevel GatherBits(const uint8_t* src, int64_t src_offset, const Selection& se
   if (sel.bits != nullptr) return FilterBits(src, src_offset, sel.bits, sel.bits_offset, sel.rows, out);
   bitmap::BitAppender appender(out, 0);
   if (sel.runs != nullptr) {
-    for (const Run& r : *sel.runs) {
-      for (int64_t p = 0; p < r.length; p += 64) {
-        const int m = r.length - p < 64 ? static_cast<int>(r.length - p) : 64;
-        appender.Append(bitmap::LoadBits(src, src_offset + r.start + p, m), m);
-      }
-    }
+    for (const Run& r : *sel.runs) appender.AppendBitmap(src, src_offset + r.start, r.length);
   } else {
     for (int64_t j = 0; j < sel.length; j += 64) {
       const int m = sel.length - j < 64 ? static_cast<int>(sel.length - j) : 64;

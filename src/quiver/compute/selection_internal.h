@@ -23,6 +23,8 @@
 #include "quiver/compute/simd_level.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/memory/mutable_buffer.h"
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 #include "quiver/util/result.h"
 
 namespace quiver::compute::internal {
@@ -87,6 +89,24 @@ SimdLevel FilterFixedWidth(const uint8_t* in, int64_t width, const uint8_t* bits
 // into out (from bit 0): a filter of a bitmap.
 SimdLevel FilterBits(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
                      int64_t bits_offset, int64_t n, uint8_t* out);
+
+// Where the run of full (all-ones) 64-bit words of a selection bitmap
+// that starts at `pos` (whose word is full) ends: pos + 64 * k, at most n.
+// FilterBits copies such a run with one BitAppender::AppendBitmap.
+inline int64_t FullWordsEnd(const uint8_t* bits, int64_t bits_offset, int64_t pos, int64_t n) {
+  int64_t end = pos + 64;
+  if ((bits_offset & 7) == 0) {  // whole bytes: plain loads (all ones in any byte order)
+    const uint8_t* p = bits + (bits_offset >> 3);
+    while (end + 64 <= n && bit_util::SafeLoad<uint64_t>(p + (end >> 3)) == ~uint64_t{0}) {
+      end += 64;
+    }
+    return end;
+  }
+  while (end + 64 <= n && bitmap::LoadBits(bits, bits_offset + end, 64) == ~uint64_t{0}) {
+    end += 64;
+  }
+  return end;
+}
 
 // The SIMD versions (selection_simd.cc): they process whole 64-row words
 // and return how many rows they handled (a multiple of 64); the caller

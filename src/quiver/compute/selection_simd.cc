@@ -125,6 +125,12 @@ QUIVER_TARGET_BMI2 void FilterBitsBmi2(const uint8_t* src, int64_t src_offset,
     const int nbits = n - pos < 64 ? static_cast<int>(n - pos) : 64;
     const uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, nbits);
     if (w == 0) continue;
+    if (w == ~uint64_t{0}) {  // a run of full words: copied whole
+      const int64_t end = FullWordsEnd(bits, bits_offset, pos, n);
+      appender.AppendBitmap(src, src_offset + pos, end - pos);
+      pos = end - 64;
+      continue;
+    }
     const uint64_t s = bitmap::LoadBits(src, src_offset + pos, nbits);
     appender.Append(_pext_u64(s, w), std::popcount(w));
   }

@@ -18,7 +18,15 @@ constexpr int64_t kMaxCapacity = std::numeric_limits<int64_t>::max() / 2 - 64;
 Result<MutableBuffer> MutableBuffer::WithCapacity(int64_t capacity, MemoryPool* pool) {
   if (capacity < 0) return Status::Invalid("negative capacity: ", capacity);
   MutableBuffer buffer(pool);
-  QUIVER_RETURN_NOT_OK(buffer.Reserve(capacity));
+  if (capacity == 0 || capacity > kMaxCapacity) {
+    QUIVER_RETURN_NOT_OK(buffer.Reserve(capacity));  // nothing, or Grow's error
+    return buffer;
+  }
+  // What Reserve does on an empty buffer (Grow: RoundUp64, a Reallocate
+  // of nothing), as one Allocate: every kernel's output comes here.
+  const int64_t rounded = RoundUp64(capacity);
+  QUIVER_ASSIGN_OR_RAISE(buffer.data_, pool->Allocate(rounded));
+  buffer.capacity_ = rounded;
   return buffer;
 }
 

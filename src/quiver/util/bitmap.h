@@ -218,6 +218,24 @@ class BitAppender {
       n_ += m;
     }
   }
+  // Bits [src_offset, src_offset + length) of `src`. A long range is
+  // stored straight away by CopyBitmap (whole vectors), the appender then
+  // resuming after it.
+  void AppendBitmap(const uint8_t* src, int64_t src_offset, int64_t length) {
+    if (length < 256) {
+      for (int64_t p = 0; p < length; p += 64) {
+        const int m = length - p < 64 ? static_cast<int>(length - p) : 64;
+        Append(LoadBits(src, src_offset + p, m), m);
+      }
+      return;
+    }
+    StoreBits(p_, 0, n_, acc_);
+    CopyBitmap(src, src_offset, length, p_, n_);
+    const int64_t end = n_ + length;
+    p_ += (end >> 6) * 8;
+    n_ = static_cast<int>(end & 63);
+    acc_ = LoadBits(p_, 0, n_);
+  }
   // k copies of `bit`.
   void AppendRepeated(bool bit, int64_t k) {
     const uint64_t word = bit ? ~uint64_t{0} : 0;

@@ -862,34 +862,47 @@ TEST(Bitmap, LengthZeroNeverDereferences) {
   }
 }
 
-// BitAppender: pieces of 1..64 bits and repeated runs from every offset in
-// a word, into a bitmap of random bits: the appended bits in order, every
-// bit before and after them unchanged.
+// BitAppender: pieces of 1..64 bits, repeated runs and ranges of another
+// bitmap (AppendBitmap: short ones by words, long ones by CopyBitmap) from
+// every output offset in a word and source ranges at every bit phase, into
+// a bitmap of random bits: the appended bits in order, every bit before
+// and after them unchanged.
 TEST(Bitmap, BitAppenderKeepsTheBitsAround) {
-  std::mt19937_64 rng(41);
+  std::mt19937_64 rng(42);
+  std::vector<uint8_t> src(2048);
+  for (auto& b : src) b = static_cast<uint8_t>(rng());
   for (int64_t offset = 0; offset < 70; ++offset) {
-    std::vector<uint8_t> bits(128);
+    std::vector<uint8_t> bits(4096);
     for (auto& b : bits) b = static_cast<uint8_t>(rng());
     std::vector<uint8_t> expected = bits;
     bitmap::BitAppender out(bits.data(), offset);
     int64_t at = offset;
-    while (at < offset + 700) {
-      if (rng() % 3 == 0) {
+    while (at < offset + 20000) {
+      const auto choice = rng() % 4;
+      if (choice == 0) {
+        const int m = 1 + static_cast<int>(rng() % 64);
+        const uint64_t word = rng() & bit_util::LeastSignificantBitMask(m);
+        out.Append(word, m);
+        for (int i = 0; i < m; ++i) bit_util::SetBitTo(expected.data(), at + i, (word >> i) & 1);
+        at += m;
+      } else if (choice == 1) {
         const bool bit = rng() % 2 == 1;
         const int64_t k = 1 + static_cast<int64_t>(rng() % 150);
         out.AppendRepeated(bit, k);
         for (int64_t i = 0; i < k; ++i) bit_util::SetBitTo(expected.data(), at + i, bit);
         at += k;
       } else {
-        const int m = 1 + static_cast<int>(rng() % 64);
-        const uint64_t word = rng() & bit_util::LeastSignificantBitMask(m);
-        out.Append(word, m);
-        for (int i = 0; i < m; ++i) bit_util::SetBitTo(expected.data(), at + i, (word >> i) & 1);
-        at += m;
+        const int64_t length = static_cast<int64_t>(rng() % 1500);
+        const int64_t from = static_cast<int64_t>(rng() % (2048 * 8 - 1500));
+        out.AppendBitmap(src.data(), from, length);
+        for (int64_t i = 0; i < length; ++i) {
+          bit_util::SetBitTo(expected.data(), at + i, bit_util::GetBit(src.data(), from + i));
+        }
+        at += length;
       }
     }
     out.Finish();
-    EXPECT_EQ(bits, expected) << offset;
+    ASSERT_EQ(bits, expected) << offset;
   }
 }
 
