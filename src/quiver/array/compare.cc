@@ -168,7 +168,8 @@ class RangeComparer {
         for (int j = 0; j < nbits; ++j) any |= differ(LoadAt<T>(lb, j), LoadAt<T>(rb, j));
       }
       if (!any) continue;
-      const uint64_t word = bitmap::LoadBits(valid, valid_offset + pos, nbits);
+      const uint64_t word = valid != nullptr ? bitmap::LoadBits(valid, valid_offset + pos, nbits)
+                                             : ~uint64_t{0};
       for (int j = 0; j < nbits; ++j) {
         if (((word >> j) & 1) != 0 && differ(LoadAt<T>(lb, j), LoadAt<T>(rb, j))) return false;
       }
@@ -188,9 +189,9 @@ class RangeComparer {
       case Type::kHalfFloat:
         return CompareHalfFloats(l, r, ls, rs, n);
       case Type::kFloat:
-        return CompareFloats<float>(l, r, ls, rs, n);
+        return MaskedCompare<float, true>(l, r, ls, rs, n, nullptr);
       case Type::kDouble:
-        return CompareFloats<double>(l, r, ls, rs, n);
+        return MaskedCompare<double, true>(l, r, ls, rs, n, nullptr);
       case Type::kString:
       case Type::kBinary:
         return CompareBinary<int32_t>(l, r, ls, rs, n);
@@ -231,20 +232,6 @@ class RangeComparer {
                                 int64_t n, int64_t width) {
     return BytesEqual(BufferData(l, 1) + (l.offset + ls) * width,
                       BufferData(r, 1) + (r.offset + rs) * width, n * width);
-  }
-
-  template <typename T>
-  bool CompareFloats(const ArrayData& l, const ArrayData& r, int64_t ls, int64_t rs, int64_t n) {
-    const uint8_t* lp = BufferData(l, 1);
-    const uint8_t* rp = BufferData(r, 1);
-    for (int64_t i = 0; i < n; ++i) {
-      const T a = LoadAt<T>(lp, l.offset + ls + i);
-      const T b = LoadAt<T>(rp, r.offset + rs + i);
-      if (a == b) continue;
-      if (options_.nans_equal && a != a && b != b) continue;
-      return false;
-    }
-    return true;
   }
 
   bool CompareHalfFloats(const ArrayData& l, const ArrayData& r, int64_t ls, int64_t rs,
