@@ -15,11 +15,6 @@
 // `empty` times the call on zero-row slices (the call floor); `out` writes
 // the result of one more untimed call as an IPC file with one column
 // `result` (an aggregate as one row) for the driver's correctness gate.
-//
-// Kernels written by other work in progress (cast, LIKE, is_in) are called
-// only when their headers are in this tree (__has_include); otherwise the
-// reply is "unsupported: kernel absent in this build", which the report
-// shows as "not measured (kernel absent)".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -48,18 +43,9 @@
 #include "quiver/ipc/writer.h"
 #include "quiver/util/version.h"
 
-#if __has_include("quiver/compute/cast.h")
 #include "quiver/compute/cast.h"
-#define QUIVER_PEER_HAS_CAST 1
-#endif
-#if __has_include("quiver/compute/string_predicates.h")
-#include "quiver/compute/string_predicates.h"
-#define QUIVER_PEER_HAS_LIKE 1
-#endif
-#if __has_include("quiver/compute/set_lookup.h")
 #include "quiver/compute/set_lookup.h"
-#define QUIVER_PEER_HAS_IS_IN 1
-#endif
+#include "quiver/compute/string_predicates.h"
 
 namespace quiver::bench {
 namespace {
@@ -68,8 +54,6 @@ using compute::Datum;
 // One prepared call; `want` asks for the result (the gate's run). A timed
 // call of an aggregate computes its value and returns nullptr.
 using Call = std::function<Result<ArrayDataPtr>(bool want)>;
-
-constexpr const char* kAbsent = "unsupported: kernel absent in this build";
 
 // Keeps a value alive and opaque to the optimiser (the call must happen).
 template <typename T>
@@ -174,11 +158,7 @@ Result<Call> Prepare(const std::string& name, const std::vector<ArrayDataPtr>& c
     QUIVER_RETURN_NOT_OK(want_cols(1));
     QUIVER_ASSIGN_OR_RAISE(std::string to_name, args.GetString("to"));
     QUIVER_ASSIGN_OR_RAISE(TypePtr to, CastType(to_name));
-#ifdef QUIVER_PEER_HAS_CAST
     return Call([=](bool) { return ArrayOf(compute::Cast(cols[0], to, compute::CastOptions{})); });
-#else
-    return Status::NotImplemented(kAbsent, " (compute/cast.h)");
-#endif
   }
   if (name == "concat") {
     QUIVER_RETURN_NOT_OK(want_cols(2));
@@ -207,7 +187,6 @@ Result<Call> Prepare(const std::string& name, const std::vector<ArrayDataPtr>& c
   if (name == "like" || name == "not_like") {
     QUIVER_RETURN_NOT_OK(want_cols(1));
     QUIVER_ASSIGN_OR_RAISE(std::string pattern, args.GetString("pattern"));
-#ifdef QUIVER_PEER_HAS_LIKE
     if (name == "like") {
       return Call([=](bool) {
         return ArrayOf(compute::MatchLike(cols[0], compute::MatchOptions{pattern}));
@@ -218,9 +197,6 @@ Result<Call> Prepare(const std::string& name, const std::vector<ArrayDataPtr>& c
       QUIVER_ASSIGN_OR_RAISE(Datum m, compute::MatchLike(cols[0], compute::MatchOptions{pattern}));
       return ArrayOf(compute::Invert(m));
     });
-#else
-    return Status::NotImplemented(kAbsent, " (compute/string_predicates.h)");
-#endif
   }
   if (name == "min") {
     QUIVER_RETURN_NOT_OK(want_cols(1));
@@ -236,7 +212,6 @@ Result<Call> Prepare(const std::string& name, const std::vector<ArrayDataPtr>& c
   }
   if (name == "is_in") {
     QUIVER_RETURN_NOT_OK(want_cols(1));
-#ifdef QUIVER_PEER_HAS_IS_IN
     // The value set (int32, from the command's "value_set" list), made once.
     Int32Builder set;
     for (const JsonValue& v : args["value_set"].items()) {
@@ -246,9 +221,6 @@ Result<Call> Prepare(const std::string& name, const std::vector<ArrayDataPtr>& c
     QUIVER_ASSIGN_OR_RAISE(auto value_set, set.Finish());
     options.value_set = Datum(value_set);
     return Call([=](bool) { return ArrayOf(compute::IsIn(cols[0], options)); });
-#else
-    return Status::NotImplemented(kAbsent, " (compute/set_lookup.h)");
-#endif
   }
   return Status::NotImplemented("unsupported: unknown kernel ", name);
 }

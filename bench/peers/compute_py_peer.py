@@ -12,9 +12,8 @@ and one I/O thread (pa.set_cpu_count(1), pa.set_io_thread_count(1)).
 Inputs: the quiver peer reads the IPC file through Quiver's reader
 (quiver.read_ipc) and calls the kernels with quiver.Array columns; the
 pyarrow peer reads it with pyarrow.ipc and calls them with pyarrow.Array
-columns: each library on its own arrays, as a user of it has them. A kernel
-this build of quiver.compute lacks (hasattr) replies "unsupported: kernel
-absent in this build"; Python has no filter context in either library.
+columns: each library on its own arrays, as a user of it has them. Python
+has no filter context in either library.
 """
 
 import argparse
@@ -44,7 +43,6 @@ import quiver.compute as qc  # noqa: E402
 PROTO = os.fdopen(os.dup(1), "w", buffering=1)
 os.dup2(2, 1)
 sys.stdout = sys.stderr
-ABSENT = "unsupported: kernel absent in this build"
 
 
 class Unsupported(Exception):
@@ -69,19 +67,11 @@ def native(array, peer):
     return quiver.array(array) if peer == "quiver" else array
 
 
-def kernels(lib):
-    """{name: (function of the compute module, or None)}: the module whose
-    kernels a peer calls (quiver.compute or pyarrow.compute)."""
-    return {"cast": getattr(lib, "cast", None), "like": getattr(lib, "match_like", None),
-            "is_in": getattr(lib, "is_in", None)}
-
-
 def prepare(peer, name, cols, args):
     """The call (no arguments) of kernel `name`; what it needs besides the
     columns is made here, outside the timing."""
     lib = qc if peer == "quiver" else pc
     concat = quiver.concat_arrays if peer == "quiver" else pa.concat_arrays
-    have = kernels(lib)
     a = cols[0]
     b = cols[1] if len(cols) > 1 else None
     if name == "add":
@@ -110,24 +100,18 @@ def prepare(peer, name, cols, args):
     if name == "sum":
         return lambda: lib.sum(a)
     if name == "cast":
-        if have["cast"] is None:
-            raise Unsupported(ABSENT + " (quiver.compute.cast)")
-        to, cast = pa.type_for_alias(args["to"]), have["cast"]
-        return lambda: cast(a, to)
+        to = pa.type_for_alias(args["to"])
+        return lambda: lib.cast(a, to)
     if name in ("like", "not_like"):
-        if have["like"] is None:
-            raise Unsupported(ABSENT + " (quiver.compute.match_like)")
-        like, pattern = have["like"], args["pattern"]
+        like, pattern = lib.match_like, args["pattern"]
         if name == "like":
             return lambda: like(a, pattern)
         return lambda: lib.invert(like(a, pattern))
     if name == "is_in":
-        if have["is_in"] is None:
-            raise Unsupported(ABSENT + " (quiver.compute.is_in)")
         value_set = pa.array(args["value_set"], pa.int32())
         if peer == "quiver":
             value_set = quiver.array(value_set)
-        is_in = have["is_in"]
+        is_in = lib.is_in
         return lambda: is_in(a, value_set=value_set)
     raise Unsupported(f"unknown kernel {name!r}")
 

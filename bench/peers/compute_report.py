@@ -60,8 +60,6 @@ def compute_verdict(rec, sink):
         return "not run"
     if main["status"] == "skipped":
         return "no peer"
-    if main["status"] == "unsupported" and "kernel absent" in main["message"]:
-        return "not measured (kernel absent)"
     if main["status"] == "unsupported":
         return "not measured (unsupported)"
     return f"not measured (quiver {main['status']})"
