@@ -1,6 +1,7 @@
 // Boolean kernels (see boolean.h). Plain and/or/xor: the values through
-// util/bitmap.h's BitmapAnd/Or/Xor at any bit offset, the validity the AND
-// of the inputs'. Kleene and/or (Arrow C++'s scalar_boolean.cc truth
+// BitmapBinary (bitmap_simd_internal.h: AVX2 / AVX-512 word loops at the
+// active SIMD level, util/bitmap.h's loops otherwise) at any bit offset,
+// the validity the AND of the inputs'. Kleene and/or (Arrow C++'s scalar_boolean.cc truth
 // tables): a word at a time,
 //   and: valid = (lv & rv) | (lv & ~l) | (rv & ~r), value = l & r
 //   or:  valid = (lv & rv) | (lv & l)  | (rv & r),  value = l | r
@@ -11,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "quiver/compute/bitmap_simd_internal.h"
 #include "quiver/compute/boolean_internal.h"
 #include "quiver/compute/simd_level.h"
 #include "quiver/util/bitmap.h"
@@ -19,6 +21,8 @@ namespace quiver::compute {
 
 namespace {
 
+using internal::BitmapBinary;
+using internal::BitOp;
 using internal::BitsAtZero;
 using internal::FillBitmap;
 using internal::MakeBooleanArray;
@@ -95,7 +99,7 @@ Result<Datum> ArrayArray(Op op, const ArrayData& l, const ArrayData& r, MemoryPo
   const uint8_t* rvalid = ValidityOf(r);
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer values, NewBitmap(n, pool));
   std::shared_ptr<Buffer> validity;
-  int64_t nulls = kUnknownNullCount;  // known when one input's validity passes through
+  int64_t nulls = kUnknownNullCount;  // known when passed through or counted
   if (IsKleene(op) && (lvalid != nullptr || rvalid != nullptr)) {
     QUIVER_ASSIGN_OR_RAISE(MutableBuffer valid, NewBitmap(n, pool));
     const bool is_and = op == Op::kAndKleene;
@@ -109,8 +113,10 @@ Result<Datum> ArrayArray(Op op, const ArrayData& l, const ArrayData& r, MemoryPo
     validity = valid.Freeze();
   } else if (lvalid != nullptr && rvalid != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(MutableBuffer valid, NewBitmap(n, pool));
-    bitmap::BitmapAnd(lvalid, l.offset, rvalid, r.offset, n, valid.data(), 0);
+    int64_t valid_count = 0;
+    BitmapBinary(BitOp::kAnd, lvalid, l.offset, rvalid, r.offset, n, valid.data(), &valid_count);
     validity = valid.Freeze();
+    nulls = n - valid_count;
   } else if (lvalid != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(validity, ValidityAtZero(l, pool));
     nulls = l.GetNullCount();
@@ -118,17 +124,10 @@ Result<Datum> ArrayArray(Op op, const ArrayData& l, const ArrayData& r, MemoryPo
     QUIVER_ASSIGN_OR_RAISE(validity, ValidityAtZero(r, pool));
     nulls = r.GetNullCount();
   }
-  switch (op) {
-    case Op::kAnd:
-    case Op::kAndKleene:
-      bitmap::BitmapAnd(lvals, l.offset, rvals, r.offset, n, values.data(), 0);
-      break;
-    case Op::kOr:
-    case Op::kOrKleene:
-      bitmap::BitmapOr(lvals, l.offset, rvals, r.offset, n, values.data(), 0);
-      break;
-    case Op::kXor: bitmap::BitmapXor(lvals, l.offset, rvals, r.offset, n, values.data(), 0); break;
-  }
+  const BitOp bit_op = op == Op::kAnd || op == Op::kAndKleene ? BitOp::kAnd
+                       : op == Op::kXor                         ? BitOp::kXor
+                                                                : BitOp::kOr;
+  RecordSimdLevel(BitmapBinary(bit_op, lvals, l.offset, rvals, r.offset, n, values.data()));
   return Datum(MakeBooleanArray(n, values.Freeze(), std::move(validity), nulls));
 }
 
