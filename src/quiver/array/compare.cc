@@ -10,13 +10,69 @@
 // go through memcpy (buffers imported from C or IPC need not be aligned).
 #include "quiver/array/compare.h"
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
+#include "quiver/array/compare_internal.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 
 namespace quiver {
+
+namespace internal {
+
+namespace {
+
+// The widest vector this CPU has for the value loops: 64 (AVX-512 F, BW,
+// DQ, VL), 32 (AVX2) or 16 (SSE2), capped by QUIVER_SIMD_LEVEL as the
+// compute kernels' levels are (compute/simd_level.h, which sits above
+// array/: scalar 16, avx2 32, avx512 64).
+int DetectVectorBytes() {
+  int bytes = 16;
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) bytes = 32;
+  if (bytes == 32 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+    bytes = 64;
+  }
+#endif
+  return bytes;
+}
+
+int ProcessVectorBytes() {
+  static const int bytes = [] {
+    int detected = DetectVectorBytes();
+    if (const char* env = std::getenv("QUIVER_SIMD_LEVEL"); env != nullptr) {
+      const std::string_view cap(env);
+      if (cap == "scalar") detected = 16;
+      if (cap == "avx2" && detected > 32) detected = 32;
+    }
+    return detected;
+  }();
+  return bytes;
+}
+
+std::atomic<int> forced_vector_bytes{0};
+
+}  // namespace
+
+int CompareVectorBytes() {
+  const int forced = forced_vector_bytes.load(std::memory_order_relaxed);
+  return forced != 0 ? forced : ProcessVectorBytes();
+}
+
+bool SetCompareVectorBytesForTesting(int bytes) {
+  if (bytes != 0 && bytes != 16 && bytes != 32 && bytes != 64) return false;
+  if (bytes > DetectVectorBytes()) return false;
+  forced_vector_bytes.store(bytes, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace internal
 
 namespace {
 
@@ -48,6 +104,59 @@ constexpr bool HalfIsZero(uint16_t bits) { return (bits & 0x7FFF) == 0; }
 const uint8_t* BufferData(const ArrayData& data, size_t i) {
   const auto& buffer = data.buffers[i];
   return buffer == nullptr ? ZeroSizeArea() : buffer->data();
+}
+
+// FirstDifferingBlockN<T, kNansEqual>(l, r, blocks): the first block of
+// 64 values among `blocks` where some pair differs (a != b, as floats
+// for float and double: NaN differs unless kNansEqual, -0 == 0), or
+// `blocks`; in N-byte vectors (GCC/Clang vector extension: a lane
+// comparison gives all ones where it holds), compiled for SSE2 (the
+// x86-64 baseline), AVX2 and AVX-512, chosen at run time by
+// CompareVectorBytes().
+#define QUIVER_FIRST_DIFFERING_BLOCK(kBytes, ATTRIBUTES)                               \
+  template <typename T, bool kNansEqual>                                               \
+  ATTRIBUTES int64_t FirstDifferingBlock##kBytes(const uint8_t* l, const uint8_t* r,   \
+                                                 int64_t blocks) {                     \
+    using V [[gnu::vector_size(kBytes)]] = T;                                          \
+    using Mask = decltype(V{} != V{});                                                 \
+    constexpr int kLanes = static_cast<int>(kBytes / sizeof(T));                       \
+    constexpr int64_t kBlockBytes = 64 * static_cast<int64_t>(sizeof(T));              \
+    for (int64_t b = 0; b < blocks; ++b) {                                             \
+      const uint8_t* lb = l + b * kBlockBytes;                                         \
+      const uint8_t* rb = r + b * kBlockBytes;                                         \
+      Mask acc = {};                                                                   \
+      for (int j = 0; j < 64; j += kLanes) {                                           \
+        V x;                                                                           \
+        V y;                                                                           \
+        std::memcpy(&x, lb + j * static_cast<int>(sizeof(T)), sizeof(V));             \
+        std::memcpy(&y, rb + j * static_cast<int>(sizeof(T)), sizeof(V));              \
+        Mask d = x != y;                                                               \
+        if constexpr (kNansEqual) d &= ~((x != x) & (y != y));                         \
+        acc |= d;                                                                      \
+      }                                                                                \
+      uint64_t words[kBytes / 8];                                                      \
+      std::memcpy(words, &acc, sizeof(words));                                         \
+      uint64_t any = 0;                                                                \
+      for (uint64_t w : words) any |= w;                                               \
+      if (any != 0) return b;                                                          \
+    }                                                                                  \
+    return blocks;                                                                     \
+  }
+
+QUIVER_FIRST_DIFFERING_BLOCK(16, )
+#if defined(__x86_64__)
+QUIVER_FIRST_DIFFERING_BLOCK(32, __attribute__((target("avx2"))))
+QUIVER_FIRST_DIFFERING_BLOCK(64, __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))))
+#endif
+#undef QUIVER_FIRST_DIFFERING_BLOCK
+
+template <typename T, bool kNansEqual>
+int64_t FirstDifferingBlock(int width, const uint8_t* l, const uint8_t* r, int64_t blocks) {
+#if defined(__x86_64__)
+  if (width == 64) return FirstDifferingBlock64<T, kNansEqual>(l, r, blocks);
+  if (width == 32) return FirstDifferingBlock32<T, kNansEqual>(l, r, blocks);
+#endif
+  return FirstDifferingBlock16<T, kNansEqual>(l, r, blocks);
 }
 
 class RangeComparer {
@@ -113,32 +222,10 @@ class RangeComparer {
     }
   }
 
-  // Whether any of 64 pairs of values differs (the rule of MaskedCompare),
-  // in 16-byte vectors (GCC/Clang vector extension): a lane comparison
-  // gives all ones where it holds.
-  template <typename T, bool kNansEqual>
-  static bool BlockDiffers(const uint8_t* lb, const uint8_t* rb) {
-    using V [[gnu::vector_size(16)]] = T;
-    using Mask = decltype(V{} != V{});
-    constexpr int kLanes = static_cast<int>(16 / sizeof(T));
-    Mask acc = {};
-    for (int j = 0; j < 64; j += kLanes) {
-      V a;
-      V b;
-      std::memcpy(&a, lb + j * static_cast<int>(sizeof(T)), sizeof(V));
-      std::memcpy(&b, rb + j * static_cast<int>(sizeof(T)), sizeof(V));
-      Mask d = a != b;
-      if constexpr (kNansEqual) d &= ~((a != a) & (b != b));
-      acc |= d;
-    }
-    uint64_t words[2];
-    std::memcpy(words, &acc, sizeof(words));
-    return (words[0] | words[1]) != 0;
-  }
-
   // Values of a range with nulls (the validity of both sides equal, at
-  // `valid`): 64 slots at a time, first a branch-free test of whether any
-  // pair differs regardless of validity (BlockDiffers, in vectors);
+  // `valid`; nullptr when every slot is valid): 64 slots at a time, first
+  // a branch-free test of whether any pair of a block differs regardless
+  // of validity (FirstDifferingBlock, in vectors as wide as the CPU has);
   // only a block with a difference looks at its validity bits. Floats
   // compare as IEEE (-0 == 0; NaN equal to NaN only under nans_equal),
   // other types as integers of their width.
@@ -156,25 +243,28 @@ class RangeComparer {
         return a != b;
       }
     };
-    for (int64_t pos = 0; pos < n; pos += 64) {
-      const int nbits = n - pos < 64 ? static_cast<int>(n - pos) : 64;
+    // Slots [pos, pos + nbits): false when a valid pair differs.
+    auto block_equal = [&](int64_t pos, int nbits) {
       const uint8_t* lb = lp + pos * static_cast<int64_t>(sizeof(T));
       const uint8_t* rb = rp + pos * static_cast<int64_t>(sizeof(T));
-      bool any = false;
-      if (nbits == 64) {
-        any = kFloat && nans_equal ? BlockDiffers<T, kFloat>(lb, rb)
-                                   : BlockDiffers<T, false>(lb, rb);
-      } else {
-        for (int j = 0; j < nbits; ++j) any |= differ(LoadAt<T>(lb, j), LoadAt<T>(rb, j));
-      }
-      if (!any) continue;
-      const uint64_t word = valid != nullptr ? bitmap::LoadBits(valid, valid_offset + pos, nbits)
-                                             : ~uint64_t{0};
+      const uint64_t word = valid != nullptr
+                                ? bitmap::LoadBits(valid, valid_offset + pos, nbits)
+                                : ~uint64_t{0};
       for (int j = 0; j < nbits; ++j) {
         if (((word >> j) & 1) != 0 && differ(LoadAt<T>(lb, j), LoadAt<T>(rb, j))) return false;
       }
+      return true;
+    };
+    const int64_t blocks = n / 64;
+    const int width = internal::CompareVectorBytes();
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t offset = b * 64 * static_cast<int64_t>(sizeof(T));
+      b += kFloat && nans_equal
+               ? FirstDifferingBlock<T, true>(width, lp + offset, rp + offset, blocks - b)
+               : FirstDifferingBlock<T, false>(width, lp + offset, rp + offset, blocks - b);
+      if (b < blocks && !block_equal(b * 64, 64)) return false;
     }
-    return true;
+    return blocks * 64 == n || block_equal(blocks * 64, static_cast<int>(n - blocks * 64));
   }
 
   // All slots of both ranges are valid.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "quiver/array/array.h"
+#include "quiver/array/compare_internal.h"
 #include "quiver/array/test_util_internal.h"
 #include "quiver/array/validate.h"
 
@@ -508,6 +509,37 @@ TEST(CompareTest, FixedWidthWithNullsAgainstSlotwise) {
   CheckMaskedAgainstSlotwise<uint64_t>(uint64(), 10);
   CheckMaskedAgainstSlotwise<int32_t>(date32(), 11);
   CheckMaskedAgainstSlotwise<int64_t>(timestamp(TimeUnit::kMicro), 12);
+}
+
+// The same checks with the value loops forced to each vector width the
+// CPU has (16-byte SSE2, 32-byte AVX2, 64-byte AVX-512).
+TEST(CompareTest, FixedWidthAtEveryVectorWidth) {
+  for (int bytes : {16, 32, 64}) {
+    if (!internal::SetCompareVectorBytesForTesting(bytes)) continue;  // the CPU lacks it
+    EXPECT_EQ(internal::CompareVectorBytes(), bytes);
+    CheckMaskedAgainstSlotwise<float>(float32(), 21);
+    CheckMaskedAgainstSlotwise<double>(float64(), 22);
+    CheckMaskedAgainstSlotwise<int8_t>(int8(), 23);
+    CheckMaskedAgainstSlotwise<uint16_t>(uint16(), 24);
+    CheckMaskedAgainstSlotwise<int32_t>(int32(), 25);
+    CheckMaskedAgainstSlotwise<int64_t>(int64(), 26);
+    // A NaN or a -0 in the last slot of a long block run, no nulls.
+    std::vector<float> a(4096, 1.5f);
+    std::vector<float> b = a;
+    b.back() = -0.0f;
+    a.back() = 0.0f;
+    EXPECT_TRUE(Equal(ArrayFromVector<float>(float32(), a), ArrayFromVector<float>(float32(), b)));
+    a.back() = std::numeric_limits<float>::quiet_NaN();
+    b.back() = a.back();
+    EXPECT_FALSE(Equal(ArrayFromVector<float>(float32(), a), ArrayFromVector<float>(float32(), b)));
+    EXPECT_TRUE(Equal(ArrayFromVector<float>(float32(), a), ArrayFromVector<float>(float32(), b),
+                      kNansEqual));
+    b[64 * 40 + 3] = 2.5f;
+    EXPECT_FALSE(Equal(ArrayFromVector<float>(float32(), a), ArrayFromVector<float>(float32(), b),
+                       kNansEqual));
+  }
+  EXPECT_TRUE(internal::SetCompareVectorBytesForTesting(0));
+  EXPECT_FALSE(internal::SetCompareVectorBytesForTesting(24));
 }
 
 }  // namespace
