@@ -163,6 +163,8 @@ TEST(Aggregate, FloatSumIsTheSameAtEveryLevel) {
           EXPECT_EQ(LastSimdLevel(), ExpectedVectorLevel(level));
         }
         fsums.push_back(Ok(Sum(*f)).double_value());
+        // (float32 sums: the vector loops take whole groups of 512 slots)
+        EXPECT_EQ(LastSimdLevel(), n >= 512 ? level : SimdLevel::kScalar) << n;
         EXPECT_EQ(Ok(Sum(*f)).type()->id(), Type::kDouble);
       }
       for (size_t i = 1; i < sums.size(); ++i) {
@@ -259,8 +261,10 @@ void CheckMaskedSums(const TypePtr& type, AggregateKind kind) {
             continue;
           }
           got.push_back(s.double_value());
-          if (a->length >= 128 && a->GetNullCount() > 0) {  // (the masked path)
-            const bool vector_type = sizeof(T) < 8 || std::is_floating_point_v<T>;
+          if constexpr (std::is_same_v<T, float>) {  // (groups of 512 slots)
+            EXPECT_EQ(LastSimdLevel(), a->length >= 512 ? level : SimdLevel::kScalar) << n;
+          } else if (a->length >= 128 && a->GetNullCount() > 0) {  // (the masked path)
+            const bool vector_type = sizeof(T) < 8 || std::is_same_v<T, double>;
             EXPECT_EQ(LastSimdLevel(), vector_type ? level : SimdLevel::kScalar) << n;
           }
         }
@@ -315,14 +319,84 @@ TEST(Aggregate, MaskedSumsKeepNaNAndInfinities) {
   }
 }
 
-TEST(Aggregate, FloatSumBlocksAddFromZeroInOrder) {
-  // Fewer than 16 values: one block, added in order from 0.0.
+TEST(Aggregate, DoubleSumBlocksAddFromZeroInOrder) {
+  // Fewer than 16 values: one block, added in order from 0.0 (Arrow's).
   const auto a = ArrayFromVector<double>(float64(), {1e16, 1.0, -1e16});
   EXPECT_EQ(Ok(Sum(*a)).double_value(), (0.0 + 1e16 + 1.0) - 1e16);
   const auto nan = ArrayFromVector<double>(float64(), {1.0, NAN, 2.0});
   EXPECT_TRUE(std::isnan(Ok(Sum(*nan)).double_value()));
   const auto inf = ArrayFromVector<double>(float64(), {INFINITY, -INFINITY});
   EXPECT_TRUE(std::isnan(Ok(Sum(*inf)).double_value()));
+}
+
+TEST(Aggregate, Float32SumLanesAndTree) {
+  // Fewer than 512 values: one group; slots 0, 1, 2 in lanes 0, 1, 2, the
+  // tree adding lanes 0 + 2 and 1 + 3, then the two.
+  const float big = 1e16f;
+  const auto a = ArrayFromVector<float>(float32(), {big, 1.0f, -big});
+  EXPECT_EQ(Ok(Sum(*a)).double_value(), (double{big} + -double{big}) + (1.0 + 0.0));
+  for (SimdLevel level : Levels()) {
+    auto scoped = ScopedSimdLevel::Make(level);
+    ASSERT_TRUE(scoped.ok());
+    const auto nan = ArrayFromVector<float>(float32(), {1.0f, NAN, 2.0f});
+    EXPECT_TRUE(std::isnan(Ok(Sum(*nan)).double_value()));
+    std::vector<float> v(1100, 1.0f);
+    v[700] = INFINITY;
+    EXPECT_EQ(Ok(Sum(*ArrayFromVector<float>(float32(), v))).double_value(), INFINITY);
+    v[3] = -INFINITY;
+    EXPECT_TRUE(std::isnan(Ok(Sum(*ArrayFromVector<float>(float32(), v))).double_value()));
+    const auto zeros = ArrayFromVector<float>(float32(), std::vector<float>(600, -0.0f));
+    EXPECT_FALSE(std::signbit(Ok(Sum(*zeros)).double_value()));
+    // Lane k adds slots k, k + 32, ...: big and -big in lane 0 cancel
+    // before the 1.0 of lane 1 meets them.
+    std::vector<float> w(512, 0.0f);
+    w[0] = big;
+    w[32] = -big;
+    w[1] = 1.0f;
+    EXPECT_EQ(Ok(Sum(*ArrayFromVector<float>(float32(), w))).double_value(), 1.0);
+    EXPECT_EQ(LastSimdLevel(), level);
+  }
+}
+
+// Adversarial cancellation: large float32 values of both signs cancelling,
+// small ones between them, in random order. The sum stays within the bound
+// of aggregate_float_sum.cc, (21 + log2(n / 512)) eps * sum |x|, of the
+// exact sum (the values are integers times 2^-20 below 2^23: a long double
+// adds them exactly), at every level, with and without nulls, at any offset.
+TEST(Aggregate, Float32SumErrorBoundUnderCancellation) {
+  std::mt19937_64 rng(13);
+  for (int64_t n : {100, 512, 4096, 100000}) {
+    for (int nulls : {0, 10}) {
+      std::vector<float> v(static_cast<size_t>(n));
+      for (auto& x : v) {
+        const float big = static_cast<float>(rng() % (uint64_t{1} << 22)) + 0.5f;
+        const float small = static_cast<float>(rng() % (uint64_t{1} << 20)) * 0x1p-20f;
+        x = rng() % 4 == 0 ? small : ((rng() & 1) != 0 ? big : -big);
+      }
+      const auto validity = nulls == 0 ? std::vector<bool>{} : RandomValidity(rng, n, nulls);
+      const auto full = ArrayFromVector<float>(float32(), v, validity);
+      for (int64_t offset : {int64_t{0}, int64_t{5}}) {
+        const auto a = full->Slice(offset, n - offset);
+        long double exact = 0, magnitude = 0;
+        for (int64_t i = offset; i < n; ++i) {
+          if (!validity.empty() && !validity[static_cast<size_t>(i)]) continue;
+          exact += v[static_cast<size_t>(i)];
+          magnitude += std::fabs(v[static_cast<size_t>(i)]);
+        }
+        const double levels = 22 + std::log2(std::max(1.0, static_cast<double>(n) / 512));
+        const long double bound = levels * 0x1p-53L * magnitude;
+        std::vector<double> got;
+        for (SimdLevel level : Levels()) {
+          auto scoped = ScopedSimdLevel::Make(level);
+          ASSERT_TRUE(scoped.ok());
+          got.push_back(Ok(Sum(*a)).double_value());
+          EXPECT_LE(std::fabs(static_cast<long double>(got.back()) - exact), bound)
+              << n << " nulls " << nulls << " offset " << offset;
+        }
+        for (double g : got) EXPECT_EQ(g, got[0]);  // bit for bit
+      }
+    }
+  }
 }
 
 TEST(Aggregate, NullsAndMinCount) {
