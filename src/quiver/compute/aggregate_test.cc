@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -461,6 +462,76 @@ TEST(Aggregate, StringsAndBinary) {
   // Bytes compare unsigned.
   const auto b = StringArrayFromVector({"\xff", std::string("\x00\x01", 2)}, {}, binary());
   EXPECT_EQ(Ok(Max(*b)).bytes(), "\xff");
+}
+
+// min, max and min_max of bytes against a brute-force reference: values
+// from a 4-letter alphabet holding 0x00 (a value padded with zeros ties
+// with a longer one on the 8-byte prefix key), lengths 0-12 (keys tie,
+// values end within 8 bytes of the data's end), every null density, odd
+// offsets (nulls walked by validity word).
+TEST(Aggregate, BytesMinMaxAgainstReference) {
+  std::mt19937_64 rng(21);
+  for (const TypePtr& t : {utf8(), large_utf8(), binary(), large_binary()}) {
+    const bool text = t->id() == Type::kString || t->id() == Type::kLargeString;
+    const std::string alphabet = text ? std::string("\0\1az", 4) : std::string("\0\1a\xff", 4);
+    for (int64_t n : {1, 7, 64, 65, 300, 2000}) {
+      for (int nulls : {0, 10, 50, 100}) {
+        std::vector<std::string> values(static_cast<size_t>(n));
+        for (auto& v : values) {
+          v.resize(rng() % 13);
+          for (auto& c : v) c = alphabet[rng() % 4];
+        }
+        const auto validity = nulls == 0 ? std::vector<bool>{} : RandomValidity(rng, n, nulls);
+        const auto full = StringArrayFromVector(values, validity, t);
+        for (int64_t offset : {int64_t{0}, int64_t{1}, int64_t{3}, int64_t{67}}) {
+          if (offset > n) continue;
+          const auto a = full->Slice(offset, n - offset);
+          std::optional<std::string> lo, hi;
+          for (int64_t i = offset; i < n; ++i) {
+            if (!validity.empty() && !validity[static_cast<size_t>(i)]) continue;
+            const std::string& v = values[static_cast<size_t>(i)];
+            if (!lo || v < *lo) lo = v;
+            if (!hi || v > *hi) hi = v;
+          }
+          const Scalar mn = Ok(Min(*a)), mx = Ok(Max(*a)), mm = Ok(MinMax(*a));
+          ASSERT_EQ(mn.is_valid(), lo.has_value());
+          if (!lo) continue;
+          EXPECT_EQ(mn.bytes(), *lo) << t->ToString() << " n=" << n << " offset " << offset;
+          EXPECT_EQ(mx.bytes(), *hi) << t->ToString() << " n=" << n << " offset " << offset;
+          EXPECT_EQ(mm.children()[0].bytes(), *lo);
+          EXPECT_EQ(mm.children()[1].bytes(), *hi);
+        }
+      }
+    }
+  }
+  // fixed_size_binary: the values end at the buffer's end.
+  const auto f = testutil::FixedSizeBinaryArrayFromVector(
+      fixed_size_binary(3), {std::string("a\0\0", 3), std::string("a\0\1", 3), "\xff\xff\xff", "a\1a"});
+  EXPECT_EQ(Ok(Min(*f)).bytes(), std::string("a\0\0", 3));
+  EXPECT_EQ(Ok(Max(*f)).bytes(), "\xff\xff\xff");
+  EXPECT_EQ(Ok(Min(*f->Slice(1, 3))).bytes(), std::string("a\0\1", 3));
+}
+
+// Chunks through one Aggregator: the extremes of earlier chunks are kept
+// (copied) when the chunk they came from is gone.
+TEST(Aggregate, BytesExtremesOutliveTheirChunk) {
+  for (AggregateKind kind : {AggregateKind::kMin, AggregateKind::kMax, AggregateKind::kMinMax}) {
+    auto agg = Aggregator::Make(kind, utf8());
+    ASSERT_TRUE(agg.ok());
+    {
+      const auto a = StringArrayFromVector({"mmmmmmmmmm1", "b", "zzzzzzzzzz"});
+      ASSERT_TRUE((*agg)->Consume(*a).ok());
+    }
+    const auto b = StringArrayFromVector({"mmmmmmmmmm0", "c"}, {true, false});
+    ASSERT_TRUE((*agg)->Consume(*b).ok());
+    const Scalar r = Ok((*agg)->Finalize());
+    if (kind == AggregateKind::kMin) EXPECT_EQ(r.bytes(), "b");
+    if (kind == AggregateKind::kMax) EXPECT_EQ(r.bytes(), "zzzzzzzzzz");
+    if (kind == AggregateKind::kMinMax) {
+      EXPECT_EQ(r.children()[0].bytes(), "b");
+      EXPECT_EQ(r.children()[1].bytes(), "zzzzzzzzzz");
+    }
+  }
 }
 
 TEST(Aggregate, CorruptStringOffsetsAreAnError) {
