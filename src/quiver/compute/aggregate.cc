@@ -560,6 +560,19 @@ Result<Scalar> AggregateOne(AggregateKind kind, const ArrayData& values,
                             const ScalarAggregateOptions& options, CountMode mode) {
   if (values.type == nullptr) return Status::Invalid(AggregateName(kind), ": an array without a type");
   if (kind == AggregateKind::kSum || kind == AggregateKind::kMean) {
+    if (values.type->id() == Type::kFloat) {
+      // One float32 array: SumAggregator's rules without an aggregator (no
+      // copy of the type, no dispatch): a short sum is mostly this call.
+      const int64_t nulls = values.GetNullCount();
+      const int64_t count = values.length - nulls;
+      if ((!options.skip_nulls && nulls > 0) || count < static_cast<int64_t>(options.min_count)) {
+        return Scalar::MakeNull(float64());
+      }
+      SimdLevel used = SimdLevel::kScalar;
+      const double sum = internal::Float32ChunkSum(values, &used);
+      RecordSimdLevel(used);
+      return Scalar::MakeDouble(kind == AggregateKind::kMean ? sum / static_cast<double>(count) : sum);
+    }
     // One array: the aggregator on the stack (no allocation per call).
     if (const auto flavor = SumFlavorOf(values.type->id())) {
       SumAggregator agg(kind, values.type, options, *flavor);

@@ -53,15 +53,22 @@ class PairwiseSum {
     root_ = std::max(root_, 1);
     AddAt(2, (0.0 + p) + q);
   }
-  double Total() const {
+  double Total() {
+    Touch(root_);
     double s = sums_[0];  // (the levels folded upward, without copying them)
     for (int i = 1; i <= root_; ++i) s = sums_[static_cast<size_t>(i)] + s;
     return s;
   }
 
  private:
+  // Levels up to `level` hold +0.0 or a sum (levels are zeroed when first
+  // reached, not all 65 at construction: a short sum touches a few).
+  void Touch(int level) {
+    while (touched_ <= level) sums_[static_cast<size_t>(touched_++)] = 0;
+  }
   // `sum` enters level `level`, carrying up while two meet.
   void AddAt(int level, double sum) {
+    Touch(level);
     uint64_t bit = uint64_t{1} << level;
     sums_[static_cast<size_t>(level)] += sum;
     mask_ ^= bit;
@@ -69,6 +76,7 @@ class PairwiseSum {
       sum = sums_[static_cast<size_t>(level)];
       sums_[static_cast<size_t>(level)] = 0;
       ++level;
+      Touch(level);
       bit <<= 1;
       sums_[static_cast<size_t>(level)] += sum;
       mask_ ^= bit;
@@ -76,9 +84,10 @@ class PairwiseSum {
     root_ = std::max(root_, level);
   }
 
-  std::array<double, 65> sums_{};
+  std::array<double, 65> sums_;  // (levels below touched_ only)
   uint64_t mask_ = 0;
   int root_ = 0;
+  int touched_ = 0;
 };
 
 // The double sum of a float32 chunk's valid values (aggregate_float_sum.cc):
