@@ -2,14 +2,17 @@
 // arrow/compute/kernels/aggregate_basic_internal.h and
 // aggregate_internal.h, checked against pyarrow 26:
 //  - sum/mean keep a count of valid values, whether a null was seen, and a
-//    running sum; a chunk's float sum is Arrow's non-recursive pairwise
-//    summation (blocks of 16 valid values added in order from 0.0 within
-//    each run of valid slots, the block sums folded through a binary
-//    counter of partial sums), and chunks add in order: so a Quiver sum
-//    without nulls is bit for bit pyarrow's; with nulls the blocks are
+//    running sum; chunks add in order. A float64 chunk's sum (and an
+//    integer mean's) is Arrow's non-recursive pairwise summation (blocks of
+//    16 valid values added in order from 0.0 within each run of valid
+//    slots, the block sums folded through a binary counter of partial
+//    sums): without nulls bit for bit pyarrow's; with nulls the blocks are
 //    fixed strided ones with nulls as +0.0 (MaskedPairwiseChunkSum: SIMD
-//    lanes instead of Arrow's short runs), equal up to rounding. Integer means sum the values as doubles the same
-//    way (pyarrow: no int64 wrap in a mean).
+//    lanes instead of Arrow's short runs), equal up to rounding (pyarrow: no
+//    int64 wrap in a mean). A float32 chunk's sum is a pairwise sum of
+//    groups of 512 slots added in 32 SIMD lanes (aggregate_float_sum.cc):
+//    equal up to rounding, NaN and infinities as pyarrow's (a float32 sum
+//    cannot overflow a double).
 //  - min/max keep the running extremes (floats: NaN skipped unless every
 //    value is NaN, ties keep the first value), the count and whether a null
 //    was seen; the result needs max(1, min_count) valid values.
@@ -129,6 +132,7 @@ using internal::kMinVectorRun;
 using internal::kPairwiseBlock;
 using internal::LoadDecimal;
 using internal::NoKernel;
+using internal::PairwiseSum;
 using internal::TrueCount;
 using internal::UseAvx2;
 using internal::VisitValidRuns;
@@ -193,54 +197,7 @@ Result<Scalar> DecimalResult(std::string_view function, const TypePtr& type,
 
 // --- Sum and mean --------------------------------------------------------------------
 
-// Arrow C++'s non-recursive pairwise summation (aggregate_internal.h,
-// SumArray, after numpy): block sums enter a binary counter whose level i
-// holds the sum of 2^i blocks; two at a level add into the next one.
-class PairwiseSum {
- public:
-  void AddBlock(double block_sum) { AddAt(0, block_sum); }
-  // Four block sums in a row, exactly as four AddBlock calls: when the two
-  // lowest levels are empty (holding +0.0), the two pairs and their sum
-  // form directly, then enter at level 2.
-  void AddFourBlocks(const double* b) {
-    if ((mask_ & 3) != 0) {
-      for (int k = 0; k < 4; ++k) AddAt(0, b[k]);
-      return;
-    }
-    const double p = (0.0 + b[0]) + b[1];
-    const double q = (0.0 + b[2]) + b[3];
-    root_ = std::max(root_, 1);
-    AddAt(2, (0.0 + p) + q);
-  }
-  double Total() const {
-    double s = sums_[0];  // (the levels folded upward, without copying them)
-    for (int i = 1; i <= root_; ++i) s = sums_[static_cast<size_t>(i)] + s;
-    return s;
-  }
-
- private:
-  // `sum` enters level `level`, carrying up while two meet.
-  void AddAt(int level, double sum) {
-    uint64_t bit = uint64_t{1} << level;
-    sums_[static_cast<size_t>(level)] += sum;
-    mask_ ^= bit;
-    while ((mask_ & bit) == 0) {
-      sum = sums_[static_cast<size_t>(level)];
-      sums_[static_cast<size_t>(level)] = 0;
-      ++level;
-      bit <<= 1;
-      sums_[static_cast<size_t>(level)] += sum;
-      mask_ ^= bit;
-    }
-    root_ = std::max(root_, level);
-  }
-
-  std::array<double, 65> sums_{};
-  uint64_t mask_ = 0;
-  int root_ = 0;
-};
-
-// The pairwise double sum of a chunk's valid values. The scalar loop adds
+// The pairwise double sum of a float64 or integer chunk's valid values. The scalar loop adds
 // four blocks side by side (four independent chains of additions, each in
 // its block's order); int64 and uint64 always take it (AVX2 has no
 // conversion of them to double).
@@ -249,7 +206,7 @@ double MaskedPairwiseChunkSum(const ArrayData& a, SimdLevel* used);
 
 template <typename T>
 double PairwiseChunkSum(const ArrayData& a, SimdLevel* used) {
-  constexpr bool kHasVectorPath = sizeof(T) < 8 || std::is_floating_point_v<T>;
+  constexpr bool kHasVectorPath = sizeof(T) < 8 || std::is_same_v<T, double>;
   if (a.length > 0 && a.validity() != nullptr && a.GetNullCount() > 0) {
     return MaskedPairwiseChunkSum<T>(a, used);
   }
@@ -333,7 +290,7 @@ double MaskedGroupSum(const T* v, const uint64_t* m) {
 
 template <typename T>
 double MaskedPairwiseChunkSum(const ArrayData& a, SimdLevel* used) {
-  constexpr bool kHasVectorPath = sizeof(T) < 8 || std::is_floating_point_v<T>;
+  constexpr bool kHasVectorPath = sizeof(T) < 8 || std::is_same_v<T, double>;
   constexpr int64_t kGroup = 128;
   constexpr int64_t kBatch = 16;
   const T* values = a.GetValues<T>(1);
@@ -431,7 +388,7 @@ class SumAggregator final : public Aggregator {
       case Type::kUInt16: AddIntegers<uint16_t>(chunk, &used); break;
       case Type::kUInt32: AddIntegers<uint32_t>(chunk, &used); break;
       case Type::kUInt64: AddIntegers<uint64_t>(chunk, &used); break;
-      case Type::kFloat: real_ += PairwiseChunkSum<float>(chunk, &used); break;
+      case Type::kFloat: real_ += internal::Float32ChunkSum(chunk, &used); break;
       case Type::kDouble: real_ += PairwiseChunkSum<double>(chunk, &used); break;
       case Type::kDecimal128:
       case Type::kDecimal256: AddDecimals(chunk); break;
@@ -603,6 +560,19 @@ Result<Scalar> AggregateOne(AggregateKind kind, const ArrayData& values,
                             const ScalarAggregateOptions& options, CountMode mode) {
   if (values.type == nullptr) return Status::Invalid(AggregateName(kind), ": an array without a type");
   if (kind == AggregateKind::kSum || kind == AggregateKind::kMean) {
+    if (values.type->id() == Type::kFloat) {
+      // One float32 array: SumAggregator's rules without an aggregator (no
+      // copy of the type, no dispatch): a short sum is mostly this call.
+      const int64_t nulls = values.GetNullCount();
+      const int64_t count = values.length - nulls;
+      if ((!options.skip_nulls && nulls > 0) || count < static_cast<int64_t>(options.min_count)) {
+        return Scalar::MakeNull(float64());
+      }
+      SimdLevel used = SimdLevel::kScalar;
+      const double sum = internal::Float32ChunkSum(values, &used);
+      RecordSimdLevel(used);
+      return Scalar::MakeDouble(kind == AggregateKind::kMean ? sum / static_cast<double>(count) : sum);
+    }
     // One array: the aggregator on the stack (no allocation per call).
     if (const auto flavor = SumFlavorOf(values.type->id())) {
       SumAggregator agg(kind, values.type, options, *flavor);

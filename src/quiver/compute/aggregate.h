@@ -6,8 +6,10 @@
 //
 // Types and results (each as pyarrow 26 gives them):
 //   sum   bool -> uint64 (true count); int8..int64 -> int64 and uint8..uint64
-//         -> uint64, wrapping silently; float32/float64 -> double by Arrow's
-//         pairwise summation; decimal128/256(p, s) -> decimal128(38, s) /
+//         -> uint64, wrapping silently; float32/float64 -> double by
+//         pairwise summation (float64: Arrow's order; float32: groups of
+//         512 slots in 32 lanes, aggregate_float_sum.cc, equal to pyarrow's
+//         up to rounding); decimal128/256(p, s) -> decimal128(38, s) /
 //         decimal256(76, s); null -> int64.
 //   mean  bool, integers, floats -> double (the pairwise double sum over the
 //         count); decimals -> the input type, rounded half away from zero;

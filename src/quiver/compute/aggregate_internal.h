@@ -2,6 +2,8 @@
 // entry points; aggregate_min_max.cc: min, max, min_max). Not installed.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 
@@ -31,6 +33,67 @@ void VisitValidRuns(const ArrayData& a, Visit&& visit) {
   }
   bitmap::VisitSetBitRuns(validity, a.offset, a.length, visit);
 }
+
+// Arrow C++'s non-recursive pairwise summation (aggregate_internal.h,
+// SumArray, after numpy): block sums enter a binary counter whose level i
+// holds the sum of 2^i blocks; two at a level add into the next one.
+class PairwiseSum {
+ public:
+  void AddBlock(double block_sum) { AddAt(0, block_sum); }
+  // Four block sums in a row, exactly as four AddBlock calls: when the two
+  // lowest levels are empty (holding +0.0), the two pairs and their sum
+  // form directly, then enter at level 2.
+  void AddFourBlocks(const double* b) {
+    if ((mask_ & 3) != 0) {
+      for (int k = 0; k < 4; ++k) AddAt(0, b[k]);
+      return;
+    }
+    const double p = (0.0 + b[0]) + b[1];
+    const double q = (0.0 + b[2]) + b[3];
+    root_ = std::max(root_, 1);
+    AddAt(2, (0.0 + p) + q);
+  }
+  double Total() {
+    Touch(root_);
+    double s = sums_[0];  // (the levels folded upward, without copying them)
+    for (int i = 1; i <= root_; ++i) s = sums_[static_cast<size_t>(i)] + s;
+    return s;
+  }
+
+ private:
+  // Levels up to `level` hold +0.0 or a sum (levels are zeroed when first
+  // reached, not all 65 at construction: a short sum touches a few).
+  void Touch(int level) {
+    while (touched_ <= level) sums_[static_cast<size_t>(touched_++)] = 0;
+  }
+  // `sum` enters level `level`, carrying up while two meet.
+  void AddAt(int level, double sum) {
+    Touch(level);
+    uint64_t bit = uint64_t{1} << level;
+    sums_[static_cast<size_t>(level)] += sum;
+    mask_ ^= bit;
+    while ((mask_ & bit) == 0) {
+      sum = sums_[static_cast<size_t>(level)];
+      sums_[static_cast<size_t>(level)] = 0;
+      ++level;
+      Touch(level);
+      bit <<= 1;
+      sums_[static_cast<size_t>(level)] += sum;
+      mask_ ^= bit;
+    }
+    root_ = std::max(root_, level);
+  }
+
+  std::array<double, 65> sums_;  // (levels below touched_ only)
+  uint64_t mask_ = 0;
+  int root_ = 0;
+  int touched_ = 0;
+};
+
+// The double sum of a float32 chunk's valid values (aggregate_float_sum.cc):
+// groups of 512 slots summed in 32 lanes, the group sums folded pairwise.
+// The same bits at every SIMD level; *used is raised to the level that ran.
+double Float32ChunkSum(const ArrayData& a, SimdLevel* used);
 
 // pyarrow's NotImplemented for a type an aggregate lacks: "Function 'sum'
 // has no kernel matching input types (string)" (min and max name the

@@ -4,6 +4,7 @@
 // type live in an *Extremes struct; MinMaxAggregator adds the count, the
 // nulls seen and the result rules.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -13,6 +14,8 @@
 
 #include "quiver/compute/aggregate_internal.h"
 #include "quiver/compute/aggregate_simd.h"
+#include "quiver/util/bit_util.h"
+#include "quiver/util/bitmap.h"
 
 namespace quiver::compute::internal {
 
@@ -141,67 +144,140 @@ struct DecimalExtremes {
   Result<Scalar> MaxScalar(const TypePtr& type) const { return Scalar::MakeDecimal(type, max); }
 };
 
+// The first 8 bytes of v[0..len) as a big-endian integer, zero-padded:
+// two values order as their keys unless the keys tie (then a full
+// comparison decides: a shorter value padded with zeros ties with a longer
+// one holding zeros there). `room`: readable bytes from v, so that a value
+// with 8 of them loads in one move.
+// kPrefixMask[k]: the k high bytes (a table, not a branch on the length:
+// lengths vary at random).
+constexpr std::array<uint64_t, 9> kPrefixMask = {
+    0, 0xff00000000000000, 0xffff000000000000, 0xffffff0000000000, 0xffffffff00000000,
+    0xffffffffff000000, 0xffffffffffff0000, 0xffffffffffffff00, 0xffffffffffffffff};
+
+inline uint64_t PrefixKey(const uint8_t* v, int64_t len, int64_t room) {
+  if (room >= 8) [[likely]] {
+    const uint64_t word = bit_util::LoadBigEndian<uint64_t>(v);
+    return word & kPrefixMask[static_cast<size_t>(std::min<int64_t>(len, 8))];
+  }
+  uint64_t key = 0;
+  for (int64_t k = 0; k < std::min<int64_t>(len, 8); ++k) key |= uint64_t{v[k]} << (56 - 8 * k);
+  return key;
+}
+
+// One running extreme of a chunk: the value (a view into the chunk, no
+// copy per change) and its prefix key.
+struct BytesCandidate {
+  std::string_view value;
+  uint64_t key = 0;
+  bool seen = false;
+};
+
 // Bytes compared as unsigned bytes (memcmp order), as Arrow compares
 // binary and string values. OffsetT: int32_t / int64_t offsets, void for
-// fixed_size_binary.
+// fixed_size_binary. Only the extremes the aggregate returns are tracked
+// (min: the min alone). Arrow-rs's min_string keeps a &str and compares
+// with memcmp; here each value's 8-byte prefix key is compared with the
+// current extreme's first, the bytes only on a tie; a chunk with nulls is
+// walked by word of its validity (the set bits of each 64-bit word).
 template <typename OffsetT>
 struct BytesExtremes {
   std::string min, max;
   bool seen = false;
+  bool want_min = true, want_max = true;
 
+  void SetKind(AggregateKind kind) {
+    want_min = kind != AggregateKind::kMax;
+    want_max = kind != AggregateKind::kMin;
+  }
   void Update(std::string_view lo, std::string_view hi) {
     if (!seen || lo < std::string_view(min)) min.assign(lo);
     if (!seen || hi > std::string_view(max)) max.assign(hi);
     seen = true;
   }
-  // One value: below the min it cannot be above the max (one comparison
-  // for most values, as Arrow's MergeOne).
-  void AddOne(std::string_view v) {
-    if (!seen) {
-      min.assign(v);
-      max.assign(v);
-      seen = true;
-    } else if (v < std::string_view(min)) {
-      min.assign(v);
-    } else if (v > std::string_view(max)) {
-      max.assign(v);
-    }
-  }
+
   Status Add(const ArrayData& a, SimdLevel*) {
-    const char* data;
+    if (want_min && want_max) return AddChunk<true, true>(a);
+    if (want_min) return AddChunk<true, false>(a);
+    return AddChunk<false, true>(a);
+  }
+
+  template <bool kMin, bool kMax>
+  Status AddChunk(const ArrayData& a) {
+    const uint8_t* data;
     const OffsetT* offsets = nullptr;
-    int64_t width = 0;
+    int64_t width = 0, data_size;
     if constexpr (std::is_void_v<OffsetT>) {
       width = TypeAs<FixedSizeBinaryType>(*a.type).fixed_byte_width();
-      data = reinterpret_cast<const char*>(a.buffers[1]->data()) + a.offset * width;
+      data = a.buffers[1]->data() + a.offset * width;
+      data_size = a.length * width;
     } else {
       offsets = a.GetValues<OffsetT>(1);
-      data = reinterpret_cast<const char*>(a.buffers[2]->data());
+      data = a.buffers[2]->data();
+      data_size = a.buffers[2]->size();
     }
+    BytesCandidate lo, hi;
+    lo.key = ~uint64_t{0};
     // Imports check the first and last offsets only: a slot whose offsets
     // run backwards or past the data is an error, never a read out of it.
-    const int64_t data_size = std::is_void_v<OffsetT> ? 0 : a.buffers[2]->size();
+    auto consider = [&](int64_t i) -> bool {
+      int64_t begin, end;
+      if constexpr (std::is_void_v<OffsetT>) {
+        begin = i * width;
+        end = begin + width;
+      } else {
+        begin = offsets[i];
+        end = offsets[i + 1];
+        if (static_cast<uint64_t>(begin) > static_cast<uint64_t>(end) ||
+            end > data_size) [[unlikely]] {
+          return false;
+        }
+      }
+      const uint64_t key = PrefixKey(data + begin, end - begin, data_size - begin);
+      if constexpr (kMin) {
+        if (key <= lo.key) [[unlikely]] {
+          const std::string_view v(reinterpret_cast<const char*>(data + begin),
+                                   static_cast<size_t>(end - begin));
+          if (key < lo.key || !lo.seen || v < lo.value) lo = {v, key, true};
+        }
+      }
+      if constexpr (kMax) {
+        if (key >= hi.key) [[unlikely]] {
+          const std::string_view v(reinterpret_cast<const char*>(data + begin),
+                                   static_cast<size_t>(end - begin));
+          if (key > hi.key || !hi.seen || v > hi.value) hi = {v, key, true};
+        }
+      }
+      return true;
+    };
     int64_t bad_slot = -1;
-    VisitValidRuns(a, [&](int64_t pos, int64_t len) {
-      for (int64_t i = pos; i < pos + len && bad_slot < 0; ++i) {
-        std::string_view v;
-        if constexpr (std::is_void_v<OffsetT>) {
-          v = std::string_view(data + i * width, static_cast<size_t>(width));
-        } else {
-          const int64_t begin = offsets[i], end = offsets[i + 1];
-          if (begin < 0 || end < begin || end > data_size) {
+    const uint8_t* validity = a.GetNullCount() > 0 ? a.validity() : nullptr;
+    if (validity == nullptr) {
+      for (int64_t i = 0; i < a.length; ++i) {
+        if (!consider(i)) [[unlikely]] {
+          bad_slot = i;
+          break;
+        }
+      }
+    } else {
+      for (int64_t base = 0; base < a.length && bad_slot < 0; base += 64) {
+        uint64_t word = bitmap::LoadBits(validity, a.offset + base,
+                                         static_cast<int>(std::min<int64_t>(64, a.length - base)));
+        for (; word != 0; word &= word - 1) {
+          const int64_t i = base + bit_util::CountTrailingZeros(word);
+          if (!consider(i)) [[unlikely]] {
             bad_slot = i;
             break;
           }
-          v = std::string_view(data + begin, static_cast<size_t>(end - begin));
         }
-        AddOne(v);
       }
-    });
+    }
     if (bad_slot >= 0) {
       return Status::Invalid("min_max: ", a.type->ToString(), " array: the offsets of slot ",
                              bad_slot, " run backwards or past the data");
     }
+    // (The extremes not wanted stay at the chunk's first value or unset.)
+    if (lo.seen || hi.seen) Update(lo.seen ? lo.value : hi.value, hi.seen ? hi.value : lo.value);
     return Status::OK();
   }
   void Merge(const BytesExtremes& o) {
@@ -219,7 +295,10 @@ TypePtr MinMaxType(const TypePtr& type) {
 template <typename Extremes>
 class MinMaxAggregator final : public Aggregator {
  public:
-  using Aggregator::Aggregator;
+  MinMaxAggregator(AggregateKind kind, TypePtr type, const ScalarAggregateOptions& options)
+      : Aggregator(kind, std::move(type), options) {
+    if constexpr (requires { extremes_.SetKind(kind); }) extremes_.SetKind(kind);
+  }
 
   Status Consume(const ArrayData& chunk) override {
     QUIVER_RETURN_NOT_OK(CheckChunk(chunk));

@@ -23,7 +23,6 @@ namespace {
 
 // Four values as doubles (exactly: every type here converts exactly).
 QUIVER_AVX2 inline __m256d Load4(const double* p) { return _mm256_loadu_pd(p); }
-QUIVER_AVX2 inline __m256d Load4(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 QUIVER_AVX2 inline __m256d Load4(const int32_t* p) {
   return _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
@@ -183,9 +182,6 @@ QUIVER_AVX2 void MaskedGroupSumsImpl(const T* v, const uint64_t* masks, int64_t 
 QUIVER_AVX512_BW inline __m512d Load8Masked(const double* p, __mmask8 k) {
   return _mm512_maskz_loadu_pd(k, p);
 }
-QUIVER_AVX512_BW inline __m512d Load8Masked(const float* p, __mmask8 k) {
-  return _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, p));
-}
 QUIVER_AVX512_BW inline __m512d Load8Masked(const int32_t* p, __mmask8 k) {
   return _mm512_cvtepi32_pd(_mm256_maskz_loadu_epi32(k, p));
 }
@@ -209,52 +205,6 @@ QUIVER_AVX512_BW inline double GroupTree512(__m512d acc) {
   const __m256d c = _mm256_add_pd(_mm512_castpd512_pd256(acc), _mm512_extractf64x4_pd(acc, 1));
   const __m128d d = _mm_add_pd(_mm256_castpd256_pd128(c), _mm256_extractf128_pd(c, 1));
   return _mm_cvtsd_f64(d) + _mm_cvtsd_f64(_mm_unpackhi_pd(d, d));
-}
-
-// x + slots s..s+7 + slots s+8..s+15 (in that order) of 16 floats loaded
-// with one 16-bit mask: the same additions as two Load8Masked steps.
-QUIVER_AVX512_BW inline __m512d Add16Floats(__m512d x, const float* p, __mmask16 k) {
-  const __m512 f = _mm512_maskz_loadu_ps(k, p);
-  const __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1));
-  x = _mm512_add_pd(x, _mm512_cvtps_pd(_mm512_castps512_ps256(f)));
-  return _mm512_add_pd(x, _mm512_cvtps_pd(hi));
-}
-
-// float: 16 slots a load.
-QUIVER_AVX512_BW void MaskedGroupSumsFloat512(const float* v, const uint64_t* masks, int64_t groups,
-                                              double* out) {
-  constexpr int64_t kGroup = 128;
-  int64_t g = 0;
-  for (; g + 4 <= groups; g += 4) {
-    __m512d x0 = _mm512_setzero_pd(), x1 = x0, x2 = x0, x3 = x0;
-    const float* a = v + kGroup * g;
-    for (int half = 0; half < 2; ++half) {
-      const uint64_t m0 = masks[2 * g + half], m1 = masks[2 * g + 2 + half];
-      const uint64_t m2 = masks[2 * g + 4 + half], m3 = masks[2 * g + 6 + half];
-#pragma GCC unroll 4
-      for (int t = 0; t < 4; ++t) {
-        const int s = 64 * half + 16 * t;
-        x0 = Add16Floats(x0, a + s, static_cast<__mmask16>(m0 >> (16 * t)));
-        x1 = Add16Floats(x1, a + kGroup + s, static_cast<__mmask16>(m1 >> (16 * t)));
-        x2 = Add16Floats(x2, a + 2 * kGroup + s, static_cast<__mmask16>(m2 >> (16 * t)));
-        x3 = Add16Floats(x3, a + 3 * kGroup + s, static_cast<__mmask16>(m3 >> (16 * t)));
-      }
-    }
-    out[g] = GroupTree512(x0);
-    out[g + 1] = GroupTree512(x1);
-    out[g + 2] = GroupTree512(x2);
-    out[g + 3] = GroupTree512(x3);
-  }
-  for (; g < groups; ++g) {
-    __m512d x = _mm512_setzero_pd();
-    for (int half = 0; half < 2; ++half) {
-      for (int t = 0; t < 4; ++t) {
-        x = Add16Floats(x, v + kGroup * g + 64 * half + 16 * t,
-                        static_cast<__mmask16>(masks[2 * g + half] >> (16 * t)));
-      }
-    }
-    out[g] = GroupTree512(x);
-  }
 }
 
 // The AVX-512 loop: one lane per block, the validity byte as the load mask.
@@ -529,7 +479,6 @@ void MinMaxAvx512(const uint64_t* v, int64_t n, uint64_t* lo, uint64_t* hi) {
 }
 
 void BlockSumsAvx2(const double* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
-void BlockSumsAvx2(const float* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
 void BlockSumsAvx2(const int8_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
 void BlockSumsAvx2(const int16_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
 void BlockSumsAvx2(const int32_t* v, int64_t groups, double* out) { BlockSumsImpl(v, groups, out); }
@@ -542,13 +491,6 @@ void MaskedGroupSumsAvx2(const double* v, const uint64_t* masks, int64_t groups,
 void MaskedGroupSumsAvx512(const double* v, const uint64_t* masks, int64_t groups,
                            double* out) {
   MaskedGroupSumsImpl512(v, masks, groups, out);
-}
-void MaskedGroupSumsAvx2(const float* v, const uint64_t* masks, int64_t groups, double* out) {
-  MaskedGroupSumsImpl(v, masks, groups, out);
-}
-void MaskedGroupSumsAvx512(const float* v, const uint64_t* masks, int64_t groups,
-                           double* out) {
-  MaskedGroupSumsFloat512(v, masks, groups, out);
 }
 void MaskedGroupSumsAvx2(const int8_t* v, const uint64_t* masks, int64_t groups, double* out) {
   MaskedGroupSumsImpl(v, masks, groups, out);

@@ -16,9 +16,9 @@ inline constexpr int64_t kPairwiseBlock = 16;
 // side by side in the four lanes, so every block sum is bit for bit the
 // sequential one. (Integers up to 32 bits convert to double exactly;
 // int64 and uint64, which AVX2 cannot convert, take the scalar loop, whose
-// four interleaved blocks run as fast.)
+// four interleaved blocks run as fast. float32 sums have their own loops:
+// aggregate_float_sum.cc.)
 void BlockSumsAvx2(const double* v, int64_t groups, double* out);
-void BlockSumsAvx2(const float* v, int64_t groups, double* out);
 void BlockSumsAvx2(const int8_t* v, int64_t groups, double* out);
 void BlockSumsAvx2(const int16_t* v, int64_t groups, double* out);
 void BlockSumsAvx2(const int32_t* v, int64_t groups, double* out);
@@ -35,7 +35,6 @@ void BlockSumsAvx2(const uint32_t* v, int64_t groups, double* out);
 // same (MaskedGroupSum), bit for bit. AVX-512 (F, VL, BW): one 8-lane
 // vector per group, the validity bytes as load masks.
 void MaskedGroupSumsAvx2(const double* v, const uint64_t* masks, int64_t groups, double* out);
-void MaskedGroupSumsAvx2(const float* v, const uint64_t* masks, int64_t groups, double* out);
 void MaskedGroupSumsAvx2(const int8_t* v, const uint64_t* masks, int64_t groups, double* out);
 void MaskedGroupSumsAvx2(const int16_t* v, const uint64_t* masks, int64_t groups, double* out);
 void MaskedGroupSumsAvx2(const int32_t* v, const uint64_t* masks, int64_t groups, double* out);
@@ -43,8 +42,6 @@ void MaskedGroupSumsAvx2(const uint8_t* v, const uint64_t* masks, int64_t groups
 void MaskedGroupSumsAvx2(const uint16_t* v, const uint64_t* masks, int64_t groups, double* out);
 void MaskedGroupSumsAvx2(const uint32_t* v, const uint64_t* masks, int64_t groups, double* out);
 void MaskedGroupSumsAvx512(const double* v, const uint64_t* masks, int64_t groups,
-                           double* out);
-void MaskedGroupSumsAvx512(const float* v, const uint64_t* masks, int64_t groups,
                            double* out);
 void MaskedGroupSumsAvx512(const int8_t* v, const uint64_t* masks, int64_t groups,
                            double* out);

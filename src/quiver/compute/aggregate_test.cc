@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -163,6 +164,8 @@ TEST(Aggregate, FloatSumIsTheSameAtEveryLevel) {
           EXPECT_EQ(LastSimdLevel(), ExpectedVectorLevel(level));
         }
         fsums.push_back(Ok(Sum(*f)).double_value());
+        // (float32 sums: the vector loops take whole groups of 512 slots)
+        EXPECT_EQ(LastSimdLevel(), n >= 512 ? level : SimdLevel::kScalar) << n;
         EXPECT_EQ(Ok(Sum(*f)).type()->id(), Type::kDouble);
       }
       for (size_t i = 1; i < sums.size(); ++i) {
@@ -259,8 +262,10 @@ void CheckMaskedSums(const TypePtr& type, AggregateKind kind) {
             continue;
           }
           got.push_back(s.double_value());
-          if (a->length >= 128 && a->GetNullCount() > 0) {  // (the masked path)
-            const bool vector_type = sizeof(T) < 8 || std::is_floating_point_v<T>;
+          if constexpr (std::is_same_v<T, float>) {  // (groups of 512 slots)
+            EXPECT_EQ(LastSimdLevel(), a->length >= 512 ? level : SimdLevel::kScalar) << n;
+          } else if (a->length >= 128 && a->GetNullCount() > 0) {  // (the masked path)
+            const bool vector_type = sizeof(T) < 8 || std::is_same_v<T, double>;
             EXPECT_EQ(LastSimdLevel(), vector_type ? level : SimdLevel::kScalar) << n;
           }
         }
@@ -315,14 +320,84 @@ TEST(Aggregate, MaskedSumsKeepNaNAndInfinities) {
   }
 }
 
-TEST(Aggregate, FloatSumBlocksAddFromZeroInOrder) {
-  // Fewer than 16 values: one block, added in order from 0.0.
+TEST(Aggregate, DoubleSumBlocksAddFromZeroInOrder) {
+  // Fewer than 16 values: one block, added in order from 0.0 (Arrow's).
   const auto a = ArrayFromVector<double>(float64(), {1e16, 1.0, -1e16});
   EXPECT_EQ(Ok(Sum(*a)).double_value(), (0.0 + 1e16 + 1.0) - 1e16);
   const auto nan = ArrayFromVector<double>(float64(), {1.0, NAN, 2.0});
   EXPECT_TRUE(std::isnan(Ok(Sum(*nan)).double_value()));
   const auto inf = ArrayFromVector<double>(float64(), {INFINITY, -INFINITY});
   EXPECT_TRUE(std::isnan(Ok(Sum(*inf)).double_value()));
+}
+
+TEST(Aggregate, Float32SumLanesAndTree) {
+  // Fewer than 512 values: one group; slots 0, 1, 2 in lanes 0, 1, 2, the
+  // tree adding lanes 0 + 2 and 1 + 3, then the two.
+  const float big = 1e16f;
+  const auto a = ArrayFromVector<float>(float32(), {big, 1.0f, -big});
+  EXPECT_EQ(Ok(Sum(*a)).double_value(), (double{big} + -double{big}) + (1.0 + 0.0));
+  for (SimdLevel level : Levels()) {
+    auto scoped = ScopedSimdLevel::Make(level);
+    ASSERT_TRUE(scoped.ok());
+    const auto nan = ArrayFromVector<float>(float32(), {1.0f, NAN, 2.0f});
+    EXPECT_TRUE(std::isnan(Ok(Sum(*nan)).double_value()));
+    std::vector<float> v(1100, 1.0f);
+    v[700] = INFINITY;
+    EXPECT_EQ(Ok(Sum(*ArrayFromVector<float>(float32(), v))).double_value(), INFINITY);
+    v[3] = -INFINITY;
+    EXPECT_TRUE(std::isnan(Ok(Sum(*ArrayFromVector<float>(float32(), v))).double_value()));
+    const auto zeros = ArrayFromVector<float>(float32(), std::vector<float>(600, -0.0f));
+    EXPECT_FALSE(std::signbit(Ok(Sum(*zeros)).double_value()));
+    // Lane k adds slots k, k + 32, ...: big and -big in lane 0 cancel
+    // before the 1.0 of lane 1 meets them.
+    std::vector<float> w(512, 0.0f);
+    w[0] = big;
+    w[32] = -big;
+    w[1] = 1.0f;
+    EXPECT_EQ(Ok(Sum(*ArrayFromVector<float>(float32(), w))).double_value(), 1.0);
+    EXPECT_EQ(LastSimdLevel(), level);
+  }
+}
+
+// Adversarial cancellation: large float32 values of both signs cancelling,
+// small ones between them, in random order. The sum stays within the bound
+// of aggregate_float_sum.cc, (21 + log2(n / 512)) eps * sum |x|, of the
+// exact sum (the values are integers times 2^-20 below 2^23: a long double
+// adds them exactly), at every level, with and without nulls, at any offset.
+TEST(Aggregate, Float32SumErrorBoundUnderCancellation) {
+  std::mt19937_64 rng(13);
+  for (int64_t n : {100, 512, 4096, 100000}) {
+    for (int nulls : {0, 10}) {
+      std::vector<float> v(static_cast<size_t>(n));
+      for (auto& x : v) {
+        const float big = static_cast<float>(rng() % (uint64_t{1} << 22)) + 0.5f;
+        const float small = static_cast<float>(rng() % (uint64_t{1} << 20)) * 0x1p-20f;
+        x = rng() % 4 == 0 ? small : ((rng() & 1) != 0 ? big : -big);
+      }
+      const auto validity = nulls == 0 ? std::vector<bool>{} : RandomValidity(rng, n, nulls);
+      const auto full = ArrayFromVector<float>(float32(), v, validity);
+      for (int64_t offset : {int64_t{0}, int64_t{5}}) {
+        const auto a = full->Slice(offset, n - offset);
+        long double exact = 0, magnitude = 0;
+        for (int64_t i = offset; i < n; ++i) {
+          if (!validity.empty() && !validity[static_cast<size_t>(i)]) continue;
+          exact += v[static_cast<size_t>(i)];
+          magnitude += std::fabs(v[static_cast<size_t>(i)]);
+        }
+        const double levels = 22 + std::log2(std::max(1.0, static_cast<double>(n) / 512));
+        const long double bound = levels * 0x1p-53L * magnitude;
+        std::vector<double> got;
+        for (SimdLevel level : Levels()) {
+          auto scoped = ScopedSimdLevel::Make(level);
+          ASSERT_TRUE(scoped.ok());
+          got.push_back(Ok(Sum(*a)).double_value());
+          EXPECT_LE(std::fabs(static_cast<long double>(got.back()) - exact), bound)
+              << n << " nulls " << nulls << " offset " << offset;
+        }
+        for (double g : got) EXPECT_EQ(g, got[0]);  // bit for bit
+      }
+    }
+  }
 }
 
 TEST(Aggregate, NullsAndMinCount) {
@@ -387,6 +462,76 @@ TEST(Aggregate, StringsAndBinary) {
   // Bytes compare unsigned.
   const auto b = StringArrayFromVector({"\xff", std::string("\x00\x01", 2)}, {}, binary());
   EXPECT_EQ(Ok(Max(*b)).bytes(), "\xff");
+}
+
+// min, max and min_max of bytes against a brute-force reference: values
+// from a 4-letter alphabet holding 0x00 (a value padded with zeros ties
+// with a longer one on the 8-byte prefix key), lengths 0-12 (keys tie,
+// values end within 8 bytes of the data's end), every null density, odd
+// offsets (nulls walked by validity word).
+TEST(Aggregate, BytesMinMaxAgainstReference) {
+  std::mt19937_64 rng(21);
+  for (const TypePtr& t : {utf8(), large_utf8(), binary(), large_binary()}) {
+    const bool text = t->id() == Type::kString || t->id() == Type::kLargeString;
+    const std::string alphabet = text ? std::string("\0\1az", 4) : std::string("\0\1a\xff", 4);
+    for (int64_t n : {1, 7, 64, 65, 300, 2000}) {
+      for (int nulls : {0, 10, 50, 100}) {
+        std::vector<std::string> values(static_cast<size_t>(n));
+        for (auto& v : values) {
+          v.resize(rng() % 13);
+          for (auto& c : v) c = alphabet[rng() % 4];
+        }
+        const auto validity = nulls == 0 ? std::vector<bool>{} : RandomValidity(rng, n, nulls);
+        const auto full = StringArrayFromVector(values, validity, t);
+        for (int64_t offset : {int64_t{0}, int64_t{1}, int64_t{3}, int64_t{67}}) {
+          if (offset > n) continue;
+          const auto a = full->Slice(offset, n - offset);
+          std::optional<std::string> lo, hi;
+          for (int64_t i = offset; i < n; ++i) {
+            if (!validity.empty() && !validity[static_cast<size_t>(i)]) continue;
+            const std::string& v = values[static_cast<size_t>(i)];
+            if (!lo || v < *lo) lo = v;
+            if (!hi || v > *hi) hi = v;
+          }
+          const Scalar mn = Ok(Min(*a)), mx = Ok(Max(*a)), mm = Ok(MinMax(*a));
+          ASSERT_EQ(mn.is_valid(), lo.has_value());
+          if (!lo) continue;
+          EXPECT_EQ(mn.bytes(), *lo) << t->ToString() << " n=" << n << " offset " << offset;
+          EXPECT_EQ(mx.bytes(), *hi) << t->ToString() << " n=" << n << " offset " << offset;
+          EXPECT_EQ(mm.children()[0].bytes(), *lo);
+          EXPECT_EQ(mm.children()[1].bytes(), *hi);
+        }
+      }
+    }
+  }
+  // fixed_size_binary: the values end at the buffer's end.
+  const auto f = testutil::FixedSizeBinaryArrayFromVector(
+      fixed_size_binary(3), {std::string("a\0\0", 3), std::string("a\0\1", 3), "\xff\xff\xff", "a\1a"});
+  EXPECT_EQ(Ok(Min(*f)).bytes(), std::string("a\0\0", 3));
+  EXPECT_EQ(Ok(Max(*f)).bytes(), "\xff\xff\xff");
+  EXPECT_EQ(Ok(Min(*f->Slice(1, 3))).bytes(), std::string("a\0\1", 3));
+}
+
+// Chunks through one Aggregator: the extremes of earlier chunks are kept
+// (copied) when the chunk they came from is gone.
+TEST(Aggregate, BytesExtremesOutliveTheirChunk) {
+  for (AggregateKind kind : {AggregateKind::kMin, AggregateKind::kMax, AggregateKind::kMinMax}) {
+    auto agg = Aggregator::Make(kind, utf8());
+    ASSERT_TRUE(agg.ok());
+    {
+      const auto a = StringArrayFromVector({"mmmmmmmmmm1", "b", "zzzzzzzzzz"});
+      ASSERT_TRUE((*agg)->Consume(*a).ok());
+    }
+    const auto b = StringArrayFromVector({"mmmmmmmmmm0", "c"}, {true, false});
+    ASSERT_TRUE((*agg)->Consume(*b).ok());
+    const Scalar r = Ok((*agg)->Finalize());
+    if (kind == AggregateKind::kMin) EXPECT_EQ(r.bytes(), "b");
+    if (kind == AggregateKind::kMax) EXPECT_EQ(r.bytes(), "zzzzzzzzzz");
+    if (kind == AggregateKind::kMinMax) {
+      EXPECT_EQ(r.children()[0].bytes(), "b");
+      EXPECT_EQ(r.children()[1].bytes(), "zzzzzzzzzz");
+    }
+  }
 }
 
 TEST(Aggregate, CorruptStringOffsetsAreAnError) {
