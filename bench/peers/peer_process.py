@@ -41,6 +41,9 @@ BUILD_SCRIPT = {"arrow-rs": "arrow-rs", "arrow-rs-native": "arrow-rs", "arrow-go
 MEM_FACTOR = {"quiver": 6.0, "control": 5.5, "pyarrow": 6.5, "duckdb": 12.0, "duckdb-mt": 13.0,
               "polars": 9.5, "polars-mt": 10.0, "arrow-rs": 7.5, "arrow-rs-native": 7.5,
               "arrow-go": 6.0}
+# A peak an earlier run measured for a process with the same input (run.py
+# passes the reference run's) stands for its factor, with this margin.
+PEAK_MARGIN = 1.25
 # Quiver's arms in the memory sink too (the peers' factors were measured
 # with their memory sinks already).
 MEM_SINK_EXTRA = {"quiver": 3.5, "control": 4.0}
@@ -318,30 +321,41 @@ class Session:
         self.peers = {}
 
 
-def plan_parts(units, input_bytes, mem_factor, sinks=("file",)):
+def plan_parts(units, input_bytes, mem_factor, sinks=("file",), peaks=None, available=None,
+               quiet=False):
     """Splits the peer units (lists of processes that must share a session: a
     peer and its multi-threaded arm) into sessions that fit in memory beside
     Quiver and the control: every process holds the whole input and what it
-    writes, and with decay off keeps its peak (MEM_FACTOR)."""
+    writes, and with decay off keeps its peak (MEM_FACTOR, or `peaks`: bytes
+    an earlier run measured for a process with this input, times
+    PEAK_MARGIN). The units go largest first into the first session they fit
+    in (first fit decreasing: fewer sessions, and each session repeats
+    Quiver's and the control's rounds); each session keeps the units' order.
+    `available`: bytes of memory (default MemAvailable)."""
     extra = MEM_SINK_EXTRA if "mem" in sinks else {}
+    peaks = peaks or {}
 
     def need(procs):
-        return mem_factor * input_bytes * sum(MEM_FACTOR.get(p, 6.0) + extra.get(p, 0.0)
-                                              for p in procs)
-    budget = 0.8 * mem_available()
-    parts, cur = [], []
-    for u in units:
-        if cur and need([MAIN, CONTROL] + cur + u) > budget:
-            parts.append(cur)
-            cur = []
-        cur = cur + u
-    if cur:
-        parts.append(cur)
-    if len(parts) > 1:
+        return mem_factor * sum(PEAK_MARGIN * peaks[p] if p in peaks else
+                                input_bytes * (MEM_FACTOR.get(p, 6.0) + extra.get(p, 0.0))
+                                for p in procs)
+    budget = 0.8 * (available or mem_available())
+    base = need([MAIN, CONTROL])
+    parts = []
+    for u in sorted(units, key=need, reverse=True):
+        fit = next((part for part in parts if base + need(part + u) <= budget), None)
+        if fit is None:
+            parts.append(list(u))
+        else:
+            fit += u
+    rank = {p: i for i, p in enumerate(p for u in units for p in u)}
+    parts = sorted((sorted(part, key=rank.get) for part in parts), key=lambda q: rank[q[0]])
+    if len(parts) > 1 and not quiet:
         log(f"  memory: {budget / 2**30:.1f} GiB available, about "
-            f"{need([MAIN, CONTROL] + [p for u in units for p in u]) / 2**30:.1f} GiB needed: "
-            f"the peers run in {len(parts)} sets of processes, each with its own Quiver and "
-            f"control: {' | '.join(','.join(p) for p in parts)}")
+            f"{need([MAIN, CONTROL] + [p for u in units for p in u]) / 2**30:.1f} GiB needed"
+            f"{' (peaks measured by an earlier run)' if peaks else ''}: the peers run in "
+            f"{len(parts)} sets of processes, each with its own Quiver and control: "
+            f"{' | '.join(','.join(p) for p in parts)}")
     return parts
 
 

@@ -13,11 +13,13 @@ import subprocess
 import sys
 
 from peer_process import MAIN, NATIVE_PEERS
-from schedule import MT_ARM, RULE, ST_PEERS
+from schedule import MT_ARM, RULE, ST_PEERS, budget_notes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-VERDICTS = ("win", "tie", "loss", "noise")
+# undecided: a case its time budget stopped before the rule had decided
+# its fastest peer (bench/peers/budget.py).
+VERDICTS = ("win", "tie", "loss", "noise", "undecided")
 SINK_TITLES = {"file": "file sink: each writer creates a file on /dev/shm (the headline)",
                "mem": "memory sink: each writer ends with one contiguous buffer the caller owns",
                "read": "reading the pyarrow-written file from memory"}
@@ -120,6 +122,8 @@ def counts(args, results, section, sink):
 def count_text(c, m):
     parts = [f"{c.get('win', 0)} of {m} wins", f"{c.get('tie', 0)} ties",
              f"{c.get('loss', 0)} losses", f"{c.get('noise', 0)} noise"]
+    if c.get("undecided"):
+        parts.append(f"{c['undecided']} undecided (stopped by the time budget)")
     for k in ("no peer", "not measured", "not run"):
         if c.get(k):
             parts.append(f"{c[k]} {k}")
@@ -150,13 +154,14 @@ def summary_rows(args, results):
 
 
 def summary_table(rows):
-    head = ("| section | sink | cases (M) | wins | ties | losses | noise | not measured | "
-            "median q/fastest | " + " | ".join(f"q/{p}" for p in ST_PEERS) + " |")
-    lines = [head, "|" + "---|" * (9 + len(ST_PEERS))]
+    head = ("| section | sink | cases (M) | wins | ties | losses | noise | undecided (budget) | "
+            "not measured | median q/fastest | " + " | ".join(f"q/{p}" for p in ST_PEERS) + " |")
+    lines = [head, "|" + "---|" * (10 + len(ST_PEERS))]
     for section, sink, m, c, med in rows:
         nm = sum(c.get(k, 0) for k in ("no peer", "not measured", "not run"))
         lines.append(f"| {section} | {sink} | {m} | {c.get('win', 0)} | {c.get('tie', 0)} | "
-                     f"{c.get('loss', 0)} | {c.get('noise', 0)} | {nm} | {fmt(med['fastest'])} | "
+                     f"{c.get('loss', 0)} | {c.get('noise', 0)} | {c.get('undecided', 0)} | "
+                     f"{nm} | {fmt(med['fastest'])} | "
                      + " | ".join(fmt(med[p]) for p in ST_PEERS) + " |")
     return lines
 
@@ -248,6 +253,7 @@ def flags_text(rec, sink):
         out.append("error: " + rec["error"][:80])
     if rec.get("economy") and s.get("flags"):
         out.append("economy: not repeated")
+    out += budget_notes(rec, s)
     return "; ".join(out)
 
 
@@ -429,6 +435,34 @@ SECTIONS = [("matrix", "Writer matrix (group x variant)", ["group", "variant"]),
             ("tpch", "TPC-H lineitem, in-memory Arrow table to Parquet", ["input", "variant"])]
 
 
+def budget_lines(args, results, registry, wall):
+    """The header's account of the time budget (bench/peers/budget.py)."""
+    plan = registry.get("_budget_plan")
+    if not plan:
+        return []
+    done = registry.get("_budget", [])
+    if not plan.get("minutes"):
+        return ["", f"**Time budget:** none (--budget-minutes 0). Wall time {wall / 60:.1f} min."]
+    cut = [r for r in results if r.get("cut")]
+    reps = [r for r in results if r.get("reps_cut")]
+    undecided = sum(1 for r in results for s in r.get("sinks", {}).values()
+                    if s.get("verdict") == "undecided")
+    spent = done[-1]["spent_min"] if done else None
+    return ["", f"**Time budget** {plan['minutes']:g} min (run.py --budget-minutes; run.sh's "
+                "builds included), binding (bench/peers/budget.py): planned from "
+                f"{plan['reference']} ({plan['floor_min']:.0f} min of work no deadline removes, "
+                f"{plan['full_min']:.0f} min for every round the rule wants), each input a share "
+                "and each case a deadline. "
+                f"{len(cut)} of {len(results)} cases were stopped at their deadline after the "
+                "round in progress (flag \"budget: stopped at N rounds\"), "
+                f"{len(reps)} ran fewer repetitions a run than the rule's (flagged); "
+                f"{undecided} case-sinks are \"undecided\" (the ratio to the fastest peer not "
+                "decided when stopped: no win, tie or loss). Wall time "
+                f"{wall / 60:.1f} min"
+                + (f", {spent:.1f} min from the budget's start" if spent is not None else "")
+                + "."]
+
+
 def write(args, results, registry, settings, started, stem, wall, final):
     mach = machine()
     when = started.strftime("%Y-%m-%d %H:%M")
@@ -452,15 +486,7 @@ def write(args, results, registry, settings, started, stem, wall, final):
         md += ["", "**Allocator pin self-test** (each pinned peer started with its override "
                    "must refuse to run): " + "; ".join(f"{p} with `{o}`: {r}"
                                                        for p, o, r in registry["_selftest"])]
-    budget = registry.get("_budget", [])
-    eco = [b["after"] for b in budget if b["economy"]]
-    if budget:
-        md += ["", f"**Time budget** {args.budget_minutes:g} min (run.py --budget-minutes): "
-                   + (f"the run was projected past it after {eco[0]} (at "
-                      f"{next(b for b in budget if b['economy'])['projected_min']:.0f} min): "
-                      "from there failing checks were not repeated (\"economy\" in the flags)."
-                      if eco else "the projection stayed within it: every check could be "
-                      "repeated.")]
+    md += budget_lines(args, results, registry, wall)
     dead = registry.get("_dead", {})
     missing = [p for p in NATIVE_PEERS if p not in registry.get("pinned", {})]
     if missing or dead:
@@ -514,7 +540,8 @@ def write(args, results, registry, settings, started, stem, wall, final):
         json.dump({"date": started.isoformat(), "wall_s": wall, "final": final, "machine": mach,
                    "argv": args.argv, "rule": RULE,
                    "args": {k: v for k, v in vars(args).items()
-                            if k not in ("checkpoint", "bins", "argv", "budget")},
+                            if k not in ("checkpoint", "bins", "argv", "budget", "reference",
+                                         "plan")},
                    "registry": registry, "settings": settings, "results": results}, f)
     if final:
         plot(results, args, stem + ".png", when, mach)
@@ -547,7 +574,7 @@ def plot(results, args, path, when, mach, marks=None, title="Quiver vs peers"):
         lo, hi = s["fastest_interval"]
         ax.plot([lo, hi], [y, y], "-", color=c, lw=1, alpha=0.6)
         ax.plot(s["ratio_fastest"], y, m, ms=4, color=c,
-                alpha=0.4 if s.get("verdict") == "noise" else 1.0)
+                alpha=0.4 if s.get("verdict") in ("noise", "undecided") else 1.0)
     for sink, (m, c) in marks.items():
         ax.plot([], [], m, color=c, label=f"quiver / fastest peer, {sink}")
     ax.axvline(1.0, color="black", lw=1)
@@ -556,7 +583,7 @@ def plot(results, args, path, when, mach, marks=None, title="Quiver vs peers"):
     ax.set_yticks(list(ys.values()))
     ax.set_yticklabels(list(ys), fontsize=5)
     ax.set_xlabel("Quiver time / fastest peer's (log; < 1: Quiver faster; band: tie; "
-                  "lines: 95% interval; faded: noise)")
+                  "lines: 95% interval; faded: noise or undecided)")
     ax.set_title(f"{title}, {when}, {mach.get('Model name', '')} "
                  f"({mach['cores']} cores)", fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
@@ -578,8 +605,10 @@ def update_readme(path_md, started, results, args, registry, wall):
              f"rounds in `{os.path.splitext(rel)[0]}.json.gz`). Counts are of the whole matrix "
              "(\"N of M\"); a ratio is Quiver's time over the peer's (median of the cases); "
              "verdicts from Quiver over the fastest peer: tie within 0.98-1.02, noise when the "
-             "control or order check stayed over 3%.", ""]
+             "control or order check stayed over 3%, undecided when the time budget stopped the "
+             "case before its ratio was decided.", ""]
     lines += summary_table(summary_rows(args, results))
+    lines += budget_lines(args, results, registry, wall)
     lines += [""] + [f"- {d}" for d in DIFFERENCES]
     nt = native_text(results)
     if nt:

@@ -36,10 +36,19 @@ Sections (--sections):
 
 Each case: a correctness gate (bench/peers/gate.py), warm-ups, then rounds
 until the stopping rule of bench/peers/schedule.py (RULE, printed in every
-report) says it is measured. Same input for every peer: each table is written
-once to an Arrow IPC file under build/peers/inputs/ (cached) and `load`ed by
-every peer process before any timing. Every pinned peer is first checked to
-refuse its allocator override (peer_process.pin_selftest).
+report) says it is measured, or its deadline has passed. Same input for
+every peer: each table is written once to an Arrow IPC file under
+build/peers/inputs/ (cached) and `load`ed by every peer process before any
+timing. Every pinned peer is first checked to refuse its allocator override
+(peer_process.pin_selftest).
+
+Time budget (--budget-minutes, 57 by default, from run.sh's start): it
+binds (bench/peers/budget.py). Planned from the newest full run in
+bench/results (--reference; estimate.Reference), each input gets a share
+of the time left and each case a deadline; a case past it ends with the
+round in progress (at least 2 rounds) and is flagged, a ratio it had not
+decided reported "undecided". The same reference's measured peaks plan the
+sessions of processes that fit in memory.
 
 Output: <out-dir>/peers_<date>_<commit>[_partial].md (every case, with its
 interval), .json.gz (raw: every round of every arm), .png; the README block
@@ -54,6 +63,7 @@ Run through bench/peers/run.sh (builds the extension and the Rust/Go peers).
 
 import argparse
 import datetime
+import math
 import os
 import shutil
 import subprocess
@@ -67,11 +77,12 @@ ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, BENCH)
 sys.path.insert(0, HERE)
 import writer_matrix as wm  # noqa: E402
+import budget  # noqa: E402
 import estimate  # noqa: E402
 import gate  # noqa: E402
 import report  # noqa: E402
 import schedule  # noqa: E402
-from inputs import Inputs, read_ipc  # noqa: E402
+from inputs import CDC_INPUTS, Inputs, read_ipc  # noqa: E402
 from peer_process import (CONTROL, MAIN, NATIVE_PEERS, PY_PEERS, PeerDied, Session,  # noqa: E402
                           log, native_binaries, pin_selftest, plan_parts)
 from schedule import MT_ARM, ST_PEERS, Arm, Case  # noqa: E402
@@ -137,31 +148,41 @@ def peer_units(procs, with_mt):
 # Sessions and sections.
 
 def run_in_parts(args, path, units, make_cases, variants, sinks, expected_bytes, registry,
-                 settings, results, mode="pinned", load=True):
+                 settings, results, mode="pinned", load=True, share=None):
     """The cases of one input. Quiver's two processes (Quiver and its
     control) hold the input for all of them; the peers come in sets that fit
-    in memory beside them (plan_parts), each set running every case, so a
-    case's figures may come from several sets (schedule.merge_parts).
-    Quiver's gate is made once a case (schedule.gate_arms' cache)."""
+    in memory beside them (plan_parts, with the peaks the reference run
+    measured), each set running every case, so a case's figures may come
+    from several sets (schedule.merge_parts). Quiver's gate is made once a
+    case (schedule.gate_arms' cache). `share` (budget.Share): the input's
+    part of the time budget, which gives each case its deadline."""
     by_id, order, gate_cache = {}, [], {}
     store = settings.setdefault(mode, {})
     quiver = Session([MAIN, CONTROL], args.bins, args.log_dir, registry, mode)
+    parts = plan_parts(units, expected_bytes, args.mem_factor, sinks,
+                       peaks=args.reference.input_peaks(mode, path)) or [[]]
     try:
         if load:
             quiver.load(path)
             quiver.settings(variants, sinks, store)
-        for i, part in enumerate(plan_parts(units, expected_bytes, args.mem_factor, sinks)
-                                 or [[]]):
+        for i, part in enumerate(parts):
             session = Session(part, args.bins, args.log_dir, registry, mode)
             try:
                 if load:
                     session.load(path)
                     session.settings(variants, sinks, store)
                 view = SimpleNamespace(peers={**quiver.peers, **session.peers})
-                for case in make_cases(view, i == 0):
+                cases = make_cases(view, i == 0)
+                slots = budget.case_slots(
+                    [args.plan.case(c.section, c.input, c.label) for c in cases],
+                    [2 + len(p) for p in parts])[i * len(cases):(i + 1) * len(cases)]
+                setup = args.plan.setup(share.section, share.name) if share else 0.0
+                for case, (_, _, this, later) in zip(cases, slots):
+                    deadline = share.case_deadline(this, later, setup * (len(parts) - 1 - i)) \
+                        if share is not None else None
                     try:
                         rec = schedule.run_case(case, view.peers, RUN_SHM, gate_cache,
-                                                economy=args.budget.economy)
+                                                deadline=deadline, clock=args.budget.clock)
                     except (PeerDied, RuntimeError) as e:
                         log(f"!!! {case.id}: {e}")
                         rec = {"id": case.id, "section": case.section, "input": case.input,
@@ -182,83 +203,56 @@ def run_in_parts(args, path, units, make_cases, variants, sinks, expected_bytes,
         results.append(schedule.merge_parts(by_id[i]))
 
 
-def note_time(args, state, section, name, t0):
-    """Wall time of one input of a section (estimate.py scales from these);
-    the budget's projection after it."""
-    state[0].setdefault("_timing", []).append(
-        {"section": section, "input": name, "seconds": time.perf_counter() - t0})
-    args.budget.done(section, name, state[0])
+def start_input(args, section, name):
+    """The input's share of the budget, and its start."""
+    return args.budget.share(section, name), time.perf_counter()
 
 
-class Budget:
-    """The run's time budget (docs: every make bench-* within 60 minutes).
-    After each input, the run's end is projected: the time so far, plus the
-    inputs still to come costed as in an earlier full run
-    (estimate.REFERENCE: one round of every arm) times the seconds this run
-    has needed per unit of that cost so far. While the projection is past
-    the budget, cases run in economy (schedule.run_case: no repeat of a
-    failing check). The clock starts with run.sh (QUIVER_BENCH_START: the
-    builds count too)."""
+def note_time(args, state, started, n_before):
+    """Wall time of one input of a section (estimate.py scales from these),
+    and what the budget did to its cases."""
+    share, t0 = started
+    registry, _, results = state
+    registry.setdefault("_timing", []).append(
+        {"section": share.section, "input": share.name, "seconds": time.perf_counter() - t0})
+    recs = results[n_before:]
+    entry = args.budget.done(share, [r["id"] for r in recs if r.get("cut")],
+                             [r["id"] for r in recs if r.get("reps_cut")])
+    registry.setdefault("_budget", []).append(entry)
+    if share.seconds != float("inf"):
+        log(f"  budget: {share.section}/{share.name} had {share.seconds / 60:.1f} min, took "
+            f"{entry['used_min']:.1f}; {entry['cut']} of {len(recs)} cases stopped at their "
+            f"deadline, {entry['reps_cut']} with fewer repetitions; {entry['spent_min']:.1f} of "
+            f"{args.budget.limit / 60:.0f} min spent")
 
-    def __init__(self, args, minutes):
-        self.limit = minutes * 60
-        start = os.environ.get("QUIVER_BENCH_START")
-        self.t0 = time.time() - (time.time() - float(start) if start else 0.0)
-        self.costs = self.plan(args)
-        self.economy = False
-        self.done_cost, self.done_s = 0.0, 0.0
 
-    @staticmethod
-    def plan(args):
-        try:
-            ref, _ = estimate.reference_costs(estimate.REFERENCE)
-        except OSError:
-            ref = {}
-
-        def cost(sec, name, labels):
-            c = ref.get(sec, {}).get(name, {})
-            return sum(c.get(lab, 0.0) for lab in labels) or 1.0
-        plan = {}
-        if "matrix" in args.sections or "read" in args.sections:
-            for g in args.groups:
-                plan[("matrix", g)] = (cost("matrix", g, args.variants) if "matrix" in
-                                       args.sections else 0) + (
-                    cost("read", g, READ_CODECS) if "read" in args.sections else 0)
-        if "shipped" in args.sections:
-            for g in args.groups:
-                plan[("shipped", g)] = cost("matrix", g, ["default"])
-        if "cdc" in args.sections:
-            for n in ("required_int64", "nullable_int64", "list_int32", "required_string"):
-                plan[("cdc", n)] = cost("cdc", n, ["cdc vs default"])
-        if "tpch" in args.sections:
-            plan[("tpch", f"lineitem_sf{args.tpch_sf:g}")] = cost(
-                "tpch", "lineitem_sf1", args.tpch_variants)
-        return plan
-
-    def done(self, section, name, registry):
-        c = self.costs.pop((section, name), None)
-        if c is None:
-            return
-        spent = time.time() - self.t0
-        elapsed = registry["_timing"][-1]["seconds"]
-        self.done_cost += c
-        self.done_s += elapsed
-        projected = spent + self.done_s / self.done_cost * sum(self.costs.values())
-        was, self.economy = self.economy, projected > self.limit
-        registry.setdefault("_budget", []).append(
-            {"after": f"{section}/{name}", "spent_min": spent / 60,
-             "projected_min": projected / 60, "economy": self.economy})
-        if self.economy != was:
-            log(f"\nbudget: the run is projected to end at {projected / 60:.0f} min, "
-                + (f"past its {self.limit / 60:.0f}: from here on a failing check is not "
-                   "repeated (economy)" if self.economy else
-                   f"within its {self.limit / 60:.0f}: checks are repeated again"))
+def budget_costs(args):
+    """{(section, input): (floor, full) seconds} of every input this run
+    will do, in its order, from the reference run (budget.Plan)."""
+    costs = {}
+    write, read = "matrix" in args.sections, "read" in args.sections
+    if write or read:
+        for g in args.groups:
+            labels = ([("matrix", v) for v in args.variants] if write else []) + \
+                ([("read", c) for c in READ_CODECS] if read else [])
+            costs[("matrix", g)] = args.plan.input("matrix", g, labels)
+    if "shipped" in args.sections:
+        for g in args.groups:
+            costs[("shipped", g)] = args.plan.input("shipped", g, [("shipped", "default")])
+    if "cdc" in args.sections:
+        for n in CDC_INPUTS:
+            costs[("cdc", n)] = args.plan.input("cdc", n, [("cdc", "cdc vs default")])
+    if "tpch" in args.sections:
+        name = f"lineitem_sf{args.tpch_sf:g}"
+        costs[("tpch", name)] = args.plan.input("tpch", name,
+                                                [("tpch", v) for v in args.tpch_variants])
+    return costs
 
 
 def section_matrix(args, inputs, state):
     write, read = "matrix" in args.sections, "read" in args.sections
     for g in args.groups:
-        t0 = time.perf_counter()
+        started, n = start_input(args, "matrix", g), len(state[2])
         path = inputs.group(g, args.rows)
         expected = read_ipc(path)
         log(f"\n== {g}: {expected.num_rows:,} rows, {expected.nbytes / 1e6:,.1f} MB")
@@ -286,17 +280,18 @@ def section_matrix(args, inputs, state):
                 cases.append(Case("read", g, codec, "read", read_arms(session.peers, f), want))
             return cases
         run_in_parts(args, path, peer_units(args.procs, with_mt=write), make_cases,
-                     args.variants, args.sinks, expected.nbytes, *state, load=write)
+                     args.variants, args.sinks, expected.nbytes, *state, load=write,
+                     share=started[0])
         for f, _ in reads.values():
             os.unlink(f)
         del expected, reads
-        note_time(args, state, "matrix", g, t0)
+        note_time(args, state, started, n)
         args.checkpoint()
 
 
 def section_shipped(args, inputs, state):
     for g in args.groups:
-        t0 = time.perf_counter()
+        started, n = start_input(args, "shipped", g), len(state[2])
         path = inputs.group(g, args.rows)
         expected = read_ipc(path)
         log(f"\n== {g} (allocators as shipped): {expected.num_rows:,} rows")
@@ -305,15 +300,16 @@ def section_shipped(args, inputs, state):
             return [Case("shipped", g, "default", "write",
                          write_arms(session.peers, "default", args.shipped_sinks), expected)]
         run_in_parts(args, path, peer_units(args.procs, with_mt=False), make_cases, ["default"],
-                     args.shipped_sinks, expected.nbytes, *state, mode="shipped")
+                     args.shipped_sinks, expected.nbytes, *state, mode="shipped",
+                     share=started[0])
         del expected
-        note_time(args, state, "shipped", g, t0)
+        note_time(args, state, started, n)
         args.checkpoint()
 
 
 def section_cdc(args, inputs, state):
     for name, path in inputs.cdc().items():
-        t0 = time.perf_counter()
+        started, n = start_input(args, "cdc", name), len(state[2])
         expected = read_ipc(path)
         log(f"\n== CDC input {name}: {expected.num_rows:,} rows, {expected.nbytes / 1e6:,.1f} MB")
 
@@ -329,17 +325,18 @@ def section_cdc(args, inputs, state):
                                  Arm(f"{p}:default", sink, p, "follower", "default", leader=p)]
             return [Case("cdc", name, "cdc vs default", "write", arms, expected)]
         run_in_parts(args, path, peer_units(args.procs, with_mt=False), make_cases,
-                     ["default", "cdc"], args.cdc_sinks, expected.nbytes, *state)
+                     ["default", "cdc"], args.cdc_sinks, expected.nbytes, *state,
+                     share=started[0])
         del expected
-        note_time(args, state, "cdc", name, t0)
+        note_time(args, state, started, n)
         args.checkpoint()
 
 
 def section_tpch(args, inputs, state):
-    t0 = time.perf_counter()
+    name = f"lineitem_sf{args.tpch_sf:g}"
+    started, n = start_input(args, "tpch", name), len(state[2])
     path = inputs.tpch(args.tpch_sf)
     expected = read_ipc(path)
-    name = f"lineitem_sf{args.tpch_sf:g}"
     log(f"\n== TPC-H {name}: {expected.num_rows:,} rows, {expected.num_columns} columns, "
         f"{expected.nbytes / 1e6:,.1f} MB")
 
@@ -348,9 +345,10 @@ def section_tpch(args, inputs, state):
                      write_arms(session.peers, v, args.tpch_sinks, mt=True, first_part=first),
                      expected) for v in args.tpch_variants]
     run_in_parts(args, path, peer_units(args.procs, with_mt=False), make_cases,
-                 args.tpch_variants, args.tpch_sinks, expected.nbytes, *state)
+                 args.tpch_variants, args.tpch_sinks, expected.nbytes, *state,
+                 share=started[0])
     del expected
-    note_time(args, state, "tpch", name, t0)
+    note_time(args, state, started, n)
     args.checkpoint()
 
 
@@ -394,8 +392,14 @@ def parse_args():
                          "arrow-go's own page layouts beside them: writer_matrix.PEER_LAYOUTS)")
     ap.add_argument("--budget-minutes", type=float, default=57.0,
                     help="the run's time budget, builds included when run through run.sh "
-                         "(default 57): while the run is projected past it, failing checks "
-                         "are not repeated (Budget; every case says so); 0: no budget")
+                         "(default 57; 0: none): it binds, each input and case getting a "
+                         "share and a deadline planned from --reference (bench/peers/"
+                         "budget.py); a case past its deadline ends with the round in "
+                         "progress (at least 2) and says so")
+    ap.add_argument("--reference", default=None,
+                    help="the full run the budget and the memory plan are costed from (a "
+                         ".json.gz; default: the newest full run in bench/results; --quick: "
+                         "the newest quick run in build/peers/results-quick if any)")
     ap.add_argument("--no-pin-selftest", dest="pin_selftest", action="store_false",
                     help="skip the start-up check that every pinned peer refuses an override")
     ap.add_argument("--out-dir", default=None)
@@ -464,7 +468,18 @@ def main():
                         + ("" if args.full or args.quick else "_partial"))
     registry, settings, results = {}, {}, []
     state = (registry, settings, results)
-    args.budget = Budget(args, args.budget_minutes or float("inf"))
+    args.reference = estimate.Reference(args.reference, quick=args.quick)
+    args.plan = budget.Plan(args.reference)
+    start = os.environ.get("QUIVER_BENCH_START")
+    args.budget = budget.Budget(args.budget_minutes * 60 if args.budget_minutes else math.inf,
+                                budget_costs(args), t0=float(start) if start else None)
+    # What a later run's budget.Plan reads of this one (py_peer.freeze_heap).
+    registry["_harness"] = {"py_heap_frozen": True}
+    registry["_budget_plan"] = {
+        "reference": os.path.relpath(args.reference.source, ROOT),
+        "minutes": args.budget_minutes or None,
+        "floor_min": sum(f for f, _ in args.budget.left.values()) / 60,
+        "full_min": sum(c for _, c in args.budget.left.values()) / 60}
     if args.pin_selftest:
         registry["_selftest"] = pin_selftest([MAIN] + args.procs, args.bins)
         log("allocator pin self-test: " + "; ".join(
@@ -478,6 +493,13 @@ def main():
         f"{len(args.variants)} variants at {args.rows:,} rows, sinks {','.join(args.sinks)}; "
         f"peers quiver (+control), {', '.join(args.procs)}")
     log("rule: " + schedule.RULE)
+    plan = registry["_budget_plan"]
+    if args.budget.binding:
+        log(f"budget: {args.budget_minutes:g} min from the start of the run"
+            f"{' (run.sh: builds included)' if start else ''}, "
+            f"{(time.time() - args.budget.t0) / 60:.1f} spent; planned from {plan['reference']}: "
+            f"{plan['floor_min']:.0f} min the work no deadline removes, {plan['full_min']:.0f} "
+            "min every round the rule wants")
     inputs = Inputs(args.quick)
     try:
         for sec, fn in (("matrix", section_matrix), ("shipped", section_shipped),

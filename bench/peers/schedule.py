@@ -38,10 +38,15 @@ The rule (RULE below is printed in every report):
   the pair both ways, the pair runs alone in both orders.
 - Verdict per case and sink, from Quiver / the fastest peer: noise (above),
   tie (0.98-1.02), win (below), loss (above).
-- The run's time budget (run.py --budget-minutes): while the run's
-  projected end is past it, checks are not repeated (economy; each case
-  says so). Nothing else changes: every arm still has its minimum rounds and
-  every close case its 11.
+- Deadlines (make bench-peers: run.py's budget, bench/peers/budget.py):
+  a case may have one. Its repetitions are cut (the same for every arm) so
+  that R_MIN rounds fit before it; past it, the case finishes the round in
+  progress and stops, never before R_MIN rounds. A sink still open then
+  (an arm undecided, a check failing) is flagged "budget: stopped at N
+  rounds", and its verdict is "undecided" where the fastest peer's ratio
+  was not decided (never a win, tie or loss); the control and order checks
+  are reported as ever. make bench-compute has no deadlines: while its run
+  is projected past its budget, checks are not repeated (economy).
 """
 
 import hashlib
@@ -89,9 +94,13 @@ RULE = (
     f"{THRESHOLD:.0%}, else at {R_MAX} rounds (so every case within 10% of 1 has {R_MAX} "
     f"rounds and an interval). A check over {THRESHOLD:.0%} keeps that sink's Quiver, "
     f"control and fastest peer running (the repeat) up to {R_CHECK} rounds; still over then, "
-    f"the case is \"noise\" in that sink (no repeat while the run is projected past its "
-    f"time budget: \"economy\"). Verdict from Quiver/fastest peer: tie within "
-    f"{1 - TIE:.2f}-{1 + TIE:.2f}, win below, loss above.")
+    f"the case is \"noise\" in that sink. Verdict from Quiver/fastest peer: tie within "
+    f"{1 - TIE:.2f}-{1 + TIE:.2f}, win below, loss above. A case's deadline (make "
+    f"bench-peers' time budget) cuts its repetitions so that {R_MIN} rounds fit, and past "
+    f"it the case ends with the round in progress (at least {R_MIN}): a sink left open is "
+    f"flagged \"budget: stopped at N rounds\", and \"undecided\" where the fastest peer's "
+    f"ratio was not decided (make bench-compute: no deadlines; no repeat while its run is "
+    f"projected past its budget, \"economy\").")
 
 
 class Arm:
@@ -160,6 +169,16 @@ def case_reps(live):
         return 1
     reps = min(MAX_REPS, max(1, -(-MIN_RUN_S // min(best))))
     return int(max(1, min(reps, MAX_RUN_S // max(best))))
+
+
+def reps_within(live, seconds, reps):
+    """`reps`, or fewer (at least 1, the same for every arm) so that R_MIN
+    rounds of the arms `live` fit in `seconds`, each arm's run taken as its
+    best untimed one times the repetitions."""
+    per_rep = sum(min([a.gate_s] + a.warmups_s) for a in live if a.gate_s)
+    if per_rep <= 0:
+        return reps
+    return int(max(1, min(reps, seconds // (R_MIN * per_rep))))
 
 
 def call(peer, arm, work, reps=1, out=None, timeout=None):
@@ -469,6 +488,8 @@ def verdict(s):
         return "no peer" if "median_s" in s else "not measured"
     if s["flags"]:
         return "noise"
+    if s.get("budget_cut") and not decided(s["stats"][s["fastest"]]):
+        return "undecided"
     r = s["ratio_fastest"]
     if abs(r - 1) <= TIE:
         return "tie"
@@ -500,9 +521,12 @@ def order_pair_check(case, peers, work, qa, fa, s):
     s["flags"] = check_flags(s)
 
 
-def run_case(case, peers, work, gate_cache=None, economy=False):
-    """Measures one case. `economy` (the run's time budget is short, run.py):
-    a failing check is not repeated (the case is noise at once)."""
+def run_case(case, peers, work, gate_cache=None, economy=False, deadline=None, clock=time.time):
+    """Measures one case. `economy` (make bench-compute's budget is short):
+    a failing check is not repeated (the case is noise at once). `deadline`
+    (on `clock`; make bench-peers' budget): the repetitions are cut so that
+    R_MIN rounds fit before it, and past it the case stops after the round
+    in progress (see the module's rule)."""
     t0 = time.perf_counter()
     r_check = R_MIN if economy else R_CHECK
     gate_arms(case, peers, work, gate_cache)
@@ -534,9 +558,12 @@ def run_case(case, peers, work, gate_cache=None, economy=False):
         return record
     rng = np.random.default_rng(int(hashlib.sha256(case.id.encode()).hexdigest()[:8], 16))
     order0 = arrange(live)
-    reps = case_reps(live)
+    reps = rule_reps = case_reps(live)
+    if deadline is not None:
+        reps = reps_within(live, deadline - clock(), reps)
     for a in live:
         a.reps = reps
+    cut, cut_sinks = None, set()
     times = {a.key: {} for a in live}
     positions, dead, gone = {}, {}, {}  # gone: key -> round after which it left
     active = {a.key for a in live}
@@ -563,6 +590,10 @@ def run_case(case, peers, work, gate_cache=None, economy=False):
             failing = {}
         if (not undecided and not failing) or r >= R_MAX:
             break
+        if deadline is not None and clock() >= deadline:
+            cut = r
+            cut_sinks = set(failing) | {a.sink for a in live if a.key in undecided}
+            break
         # Only what is still open runs on: the undecided arms, the sinks they
         # are in, and where a check fails that sink's Quiver, control and (for
         # the order check) its fastest peer.
@@ -581,10 +612,15 @@ def run_case(case, peers, work, gate_cache=None, economy=False):
             qa = next(a for a in live if a.sink == sink and a.role == "main")
             fa = next(a for a in live if a.sink == sink and a.name == s["fastest"])
             order_pair_check(case, peers, work, qa, fa, s)
+        if sink in cut_sinks:
+            s["budget_cut"] = cut
+            s["budget"] = f"budget: stopped at {cut} rounds"
         s["verdict"] = verdict(s)
     for key, msg in dead.items():
         record["arms"][key]["status"], record["arms"][key]["message"] = "died", msg
     record.update(rounds=r, reps=reps, sinks=sums, left_after=gone, economy=economy,
+                  deadline_left_s=None if deadline is None else deadline - clock(), cut=cut,
+                  reps_cut=rule_reps if reps < rule_reps else None,
                   times_s={k: sorted(v.items()) for k, v in times.items() if k not in dead},
                   orders=[sorted(p, key=p.get) for _, p in sorted(positions.items())],
                   seconds_total=time.perf_counter() - t0)
@@ -616,7 +652,16 @@ def print_case(rec):
         log(f"  {rec['id'] + ' ' + sink:58s} quiver {human_time(q):>9s} | {peers} | {fast} | "
             f"{ctl} {order} | {s.get('verdict')} | {rec['rounds']} rounds"
             + (f" x {rec['reps']} reps" if rec.get("reps", 1) > 1 else "")
-            + (f" | {s['flags']}" if s["flags"] else ""))
+            + (f" | {s['flags']}" if s["flags"] else "")
+            + "".join(f" | {b}" for b in budget_notes(rec, s)))
+
+
+def budget_notes(rec, s):
+    """What a case's deadline did to the sink `s` of record `rec`."""
+    out = [s["budget"]] if s.get("budget") else []
+    if rec.get("reps_cut"):
+        out.append(f"budget: {rec['reps']} reps a run (the rule's {rec['reps_cut']})")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -638,6 +683,11 @@ def merge_parts(recs):
                                            and merged["arms"][k]["status"] != "ok"):
                 merged["arms"][k] = a
     merged["rounds"] = max(r.get("rounds", 0) for r in recs)
+    cuts = [r["cut"] for r in recs if r.get("cut")]
+    merged["cut"] = max(cuts) if cuts else None
+    merged["reps"] = min((r["reps"] for r in recs if "reps" in r), default=merged.get("reps"))
+    rule = [r["reps_cut"] for r in recs if r.get("reps_cut")]
+    merged["reps_cut"] = max(rule) if rule else None
     merged["seconds_total"] = sum(r.get("seconds_total", 0) for r in recs)
     sinks = {}
     for sink in dict.fromkeys(s for r in recs for s in r.get("sinks", {})):
@@ -658,7 +708,7 @@ def merge_parts(recs):
             home = max(with_fastest, key=lambda p: p["ratio_fastest"])
         for k in ("fastest", "ratio_fastest", "fastest_interval", "control", "control_range",
                   "order_effect", "order_before", "order_after", "order_rounds", "order_from",
-                  "layout", "ratio_fastest_layouts", "flags"):
+                  "layout", "ratio_fastest_layouts", "flags", "budget", "budget_cut"):
             if k in home:
                 s[k] = home[k]
         layouts = {}
@@ -666,7 +716,9 @@ def merge_parts(recs):
             layouts.update(p.get("layout", {}))
         if layouts:
             s["layout"] = layouts
-        s["other_part_flags"] = [f for p in parts if p is not home for f in p.get("flags", [])]
+        s["other_part_flags"] = [f for p in parts if p is not home
+                                 for f in p.get("flags", []) + ([p["budget"]] if "budget" in p
+                                                                 else [])]
         s["verdict"] = verdict(s)
         sinks[sink] = s
     merged["sinks"] = sinks

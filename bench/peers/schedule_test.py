@@ -1,12 +1,18 @@
 """Tests of the peer harness's schedule and gates with scripted peers (no
-processes): who stops when, the interval, the checks and the verdicts.
+processes): who stops when, the interval, the checks and the verdicts; the
+time budget (budget.py) on a fake clock: shares, deadlines, cut cases, and
+the dry projection of the last full run.
 
     .venv/bin/python -m pytest -q bench/peers/schedule_test.py
 """
 
+import gzip
+import json
+import math
 import os
 import random
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pyarrow as pa
@@ -16,7 +22,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
+import budget  # noqa: E402
+import estimate  # noqa: E402
 import gate  # noqa: E402
+import peer_process  # noqa: E402
+import report  # noqa: E402
 import schedule  # noqa: E402
 from schedule import Arm, Case  # noqa: E402
 
@@ -319,3 +329,314 @@ def test_a_long_gate_run_has_no_warm_up(tmp_path):
     rec = schedule.run_case(write_case(arms_for(["a"])), peers, str(tmp_path))
     assert all(a["warmups_s"] == [] for a in rec["arms"].values())
     assert rec["reps"] == 1
+
+
+# ---------------------------------------------------------------------------
+# The time budget (budget.py): shares, deadlines, cut cases.
+
+class ClockedPeer(ScriptedPeer):
+    """A scripted peer whose runs move a fake clock: each call takes its
+    time times its repetitions."""
+
+    def __init__(self, times, clock, **kw):
+        super().__init__(times, **kw)
+        self.clock = clock
+
+    def call(self, _timeout=None, **cmd):
+        reps = cmd.get("reps", 1)
+        res = super().call(_timeout, **cmd)
+        if "seconds" in res:
+            self.clock.advance(res["seconds"][0] * reps)
+        return res
+
+
+def clocked(spec, clock):
+    return {proc: ClockedPeer(fn, clock) for proc, fn in spec.items()}
+
+
+def fixed(seconds):
+    return lambda name, sink, i: seconds
+
+
+def test_split_is_in_proportion_to_the_costs_but_never_below_a_floor():
+    assert budget.split(100, (10, 30), [(10, 30)]) == pytest.approx(50)
+    assert budget.split(30, (10, 10), [(0, 20)]) == pytest.approx(10)
+    assert budget.split(300, (0, 10), [(0, 20)]) == pytest.approx(100)  # time to spare
+    # 100 s by the costs would give this one 25, under its floor of 40: it
+    # gets 40, the other the rest.
+    assert budget.split(100, (40, 50), [(0, 150)]) == pytest.approx(40)
+    assert budget.split(100, (0, 150), [(40, 50)]) == pytest.approx(60)
+    # Short of the floors: in proportion to them.
+    assert budget.split(10, (10, 30), [(30, 40)]) == pytest.approx(2.5)
+
+
+def test_the_budget_splits_the_time_left_after_each_input():
+    clock = budget.FakeClock()
+    limit = budget.RESERVE_S + 100
+    b = budget.Budget(limit, {("matrix", "a"): (10, 30), ("matrix", "b"): (10, 10),
+                              ("cdc", "c"): (0, 20)}, clock=clock, t0=0.0)
+    a = b.share("matrix", "a")
+    assert a.seconds == pytest.approx(50)
+    clock.advance(70)  # a overran its share by 20 s: the others have 30 left
+    assert b.done(a, ["matrix/a/default"])["cut"] == 1
+    s = b.share("matrix", "b")
+    assert s.seconds == pytest.approx(10)  # its floor: c may use the rest
+    clock.advance(5)
+    b.done(s, [])
+    c = b.share("cdc", "c")
+    assert c.seconds == pytest.approx(25)
+    clock.advance(30)
+    entry = b.done(c, [])
+    assert entry["spent_min"] == pytest.approx(105 / 60) and b.cut == ["matrix/a/default"]
+    assert [e["after"] for e in b.entries] == ["matrix/a", "matrix/b", "cdc/c"]
+
+
+def test_no_budget_gives_no_deadlines():
+    b = budget.Budget(math.inf, {("matrix", "a"): (1, 2)})
+    share = b.share("matrix", "a")
+    assert share.case_deadline((1, 2), (3, 4)) is None
+
+
+def test_case_slots_spread_a_case_over_its_sessions_by_their_processes():
+    slots = budget.case_slots([(1.0, 2.0), (3.0, 6.0)], [4, 2])
+    assert [(i, j) for i, j, _, _ in slots] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert slots[0][2] == pytest.approx((4 / 6, 8 / 6))
+    assert slots[3][2] == pytest.approx((1.0, 2.0))
+    assert [len(later) for _, _, _, later in slots] == [3, 2, 1, 0]
+    assert slots[0][3][0] == pytest.approx((3 * 4 / 6, 6 * 4 / 6))
+    # A share's case deadline: what is left, split the same way.
+    clock = budget.FakeClock()
+    b = budget.Budget(budget.RESERVE_S + 40, {("matrix", "g"): (4.0, 8.0)}, clock=clock, t0=0)
+    share = b.share("matrix", "g")
+    clock.advance(4)
+    # 36 s left, 6 of them kept for the set-up of the second session.
+    d = share.case_deadline(slots[0][2], slots[0][3], reserve=6.0)
+    assert d - clock() == pytest.approx(budget.split(30, slots[0][2], slots[0][3]))
+
+
+def close_case_peers(clock):
+    # The peer is 1% slower than Quiver: undecided after any number of rounds.
+    return clocked({"quiver": fixed(0.010), "control": fixed(0.010),
+                    "close": fixed(0.0101)}, clock)
+
+
+def test_a_case_past_its_deadline_ends_with_the_round_in_progress(tmp_path):
+    clock = budget.FakeClock()
+    gates = 2 * (0.010 + 0.010 + 0.0101)  # gate run and one warm-up each
+    reps = rule_reps()  # the fastest arm's 10 ms to 50 ms
+    one_round = reps * (0.010 + 0.010 + 0.0101)
+    deadline = gates + 2.5 * one_round  # passed during round 3
+    rec = schedule.run_case(write_case(arms_for(["close"])), close_case_peers(clock),
+                            str(tmp_path), deadline=deadline, clock=clock)
+    assert rec["reps"] == reps and not rec["reps_cut"]
+    assert rec["rounds"] == 3 and rec["cut"] == 3
+    assert clock() == pytest.approx(gates + 3 * one_round)
+    s = rec["sinks"]["file"]
+    # Every arm ran every round: the round in progress was finished.
+    assert [len(rec["times_s"][k]) for k in ("quiver/file", "control/file", "close/file")] == \
+        [3, 3, 3]
+    assert s["budget"] == "budget: stopped at 3 rounds"
+    assert s["verdict"] == "undecided"  # never a tie made up from 3 rounds
+    assert s["control"] == pytest.approx(1.0) and "order_effect" in s  # checks still reported
+    assert "budget: stopped at 3 rounds" in report.flags_text(rec, "file")
+    # Without a deadline the same case runs the rule's 11 rounds: a tie.
+    rec = schedule.run_case(write_case(arms_for(["close"])),
+                            close_case_peers(budget.FakeClock()), str(tmp_path))
+    assert rec["rounds"] == schedule.R_MAX and rec["cut"] is None
+    assert rec["sinks"]["file"]["verdict"] == "tie" and "budget" not in rec["sinks"]["file"]
+
+
+def test_a_case_whose_deadline_has_passed_still_runs_the_minimum(tmp_path):
+    clock = budget.FakeClock()
+    clock.advance(100)
+    rec = schedule.run_case(write_case(arms_for(["close"])), close_case_peers(clock),
+                            str(tmp_path), deadline=50.0, clock=clock)
+    assert rec["rounds"] == schedule.R_MIN and rec["cut"] == schedule.R_MIN
+    # Its repetitions were cut to one (the same for every arm), and it says so.
+    assert rec["reps"] == 1 and rec["reps_cut"] == rule_reps() > 1
+    s = rec["sinks"]["file"]
+    assert s["verdict"] == "undecided" and s["budget"] == "budget: stopped at 2 rounds"
+    assert f"budget: 1 reps a run (the rule's {rule_reps()})" in schedule.budget_notes(rec, s)
+
+
+def rule_reps():
+    """The rule's repetitions for close_case_peers' arms."""
+    arms = []
+    for t in (0.010, 0.010, 0.0101):
+        a = Arm("x", "file", "x", "peer", "default")
+        a.gate_s, a.warmups_s = t, [t]
+        arms.append(a)
+    return schedule.case_reps(arms)
+
+
+def test_repetitions_are_cut_so_that_the_minimum_rounds_fit(tmp_path):
+    def arm(gate):
+        a = Arm("x", "file", "x", "peer", "default")
+        a.gate_s = gate
+        return a
+    live = [arm(0.001), arm(0.002)]  # the rule: 50 repetitions
+    assert schedule.case_reps(live) == 50
+    assert schedule.reps_within(live, 10.0, 50) == 50
+    assert schedule.reps_within(live, 0.0601, 50) == 10  # 2 rounds x 10 x 3 ms
+    assert schedule.reps_within(live, 0.0, 50) == 1
+
+
+def test_a_decided_fastest_peer_keeps_its_verdict_when_the_budget_stops_the_case(tmp_path):
+    """Quiver's use_threads arm is 1% faster (undecided): it keeps the case
+    going; the fastest peer is 2x slower (decided): still a win, flagged."""
+    clock = budget.FakeClock()
+    peers = clocked({"quiver": lambda name, sink, i: 0.0099 if name == schedule.MT_ARM
+                     else 0.010, "control": fixed(0.010), "far": fixed(0.020)}, clock)
+    arms = arms_for(["far"]) + [Arm(schedule.MT_ARM, "file", "quiver", "mt", "default",
+                                    use_threads=True)]
+    rec = schedule.run_case(write_case(arms), peers, str(tmp_path), deadline=0.0, clock=clock)
+    s = rec["sinks"]["file"]
+    assert rec["cut"] == schedule.R_MIN
+    assert s["verdict"] == "win" and s["budget"] == "budget: stopped at 2 rounds"
+
+
+def test_a_failing_check_stopped_by_the_budget_is_noise(tmp_path):
+    clock = budget.FakeClock()
+    peers = clocked({"quiver": fixed(0.010), "control": fixed(0.0105),
+                     "far": fixed(0.030)}, clock)
+    rec = schedule.run_case(write_case(arms_for(["far"])), peers, str(tmp_path),
+                            deadline=0.0, clock=clock)
+    s = rec["sinks"]["file"]
+    assert rec["rounds"] == schedule.R_MIN < schedule.R_CHECK
+    assert s["verdict"] == "noise" and s["budget"] == "budget: stopped at 2 rounds"
+    assert any(f.startswith("control +5") for f in s["flags"])
+
+
+def test_a_sink_closed_before_the_deadline_is_not_flagged(tmp_path):
+    """The file sink's peer is far (closed after 2 rounds); the memory
+    sink's is close: only the memory sink is stopped by the budget."""
+    clock = budget.FakeClock()
+
+    def t(base, close):
+        return lambda name, sink, i: close if sink == "mem" else base
+    peers = {"quiver": ClockedPeer(fixed(0.010), clock),
+             "control": ClockedPeer(fixed(0.010), clock),
+             "a": ClockedPeer(t(0.030, 0.0101), clock)}
+    arms = arms_for(["a"], "file") + arms_for(["a"], "mem")
+    rec = schedule.run_case(write_case(arms), peers, str(tmp_path), deadline=0.0, clock=clock)
+    f, m = rec["sinks"]["file"], rec["sinks"]["mem"]
+    assert "budget" not in f and f["verdict"] == "win"
+    assert m["budget"] == "budget: stopped at 2 rounds" and m["verdict"] == "undecided"
+
+
+def test_merge_carries_the_budget_of_the_fastest_peers_session():
+    def part(peer, ratio, cut):
+        s = {"median_s": {"quiver": 1.0, peer: 1.0 / ratio}, "rounds": {"quiver": 3, peer: 3},
+             "ratio": {peer: ratio}, "stats": {peer: {"ratio": ratio,
+                                                      "interval": [ratio - .1, ratio + .1]}},
+             "fastest": peer, "ratio_fastest": ratio, "fastest_interval": [ratio, ratio],
+             "control": 1.0, "flags": []}
+        if cut:
+            s.update(budget_cut=cut, budget=f"budget: stopped at {cut} rounds")
+        return {"id": "x", "section": "matrix", "input": "g", "label": "default",
+                "kind": "write", "rounds": 3, "seconds_total": 1.0, "cut": cut, "reps": 4,
+                "reps_cut": None, "arms": {f"{peer}/file": {"role": "peer", "status": "ok"}},
+                "sinks": {"file": s}}
+    merged = schedule.merge_parts([part("a", 0.5, None), part("b", 0.99, 3)])
+    s = merged["sinks"]["file"]
+    assert s["fastest"] == "b" and s["verdict"] == "undecided"
+    assert merged["cut"] == 3
+    merged = schedule.merge_parts([part("a", 0.99, None), part("b", 0.5, 3)])
+    s = merged["sinks"]["file"]
+    assert s["fastest"] == "a" and s["verdict"] == "tie"
+    assert s["other_part_flags"] == ["budget: stopped at 3 rounds"] and merged["cut"] == 3
+
+
+def test_the_report_counts_undecided_cases_and_says_what_the_budget_did():
+    assert "undecided" in report.VERDICTS
+    text = report.count_text({"win": 1, "undecided": 2}, 3)
+    assert "2 undecided (stopped by the time budget)" in text
+    rec = {"cut": 2, "reps": 1, "reps_cut": 5,
+           "sinks": {"file": {"verdict": "undecided", "budget": "budget: stopped at 2 rounds"}}}
+    registry = {"_budget_plan": {"reference": "bench/results/x.json.gz", "minutes": 57,
+                                 "floor_min": 50.0, "full_min": 90.0},
+                "_budget": [{"spent_min": 55.0}]}
+    line = " ".join(report.budget_lines(SimpleNamespace(), [rec, {"sinks": {}}], registry,
+                                        55 * 60))
+    assert "**Time budget** 57 min" in line and "1 of 2 cases were stopped" in line
+    assert "1 ran fewer repetitions" in line and "1 case-sinks are \"undecided\"" in line
+    assert "Wall time 55.0 min" in line
+
+
+# ---------------------------------------------------------------------------
+# The reference, the memory plan and the dry projection.
+
+def fake_run(path, date, final=True, full=True, quick=False):
+    args = {"full": full and not quick, "quick": quick, "full_groups": True,
+            "sections": list(estimate.QUICK_SECTIONS)}
+    with gzip.open(path, "wt") as f:
+        json.dump({"date": date, "final": final, "args": args, "results": [],
+                   "registry": {"_timing": [{"section": "matrix", "input": "g",
+                                             "seconds": 10.0}]}}, f)
+
+
+def test_the_reference_is_the_newest_full_run(tmp_path):
+    fake_run(tmp_path / "peers_2026-12-01_aaa.json.gz", "2026-12-01T10:00:00")
+    fake_run(tmp_path / "peers_2026-12-03_bbb.json.gz", "2026-12-03T10:00:00")
+    fake_run(tmp_path / "peers_2026-12-04_ccc.json.gz", "2026-12-04T10:00:00", final=False)
+    fake_run(tmp_path / "peers_2026-12-05_ddd_partial.json.gz", "2026-12-05T10:00:00")
+    fake_run(tmp_path / "peers_2026-12-06_eee.json.gz", "2026-12-06T10:00:00", full=False)
+    fake_run(tmp_path / "peers_2026-12-07_fff.json.gz", "2026-12-07T10:00:00", quick=True)
+    path, run = estimate.newest_full_run(str(tmp_path))
+    assert path.endswith("peers_2026-12-03_bbb.json.gz")
+    assert estimate.newest_full_run(str(tmp_path), quick=True)[0].endswith("_fff.json.gz")
+    assert estimate.newest_full_run(str(tmp_path / "none")) is None
+
+
+def test_the_reference_costs_inputs_from_their_wall_time():
+    ref = estimate.Reference()
+    if not ref.records:
+        pytest.skip("no full run in bench/results")
+    run = ref.run
+    t = run["registry"]["_timing"][0]
+    assert ref.inputs[(t["section"], t["input"])] == pytest.approx(t["seconds"])
+    # An input's cases and the time outside them add up to its wall time.
+    cases = sum(c for (s, n, _), c in ref.cases.items()
+                if n == t["input"] and s in ("matrix", "read"))
+    assert ref.overhead(t["section"], t["input"]) == pytest.approx(t["seconds"] - cases)
+    assert ref.case_cost("tpch", "lineitem_sf0.01", "zstd") == \
+        ref.cases[("tpch", "lineitem_sf1", "zstd")]  # quick's TPC-H: the only one
+    plan = budget.Plan(ref)
+    floor, full = plan.input("matrix", t["input"], [("matrix", "default")])
+    assert 0 < floor < full
+
+
+def test_sessions_are_planned_from_measured_peaks_largest_first():
+    gib = 1 << 30
+    units = [["pyarrow"], ["duckdb", "duckdb-mt"], ["polars", "polars-mt"], ["arrow-rs"]]
+    peaks = {"quiver": 2 * gib, "control": 2 * gib, "pyarrow": 2 * gib, "duckdb": 6 * gib,
+             "duckdb-mt": 2 * gib, "polars": 3 * gib, "polars-mt": 3 * gib,
+             "arrow-rs": gib // 2}
+    # 0.8 x 20 GiB = 16 GiB, Quiver and its control 5 of it with the margin:
+    # duckdb's 10 first, polars' 7.5 beside pyarrow's 2.5, arrow-rs where
+    # it first fits. In order, unit by unit, it would take three sessions.
+    parts = peer_process.plan_parts(units, gib, 1.0, peaks=peaks, available=20 * gib,
+                                    quiet=True)
+    assert parts == [["pyarrow", "polars", "polars-mt"], ["duckdb", "duckdb-mt", "arrow-rs"]]
+    for part in parts:
+        need = sum(peaks[p] for p in ["quiver", "control"] + part) * peer_process.PEAK_MARGIN
+        assert need <= 16 * gib
+    # Without peaks, the factors times the input's size.
+    parts = peer_process.plan_parts(units, gib // 8, 1.0, available=20 * gib, quiet=True)
+    assert [p for part in parts for p in part] == [p for u in units for p in u]
+
+
+def test_the_last_full_run_replayed_under_the_budget_ends_within_it():
+    """The dry projection: the newest full run's cases, as measured, under
+    today's schedule, sessions and budget (budget.simulate) end within 57
+    minutes; without the budget they would not."""
+    ref = estimate.Reference()
+    if not ref.records:
+        pytest.skip("no full run in bench/results")
+    # The model first: replayed as it ran, the reference's wall time.
+    as_ran = budget.simulate(ref, math.inf, replan=False, gc_s=0.0, today=False)
+    assert as_ran["end_s"] == pytest.approx(ref.run["wall_s"], rel=0.05)
+    sim = budget.simulate(ref, 57 * 60)
+    assert sim["floor_s"] < sim["end_s"] <= 57 * 60, budget.print_simulation(sim)
+    free = budget.simulate(ref, math.inf)
+    assert free["cut"] == 0 and free["end_s"] > sim["end_s"]
