@@ -354,46 +354,163 @@ Result<SelectedOffsets> GatherOffsets(const ArrayData& values, const Selection& 
   return SelectedOffsets{std::move(offsets), total};
 }
 
+// Binary values by runs (filter with a dense mask): the offsets of each
+// run shifted, then one memcpy per run.
 template <typename O>
-Status GatherBinary(const ArrayData& values, const Selection& sel, const char* what,
-                    MemoryPool* pool, ArrayData* out) {
-  const int64_t n = sel.length;
+Status GatherBinaryRuns(const ArrayData& values, const Selection& sel, const char* what,
+                        MemoryPool* pool, ArrayData* out) {
   const O* off = values.GetValues<O>(1);
   QUIVER_ASSIGN_OR_RAISE(auto selected, GatherOffsets<O>(values, sel, what, pool, nullptr));
-  const O* o = selected.offsets.template data_as<O>();
   const int64_t total = selected.total;
   QUIVER_ASSIGN_OR_RAISE(auto data, AllocateExact(total, pool));
   if (total > 0) {
     const uint8_t* src = values.buffers[2]->data();
     uint8_t* dst = data.data();
-    if (sel.runs != nullptr) {
-      for (const Run& r : *sel.runs) {
-        const int64_t start = off[r.start];
-        const int64_t bytes = static_cast<int64_t>(off[r.start + r.length]) - start;
-        std::memcpy(dst, src + start, static_cast<size_t>(bytes));
-        dst += bytes;
-      }
-    } else {
-      // Short values (most strings) by one 16-byte copy, where both buffers
-      // have the room: the bytes past the value are overwritten by the next
-      // ones, written later in increasing order (a call to memcpy per value
-      // costs more than the bytes).
-      const int64_t src_size = values.buffers[2]->size();
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t to = o[j];
-        const int64_t length = static_cast<int64_t>(o[j + 1]) - to;
-        const int64_t from = off[sel.indices[j]];
-        if (length <= 16 && to + 16 <= total && from + 16 <= src_size) {
-          std::memcpy(dst + to, src + from, 16);
-        } else if (length > 0) {
-          std::memcpy(dst + to, src + from, static_cast<size_t>(length));
-        }
-      }
+    for (const Run& r : *sel.runs) {
+      const int64_t start = off[r.start];
+      const int64_t bytes = static_cast<int64_t>(off[r.start + r.length]) - start;
+      std::memcpy(dst, src + start, static_cast<size_t>(bytes));
+      dst += bytes;
     }
   }
   out->buffers.push_back(selected.offsets.Freeze());
   out->buffers.push_back(data.Freeze());
   return Status::OK();
+}
+
+// How many rows ahead the index gathers prefetch (random rows of an array
+// past the L2 cache: its offsets, then its bytes).
+constexpr int64_t kPrefetchAhead = 16;
+
+// Pass 1 of GatherBinaryIndices: out[j + 1] the running sum of the slots'
+// lengths, starts[j] the source start of slot j, 64 slots (one word of
+// the output's validity `valid`, all set when it is null) at a time: a
+// full word by a branch-free loop, any other by its set bits only (its
+// lengths and starts zeroed first, then summed), so that a null slot (a
+// null index, a forced null, a null value) reads nothing and gets length 0.
+// Returns the total, or -1 past the offset type's range.
+template <typename O>
+int64_t IndexOffsets(const O* off, const int64_t* indices, const uint8_t* valid, int64_t n,
+                     O* out, O* starts) {
+  constexpr int64_t kMax = std::numeric_limits<O>::max();
+  int64_t total = 0;
+  out[0] = 0;
+  for (int64_t j0 = 0; j0 < n; j0 += 64) {
+    const int m = n - j0 < 64 ? static_cast<int>(n - j0) : 64;
+    const int64_t* idx = indices + j0;
+    O* o = out + j0 + 1;
+    O* st = starts + j0;
+    const uint64_t all = bit_util::LeastSignificantBitMask(m);
+    uint64_t w = valid == nullptr ? all : bitmap::LoadBits(valid, j0, m);
+    const int64_t before = total;
+    if (w == all) {
+      for (int t = 0; t < m; ++t) {
+        if (j0 + t + kPrefetchAhead < n) __builtin_prefetch(off + idx[t + kPrefetchAhead]);
+        const int64_t start = off[idx[t]];
+        total += static_cast<int64_t>(off[idx[t] + 1]) - start;
+        o[t] = static_cast<O>(total);
+        st[t] = static_cast<O>(start);
+      }
+    } else {
+      std::memset(o, 0, static_cast<size_t>(m) * sizeof(O));
+      std::memset(st, 0, static_cast<size_t>(m) * sizeof(O));
+      while (w != 0) {
+        const int t = std::countr_zero(w);
+        w &= w - 1;
+        const int64_t start = off[idx[t]];
+        o[t] = static_cast<O>(static_cast<int64_t>(off[idx[t] + 1]) - start);
+        st[t] = static_cast<O>(start);
+      }
+      for (int t = 0; t < m; ++t) {
+        total += o[t];
+        o[t] = static_cast<O>(total);
+      }
+    }
+    // The lengths are at most kMax each: 64 of them fit in int64 (the
+    // 32-bit sums wrap in O only past kMax, which this test catches; a
+    // 64-bit offset array this large cannot exist).
+    if (total > kMax || total < before) return -1;
+  }
+  return total;
+}
+
+// Binary values by indices (take; filter with a sparse mask), in two passes
+// as arrow-rs take_bytes: the output offsets with each slot's source start
+// (IndexOffsets), then the bytes. Null output slots get no bytes (arrow-rs
+// too; pyarrow keeps a null value's bytes: either is valid Arrow). Values
+// of up to 32 bytes move by one 32-byte copy where both buffers have the
+// room (the bytes past the value are overwritten by the next values,
+// written later in increasing order; a memcpy call per value costs more
+// than its bytes), longer ones by memcpy.
+template <typename O>
+Status GatherBinaryIndices(const ArrayData& values, const Selection& sel, const uint8_t* valid,
+                           const char* what, MemoryPool* pool, ArrayData* out) {
+  const int64_t n = sel.length;
+  const O* off = values.GetValues<O>(1);
+  QUIVER_ASSIGN_OR_RAISE(auto offsets,
+                         AllocateExact((n + 1) * static_cast<int64_t>(sizeof(O)), pool));
+  QUIVER_ASSIGN_OR_RAISE(auto starts_buffer,
+                         AllocateExact(n * static_cast<int64_t>(sizeof(O)), pool));
+  O* o = offsets.data_as<O>();
+  O* starts = starts_buffer.data_as<O>();
+  const int64_t total = IndexOffsets<O>(off, sel.indices, valid, n, o, starts);
+  if (total < 0) {
+    // Past the range: the sum that overflows, for the message.
+    int64_t sum = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      if (valid != nullptr && !bit_util::GetBit(valid, j)) continue;
+      const int64_t i = sel.indices[j];
+      sum += static_cast<int64_t>(off[i + 1]) - static_cast<int64_t>(off[i]);
+      if (sum > std::numeric_limits<O>::max()) break;
+    }
+    return OffsetOverflow(what, *values.type, sum);
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto data, AllocateExact(total, pool));
+  if (total > 0) {
+    const uint8_t* src = values.buffers[2]->data();
+    const int64_t src_size = values.buffers[2]->size();
+    uint8_t* dst = data.data();
+    auto copy = [&](int64_t j) {
+      const int64_t to = o[j];
+      const int64_t length = static_cast<int64_t>(o[j + 1]) - to;
+      const int64_t from = starts[j];
+      if (length <= 32 && to + 32 <= total && from + 32 <= src_size) {
+        std::memcpy(dst + to, src + from, 32);
+      } else {
+        std::memcpy(dst + to, src + from, static_cast<size_t>(length));
+      }
+    };
+    for (int64_t j0 = 0; j0 < n; j0 += 64) {
+      const int m = n - j0 < 64 ? static_cast<int>(n - j0) : 64;
+      const uint64_t all = bit_util::LeastSignificantBitMask(m);
+      uint64_t w = valid == nullptr ? all : bitmap::LoadBits(valid, j0, m);
+      if (w == all) {
+        for (int64_t j = j0; j < j0 + m; ++j) {
+          if (j + kPrefetchAhead < n) __builtin_prefetch(src + starts[j + kPrefetchAhead]);
+          copy(j);
+        }
+      } else {
+        while (w != 0) {
+          const int64_t j = j0 + std::countr_zero(w);
+          w &= w - 1;
+          if (j + kPrefetchAhead < n) __builtin_prefetch(src + starts[j + kPrefetchAhead]);
+          copy(j);
+        }
+      }
+    }
+  }
+  out->buffers.push_back(offsets.Freeze());
+  out->buffers.push_back(data.Freeze());
+  return Status::OK();
+}
+
+template <typename O>
+Status GatherBinary(const ArrayData& values, const Selection& sel, const char* what,
+                    MemoryPool* pool, ArrayData* out) {
+  if (sel.runs != nullptr) return GatherBinaryRuns<O>(values, sel, what, pool, out);
+  // The output's validity (GatherValidity ran first), at offset 0.
+  const uint8_t* valid = out->buffers[0] == nullptr ? nullptr : out->buffers[0]->data();
+  return GatherBinaryIndices<O>(values, sel, valid, what, pool, out);
 }
 
 template <typename O>
