@@ -153,9 +153,11 @@ void TakeAnyWidth(const uint8_t* in, int64_t width, const int64_t* indices, int6
 
 // --- Bitmaps -----------------------------------------------------------------------
 
-void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
-                      int64_t bits_offset, int64_t n, uint8_t* out) {
+// Returns the packed zeros.
+int64_t FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
+                         int64_t bits_offset, int64_t n, uint8_t* out) {
   bitmap::BitAppender appender(out, 0);
+  int64_t zeros = 0;
   for (int64_t pos = 0; pos < n; pos += 64) {
     const int nbits = n - pos < 64 ? static_cast<int>(n - pos) : 64;
     uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, nbits);
@@ -165,9 +167,11 @@ void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bit
     if (count == 64) {  // a run of full words: copied whole
       const int64_t end = FullWordsEnd(bits, bits_offset, pos, n);
       appender.AppendBitmap(src, src_offset + pos, end - pos);
+      zeros += end - pos - bitmap::CountSetBits(src, src_offset + pos, end - pos);
       pos = end - 64;
       continue;
     }
+    zeros += std::popcount(w & ~s);
     if (count == nbits) {
       appender.Append(s, nbits);
       continue;
@@ -181,16 +185,95 @@ void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bit
     appender.Append(packed, count);
   }
   appender.Finish();
+  return zeros;
 }
 
 // The selected bits of src (from src_offset) into out (from bit 0),
 // sel.length of them.
-SimdLevel GatherBits(const uint8_t* src, int64_t src_offset, const Selection& sel, uint8_t* out) {
-  if (sel.bits != nullptr) return FilterBits(src, src_offset, sel.bits, sel.bits_offset, sel.rows, out);
-  bitmap::BitAppender appender(out, 0);
+// m (0..63) bits of a bitmap from bit `at`, by one 8-byte load ending at
+// the last byte that holds them (so it reads only bytes of the bitmap at
+// or before that one), or LoadBits near the bitmap's first byte or when
+// they span nine bytes.
+inline uint64_t LoadBitsBackward(const uint8_t* src, int64_t at, int m) {
+  if (m == 0) return 0;
+  const int64_t first = ((at + m - 1) >> 3) - 7;
+  // (Nine bytes when the bits start late in their first byte.)
+  if (first < 0 || (at & 7) + m > 64) return bitmap::LoadBits(src, at, m);
+  const uint64_t word = bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(src + first));
+  return (word >> (at - 8 * first)) & bit_util::LeastSignificantBitMask(m);
+}
+
+// Runs of a bitmap's bits, appended one after the other into out (from
+// bit 0). Every output word is stored once, whole: the words a run covers
+// whole straight from the source (one 64-bit load each, at the same shift
+// all along the run, so they do not wait on each other; an appender
+// carrying its accumulator from word to word makes a chain of dependent
+// steps), the words where runs meet through an accumulator. Returns how
+// many of the bits are 1.
+int64_t AppendRunsOfBits(const uint8_t* src, int64_t src_offset, const std::vector<Run>& runs,
+                         uint8_t* out) {
+  uint8_t* dst = out;  // the current output word
+  uint64_t acc = 0;    // its first `fill` bits
+  int fill = 0;
+  int64_t ones = 0;
+  for (const Run& r : runs) {
+    int64_t at = src_offset + r.start;
+    int64_t len = r.length;
+    if (fill > 0) {
+      const int m = len < 64 - fill ? static_cast<int>(len) : 64 - fill;
+      acc |= LoadBitsBackward(src, at, m) << fill;
+      fill += m;
+      at += m;
+      len -= m;
+      if (fill < 64) continue;  // the run is used up
+      ones += std::popcount(acc);
+      bit_util::StoreLittleEndian(dst, acc);
+      dst += 8;
+      acc = 0;
+      fill = 0;
+    }
+    const int64_t words = len >> 6;
+    const uint8_t* b = src + (at >> 3);
+    const int shift = static_cast<int>(at & 7);
+    if (shift == 0) {
+      std::memcpy(dst, b, static_cast<size_t>(words) * 8);
+      ones += bitmap::CountSetBits(b, 0, words * 64);
+    } else {
+      for (int64_t k = 0; k < words; ++k) {
+        const uint64_t lo = bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(b + 8 * k));
+        const uint64_t hi = b[8 * k + 8];
+        const uint64_t w = (lo >> shift) | (hi << (64 - shift));
+        ones += std::popcount(w);
+        bit_util::StoreLittleEndian(dst + 8 * k, w);
+      }
+    }
+    dst += words * 8;
+    at += words * 64;
+    len -= words * 64;
+    acc = LoadBitsBackward(src, at, static_cast<int>(len));
+    fill = static_cast<int>(len);
+  }
+  ones += std::popcount(acc);
+  bitmap::StoreBits(dst, 0, fill, acc);
+  return ones;
+}
+
+// `zeros` (if given) gets the number of 0 bits written, or -1 when not
+// counted.
+SimdLevel GatherBits(const uint8_t* src, int64_t src_offset, const Selection& sel, uint8_t* out,
+                     int64_t* zeros = nullptr) {
+  if (zeros != nullptr) *zeros = -1;
+  if (sel.bits != nullptr) {
+    return FilterBits(src, src_offset, sel.bits, sel.bits_offset, sel.rows, out,
+                      bit_util::BytesForBits(sel.length), zeros);
+  }
   if (sel.runs != nullptr) {
-    for (const Run& r : *sel.runs) appender.AppendBitmap(src, src_offset + r.start, r.length);
-  } else {
+    const int64_t ones = AppendRunsOfBits(src, src_offset, *sel.runs, out);
+    if (zeros != nullptr) *zeros = sel.length - ones;
+    return SimdLevel::kScalar;
+  }
+  bitmap::BitAppender appender(out, 0);
+  {
     for (int64_t j = 0; j < sel.length; j += 64) {
       const int m = sel.length - j < 64 ? static_cast<int>(sel.length - j) : 64;
       uint64_t word = 0;
@@ -219,15 +302,17 @@ Status GatherValidity(const ArrayData& values, const Selection& sel, MemoryPool*
   const int64_t n = sel.length;
   QUIVER_ASSIGN_OR_RAISE(auto bitmap_buffer, AllocateBitmap(n, pool));
   uint8_t* dst = bitmap_buffer.data();
+  int64_t nulls = -1;  // counted by the bitmap filter when it can
   if (values_nulls) {
-    GatherBits(validity, values.offset, sel, dst);
+    GatherBits(validity, values.offset, sel, dst, &nulls);
   } else {
     bitmap::SetBitsTo(dst, 0, n, true);
   }
   if (sel.forced_nulls > 0) {
     bitmap::BitmapAnd(dst, 0, sel.valid_bits, sel.valid_offset, n, dst, 0);
+    nulls = -1;
   }
-  const int64_t nulls = n - bitmap::CountSetBits(dst, 0, n);
+  if (nulls < 0) nulls = n - bitmap::CountSetBits(dst, 0, n);
   out->null_count = nulls;
   out->buffers.push_back(nulls == 0 ? nullptr : bitmap_buffer.Freeze());
   return Status::OK();
@@ -592,13 +677,18 @@ SimdLevel FilterFixedWidth(const uint8_t* in, int64_t width, const uint8_t* bits
 }
 
 SimdLevel FilterBits(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
-                     int64_t bits_offset, int64_t n, uint8_t* out) {
+                     int64_t bits_offset, int64_t n, uint8_t* out, int64_t out_bytes,
+                     int64_t* zeros) {
+  int64_t z;
+  SimdLevel level = SimdLevel::kScalar;
   if (ActiveSimdLevel() >= SimdLevel::kAvx2) {
-    FilterBitsBmi2(src, src_offset, bits, bits_offset, n, out);
-    return SimdLevel::kAvx2;
+    z = FilterBitsBmi2(src, src_offset, bits, bits_offset, n, out, out_bytes);
+    level = SimdLevel::kAvx2;
+  } else {
+    z = FilterBitsScalar(src, src_offset, bits, bits_offset, n, out);
   }
-  FilterBitsScalar(src, src_offset, bits, bits_offset, n, out);
-  return SimdLevel::kScalar;
+  if (zeros != nullptr) *zeros = z;
+  return level;
 }
 
 Result<ArrayDataPtr> Gather(const ArrayData& values, const Selection& sel, const char* what,
