@@ -1,8 +1,9 @@
 // take (take.h): the indices are checked against the values' length and
 // brought to int64 once (int64 indices without nulls are used in place),
-// then the gather of selection.cc copies the rows (one index per row). A
-// null index's slot is set to row 0 in the converted copy, so that the
-// gather never reads outside the values; its output row is forced null
+// then the gather of selection.cc copies the rows (one index per row). An
+// index out of range is set to row 0 in the converted copy (so that the
+// gather never reads outside the values; only one under a null can remain
+// there, any other is the error); a null index's output row is forced null
 // (and binary/list slots get length 0). Bounds are checked only on valid
 // indices, as pyarrow (its IndexBoundsCheck visits the validity's set
 // runs).
