@@ -62,7 +62,9 @@ class Concatenator {
       }
       length_ += a->length;
     }
-    out_ = std::make_shared<ArrayData>(type_, length_, std::vector<std::shared_ptr<Buffer>>{});
+    std::vector<std::shared_ptr<Buffer>> buffers;
+    buffers.reserve(3);  // validity, offsets or values, data: no regrowth
+    out_ = std::make_shared<ArrayData>(type_, length_, std::move(buffers));
     if (type_->id() == Type::kNull) {
       out_->null_count = length_;
       return out_;
@@ -190,6 +192,7 @@ class Concatenator {
     O* dst = reinterpret_cast<O*>(MutableData(offsets));
     dst[0] = 0;
     std::vector<Range> ranges;
+    ranges.reserve(in_.size());
     int64_t running = 0;
     int64_t pos = 0;
     for (const auto& a : in_) {

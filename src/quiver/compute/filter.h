@@ -30,6 +30,10 @@ struct FilterOptions {
   static FilterOptions Defaults() { return {}; }
 };
 
+class FilterContext;
+Result<ArrayDataPtr> Filter(const ArrayDataPtr& values, const ArrayDataPtr& mask,
+                            FilterOptions options = {}, MemoryPool* pool = DefaultMemoryPool());
+
 // A mask's selection, computed once and applied to many columns.
 // Immutable after Make; Apply may run on several threads at once.
 class FilterContext {
@@ -51,12 +55,16 @@ class FilterContext {
   struct Impl;
 
  private:
+  // The one-column Filter makes a context it applies once: it does not
+  // build the runs of a dense mask for a fixed-width column.
+  friend Result<ArrayDataPtr> Filter(const ArrayDataPtr& values, const ArrayDataPtr& mask,
+                                     FilterOptions options, MemoryPool* pool);
+  static Result<FilterContext> Make(const ArrayDataPtr& mask, FilterOptions options,
+                                    MemoryPool* pool, bool reusable);
   explicit FilterContext(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<const Impl> impl_;
 };
 
-Result<ArrayDataPtr> Filter(const ArrayDataPtr& values, const ArrayDataPtr& mask,
-                            FilterOptions options = {}, MemoryPool* pool = DefaultMemoryPool());
 Result<RecordBatchPtr> Filter(const RecordBatch& batch, const ArrayDataPtr& mask,
                               FilterOptions options = {}, MemoryPool* pool = DefaultMemoryPool());
 

@@ -153,9 +153,11 @@ void TakeAnyWidth(const uint8_t* in, int64_t width, const int64_t* indices, int6
 
 // --- Bitmaps -----------------------------------------------------------------------
 
-void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
-                      int64_t bits_offset, int64_t n, uint8_t* out) {
+// Returns the packed zeros.
+int64_t FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
+                         int64_t bits_offset, int64_t n, uint8_t* out) {
   bitmap::BitAppender appender(out, 0);
+  int64_t zeros = 0;
   for (int64_t pos = 0; pos < n; pos += 64) {
     const int nbits = n - pos < 64 ? static_cast<int>(n - pos) : 64;
     uint64_t w = bitmap::LoadBits(bits, bits_offset + pos, nbits);
@@ -165,9 +167,11 @@ void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bit
     if (count == 64) {  // a run of full words: copied whole
       const int64_t end = FullWordsEnd(bits, bits_offset, pos, n);
       appender.AppendBitmap(src, src_offset + pos, end - pos);
+      zeros += end - pos - bitmap::CountSetBits(src, src_offset + pos, end - pos);
       pos = end - 64;
       continue;
     }
+    zeros += std::popcount(w & ~s);
     if (count == nbits) {
       appender.Append(s, nbits);
       continue;
@@ -181,16 +185,95 @@ void FilterBitsScalar(const uint8_t* src, int64_t src_offset, const uint8_t* bit
     appender.Append(packed, count);
   }
   appender.Finish();
+  return zeros;
 }
 
 // The selected bits of src (from src_offset) into out (from bit 0),
 // sel.length of them.
-SimdLevel GatherBits(const uint8_t* src, int64_t src_offset, const Selection& sel, uint8_t* out) {
-  if (sel.bits != nullptr) return FilterBits(src, src_offset, sel.bits, sel.bits_offset, sel.rows, out);
-  bitmap::BitAppender appender(out, 0);
+// m (0..63) bits of a bitmap from bit `at`, by one 8-byte load ending at
+// the last byte that holds them (so it reads only bytes of the bitmap at
+// or before that one), or LoadBits near the bitmap's first byte or when
+// they span nine bytes.
+inline uint64_t LoadBitsBackward(const uint8_t* src, int64_t at, int m) {
+  if (m == 0) return 0;
+  const int64_t first = ((at + m - 1) >> 3) - 7;
+  // (Nine bytes when the bits start late in their first byte.)
+  if (first < 0 || (at & 7) + m > 64) return bitmap::LoadBits(src, at, m);
+  const uint64_t word = bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(src + first));
+  return (word >> (at - 8 * first)) & bit_util::LeastSignificantBitMask(m);
+}
+
+// Runs of a bitmap's bits, appended one after the other into out (from
+// bit 0). Every output word is stored once, whole: the words a run covers
+// whole straight from the source (one 64-bit load each, at the same shift
+// all along the run, so they do not wait on each other; an appender
+// carrying its accumulator from word to word makes a chain of dependent
+// steps), the words where runs meet through an accumulator. Returns how
+// many of the bits are 1.
+int64_t AppendRunsOfBits(const uint8_t* src, int64_t src_offset, const std::vector<Run>& runs,
+                         uint8_t* out) {
+  uint8_t* dst = out;  // the current output word
+  uint64_t acc = 0;    // its first `fill` bits
+  int fill = 0;
+  int64_t ones = 0;
+  for (const Run& r : runs) {
+    int64_t at = src_offset + r.start;
+    int64_t len = r.length;
+    if (fill > 0) {
+      const int m = len < 64 - fill ? static_cast<int>(len) : 64 - fill;
+      acc |= LoadBitsBackward(src, at, m) << fill;
+      fill += m;
+      at += m;
+      len -= m;
+      if (fill < 64) continue;  // the run is used up
+      ones += std::popcount(acc);
+      bit_util::StoreLittleEndian(dst, acc);
+      dst += 8;
+      acc = 0;
+      fill = 0;
+    }
+    const int64_t words = len >> 6;
+    const uint8_t* b = src + (at >> 3);
+    const int shift = static_cast<int>(at & 7);
+    if (shift == 0) {
+      std::memcpy(dst, b, static_cast<size_t>(words) * 8);
+      ones += bitmap::CountSetBits(b, 0, words * 64);
+    } else {
+      for (int64_t k = 0; k < words; ++k) {
+        const uint64_t lo = bit_util::FromLittleEndian(bit_util::SafeLoad<uint64_t>(b + 8 * k));
+        const uint64_t hi = b[8 * k + 8];
+        const uint64_t w = (lo >> shift) | (hi << (64 - shift));
+        ones += std::popcount(w);
+        bit_util::StoreLittleEndian(dst + 8 * k, w);
+      }
+    }
+    dst += words * 8;
+    at += words * 64;
+    len -= words * 64;
+    acc = LoadBitsBackward(src, at, static_cast<int>(len));
+    fill = static_cast<int>(len);
+  }
+  ones += std::popcount(acc);
+  bitmap::StoreBits(dst, 0, fill, acc);
+  return ones;
+}
+
+// `zeros` (if given) gets the number of 0 bits written, or -1 when not
+// counted.
+SimdLevel GatherBits(const uint8_t* src, int64_t src_offset, const Selection& sel, uint8_t* out,
+                     int64_t* zeros = nullptr) {
+  if (zeros != nullptr) *zeros = -1;
+  if (sel.bits != nullptr) {
+    return FilterBits(src, src_offset, sel.bits, sel.bits_offset, sel.rows, out,
+                      bit_util::BytesForBits(sel.length), zeros);
+  }
   if (sel.runs != nullptr) {
-    for (const Run& r : *sel.runs) appender.AppendBitmap(src, src_offset + r.start, r.length);
-  } else {
+    const int64_t ones = AppendRunsOfBits(src, src_offset, *sel.runs, out);
+    if (zeros != nullptr) *zeros = sel.length - ones;
+    return SimdLevel::kScalar;
+  }
+  bitmap::BitAppender appender(out, 0);
+  {
     for (int64_t j = 0; j < sel.length; j += 64) {
       const int m = sel.length - j < 64 ? static_cast<int>(sel.length - j) : 64;
       uint64_t word = 0;
@@ -219,15 +302,17 @@ Status GatherValidity(const ArrayData& values, const Selection& sel, MemoryPool*
   const int64_t n = sel.length;
   QUIVER_ASSIGN_OR_RAISE(auto bitmap_buffer, AllocateBitmap(n, pool));
   uint8_t* dst = bitmap_buffer.data();
+  int64_t nulls = -1;  // counted by the bitmap filter when it can
   if (values_nulls) {
-    GatherBits(validity, values.offset, sel, dst);
+    GatherBits(validity, values.offset, sel, dst, &nulls);
   } else {
     bitmap::SetBitsTo(dst, 0, n, true);
   }
   if (sel.forced_nulls > 0) {
     bitmap::BitmapAnd(dst, 0, sel.valid_bits, sel.valid_offset, n, dst, 0);
+    nulls = -1;
   }
-  const int64_t nulls = n - bitmap::CountSetBits(dst, 0, n);
+  if (nulls < 0) nulls = n - bitmap::CountSetBits(dst, 0, n);
   out->null_count = nulls;
   out->buffers.push_back(nulls == 0 ? nullptr : bitmap_buffer.Freeze());
   return Status::OK();
@@ -354,46 +439,163 @@ Result<SelectedOffsets> GatherOffsets(const ArrayData& values, const Selection& 
   return SelectedOffsets{std::move(offsets), total};
 }
 
+// Binary values by runs (filter with a dense mask): the offsets of each
+// run shifted, then one memcpy per run.
 template <typename O>
-Status GatherBinary(const ArrayData& values, const Selection& sel, const char* what,
-                    MemoryPool* pool, ArrayData* out) {
-  const int64_t n = sel.length;
+Status GatherBinaryRuns(const ArrayData& values, const Selection& sel, const char* what,
+                        MemoryPool* pool, ArrayData* out) {
   const O* off = values.GetValues<O>(1);
   QUIVER_ASSIGN_OR_RAISE(auto selected, GatherOffsets<O>(values, sel, what, pool, nullptr));
-  const O* o = selected.offsets.template data_as<O>();
   const int64_t total = selected.total;
   QUIVER_ASSIGN_OR_RAISE(auto data, AllocateExact(total, pool));
   if (total > 0) {
     const uint8_t* src = values.buffers[2]->data();
     uint8_t* dst = data.data();
-    if (sel.runs != nullptr) {
-      for (const Run& r : *sel.runs) {
-        const int64_t start = off[r.start];
-        const int64_t bytes = static_cast<int64_t>(off[r.start + r.length]) - start;
-        std::memcpy(dst, src + start, static_cast<size_t>(bytes));
-        dst += bytes;
-      }
-    } else {
-      // Short values (most strings) by one 16-byte copy, where both buffers
-      // have the room: the bytes past the value are overwritten by the next
-      // ones, written later in increasing order (a call to memcpy per value
-      // costs more than the bytes).
-      const int64_t src_size = values.buffers[2]->size();
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t to = o[j];
-        const int64_t length = static_cast<int64_t>(o[j + 1]) - to;
-        const int64_t from = off[sel.indices[j]];
-        if (length <= 16 && to + 16 <= total && from + 16 <= src_size) {
-          std::memcpy(dst + to, src + from, 16);
-        } else if (length > 0) {
-          std::memcpy(dst + to, src + from, static_cast<size_t>(length));
-        }
-      }
+    for (const Run& r : *sel.runs) {
+      const int64_t start = off[r.start];
+      const int64_t bytes = static_cast<int64_t>(off[r.start + r.length]) - start;
+      std::memcpy(dst, src + start, static_cast<size_t>(bytes));
+      dst += bytes;
     }
   }
   out->buffers.push_back(selected.offsets.Freeze());
   out->buffers.push_back(data.Freeze());
   return Status::OK();
+}
+
+// How many rows ahead the index gathers prefetch (random rows of an array
+// past the L2 cache: its offsets, then its bytes).
+constexpr int64_t kPrefetchAhead = 16;
+
+// Pass 1 of GatherBinaryIndices: out[j + 1] the running sum of the slots'
+// lengths, starts[j] the source start of slot j, 64 slots (one word of
+// the output's validity `valid`, all set when it is null) at a time: a
+// full word by a branch-free loop, any other by its set bits only (its
+// lengths and starts zeroed first, then summed), so that a null slot (a
+// null index, a forced null, a null value) reads nothing and gets length 0.
+// Returns the total, or -1 past the offset type's range.
+template <typename O>
+int64_t IndexOffsets(const O* off, const int64_t* indices, const uint8_t* valid, int64_t n,
+                     O* out, O* starts) {
+  constexpr int64_t kMax = std::numeric_limits<O>::max();
+  int64_t total = 0;
+  out[0] = 0;
+  for (int64_t j0 = 0; j0 < n; j0 += 64) {
+    const int m = n - j0 < 64 ? static_cast<int>(n - j0) : 64;
+    const int64_t* idx = indices + j0;
+    O* o = out + j0 + 1;
+    O* st = starts + j0;
+    const uint64_t all = bit_util::LeastSignificantBitMask(m);
+    uint64_t w = valid == nullptr ? all : bitmap::LoadBits(valid, j0, m);
+    const int64_t before = total;
+    if (w == all) {
+      for (int t = 0; t < m; ++t) {
+        if (j0 + t + kPrefetchAhead < n) __builtin_prefetch(off + idx[t + kPrefetchAhead]);
+        const int64_t start = off[idx[t]];
+        total += static_cast<int64_t>(off[idx[t] + 1]) - start;
+        o[t] = static_cast<O>(total);
+        st[t] = static_cast<O>(start);
+      }
+    } else {
+      std::memset(o, 0, static_cast<size_t>(m) * sizeof(O));
+      std::memset(st, 0, static_cast<size_t>(m) * sizeof(O));
+      while (w != 0) {
+        const int t = std::countr_zero(w);
+        w &= w - 1;
+        const int64_t start = off[idx[t]];
+        o[t] = static_cast<O>(static_cast<int64_t>(off[idx[t] + 1]) - start);
+        st[t] = static_cast<O>(start);
+      }
+      for (int t = 0; t < m; ++t) {
+        total += o[t];
+        o[t] = static_cast<O>(total);
+      }
+    }
+    // The lengths are at most kMax each: 64 of them fit in int64 (the
+    // 32-bit sums wrap in O only past kMax, which this test catches; a
+    // 64-bit offset array this large cannot exist).
+    if (total > kMax || total < before) return -1;
+  }
+  return total;
+}
+
+// Binary values by indices (take; filter with a sparse mask), in two passes
+// as arrow-rs take_bytes: the output offsets with each slot's source start
+// (IndexOffsets), then the bytes. Null output slots get no bytes (arrow-rs
+// too; pyarrow keeps a null value's bytes: either is valid Arrow). Values
+// of up to 32 bytes move by one 32-byte copy where both buffers have the
+// room (the bytes past the value are overwritten by the next values,
+// written later in increasing order; a memcpy call per value costs more
+// than its bytes), longer ones by memcpy.
+template <typename O>
+Status GatherBinaryIndices(const ArrayData& values, const Selection& sel, const uint8_t* valid,
+                           const char* what, MemoryPool* pool, ArrayData* out) {
+  const int64_t n = sel.length;
+  const O* off = values.GetValues<O>(1);
+  QUIVER_ASSIGN_OR_RAISE(auto offsets,
+                         AllocateExact((n + 1) * static_cast<int64_t>(sizeof(O)), pool));
+  QUIVER_ASSIGN_OR_RAISE(auto starts_buffer,
+                         AllocateExact(n * static_cast<int64_t>(sizeof(O)), pool));
+  O* o = offsets.data_as<O>();
+  O* starts = starts_buffer.data_as<O>();
+  const int64_t total = IndexOffsets<O>(off, sel.indices, valid, n, o, starts);
+  if (total < 0) {
+    // Past the range: the sum that overflows, for the message.
+    int64_t sum = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      if (valid != nullptr && !bit_util::GetBit(valid, j)) continue;
+      const int64_t i = sel.indices[j];
+      sum += static_cast<int64_t>(off[i + 1]) - static_cast<int64_t>(off[i]);
+      if (sum > std::numeric_limits<O>::max()) break;
+    }
+    return OffsetOverflow(what, *values.type, sum);
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto data, AllocateExact(total, pool));
+  if (total > 0) {
+    const uint8_t* src = values.buffers[2]->data();
+    const int64_t src_size = values.buffers[2]->size();
+    uint8_t* dst = data.data();
+    auto copy = [&](int64_t j) {
+      const int64_t to = o[j];
+      const int64_t length = static_cast<int64_t>(o[j + 1]) - to;
+      const int64_t from = starts[j];
+      if (length <= 32 && to + 32 <= total && from + 32 <= src_size) {
+        std::memcpy(dst + to, src + from, 32);
+      } else {
+        std::memcpy(dst + to, src + from, static_cast<size_t>(length));
+      }
+    };
+    for (int64_t j0 = 0; j0 < n; j0 += 64) {
+      const int m = n - j0 < 64 ? static_cast<int>(n - j0) : 64;
+      const uint64_t all = bit_util::LeastSignificantBitMask(m);
+      uint64_t w = valid == nullptr ? all : bitmap::LoadBits(valid, j0, m);
+      if (w == all) {
+        for (int64_t j = j0; j < j0 + m; ++j) {
+          if (j + kPrefetchAhead < n) __builtin_prefetch(src + starts[j + kPrefetchAhead]);
+          copy(j);
+        }
+      } else {
+        while (w != 0) {
+          const int64_t j = j0 + std::countr_zero(w);
+          w &= w - 1;
+          if (j + kPrefetchAhead < n) __builtin_prefetch(src + starts[j + kPrefetchAhead]);
+          copy(j);
+        }
+      }
+    }
+  }
+  out->buffers.push_back(offsets.Freeze());
+  out->buffers.push_back(data.Freeze());
+  return Status::OK();
+}
+
+template <typename O>
+Status GatherBinary(const ArrayData& values, const Selection& sel, const char* what,
+                    MemoryPool* pool, ArrayData* out) {
+  if (sel.runs != nullptr) return GatherBinaryRuns<O>(values, sel, what, pool, out);
+  // The output's validity (GatherValidity ran first), at offset 0.
+  const uint8_t* valid = out->buffers[0] == nullptr ? nullptr : out->buffers[0]->data();
+  return GatherBinaryIndices<O>(values, sel, valid, what, pool, out);
 }
 
 template <typename O>
@@ -475,13 +677,18 @@ SimdLevel FilterFixedWidth(const uint8_t* in, int64_t width, const uint8_t* bits
 }
 
 SimdLevel FilterBits(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
-                     int64_t bits_offset, int64_t n, uint8_t* out) {
+                     int64_t bits_offset, int64_t n, uint8_t* out, int64_t out_bytes,
+                     int64_t* zeros) {
+  int64_t z;
+  SimdLevel level = SimdLevel::kScalar;
   if (ActiveSimdLevel() >= SimdLevel::kAvx2) {
-    FilterBitsBmi2(src, src_offset, bits, bits_offset, n, out);
-    return SimdLevel::kAvx2;
+    z = FilterBitsBmi2(src, src_offset, bits, bits_offset, n, out, out_bytes);
+    level = SimdLevel::kAvx2;
+  } else {
+    z = FilterBitsScalar(src, src_offset, bits, bits_offset, n, out);
   }
-  FilterBitsScalar(src, src_offset, bits, bits_offset, n, out);
-  return SimdLevel::kScalar;
+  if (zeros != nullptr) *zeros = z;
+  return level;
 }
 
 Result<ArrayDataPtr> Gather(const ArrayData& values, const Selection& sel, const char* what,

@@ -86,9 +86,13 @@ SimdLevel FilterFixedWidth(const uint8_t* in, int64_t width, const uint8_t* bits
                            int64_t bits_offset, int64_t n, uint8_t* out);
 
 // The bits of `src` (from src_offset) where the mask bits are set, packed
-// into out (from bit 0): a filter of a bitmap.
+// into out (from bit 0): a filter of a bitmap. `out` holds out_bytes bytes
+// (at least the bytes of the set bits' count); nothing past them is
+// written. `zeros` (if given): how many of the packed bits are 0 (a
+// validity's nulls, counted on the way).
 SimdLevel FilterBits(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
-                     int64_t bits_offset, int64_t n, uint8_t* out);
+                     int64_t bits_offset, int64_t n, uint8_t* out, int64_t out_bytes,
+                     int64_t* zeros = nullptr);
 
 // Where the run of full (all-ones) 64-bit words of a selection bitmap
 // that starts at `pos` (whose word is full) ends: pos + 64 * k, at most n.
@@ -113,8 +117,8 @@ inline int64_t FullWordsEnd(const uint8_t* bits, int64_t bits_offset, int64_t po
 // finishes the tail.
 int64_t FilterFixedWidthAvx512(const uint8_t* in, int width, const uint8_t* bits,
                                int64_t bits_offset, int64_t n, uint8_t* out, int64_t* written);
-// Bitmaps with BMI2's PEXT (AVX2 level and up).
-void FilterBitsBmi2(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
-                    int64_t bits_offset, int64_t n, uint8_t* out);
+// Bitmaps with BMI2's PEXT (AVX2 level and up); returns the packed zeros.
+int64_t FilterBitsBmi2(const uint8_t* src, int64_t src_offset, const uint8_t* bits,
+                       int64_t bits_offset, int64_t n, uint8_t* out, int64_t out_bytes);
 
 }  // namespace quiver::compute::internal

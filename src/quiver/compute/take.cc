@@ -1,8 +1,9 @@
 // take (take.h): the indices are checked against the values' length and
 // brought to int64 once (int64 indices without nulls are used in place),
-// then the gather of selection.cc copies the rows (one index per row). A
-// null index's slot is set to row 0 in the converted copy, so that the
-// gather never reads outside the values; its output row is forced null
+// then the gather of selection.cc copies the rows (one index per row). An
+// index out of range is set to row 0 in the converted copy (so that the
+// gather never reads outside the values; only one under a null can remain
+// there, any other is the error); a null index's output row is forced null
 // (and binary/list slots get length 0). Bounds are checked only on valid
 // indices, as pyarrow (its IndexBoundsCheck visits the validity's set
 // runs).
@@ -68,19 +69,22 @@ Status PrepareTyped(const ArrayData& indices, int64_t rows, PreparedIndices* out
   }
   out->owned.reset(new int64_t[static_cast<size_t>(n)]);
   int64_t* dst = out->owned.get();
-  if (out->nulls == 0) {
+  // One branch-free (vectorised) pass: an index out of range becomes row
+  // 0; if there was any, a second pass names the first valid one (one
+  // under a null index is no error: it stays row 0, never read).
+  bool bad = false;
+  for (int64_t i = 0; i < n; ++i) {
+    // One unsigned compare: a negative index widens to a huge one.
+    const int64_t x = static_cast<int64_t>(src[i]);
+    const bool oob = static_cast<uint64_t>(x) >= static_cast<uint64_t>(rows);
+    bad |= oob;
+    dst[i] = oob ? 0 : x;
+  }
+  if (bad) {
     for (int64_t i = 0; i < n; ++i) {
-      if (OutOfBounds(src[i], rows)) return IndexOutOfBounds(src[i]);
-      dst[i] = static_cast<int64_t>(src[i]);
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      if (!bit_util::GetBit(out->valid_bits, out->valid_offset + i)) {
-        dst[i] = 0;
-        continue;
-      }
-      if (OutOfBounds(src[i], rows)) return IndexOutOfBounds(src[i]);
-      dst[i] = static_cast<int64_t>(src[i]);
+      const bool valid =
+          out->nulls == 0 || bit_util::GetBit(out->valid_bits, out->valid_offset + i);
+      if (valid && OutOfBounds(src[i], rows)) return IndexOutOfBounds(src[i]);
     }
   }
   out->indices = dst;

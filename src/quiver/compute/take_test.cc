@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "quiver/compute/selection_test_util_internal.h"
+#include "quiver/util/bit_util.h"
 
 namespace quiver::compute {
 namespace {
@@ -138,6 +139,59 @@ TEST(Take, RecordBatchSharesTheIndices) {
   EXPECT_TRUE(Take(*batch, testutil::ArrayFromVector(int64(), std::vector<int64_t>{n}))
                   .status()
                   .IsIndexError());
+}
+
+// Strings of 0..80 bytes (the 32-byte copies, the memcpy of longer ones,
+// the last values where a 32-byte copy would pass either buffer's end),
+// whole and partial 64-row words of validity (all valid, all null, mixed),
+// null indices and null values: every null slot is empty, the data holds
+// exactly the valid slots' bytes, at every offset width.
+TEST(Take, BinaryIndicesNullSlotsEmptyAndExactData) {
+  std::mt19937 rng(11);
+  for (const auto& type : {utf8(), large_binary()}) {
+    for (int64_t rows : {1, 40, 700}) {
+      std::vector<std::string> strings;
+      std::vector<bool> valid;
+      for (int64_t i = 0; i < rows; ++i) {
+        strings.push_back(std::string(rng() % 81, static_cast<char>('a' + i % 26)));
+        valid.push_back(rng() % 10 != 0);
+      }
+      for (double value_nulls : {0.0, 0.1}) {
+        const auto values = testutil::StringArrayFromVector(
+            strings, value_nulls > 0 ? valid : std::vector<bool>{}, type);
+        for (int64_t n : {1, 63, 64, 65, 200, 1000}) {
+          for (double index_nulls : {0.0, 0.3, 1.0}) {
+            SCOPED_TRACE(type->ToString() + " rows=" + std::to_string(rows) +
+                         " n=" + std::to_string(n) + " index nulls=" +
+                         std::to_string(index_nulls) + " value nulls=" +
+                         std::to_string(value_nulls));
+            std::vector<int64_t> src;
+            auto indices = RandomIndices(n, rows, index_nulls, static_cast<uint32_t>(n + rows), &src);
+            auto out = Take(values, indices);
+            ASSERT_TRUE(out.ok()) << out.status();
+            ExpectRows(*out, values, src);
+            int64_t bytes = 0;
+            for (int64_t j = 0; j < n; ++j) {
+              const bool null = (*out)->validity() != nullptr &&
+                                !bit_util::GetBit((*out)->validity(), (*out)->offset + j);
+              const int64_t begin = IsLargeBinaryLike(type->id())
+                                        ? (*out)->GetValues<int64_t>(1)[j]
+                                        : (*out)->GetValues<int32_t>(1)[j];
+              const int64_t end = IsLargeBinaryLike(type->id())
+                                      ? (*out)->GetValues<int64_t>(1)[j + 1]
+                                      : (*out)->GetValues<int32_t>(1)[j + 1];
+              if (null) {
+                EXPECT_EQ(end, begin) << "null slot " << j << " is not empty";
+              } else {
+                bytes += static_cast<int64_t>(strings[static_cast<size_t>(src[j])].size());
+              }
+            }
+            EXPECT_EQ((*out)->buffers[2]->size(), bytes);
+          }
+        }
+      }
+    }
+  }
 }
 
 // A string slot claiming 1 GiB (its bytes are never read: the offsets are
