@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "quiver/compute/arithmetic_internal.h"
 #include "quiver/compute/cast_numeric_internal.h"
@@ -357,7 +358,11 @@ Result<Datum> Arithmetic(ArithmeticOp op, bool checked, const Datum& left, const
   });
   if (error == kDivideByZero) return Status::Invalid("divide by zero");
   if (error == kOverflow) return Status::Invalid("overflow");
-  auto result = ArrayData::Make(common, n, {validity.bitmap, values.Freeze()}, validity.null_count);
+  // Moved into place (a braced list would copy each shared_ptr).
+  std::vector<std::shared_ptr<Buffer>> buffers(2);
+  buffers[0] = std::move(validity.bitmap);
+  buffers[1] = values.Freeze();
+  auto result = ArrayData::Make(std::move(common), n, std::move(buffers), validity.null_count);
   return internal::FinishResult(left, right, std::move(result));
 }
 
