@@ -157,6 +157,11 @@ Result<ArrayDataPtr> CastArray(const ArrayDataPtr& in, const TypePtr& to, const 
   if (from.Equals(*to)) return in;
   if (from.id() == Type::kNull) return MakeArrayOfNulls(to, in->length, ctx.pool);
   if (from.id() == Type::kDictionary) return CastDictionary(in, to, ctx);
+  // Between integers and float32/64 (the common numeric casts): straight to
+  // the value loops, without the family checks below.
+  if (internal::IsNumeric(from.id()) && internal::IsNumeric(to->id()) && in->length > 0) {
+    return internal::CastNumericArray(*in, to, ctx);
+  }
   if (!PlainCastSupported(from, *to)) return internal::UnsupportedCast(from, *to);
   if (in->length == 0) return EmptyResult(to, ctx.pool);
   if (internal::IsNumericCastType(from.id()) && internal::IsNumericCastType(to->id())) {
