@@ -205,26 +205,26 @@ uint64_t LengthsEqualScalar(const O* o, int nbits, O m) {
 }
 
 #if defined(__x86_64__)
-// 64 rows: bit j is whether o[j + 1] - o[j] == m.
-__attribute__((target("avx2"))) uint64_t LengthsEqualAvx2(const int32_t* o, int32_t m) {
-  const __m256i want = _mm256_set1_epi32(m);
+// 64 rows: bit j is whether o[j + 1] - o[j] == m (8 int32 or 4 int64
+// lanes a step).
+template <typename O>
+__attribute__((target("avx2"))) uint64_t LengthsEqualAvx2(const O* o, O m) {
+  constexpr int kLanes = 32 / static_cast<int>(sizeof(O));
+  const __m256i want = sizeof(O) == 4 ? _mm256_set1_epi32(static_cast<int32_t>(m))
+                                      : _mm256_set1_epi64x(static_cast<int64_t>(m));
   uint64_t w = 0;
-  for (int j = 0; j < 64; j += 8) {
+  for (int j = 0; j < 64; j += kLanes) {
     const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j));
     const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j + 1));
-    const __m256i eq = _mm256_cmpeq_epi32(_mm256_sub_epi32(hi, lo), want);
-    w |= static_cast<uint64_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq))) << j;
-  }
-  return w;
-}
-__attribute__((target("avx2"))) uint64_t LengthsEqualAvx2(const int64_t* o, int64_t m) {
-  const __m256i want = _mm256_set1_epi64x(m);
-  uint64_t w = 0;
-  for (int j = 0; j < 64; j += 4) {
-    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j));
-    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j + 1));
-    const __m256i eq = _mm256_cmpeq_epi64(_mm256_sub_epi64(hi, lo), want);
-    w |= static_cast<uint64_t>(_mm256_movemask_pd(_mm256_castsi256_pd(eq))) << j;
+    int bits;
+    if constexpr (sizeof(O) == 4) {
+      const __m256i eq = _mm256_cmpeq_epi32(_mm256_sub_epi32(hi, lo), want);
+      bits = _mm256_movemask_ps(_mm256_castsi256_ps(eq));
+    } else {
+      const __m256i eq = _mm256_cmpeq_epi64(_mm256_sub_epi64(hi, lo), want);
+      bits = _mm256_movemask_pd(_mm256_castsi256_pd(eq));
+    }
+    w |= static_cast<uint64_t>(bits) << j;
   }
   return w;
 }
