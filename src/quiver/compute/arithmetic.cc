@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "quiver/compute/arithmetic_internal.h"
 #include "quiver/compute/cast_numeric_internal.h"
@@ -340,15 +341,26 @@ Result<Datum> Arithmetic(ArithmeticOp op, bool checked, const Datum& left, const
     QUIVER_ASSIGN_OR_RAISE(ArrayDataPtr result, internal::AllNullResult(common, n, pool));
     return internal::FinishResult(left, right, std::move(result));
   }
+  const int64_t width = FixedWidthBytes(*common);
+  // An array already of the common (numeric: unparameterised) type is read
+  // in place without a call; anything else goes through PrepareValues.
+  const auto prepare = [&](const Datum& arg, Values* out) -> Status {
+    if (arg.is_array() && arg.array()->type->id() == common->id() &&
+        internal::IsNumeric(common->id())) {
+      const ArrayData& a = *arg.array();
+      out->data = a.buffers[1]->data() + a.offset * width;
+      return Status::OK();
+    }
+    return internal::PrepareValues(arg, common, out, pool);
+  };
   Values lv;
   Values rv;
-  QUIVER_RETURN_NOT_OK(internal::PrepareValues(left, common, &lv, pool));
-  QUIVER_RETURN_NOT_OK(internal::PrepareValues(right, common, &rv, pool));
+  QUIVER_RETURN_NOT_OK(prepare(left, &lv));
+  QUIVER_RETURN_NOT_OK(prepare(right, &rv));
   // Two scalars: the left one as a one-row array.
   const Shape shape = left.is_array() && right.is_array() ? Shape::kArrayArray
                       : right.is_scalar()                 ? Shape::kArrayScalar
                                                           : Shape::kScalarArray;
-  const int64_t width = FixedWidthBytes(*common);
   QUIVER_ASSIGN_OR_RAISE(MutableBuffer values, internal::AllocateOutput(n * width, pool));
   const uint8_t* valid = validity.bitmap == nullptr ? nullptr : validity.bitmap->data();
   const int error = internal::VisitNumeric(common->id(), [&](auto tag) {
@@ -357,7 +369,11 @@ Result<Datum> Arithmetic(ArithmeticOp op, bool checked, const Datum& left, const
   });
   if (error == kDivideByZero) return Status::Invalid("divide by zero");
   if (error == kOverflow) return Status::Invalid("overflow");
-  auto result = ArrayData::Make(common, n, {validity.bitmap, values.Freeze()}, validity.null_count);
+  // Moved into place (a braced list would copy each shared_ptr).
+  std::vector<std::shared_ptr<Buffer>> buffers(2);
+  buffers[0] = std::move(validity.bitmap);
+  buffers[1] = values.Freeze();
+  auto result = ArrayData::Make(std::move(common), n, std::move(buffers), validity.null_count);
   return internal::FinishResult(left, right, std::move(result));
 }
 

@@ -61,7 +61,10 @@ Result<ResultValidity> IntersectValidity(const Datum& left, const Datum& right, 
     const ArrayData& a = *owners[0];
     out.null_count = a.GetNullCount();
     if (out.null_count > 0) {
-      out.bitmap = SliceBuffer(a.buffers[0], offsets[0] / 8, bit_util::BytesForBits(length));
+      // At offset 0 the buffer itself (no slice object to allocate).
+      out.bitmap = offsets[0] == 0 ? a.buffers[0]
+                                   : SliceBuffer(a.buffers[0], offsets[0] / 8,
+                                                 bit_util::BytesForBits(length));
     }
     return out;
   }

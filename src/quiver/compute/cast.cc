@@ -6,6 +6,7 @@
 #include "quiver/compute/cast.h"
 
 #include <string>
+#include <vector>
 
 #include "quiver/array/nulls.h"
 #include "quiver/compute/cast_internal.h"
@@ -77,6 +78,10 @@ Result<CastValidity> ResultValidity(const ArrayData& in, MemoryPool* pool) {
   out.null_count = in.GetNullCount();
   if (out.null_count == 0) return out;
   const int64_t nbytes = bit_util::BytesForBits(in.length);
+  if (in.offset == 0) {
+    out.bitmap = in.buffers[0];  // shared whole: no slice object to allocate
+    return out;
+  }
   if (in.offset % 8 == 0) {
     out.bitmap = SliceBuffer(in.buffers[0], in.offset / 8, nbytes);
     return out;
@@ -91,8 +96,12 @@ Result<CastValidity> ResultValidity(const ArrayData& in, MemoryPool* pool) {
 Result<ArrayDataPtr> FixedWidthResult(const ArrayData& in, const TypePtr& to,
                                       std::shared_ptr<Buffer> values, MemoryPool* pool) {
   QUIVER_ASSIGN_OR_RAISE(CastValidity validity, ResultValidity(in, pool));
-  return ArrayData::Make(to, in.length, {std::move(validity.bitmap), std::move(values)},
-                         validity.null_count);
+  // Moved into place (a braced list would copy each shared_ptr, two atomic
+  // increments and two decrements a call).
+  std::vector<std::shared_ptr<Buffer>> buffers(2);
+  buffers[0] = std::move(validity.bitmap);
+  buffers[1] = std::move(values);
+  return ArrayData::Make(to, in.length, std::move(buffers), validity.null_count);
 }
 
 }  // namespace internal
@@ -148,6 +157,11 @@ Result<ArrayDataPtr> CastArray(const ArrayDataPtr& in, const TypePtr& to, const 
   if (from.Equals(*to)) return in;
   if (from.id() == Type::kNull) return MakeArrayOfNulls(to, in->length, ctx.pool);
   if (from.id() == Type::kDictionary) return CastDictionary(in, to, ctx);
+  // Between integers and float32/64 (the common numeric casts): straight to
+  // the value loops, without the family checks below.
+  if (internal::IsNumeric(from.id()) && internal::IsNumeric(to->id()) && in->length > 0) {
+    return internal::CastNumericArray(*in, to, ctx);
+  }
   if (!PlainCastSupported(from, *to)) return internal::UnsupportedCast(from, *to);
   if (in->length == 0) return EmptyResult(to, ctx.pool);
   if (internal::IsNumericCastType(from.id()) && internal::IsNumericCastType(to->id())) {

@@ -65,9 +65,15 @@ decltype(auto) VisitNumeric(Type id, F&& f) {
   }
 }
 
-// Integers, float32 and float64 (not float16, which has no C type).
+// Integers, float32 and float64 (not float16, which has no C type): two
+// range tests on the enum inline (this runs several times per kernel call;
+// IsInteger is out of line).
 inline bool IsNumeric(Type id) {
-  return IsInteger(id) || id == Type::kFloat || id == Type::kDouble;
+  static_assert(static_cast<int>(Type::kInt64) - static_cast<int>(Type::kUInt8) == 7 &&
+                static_cast<int>(Type::kDouble) - static_cast<int>(Type::kFloat) == 1);
+  const auto v = static_cast<unsigned>(id);
+  return v - static_cast<unsigned>(Type::kUInt8) <= 7u ||
+         v - static_cast<unsigned>(Type::kFloat) <= 1u;
 }
 
 // Temporal types whose values are one integer: date32/64, time32/64,

@@ -13,6 +13,7 @@
 #include "quiver/compute/boolean.h"
 #include "quiver/compute/case_fold_internal.h"
 #include "quiver/compute/like_pattern_internal.h"
+#include "quiver/compute/simd_level.h"
 
 namespace quiver::compute {
 namespace {
@@ -175,6 +176,56 @@ TEST(MatchLike, RandomAgainstReference) {
           const Tri want = validity[k] ? Tri(ReferenceLike(pattern, values[k])) : Tri();
           ASSERT_EQ(got[static_cast<size_t>(i)], want)
               << "pattern '" << pattern << "' value '" << values[k] << "' " << a->type->ToString();
+        }
+      }
+    }
+  }
+}
+
+// LIKE without wildcards on the offsets layouts (lengths compared in
+// vectors, then the candidates' bytes): every SIMD level, literals of 0 to
+// 9 bytes (the 8-byte masked load and the byte compare), array lengths
+// around a 64-row word, slices at odd offsets, 0 to 100% nulls, values at
+// the end of the data buffer.
+TEST(MatchLike, EqualsAtEveryLevel) {
+  std::mt19937 rng(45);
+  const std::vector<std::string> literals = {"", "x", "xy", "xxxx", "xyxyxyxy", "xyxyxyxyx"};
+  for (SimdLevel level : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+    auto scoped = ScopedSimdLevel::Make(level);
+    if (!scoped.ok()) continue;  // the CPU lacks it
+    for (int64_t n : {0, 1, 63, 64, 65, 130, 3000}) {
+      for (int null_pct : {0, 10, 50, 100}) {
+        std::vector<std::string> values;
+        std::vector<bool> validity;
+        for (int64_t i = 0; i < n; ++i) {
+          const std::string& lit = literals[rng() % literals.size()];
+          std::string v = lit;
+          if (rng() % 2 == 0 && !v.empty()) v[rng() % v.size()] = 'z';  // same length, differs
+          if (rng() % 3 == 0) v.resize(rng() % 11, 'x');
+          values.push_back(v);
+          validity.push_back(static_cast<int>(rng() % 100) >= null_pct);
+        }
+        for (const TypePtr& type : {utf8(), large_utf8(), quiver::binary(), large_binary()}) {
+          const ArrayDataPtr full = StringArrayFromVector(values, validity, type);
+          for (int64_t offset : {0, 3, 65}) {
+            if (offset > n) continue;
+            const ArrayDataPtr a = full->Slice(offset, n - offset);
+            for (const std::string& lit : literals) {
+              const std::vector<Tri> got = Bools(MatchLike(a, {lit, false}));
+              ASSERT_EQ(got.size(), static_cast<size_t>(a->length));
+              for (int64_t i = 0; i < a->length; ++i) {
+                const size_t k = static_cast<size_t>(offset + i);
+                const Tri want = validity[k] ? Tri(values[k] == lit) : Tri();
+                ASSERT_EQ(got[static_cast<size_t>(i)], want)
+                    << "'" << lit << "' vs '" << values[k] << "' " << type->ToString() << " level "
+                    << SimdLevelName(level) << " offset " << offset;
+              }
+              const SimdLevel ran = level != SimdLevel::kScalar && a->length >= 64
+                                        ? SimdLevel::kAvx2
+                                        : SimdLevel::kScalar;
+              EXPECT_EQ(LastSimdLevel(), ran) << SimdLevelName(level) << " n " << a->length;
+            }
+          }
         }
       }
     }
