@@ -299,3 +299,6 @@ from quiver._compute_string import __all__ as _string_names; __all__ += _string_
 from quiver._compute_cast import CastOptions, cast  # noqa: E402,F401 (cast.h)
 
 __all__ += ["cast", "CastOptions"]
+from quiver._compute_expression import Expression, field, filters_to_expression, scalar  # noqa: E402,F401 (expression.h)
+
+__all__ += ["Expression", "field", "scalar", "filters_to_expression"]

@@ -16,6 +16,7 @@ void BindComputeAgg(nb::module_& c);
 void BindComputeBoolean(nb::module_& c);
 void BindComputeString(nb::module_& c);  // compute_string.cc
 void BindComputeCast(nb::module_& c);  // compute_cast.cc
+void BindComputeExpression(nb::module_& c);  // compute_expression.cc
 
 void BindCompute(nb::module_& m) {
   nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
@@ -34,6 +35,7 @@ void BindCompute(nb::module_& m) {
   BindComputeBoolean(c);
   BindComputeString(c);
   BindComputeCast(c);
+  BindComputeExpression(c);
 }
 
 }  // namespace quiver::python
