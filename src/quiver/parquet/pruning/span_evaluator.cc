@@ -98,9 +98,23 @@ Result<ArrayDataPtr> ArrayOfScalars(const std::vector<Scalar>& values, const Typ
 
 // A bound of the statistics' type in the read type; nullopt when the cast
 // is refused or fails (the side is then unbounded).
+// The kinds a bound may change type within: casts inside a kind keep the
+// order (a cast between kinds, numbers formatted as strings, does not).
+int KindOf(const TypePtr& t) {
+  const Type id = t->id();
+  if (IsBinaryLike(id) || IsLargeBinaryLike(id) || IsBinaryView(id) ||
+      id == Type::kFixedSizeBinary) {
+    return 0;
+  }
+  if (id == Type::kBool) return 1;
+  if (IsFloatingType(t)) return 2;
+  return 3;  // integers, decimals, temporal types
+}
+
 std::optional<Scalar> CastBound(const std::optional<Scalar>& bound, const TypePtr& type) {
   if (!bound.has_value()) return std::nullopt;
   if (bound->type()->Equals(*type)) return bound;
+  if (KindOf(bound->type()) != KindOf(type)) return std::nullopt;
   Result<compute::Datum> cast = compute::Cast(compute::Datum(*bound), type);
   if (!cast.ok() || !cast->is_scalar() || !cast->scalar().is_valid()) return std::nullopt;
   const Scalar& s = cast->scalar();
