@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "quiver/parquet/metadata/file_metadata_internal.h"
+
 namespace quiver::parquet {
 
 namespace {
@@ -52,12 +54,12 @@ ColumnSummary ColumnSummary::Unknown(int64_t num_values, bool required) {
 }
 
 ColumnSummary ColumnSummary::FromStatistics(const Statistics* stats, int64_t num_values,
-                                            bool required) {
+                                            bool required, bool use_bounds) {
   ColumnSummary s = Unknown(num_values, required);
   if (stats == nullptr) return s;
   if (!required) s.null_count = stats->null_count();
   s.nan_count = stats->nan_count();
-  if (stats->has_min_max()) {
+  if (use_bounds && stats->has_min_max()) {
     s.min = Bound(stats->min());
     s.max = Bound(stats->max());
     s.min_exact = s.min.has_value() && stats->is_min_value_exact().value_or(false);
@@ -87,6 +89,15 @@ ColumnSummary ColumnSummary::FromColumnIndexPage(const ColumnIndex& index, int64
     s.max_exact = s.max.has_value() && exact;
   }
   return s;
+}
+
+bool StatisticsBoundsUsable(const FileMetaData& metadata, int column) {
+  const format::FileMetaData& thrift = ThriftOf(metadata);
+  if (thrift.column_orders.has_value()) return true;
+  const Result<SchemaDescriptor>& schema = SchemaOf(metadata);
+  if (!schema.ok() || column < 0 || column >= schema->num_columns()) return false;
+  const format::Type physical = schema->column(column).physical_type;
+  return physical != format::Type::kByteArray && physical != format::Type::kFixedLenByteArray;
 }
 
 bool IsFullyDictionaryEncoded(const ColumnChunkMetaData& chunk) {

@@ -54,8 +54,9 @@ struct ColumnSummary {
   // files without a column index). `stats` may be null (none).
   // `num_values`: the chunk's or page's values, nulls included.
   // Exactness: as stored; absent is inexact (statistics.h).
+  // `use_bounds` false keeps the counts only (StatisticsBoundsUsable).
   static ColumnSummary FromStatistics(const Statistics* stats, int64_t num_values,
-                                      bool required);
+                                      bool required, bool use_bounds = true);
   // Page `page` of a ColumnIndex, whose values (nulls included) are
   // `num_values` (from the OffsetIndex: the next page's first row less
   // this one's, for a flat column). null_pages[page] means every value is
@@ -65,6 +66,17 @@ struct ColumnSummary {
   static ColumnSummary FromColumnIndexPage(const ColumnIndex& index, int64_t page,
                                            int64_t num_values, bool required);
 };
+
+// Whether the statistics bounds (chunk or page header) of leaf `column`
+// may serve pruning. False for byte arrays (BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY) in a file without column orders: their bounds are
+// then the legacy min / max, which parquet-mr before 1.10 computed by
+// comparing Java's signed bytes (PARQUET-686, PARQUET-1065): a DECIMAL on
+// FIXED_LEN_BYTE_ARRAY holding 1.00 to 24.00 says min 2.00
+// (parquet-testing fixed_length_decimal.parquet; pyarrow trusts it and
+// its filters= drops the row 1.00). Statistics.h keeps them, as pyarrow
+// shows them; pruning must not.
+bool StatisticsBoundsUsable(const FileMetaData& metadata, int column);
 
 // Whether every data page of the chunk is dictionary-encoded, so that the
 // chunk's values are all among its dictionary page's: the chunk's
