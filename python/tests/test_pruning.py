@@ -29,7 +29,7 @@ from quiver import _quiver
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TESTDATA = ROOT / "testdata"
-BUDGET_S = float(os.environ.get("QUIVER_PRUNING_BUDGET_S", "40"))
+BUDGET_S = float(os.environ.get("QUIVER_PRUNING_BUDGET_S", "24"))
 DEEP = os.environ.get("QUIVER_DEEP_TESTS") == "1"
 
 
