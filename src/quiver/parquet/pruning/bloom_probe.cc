@@ -36,17 +36,7 @@ namespace {
 
 using compute::Expression;
 
-bool IsTemporalInt(Type id) {
-  switch (id) {
-    case Type::kDate32:
-    case Type::kDate64:
-    case Type::kTimestamp:
-    case Type::kTime32:
-    case Type::kTime64:
-    case Type::kDuration: return true;
-    default: return false;
-  }
-}
+using compute::internal::IsTemporal;  // one-integer temporal types
 
 std::optional<Scalar> CastExactly(const Scalar& s, const TypePtr& to) {
   if (s.type()->Equals(*to)) return s;
@@ -60,7 +50,7 @@ std::optional<std::vector<Scalar>> Neighbours(const Scalar& r) {
   const TypePtr& t = r.type();
   const Type id = t->id();
   std::vector<Scalar> out;
-  if (IsSignedInteger(id) || IsTemporalInt(id)) {
+  if (IsSignedInteger(id) || IsTemporal(id)) {
     const int64_t v = r.int_value();
     if (v > std::numeric_limits<int64_t>::min()) {
       if (auto s = Scalar::MakeInt(t, v - 1); s.ok()) out.push_back(*s);
@@ -176,7 +166,7 @@ bool PhysicalHashes(const Scalar& r, const TypePtr& read_type, const PhysicalCol
     }
     case PhysicalType::kInt64: {
       int64_t v;
-      if (IsSignedInteger(id) || IsTemporalInt(id)) {
+      if (IsSignedInteger(id) || IsTemporal(id)) {
         v = b->int_value();
       } else if (IsUnsignedInteger(id)) {
         v = static_cast<int64_t>(b->uint_value());

@@ -17,6 +17,7 @@
 #include "quiver/compute/cast.h"
 #include "quiver/compute/cast_numeric_internal.h"
 #include "quiver/compute/compare.h"
+#include "quiver/compute/compare_internal.h"
 #include "quiver/compute/set_lookup_internal.h"
 #include "quiver/parquet/pruning/span_evaluator_internal.h"
 #include "quiver/util/bit_util.h"
@@ -54,17 +55,6 @@ CompareOp OpOf(F f) {
     case F::kGreater: return CompareOp::kGreater;
     case F::kGreaterEqual: return CompareOp::kGreaterEqual;
     default: return CompareOp::kEqual;
-  }
-}
-
-// `lit op x` as `x op' lit`.
-CompareOp Flipped(CompareOp op) {
-  switch (op) {
-    case CompareOp::kLess: return CompareOp::kGreater;
-    case CompareOp::kLessEqual: return CompareOp::kGreaterEqual;
-    case CompareOp::kGreater: return CompareOp::kLess;
-    case CompareOp::kGreaterEqual: return CompareOp::kLessEqual;
-    default: return op;
   }
 }
 
@@ -269,7 +259,7 @@ Result<SpanEvaluator::Results> SpanEvaluator::EvalComparison(const Expression& e
   const bool field_left = args[0].is_field();
   const Scalar& lit = field_left ? args[1].literal() : args[0].literal();
   CompareOp op = OpOf(e.function());
-  if (!field_left) op = Flipped(op);
+  if (!field_left) op = compute::internal::FlipCompare(op);  // `c < x` is `x > c`
   // A null literal: every row compares to null.
   if (!lit.is_valid()) return Fill(kMayBeNull);
   if (facts_[field].summaries == nullptr) return Fill(kMayBeAnything);
