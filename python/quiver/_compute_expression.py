@@ -141,9 +141,10 @@ class Expression:
     # --- inspection -------------------------------------------------------------
 
     def equals(self, other):
-        """Structural equality (a pyarrow Expression is translated first)."""
+        """Structural equality (with a pyarrow Expression: this one rebuilt in
+        pyarrow equals it)."""
         if _is_pyarrow_expression(other):
-            other = Expression.from_pyarrow(other)
+            return self.to_pyarrow().equals(other)
         if not isinstance(other, Expression):
             raise TypeError(f"Expected Expression, got {type(other).__name__}")
         return self._e.equals(other._e)

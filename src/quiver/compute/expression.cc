@@ -27,6 +27,7 @@
 #include "quiver/array/compare.h"
 #include "quiver/array/pretty_print.h"
 #include "quiver/compute/cast_numeric_internal.h"
+#include "quiver/util/float16.h"
 
 namespace quiver::compute {
 
@@ -108,19 +109,7 @@ void AppendArrowFloat(T value, std::string* out) {
   *out += std::to_string(exponent < 0 ? -exponent : exponent);
 }
 
-double HalfToDouble(uint16_t bits) {
-  const int exponent = (bits >> 10) & 0x1f;
-  const int mantissa = bits & 0x3ff;
-  double v;
-  if (exponent == 0) {
-    v = std::ldexp(static_cast<double>(mantissa), -24);
-  } else if (exponent == 31) {
-    v = mantissa == 0 ? INFINITY : NAN;
-  } else {
-    v = std::ldexp(static_cast<double>(mantissa | 0x400), exponent - 25);
-  }
-  return (bits & 0x8000) != 0 ? -v : v;
-}
+double HalfToDouble(uint16_t bits) { return static_cast<double>(util::HalfToFloat(bits)); }
 
 void AppendEscaped(std::string_view s, std::string* out) {
   for (char c : s) {

@@ -7,6 +7,7 @@
 // the literals are cast here.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
@@ -188,6 +189,19 @@ Status BindComparison(std::vector<Arg>* args) {
     if (!a.literal) continue;
     const TypePtr& to = common != nullptr ? common : types[i];
     if (to->Equals(*a.value.type())) continue;
+    if (IsDecimal(a.value.type()->id()) && to->id() == Type::kDouble) {
+      // A decimal literal against a float: Cast has no decimal -> double;
+      // the decimal's text read back by strtod is the correctly rounded
+      // double (Arrow's conversion for the digits a literal has).
+      const Scalar& lit = a.value.scalar();
+      a.value = lit.is_valid() ? Scalar::MakeDouble(std::strtod(
+                                     DecimalToString(lit.decimal(),
+                                                     TypeAs<DecimalType>(*lit.type()).scale())
+                                         .c_str(),
+                                     nullptr))
+                               : Scalar::MakeNull(float64());
+      continue;
+    }
     QUIVER_ASSIGN_OR_RAISE(a.value, Cast(a.value, to));
   }
   return Status::OK();

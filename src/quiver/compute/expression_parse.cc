@@ -429,11 +429,19 @@ class Parser {
     }
     if (type->id() == Type::kNull) return MakeArrayOfNulls(null(), static_cast<int64_t>(items.size()));
     std::vector<ArrayDataPtr> pieces;
-    for (auto& item : items) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      Scalar& item = items[i];
       if (!item.is_valid()) {
         item = Scalar::MakeNull(type);
       } else if (!item.type()->Equals(*type)) {  // an integer in a double list
-        item = Scalar::MakeDouble(static_cast<double>(item.int_value()));
+        const int64_t v = item.int_value();
+        constexpr int64_t kExact = int64_t{1} << 53;
+        if (v > kExact || v < -kExact) {  // pa.array's check
+          return SyntaxError(columns[i], "Integer value " + std::to_string(v) +
+                                             " is outside of the range exactly representable by "
+                                             "a IEEE 754 double precision value");
+        }
+        item = Scalar::MakeDouble(static_cast<double>(v));
       }
       QUIVER_ASSIGN_OR_RAISE(auto one, internal::ArrayFromScalar(item));
       pieces.push_back(std::move(one));
