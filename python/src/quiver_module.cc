@@ -34,6 +34,8 @@ namespace nb = nanobind;
 
 namespace quiver::python {
 
+void BindPruning(nb::module_& m);  // pruning_bindings.cc (private: tests)
+
 namespace {
 
 const char* ExceptionName(StatusCode code) {
@@ -360,6 +362,7 @@ NB_MODULE(_quiver, m) {
   BindMetadata(m);
   BindCompute(m);
   BindReader(m);
+  BindPruning(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
         "The default memory pool's backend (jemalloc, mimalloc or system)");
