@@ -16,6 +16,7 @@
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
+#include "quiver/parquet/reader/projection_internal.h"
 #include "quiver/util/base64.h"
 
 namespace quiver::parquet {
@@ -61,67 +62,6 @@ MetadataPtr FileKeyValueMetadata(const format::FileMetaData& metadata) {
   return out;
 }
 
-// Prunes `node` to the leaves in `selected`; false when none is below it.
-bool Prune(const ReadNode& node, const std::set<int32_t>& selected, ReadNode* out) {
-  if (node.kind == ReadNode::Kind::kLeaf) {
-    if (!selected.contains(node.column)) return false;
-    *out = node;
-    return true;
-  }
-  bool any = false;
-  for (int32_t c : node.columns) any = any || selected.contains(c);
-  if (!any) return false;
-  if (node.kind != ReadNode::Kind::kStruct) {
-    // Lists and maps keep their element whole when any leaf below is
-    // selected, except for struct elements, which are pruned like structs.
-    ReadNode element;
-    if (!Prune(node.children.front(), selected, &element)) return false;
-    *out = node;
-    out->columns = element.columns;
-    if (node.kind == ReadNode::Kind::kMap) {
-      // A map's entries stay whole (its type is a key and a whole value).
-      element = node.children.front();
-      out->columns = node.columns;
-    }
-    const TypePtr& type = node.field->type();
-    FieldPtr element_field = element.field;
-    TypePtr new_type;
-    switch (type->id()) {
-      case Type::kList:
-        new_type = list(element_field);
-        break;
-      case Type::kLargeList:
-        new_type = large_list(element_field);
-        break;
-      case Type::kFixedSizeList:
-        new_type = fixed_size_list(element_field, TypeAs<ListType>(*type).list_size());
-        break;
-      default:
-        new_type = type;  // maps: the entries are whole
-        break;
-    }
-    out->field = std::make_shared<Field>(node.field->name(), new_type, node.field->nullable(),
-                                         node.field->metadata());
-    out->children = {std::move(element)};
-    return true;
-  }
-  ReadNode result = node;
-  result.children.clear();
-  result.columns.clear();
-  FieldVector fields;
-  for (const ReadNode& child : node.children) {
-    ReadNode pruned;
-    if (!Prune(child, selected, &pruned)) continue;
-    fields.push_back(pruned.field);
-    result.columns.insert(result.columns.end(), pruned.columns.begin(), pruned.columns.end());
-    result.children.push_back(std::move(pruned));
-  }
-  result.field = std::make_shared<Field>(node.field->name(), struct_(std::move(fields)),
-                                         node.field->nullable(), node.field->metadata());
-  *out = std::move(result);
-  return true;
-}
-
 }  // namespace
 
 struct FileReader::Impl {
@@ -148,6 +88,8 @@ struct FileReader::Impl {
   const SchemaDescriptor* descriptor = nullptr;
   ArrowReadSchema arrow;
   std::vector<std::string> warnings;
+  // SetSkipPagesByOffsetIndex (file_reader_internal.h).
+  bool skip_pages_by_offset_index = true;
 
   // The top-level nodes a read of `columns` builds, in the order asked.
   Result<std::vector<ReadNode>> Select(const std::optional<std::vector<std::string>>& columns) const {
@@ -187,7 +129,7 @@ struct FileReader::Impl {
     std::vector<ReadNode> nodes;
     for (int f : order) {
       ReadNode pruned;
-      if (Prune(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
+      if (internal::PruneNode(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
         nodes.push_back(std::move(pruned));
       }
     }
@@ -360,7 +302,8 @@ class ParquetBatchReader final : public RecordBatchReader {
         if (selection_->empty()) continue;  // nothing of this row group is read
       }
       for (auto& reader : owned_) {
-        QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group, /*skip_pages=*/selection_ != nullptr));
+        QUIVER_RETURN_NOT_OK(reader->StartRowGroup(
+            group, /*skip_pages=*/selection_ != nullptr && impl_->skip_pages_by_offset_index));
       }
       current_group_ = group;
       rows_left_ = selection_ != nullptr ? selection_->row_count() : meta.num_rows;
@@ -590,6 +533,9 @@ std::shared_ptr<const FileMetaData> FileReader::metadata() const { return impl_-
 const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader) {
   return *reader.impl_->descriptor;
 }
+void SetSkipPagesByOffsetIndex(FileReader& reader, bool on) {
+  reader.impl_->skip_pages_by_offset_index = on;
+}
 const SchemaPtr& FileReader::schema() const { return impl_->arrow.schema; }
 const std::vector<std::string>& FileReader::warnings() const { return impl_->warnings; }
 int FileReader::num_row_groups() const {
@@ -716,7 +662,7 @@ Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(
   std::vector<ReadNode> scanned;
   for (const ReadNode& node : nodes) {
     ReadNode pruned;
-    if (Prune(node, strings, &pruned)) scanned.push_back(std::move(pruned));
+    if (internal::PruneNode(node, strings, &pruned)) scanned.push_back(std::move(pruned));
   }
   ParquetBatchReader scan(this, std::move(scanned), groups, batch_size,
                           /*chunked_leaves=*/false, /*record_invalid_utf8=*/true);

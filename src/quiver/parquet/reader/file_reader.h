@@ -159,6 +159,7 @@ class FileReader {
   friend class ParquetBatchReader;
   // The Parquet schema as the reader resolved it (file_reader_internal.h).
   friend const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader);
+  friend void SetSkipPagesByOffsetIndex(FileReader& reader, bool on);
   struct Impl;
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
