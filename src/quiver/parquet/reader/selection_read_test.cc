@@ -3,6 +3,7 @@
 // the read's counters (ReadStats) against what the offset index says must
 // be read, with the bytes asked of the file recorded independently of the
 // reader's own count.
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -338,14 +339,17 @@ void CheckSelections(const TestFile& test, uint64_t seed, int rounds) {
   }
 }
 
+// Rounds of random selections per file (QUIVER_DEEP_TESTS=1: ten times as many).
+int Rounds(int n) { return std::getenv("QUIVER_DEEP_TESTS") != nullptr ? 10 * n : n; }
+
 TEST(SelectionReadTest, QuiverFilesEveryType) {
   uint64_t seed = 1;
-  for (const TestFile& file : QuiverFiles()) CheckSelections(file, seed++, 12);
+  for (const TestFile& file : QuiverFiles()) CheckSelections(file, seed++, Rounds(8));
 }
 
 TEST(SelectionReadTest, PyarrowAndOtherWriters) {
   uint64_t seed = 100;
-  for (const TestFile& file : PyarrowFiles()) CheckSelections(file, seed++, 25);
+  for (const TestFile& file : PyarrowFiles()) CheckSelections(file, seed++, Rounds(16));
 }
 
 // Counters of plain reads: every page decompressed, none skipped, the
