@@ -389,50 +389,58 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
   return Status::OK();
 }
 
+Result<bool> ColumnReader::NextRecordRun(int64_t want, int64_t* records, int64_t* end) {
+  const bool repeated = max_rep_ > 0;
+  while (pending_pos_ == pending_len_) {
+    if (!repeated && *records == want) return false;
+    if (page_levels_left_ == 0) {
+      if (*records == want && NextPageStartsRecord(row_ + *records)) return false;
+      QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
+      if (!more) return false;
+      continue;
+    }
+    QUIVER_RETURN_NOT_OK(
+        FillPending(repeated ? kPendingLevels : std::min(kPendingLevels, want - *records)));
+  }
+  const int64_t begin = pending_pos_;
+  const int64_t stop = pending_len_;
+  int64_t i = begin;
+  if (!repeated) {
+    i = begin + std::min(stop - begin, want - *records);
+    *records += i - begin;
+  } else {
+    const int16_t* rep = pending_rep_.data();
+    // Records starting in the pending levels, counted branch-free; when
+    // they are not more than wanted, every pending level is taken.
+    int64_t starts = 0;
+    for (int64_t j = begin; j < stop; ++j) starts += rep[j] == 0;
+    if (*records + starts <= want) {
+      *records += starts;
+      i = stop;
+    } else {
+      for (; i < stop; ++i) {
+        if (rep[i] == 0) {
+          if (*records == want) break;
+          ++*records;
+        }
+      }
+    }
+  }
+  *end = i;
+  return true;
+}
+
 Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
   if (flat_) return ReadFlat(want, read);
   QUIVER_RETURN_NOT_OK(ReserveFor(want));
   int64_t records = 0;
-  const bool repeated = max_rep_ > 0;
   while (true) {
-    if (pending_pos_ == pending_len_) {
-      if (!repeated && records == want) break;
-      if (page_levels_left_ == 0) {
-        if (records == want && NextPageStartsRecord(row_ + records)) break;
-        QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
-        if (!more) break;
-        continue;
-      }
-      QUIVER_RETURN_NOT_OK(
-          FillPending(repeated ? kPendingLevels : std::min(kPendingLevels, want - records)));
-    }
-    const int64_t begin = pending_pos_;
-    const int64_t end = pending_len_;
-    int64_t i = begin;
-    if (!repeated) {
-      i = begin + std::min(end - begin, want - records);
-      records += i - begin;
-    } else {
-      const int16_t* rep = pending_rep_.data();
-      // Records starting in the pending levels, counted branch-free; when
-      // they are not more than wanted, every pending level is taken.
-      int64_t starts = 0;
-      for (int64_t j = begin; j < end; ++j) starts += rep[j] == 0;
-      if (records + starts <= want) {
-        records += starts;
-        i = end;
-      } else {
-        for (; i < end; ++i) {
-          if (rep[i] == 0) {
-            if (records == want) break;
-            ++records;
-          }
-        }
-      }
-    }
-    QUIVER_RETURN_NOT_OK(Consume(begin, i));
-    pending_pos_ = i;
-    if (i < end) break;
+    int64_t end = 0;
+    QUIVER_ASSIGN_OR_RAISE(bool more, NextRecordRun(want, &records, &end));
+    if (!more) break;
+    QUIVER_RETURN_NOT_OK(Consume(pending_pos_, end));
+    pending_pos_ = end;
+    if (end < pending_len_) break;  // the next record starts there
   }
   group_rows_left_ -= records;
   row_ += records;
@@ -515,7 +523,6 @@ Status ColumnReader::SeekTowards(int64_t target, int64_t* records) {
 
 Status ColumnReader::SkipRecords(int64_t want, int64_t* skipped) {
   int64_t records = 0;
-  const bool repeated = max_rep_ > 0;
   while (true) {
     if (!locations_.empty() && records < want) {
       QUIVER_RETURN_NOT_OK(SeekTowards(row_ + want, &records));
@@ -544,38 +551,16 @@ Status ColumnReader::SkipRecords(int64_t want, int64_t* skipped) {
       records += n;
       continue;
     }
-    if (pending_pos_ == pending_len_) {
-      if (!repeated && records == want) break;
-      if (page_levels_left_ == 0) {
-        if (records == want && NextPageStartsRecord(row_ + records)) break;
-        QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
-        if (!more) break;
-        continue;
-      }
-      QUIVER_RETURN_NOT_OK(
-          FillPending(repeated ? kPendingLevels : std::min(kPendingLevels, want - records)));
-    }
     // As ReadRecords, but the levels are dropped and their values skipped.
-    const int64_t begin = pending_pos_;
-    const int64_t end = pending_len_;
-    int64_t i = begin;
-    if (!repeated) {
-      i = begin + std::min(end - begin, want - records);
-      records += i - begin;
-    } else {
-      const int16_t* rep = pending_rep_.data();
-      for (; i < end; ++i) {
-        if (rep[i] == 0) {
-          if (records == want) break;
-          ++records;
-        }
-      }
-    }
+    int64_t end = 0;
+    QUIVER_ASSIGN_OR_RAISE(bool more, NextRecordRun(want, &records, &end));
+    if (!more) break;
+    const int64_t n = end - pending_pos_;
     const int64_t values =
-        max_def_ == 0 ? i - begin : CountLevels(pending_def_.data() + begin, i - begin, max_def_);
+        max_def_ == 0 ? n : CountLevels(pending_def_.data() + pending_pos_, n, max_def_);
     if (values > 0) QUIVER_RETURN_NOT_OK(PageError(values_->Skip(values)));
-    pending_pos_ = i;
-    if (i < end) break;
+    pending_pos_ = end;
+    if (end < pending_len_) break;
   }
   group_rows_left_ -= records;
   row_ += records;

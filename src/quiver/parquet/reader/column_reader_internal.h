@@ -153,6 +153,11 @@ class ColumnReader {
   static constexpr int64_t kMaxReserveSlots = int64_t{1} << 24;
   static constexpr int64_t kMaxReserveBytes = int64_t{1} << 28;
   Status Consume(int64_t begin, int64_t end);
+  // ReadRecords' and SkipRecords' walk: the pending levels from
+  // pending_pos_ up to *end belong to the `want` records (*records counts
+  // those begun, updated), decoding pages as needed; false when the walk
+  // is over (the records are whole, or the chunk ended).
+  Result<bool> NextRecordRun(int64_t want, int64_t* records, int64_t* end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
   // builder_->Append, told where in the page the values start.
