@@ -59,8 +59,12 @@ struct TestFile {
   bool page_index = false;
 };
 
+// `relative` to testdata/, or "reader/<name>" for this folder's testdata/.
 std::shared_ptr<io::RandomAccessFile> ReadTestData(const std::string& relative) {
-  const auto path = std::filesystem::path(QUIVER_TESTDATA_DIR) / relative;
+  const auto path =
+      relative.starts_with("reader/")
+          ? std::filesystem::path(QUIVER_READER_TESTDATA_DIR) / relative.substr(7)
+          : std::filesystem::path(QUIVER_TESTDATA_DIR) / relative;
   auto bytes = io::ReadFileToBuffer(path.string());
   EXPECT_TRUE(bytes.ok()) << bytes.status();
   return AsFile(*bytes, relative);
@@ -121,9 +125,9 @@ std::vector<TestFile> QuiverFiles() {
 
 std::vector<TestFile> PyarrowFiles() {
   return {
-      {"pyarrow_index", ReadTestData("quiver/selection_pyarrow_index.parquet"), true},
-      {"pyarrow_noindex", ReadTestData("quiver/selection_pyarrow_noindex.parquet"), false},
-      {"pyarrow_v2", ReadTestData("quiver/selection_pyarrow_v2.parquet"), true},
+      {"pyarrow_index", ReadTestData("reader/selection_pyarrow_index.parquet"), true},
+      {"pyarrow_noindex", ReadTestData("reader/selection_pyarrow_noindex.parquet"), false},
+      {"pyarrow_v2", ReadTestData("reader/selection_pyarrow_v2.parquet"), true},
       {"pyarrow_v2_golden", ReadTestData("quiver/pyarrow_v2.parquet"), true},
       {"alltypes_tiny_pages", ReadTestData("parquet-testing/alltypes_tiny_pages.parquet"), true},
   };
@@ -388,7 +392,7 @@ TEST(SelectionReadTest, PlainReadCounters) {
     EXPECT_EQ((*reader)->read_stats().values_decoded, stats.values_decoded);
   }
   // values_decoded: the non-null values of flat columns.
-  auto reader = FileReader::Open(ReadTestData("quiver/selection_pyarrow_index.parquet"));
+  auto reader = FileReader::Open(ReadTestData("reader/selection_pyarrow_index.parquet"));
   ASSERT_TRUE(reader.ok());
   const std::vector<std::string> flat{"required", "ints", "doubles", "words", "bools", "fixed"};
   auto table = (*reader)->ReadTable(flat);
@@ -404,7 +408,7 @@ TEST(SelectionReadTest, PlainReadCounters) {
 
 // A sparse selection on a file with a page index reads a small part of it.
 TEST(SelectionReadTest, SparseSelectionReadsFewBytes) {
-  auto file = ReadTestData("quiver/selection_pyarrow_index.parquet");
+  auto file = ReadTestData("reader/selection_pyarrow_index.parquet");
   auto reader = FileReader::Open(file);
   ASSERT_TRUE(reader.ok());
   ASSERT_TRUE((*reader)->ReadTable().ok());
@@ -419,7 +423,7 @@ TEST(SelectionReadTest, SparseSelectionReadsFewBytes) {
 }
 
 TEST(SelectionReadTest, BadSelectionsAreInvalid) {
-  auto reader = FileReader::Open(ReadTestData("quiver/selection_pyarrow_index.parquet"));
+  auto reader = FileReader::Open(ReadTestData("reader/selection_pyarrow_index.parquet"));
   ASSERT_TRUE(reader.ok());
   auto past = (*reader)->ReadRowGroups({0}, {*RowRanges::Make({{990, 1001}})});
   ASSERT_FALSE(past.ok());

@@ -3,7 +3,10 @@
 (src/quiver/parquet/reader/selection_read_test.cc; committed: run again
 only to change them).
 
-  .venv/bin/python testdata/quiver/make_selection_files.py
+  .venv/bin/python src/quiver/parquet/reader/testdata/make_selection_files.py
+
+(Beside the reader's tests rather than in testdata/, whose every file the
+schema and corpus tests check against pyarrow's manifests.)
 
   selection_pyarrow_index.parquet    pyarrow, page index, data page v1,
                                      snappy, 2 row groups of 1,000 rows
