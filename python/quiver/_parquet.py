@@ -159,6 +159,19 @@ class ParquetFile:
         """Problems the reader worked around (e.g. a corrupt ARROW:schema)."""
         return list(self._file.warnings)
 
+    @property
+    def read_stats(self):
+        """What the last read call did, as a dict: row_groups_pruned_statistics,
+        row_groups_pruned_bloom, row_groups_pruned_dictionary (row groups a
+        filter's pruning left out), pages_skipped (data pages neither read nor
+        decompressed), pages_decompressed (dictionary and data pages read and
+        decompressed, uncompressed ones included), bytes_read (bytes asked of
+        the source, page indexes included, the footer not) and values_decoded
+        (non-null leaf values decoded into the result). Each read(),
+        read_row_group(s)() and iter_batches() call starts them at 0;
+        iter_batches adds each batch's work as it is read."""
+        return dict(self._file.read_stats)
+
     def read(self, columns=None, use_threads=False):
         _not_built(use_threads=use_threads)
         return self._reader().read(columns, None, None)

@@ -576,6 +576,19 @@ void BindReader(nb::module_& m) {
       .def_prop_ro("closed", [](PyParquetFile& self) { return self.file->closed(); })
       .def_prop_ro("num_row_groups", [](PyParquetFile& self) { return self.reader->num_row_groups(); })
       .def_prop_ro("warnings", [](PyParquetFile& self) { return self.reader->warnings(); })
+      .def_prop_ro("read_stats",
+                   [](PyParquetFile& self) {
+                     const parquet::ReadStats s = self.reader->read_stats();
+                     nb::dict d;
+                     d["row_groups_pruned_statistics"] = s.row_groups_pruned_statistics;
+                     d["row_groups_pruned_bloom"] = s.row_groups_pruned_bloom;
+                     d["row_groups_pruned_dictionary"] = s.row_groups_pruned_dictionary;
+                     d["pages_skipped"] = s.pages_skipped;
+                     d["pages_decompressed"] = s.pages_decompressed;
+                     d["bytes_read"] = s.bytes_read;
+                     d["values_decoded"] = s.values_decoded;
+                     return d;
+                   })
       .def("metadata_dict",
            [](PyParquetFile& self) {
              return MetadataDict(parquet::ThriftOf(*self.reader->metadata()),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
 
@@ -26,6 +27,7 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(
   reader->leaf_ = leaf;
   reader->options_ = options;
   if (reader->options_.pool == nullptr) reader->options_.pool = DefaultMemoryPool();
+  reader->stats_ = options.stats;
   MemoryPool* pool = reader->options_.pool;
   reader->max_def_ = column->max_def;
   reader->max_rep_ = column->max_rep;
@@ -38,7 +40,7 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(
   return reader;
 }
 
-Status ColumnReader::StartRowGroup(int row_group) {
+Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   const format::RowGroup& group = metadata_->row_groups[static_cast<size_t>(row_group)];
   ColumnChunkContext context{file_->name(), row_group, column_->path};
   const int index = leaf_->column;
@@ -81,6 +83,14 @@ Status ColumnReader::StartRowGroup(int row_group) {
     QUIVER_ASSIGN_OR_RAISE(pages_,
                            PageReader::Make(file_, meta, data_end_, *column_, context, options_));
   }
+  locations_.clear();
+  if (skip_pages && pages_ != nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(locations_, UsableOffsetIndex(chunk, group.num_rows));
+    if (!locations_.empty()) pages_->SetPageLocations(locations_);
+  }
+  page_ordinal_ = -1;
+  row_ = 0;
+  seeked_ = false;
   dictionary_decoder_.reset();
   builder_->DictionaryChanged();
   decoders_.clear();
@@ -118,22 +128,28 @@ Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
   return it->second.get();
 }
 
+Status ColumnReader::TakeDictionaryPage() {
+  const DictionaryPage& page = pages_->dictionary_page();
+  auto made = MakeDecoder(column_->physical_type, format::Encoding::kRleDictionary,
+                          column_->type_length, options_.pool);
+  if (!made.ok()) return PageError(made.status());
+  dictionary_decoder_ = std::move(made).MoveValueUnsafe();
+  QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(
+      page.num_values, page.data.data(), static_cast<int64_t>(page.data.size()))));
+  builder_->DictionaryChanged();
+  return Status::OK();
+}
+
 Result<bool> ColumnReader::NextDataPage() {
   if (pages_ == nullptr) return false;
   while (true) {
     QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
     if (!more) return false;
     if (pages_->is_dictionary()) {
-      const DictionaryPage& page = pages_->dictionary_page();
-      auto made = MakeDecoder(column_->physical_type, format::Encoding::kRleDictionary,
-                              column_->type_length, options_.pool);
-      if (!made.ok()) return PageError(made.status());
-      dictionary_decoder_ = std::move(made).MoveValueUnsafe();
-      QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(
-          page.num_values, page.data.data(), static_cast<int64_t>(page.data.size()))));
-      builder_->DictionaryChanged();
+      QUIVER_RETURN_NOT_OK(TakeDictionaryPage());
       continue;
     }
+    ++page_ordinal_;
     const DataPage& page = pages_->data_page();
     const int64_t num_values = page.num_values;
     if (num_values < 0) {
@@ -203,6 +219,7 @@ Result<bool> ColumnReader::NextDataPage() {
 Status ColumnReader::AppendValues(int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                                   int64_t num_values) {
   builder_->set_page_values_before(page_values_ - values_->values_left());
+  if (stats_ != nullptr) stats_->values_decoded += num_values;
   return PageError(builder_->Append(values_, num_slots, valid, valid_offset, num_values));
 }
 
@@ -218,6 +235,12 @@ Status ColumnReader::FillPending(int64_t n) {
     pending_rep_.resize(static_cast<size_t>(n));
     QUIVER_RETURN_NOT_OK(PageError(rep_decoder_.Decode(n, pending_rep_.data())));
     if (!chunk_started_ && n > 0 && pending_rep_[0] != 0) {
+      if (seeked_) {
+        return PageError(Status::Invalid(
+            "the page starts inside a record (its first repetition level is ", pending_rep_[0],
+            ") though the offset index says row ", locations_[static_cast<size_t>(page_ordinal_)].first_row_index,
+            " starts there"));
+      }
       return PageError(Status::Invalid("the column chunk's first repetition level is ",
                                        pending_rep_[0], ", not 0"));
     }
@@ -361,57 +384,194 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
     records += n;
   }
   group_rows_left_ -= records;
+  row_ += records;
   *read = records;
   return Status::OK();
+}
+
+Result<bool> ColumnReader::NextRecordRun(int64_t want, int64_t* records, int64_t* end) {
+  const bool repeated = max_rep_ > 0;
+  while (pending_pos_ == pending_len_) {
+    if (!repeated && *records == want) return false;
+    if (page_levels_left_ == 0) {
+      if (*records == want && NextPageStartsRecord(row_ + *records)) return false;
+      QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
+      if (!more) return false;
+      continue;
+    }
+    QUIVER_RETURN_NOT_OK(
+        FillPending(repeated ? kPendingLevels : std::min(kPendingLevels, want - *records)));
+  }
+  const int64_t begin = pending_pos_;
+  const int64_t stop = pending_len_;
+  int64_t i = begin;
+  if (!repeated) {
+    i = begin + std::min(stop - begin, want - *records);
+    *records += i - begin;
+  } else {
+    const int16_t* rep = pending_rep_.data();
+    // Records starting in the pending levels, counted branch-free; when
+    // they are not more than wanted, every pending level is taken.
+    int64_t starts = 0;
+    for (int64_t j = begin; j < stop; ++j) starts += rep[j] == 0;
+    if (*records + starts <= want) {
+      *records += starts;
+      i = stop;
+    } else {
+      for (; i < stop; ++i) {
+        if (rep[i] == 0) {
+          if (*records == want) break;
+          ++*records;
+        }
+      }
+    }
+  }
+  *end = i;
+  return true;
 }
 
 Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
   if (flat_) return ReadFlat(want, read);
   QUIVER_RETURN_NOT_OK(ReserveFor(want));
   int64_t records = 0;
-  const bool repeated = max_rep_ > 0;
   while (true) {
-    if (pending_pos_ == pending_len_) {
-      if (!repeated && records == want) break;
+    int64_t end = 0;
+    QUIVER_ASSIGN_OR_RAISE(bool more, NextRecordRun(want, &records, &end));
+    if (!more) break;
+    QUIVER_RETURN_NOT_OK(Consume(pending_pos_, end));
+    pending_pos_ = end;
+    if (end < pending_len_) break;  // the next record starts there
+  }
+  group_rows_left_ -= records;
+  row_ += records;
+  *read = records;
+  return Status::OK();
+}
+
+Result<std::vector<PageLocation>> ColumnReader::UsableOffsetIndex(
+    const format::ColumnChunk& chunk, int64_t num_rows) const {
+  std::vector<PageLocation> none;
+  auto read = ReadOffsetIndex(*file_, chunk, data_end_, options_.limits);
+  if (!read.ok()) {
+    // An I/O error stays one; an index that does not decode or lies
+    // outside the data region is not used.
+    if (read.status().IsIOError()) return read.status();
+    return none;
+  }
+  if (!read->has_value()) return none;
+  OffsetIndex index = MakeOffsetIndex(**read);
+  std::vector<PageLocation>& pages = index.page_locations;
+  auto range = ColumnChunkRange(*chunk.meta_data, data_end_);
+  if (!range.ok() || pages.empty() || pages.front().first_row_index != 0) return none;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    const PageLocation& p = pages[i];
+    if (p.compressed_page_size <= 0 ||
+        !RangeWithin(p.offset, p.compressed_page_size, range->offset, range->end()) ||
+        p.first_row_index >= num_rows) {
+      return none;
+    }
+    if (i > 0 && (p.offset < pages[i - 1].offset + pages[i - 1].compressed_page_size ||
+                  p.first_row_index <= pages[i - 1].first_row_index)) {
+      return none;
+    }
+  }
+  return std::move(pages);
+}
+
+bool ColumnReader::NextPageStartsRecord(int64_t row) const {
+  if (locations_.empty()) return false;
+  const size_t next = static_cast<size_t>(page_ordinal_ + 1);
+  return next >= locations_.size() || locations_[next].first_row_index == row;
+}
+
+Status ColumnReader::SeekTowards(int64_t target, int64_t* records) {
+  // The last page whose first row is at or before the target.
+  auto it = std::upper_bound(
+      locations_.begin(), locations_.end(), target,
+      [](int64_t row, const PageLocation& location) { return row < location.first_row_index; });
+  const int64_t page = static_cast<int64_t>(it - locations_.begin()) - 1;
+  if (page <= page_ordinal_) return Status::OK();
+  const int64_t first_row = locations_[static_cast<size_t>(page)].first_row_index;
+  if (first_row < row_ + *records) {
+    return PageError(Status::Invalid("the offset index says page ", page, " starts at row ",
+                                     first_row, " but row ", row_ + *records,
+                                     " was reached before it"));
+  }
+  if (!pages_->started() && pages_->has_leading_page()) {
+    // The dictionary page, in front of the first data page.
+    QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
+    if (!more || !pages_->is_dictionary()) {
+      return PageError(Status::Invalid(
+          "the bytes before the offset index's first page are not a dictionary page"));
+    }
+    QUIVER_RETURN_NOT_OK(TakeDictionaryPage());
+  }
+  if (stats_ != nullptr) stats_->pages_skipped += page - (page_ordinal_ + 1);
+  pages_->SeekToPage(page);
+  page_ordinal_ = page - 1;
+  seeked_ = true;
+  chunk_started_ = false;  // the page must start a record
+  // The rest of the current page is dropped.
+  page_levels_left_ = 0;
+  pending_pos_ = pending_len_ = 0;
+  page_bits_ready_ = false;
+  levels_at_once_ = false;
+  values_ = nullptr;
+  *records = first_row - row_;
+  return Status::OK();
+}
+
+Status ColumnReader::SkipRecords(int64_t want, int64_t* skipped) {
+  int64_t records = 0;
+  while (true) {
+    if (!locations_.empty() && records < want) {
+      QUIVER_RETURN_NOT_OK(SeekTowards(row_ + want, &records));
+    }
+    if (flat_) {
+      // One level a record; the values to pass over are the levels at 1.
+      if (records == want) break;
       if (page_levels_left_ == 0) {
         QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
         if (!more) break;
         continue;
       }
-      QUIVER_RETURN_NOT_OK(
-          FillPending(repeated ? kPendingLevels : std::min(kPendingLevels, want - records)));
-    }
-    const int64_t begin = pending_pos_;
-    const int64_t end = pending_len_;
-    int64_t i = begin;
-    if (!repeated) {
-      i = begin + std::min(end - begin, want - records);
-      records += i - begin;
-    } else {
-      const int16_t* rep = pending_rep_.data();
-      // Records starting in the pending levels, counted branch-free; when
-      // they are not more than wanted, every pending level is taken.
-      int64_t starts = 0;
-      for (int64_t j = begin; j < end; ++j) starts += rep[j] == 0;
-      if (records + starts <= want) {
-        records += starts;
-        i = end;
+      const int64_t n = std::min(want - records, page_levels_left_);
+      int64_t values = 0;
+      if (page_bits_ready_) {
+        values = bitmap::CountSetBits(page_bits_.data(), page_bits_pos_, n);
+        page_bits_pos_ += n;
       } else {
-        for (; i < end; ++i) {
-          if (rep[i] == 0) {
-            if (records == want) break;
-            ++records;
-          }
-        }
+        auto ones = def_decoder_.Count(n, 1);
+        if (!ones.ok()) return PageError(ones.status());
+        values = *ones;
       }
+      QUIVER_RETURN_NOT_OK(PageError(values_->Skip(values)));
+      page_levels_left_ -= n;
+      chunk_levels_left_ -= n;
+      records += n;
+      continue;
     }
-    QUIVER_RETURN_NOT_OK(Consume(begin, i));
-    pending_pos_ = i;
-    if (i < end) break;
+    // As ReadRecords, but the levels are dropped and their values skipped.
+    int64_t end = 0;
+    QUIVER_ASSIGN_OR_RAISE(bool more, NextRecordRun(want, &records, &end));
+    if (!more) break;
+    const int64_t n = end - pending_pos_;
+    const int64_t values =
+        max_def_ == 0 ? n : CountLevels(pending_def_.data() + pending_pos_, n, max_def_);
+    if (values > 0) QUIVER_RETURN_NOT_OK(PageError(values_->Skip(values)));
+    pending_pos_ = end;
+    if (end < pending_len_) break;
   }
   group_rows_left_ -= records;
-  *read = records;
+  row_ += records;
+  *skipped = records;
   return Status::OK();
+}
+
+void ColumnReader::EndChunkEarly() {
+  if (stats_ == nullptr || locations_.empty()) return;
+  stats_->pages_skipped += static_cast<int64_t>(locations_.size()) - (page_ordinal_ + 1);
+  locations_.clear();
 }
 
 Result<ArrayDataPtr> ColumnReader::FinishLeaf() {

@@ -5,7 +5,25 @@
 //
 // A record is one row of the file: a run of level entries that starts with
 // repetition level 0. ReadRecords(n) reads whole records (a record may span
-// pages), so that every leaf of a batch covers the same rows.
+// pages), so that every leaf of a batch covers the same rows; SkipRecords(n)
+// moves past whole records without materialising them, so that a read of
+// some rows (row_selection.h) alternates skips and reads on every leaf.
+//
+// Skipping (in the spirit of Arrow C++'s SkipRecords with a data page
+// filter and arrow-rs's skip_records over the page index): when the chunk's
+// offset index was taken (StartRowGroup(g, true)), a skip whose target row
+// lies in a later page drops the rest of the current page and moves the
+// page reader straight to the page holding the target (the last page whose
+// first_row_index is <= it): the pages between are neither read nor
+// decompressed (ReadStats::pages_skipped); the dictionary page is still
+// read first when the chunk has one. Within a page, or without an offset
+// index, the levels of the records skipped are decoded (to find where
+// records end and how many values they hold) and their values passed over
+// with Decoder::Skip: nothing is appended to the leaf. The offset index is
+// trusted as Arrow C++ and arrow-rs trust it (a page it names starts a
+// record); one that does not fit the chunk (locations out of order or
+// outside the chunk, first rows not increasing from 0, past the row group)
+// is not used, and the reader skips by levels instead.
 //
 // Checks on each page, beyond those of the page reader and the decoders:
 // levels above the column's maximum, fewer levels than num_values, a
@@ -44,8 +62,20 @@ class ColumnReader {
                                                     const ReadNode* leaf,
                                                     const PageReaderOptions& options);
 
-  // Starts the column's chunk in row group `row_group`.
-  Status StartRowGroup(int row_group);
+  // Starts the column's chunk in row group `row_group`. `skip_pages`: the
+  // read will skip records (SkipRecords); the chunk's offset index, when
+  // it has a usable one, is read (its bytes counted as read) so that whole
+  // pages are skipped unread.
+  Status StartRowGroup(int row_group, bool skip_pages = false);
+
+  // Moves past the next `records` records of the chunk (whole records, as
+  // ReadRecords reads them) without adding them to the batch; *skipped gets
+  // how many (fewer only at the chunk's end).
+  Status SkipRecords(int64_t records, int64_t* skipped);
+  // The read of this chunk ends here (a selection's last row is behind):
+  // the data pages after the current one, which the offset index names and
+  // nothing reads, are counted as skipped. No page is read.
+  void EndChunkEarly();
 
   // Reads up to `records` more records of the current chunk; *read gets how
   // many (fewer only at the chunk's end).
@@ -94,6 +124,21 @@ class ColumnReader {
   ColumnReader() = default;
 
   Result<bool> NextDataPage();
+  // A dictionary page into the dictionary decoder.
+  Status TakeDictionaryPage();
+  // With page locations: when `target` (a row of the chunk) lies in a
+  // later page than the current one, moves to that page (reading the
+  // dictionary page first if no page was read yet) and sets *records so
+  // that row_ + *records is the page's first row.
+  Status SeekTowards(int64_t target, int64_t* records);
+  // The offset index of `chunk` as page locations, if it fits the chunk
+  // (see the header comment); empty otherwise.
+  Result<std::vector<PageLocation>> UsableOffsetIndex(const format::ColumnChunk& chunk,
+                                                      int64_t num_rows) const;
+  // Repeated columns, at the end of the current page with every wanted
+  // record read: whether the next page starts a record (so it need not be
+  // read to end the last one), by the offset index.
+  bool NextPageStartsRecord(int64_t row) const;
   Status FillPending(int64_t n);
   // Pages of at most kPageLevelsAtOnce levels have them all decoded when
   // the page starts (once, not counted then decoded): the pending levels.
@@ -108,6 +153,11 @@ class ColumnReader {
   static constexpr int64_t kMaxReserveSlots = int64_t{1} << 24;
   static constexpr int64_t kMaxReserveBytes = int64_t{1} << 28;
   Status Consume(int64_t begin, int64_t end);
+  // ReadRecords' and SkipRecords' walk: the pending levels from
+  // pending_pos_ up to *end belong to the `want` records (*records counts
+  // those begun, updated), decoding pages as needed; false when the walk
+  // is over (the records are whole, or the chunk ended).
+  Result<bool> NextRecordRun(int64_t want, int64_t* records, int64_t* end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
   // builder_->Append, told where in the page the values start.
@@ -142,7 +192,16 @@ class ColumnReader {
   LevelDecoder rep_decoder_;
   int64_t page_levels_left_ = 0;
   int64_t page_values_ = 0;  // the current page's values (entries at max_def_)
-  bool chunk_started_ = false;  // a level of the chunk was read
+  bool chunk_started_ = false;  // a level of the chunk (or, after a seek, of the page) was read
+  ReadStats* stats_ = nullptr;  // options_.stats
+  // Page locations of the offset index when skipping by pages (else empty);
+  // the current data page's index among them (-1 before the first); the
+  // records of the chunk read or skipped so far; whether the page reader
+  // was moved by SeekToPage.
+  std::vector<PageLocation> locations_;
+  int64_t page_ordinal_ = -1;
+  int64_t row_ = 0;
+  bool seeked_ = false;
 
   // Decoded levels not yet consumed (at most kPendingLevels).
   std::vector<int16_t> pending_def_;

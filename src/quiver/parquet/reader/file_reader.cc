@@ -1,6 +1,7 @@
 #include "quiver/parquet/reader/file_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <set>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
+#include "quiver/parquet/reader/projection_internal.h"
 #include "quiver/util/base64.h"
 
 namespace quiver::parquet {
@@ -25,6 +27,32 @@ namespace {
 
 constexpr std::string_view kArrowSchemaKey = "ARROW:schema";
 
+// The user's file, counting the bytes asked of it (ReadStats::bytes_read).
+class CountingFile final : public io::RandomAccessFile {
+ public:
+  explicit CountingFile(std::shared_ptr<io::RandomAccessFile> file) : file_(std::move(file)) {}
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    bytes_.fetch_add(length, std::memory_order_relaxed);
+    return file_->ReadAt(offset, length);
+  }
+  int64_t Size() const override { return file_->Size(); }
+  const std::string& name() const override { return file_->name(); }
+  int64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
+
+ private:
+  std::shared_ptr<io::RandomAccessFile> file_;
+  mutable std::atomic<int64_t> bytes_{0};
+};
+
+// One read call's stats: what the readers count, and the bytes the file
+// was asked for since the call began.
+struct ReadCall {
+  ReadStats stats;
+  const CountingFile* file = nullptr;
+  int64_t bytes_base = 0;
+  void UpdateBytes() { stats.bytes_read = file->bytes() - bytes_base; }
+};
+
 MetadataPtr FileKeyValueMetadata(const format::FileMetaData& metadata) {
   if (!metadata.key_value_metadata.has_value()) return nullptr;
   auto out = std::make_shared<KeyValueMetadata>();
@@ -34,71 +62,20 @@ MetadataPtr FileKeyValueMetadata(const format::FileMetaData& metadata) {
   return out;
 }
 
-// Prunes `node` to the leaves in `selected`; false when none is below it.
-bool Prune(const ReadNode& node, const std::set<int32_t>& selected, ReadNode* out) {
-  if (node.kind == ReadNode::Kind::kLeaf) {
-    if (!selected.contains(node.column)) return false;
-    *out = node;
-    return true;
-  }
-  bool any = false;
-  for (int32_t c : node.columns) any = any || selected.contains(c);
-  if (!any) return false;
-  if (node.kind != ReadNode::Kind::kStruct) {
-    // Lists and maps keep their element whole when any leaf below is
-    // selected, except for struct elements, which are pruned like structs.
-    ReadNode element;
-    if (!Prune(node.children.front(), selected, &element)) return false;
-    *out = node;
-    out->columns = element.columns;
-    if (node.kind == ReadNode::Kind::kMap) {
-      // A map's entries stay whole (its type is a key and a whole value).
-      element = node.children.front();
-      out->columns = node.columns;
-    }
-    const TypePtr& type = node.field->type();
-    FieldPtr element_field = element.field;
-    TypePtr new_type;
-    switch (type->id()) {
-      case Type::kList:
-        new_type = list(element_field);
-        break;
-      case Type::kLargeList:
-        new_type = large_list(element_field);
-        break;
-      case Type::kFixedSizeList:
-        new_type = fixed_size_list(element_field, TypeAs<ListType>(*type).list_size());
-        break;
-      default:
-        new_type = type;  // maps: the entries are whole
-        break;
-    }
-    out->field = std::make_shared<Field>(node.field->name(), new_type, node.field->nullable(),
-                                         node.field->metadata());
-    out->children = {std::move(element)};
-    return true;
-  }
-  ReadNode result = node;
-  result.children.clear();
-  result.columns.clear();
-  FieldVector fields;
-  for (const ReadNode& child : node.children) {
-    ReadNode pruned;
-    if (!Prune(child, selected, &pruned)) continue;
-    fields.push_back(pruned.field);
-    result.columns.insert(result.columns.end(), pruned.columns.begin(), pruned.columns.end());
-    result.children.push_back(std::move(pruned));
-  }
-  result.field = std::make_shared<Field>(node.field->name(), struct_(std::move(fields)),
-                                         node.field->nullable(), node.field->metadata());
-  *out = std::move(result);
-  return true;
-}
-
 }  // namespace
 
 struct FileReader::Impl {
+  // The user's file behind a CountingFile.
+  std::shared_ptr<CountingFile> counting;
   std::shared_ptr<io::RandomAccessFile> file;
+  // The last read call's stats (shared with the batch reader it made).
+  std::shared_ptr<ReadCall> call = std::make_shared<ReadCall>();
+  std::shared_ptr<ReadCall> StartCall() {
+    call = std::make_shared<ReadCall>();
+    call->file = counting.get();
+    call->bytes_base = counting->bytes();
+    return call;
+  }
   ReaderOptions options;
   // Leased: arrays read may outlive the reader (CappedMemoryPool::Lease).
   std::shared_ptr<CappedMemoryPool> capped_pool;
@@ -111,6 +88,8 @@ struct FileReader::Impl {
   const SchemaDescriptor* descriptor = nullptr;
   ArrowReadSchema arrow;
   std::vector<std::string> warnings;
+  // SetSkipPagesByOffsetIndex (file_reader_internal.h).
+  bool skip_pages_by_offset_index = true;
 
   // The top-level nodes a read of `columns` builds, in the order asked.
   Result<std::vector<ReadNode>> Select(const std::optional<std::vector<std::string>>& columns) const {
@@ -150,12 +129,36 @@ struct FileReader::Impl {
     std::vector<ReadNode> nodes;
     for (int f : order) {
       ReadNode pruned;
-      if (Prune(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
+      if (internal::PruneNode(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
         nodes.push_back(std::move(pruned));
       }
     }
     return nodes;
   }
+
+  // Selections checked against `groups` (one each, within its rows).
+  Status CheckSelections(const std::vector<int>& groups,
+                         const std::vector<RowRanges>& selections) const {
+    if (selections.size() != groups.size()) {
+      return Status::Invalid(file->name(), ": ", selections.size(), " row selections for ",
+                             groups.size(), " row groups");
+    }
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const int64_t rows = thrift().row_groups[static_cast<size_t>(groups[i])].num_rows;
+      if (selections[i].end() > rows) {
+        return Status::Invalid(file->name(), ": the row selection of row group ", groups[i],
+                               " (", selections[i].ToString(), ") goes past its ", rows,
+                               " rows");
+      }
+    }
+    return Status::OK();
+  }
+
+  // ReadTable / ReadRowGroups: a read call (its stats started afresh).
+  Result<TablePtr> Read(const std::optional<std::vector<std::string>>& columns,
+                        const std::vector<int>& groups, const std::vector<RowRanges>* selections);
+  Result<TablePtr> ReadGroups(std::vector<ReadNode> nodes, const std::vector<int>& groups,
+                              const std::vector<RowRanges>* selections);
 
   Result<std::vector<int>> RowGroups(const std::optional<std::vector<int>>& row_groups) const {
     const int n = static_cast<int>(thrift().row_groups.size());
@@ -176,9 +179,9 @@ struct FileReader::Impl {
 
   // invalid_utf8 = kBinary: `nodes` with the string leaves that hold
   // invalid UTF-8 in `groups` as binary (a scan of those leaves).
-  Result<std::vector<ReadNode>> WithInvalidUtf8AsBinary(std::vector<ReadNode> nodes,
-                                                        const std::vector<int>& groups,
-                                                        int64_t batch_size);
+  Result<std::vector<ReadNode>> WithInvalidUtf8AsBinary(
+      std::vector<ReadNode> nodes, const std::vector<int>& groups,
+      const std::vector<RowRanges>* selections, int64_t batch_size);
 };
 
 // Batches of the selected columns, row group after row group.
@@ -196,10 +199,17 @@ class ParquetBatchReader final : public RecordBatchReader {
         row_groups_(std::move(row_groups)),
         batch_size_(batch_size),
         chunked_leaves_(chunked_leaves),
-        record_invalid_utf8_(record_invalid_utf8) {
+        record_invalid_utf8_(record_invalid_utf8),
+        call_(impl->call) {
     FieldVector fields;
     for (const ReadNode& node : nodes_) fields.push_back(node.field);
     schema_ = quiver::schema(std::move(fields), impl_->arrow.schema->metadata());
+  }
+
+  // Only these rows of each row group (one RowRanges per row group, as
+  // checked by Impl::CheckSelections); before Init().
+  void set_selections(std::vector<RowRanges> selections) {
+    selections_ = std::move(selections);
   }
 
   Status Init() {
@@ -210,6 +220,7 @@ class ParquetBatchReader final : public RecordBatchReader {
     page_options.pool = impl_->pool;
     page_options.legacy_dictionary_header_padding =
         ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
+    page_options.stats = &call_->stats;
     std::vector<const ReadNode*> leaves;
     for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
     for (const ReadNode* leaf : leaves) {
@@ -257,7 +268,9 @@ class ParquetBatchReader final : public RecordBatchReader {
 
   Result<RecordBatchPtr> Next() override {
     int64_t rows = 0;
-    QUIVER_ASSIGN_OR_RAISE(auto columns, NextColumns(&rows));
+    auto read = NextColumns(&rows);
+    call_->UpdateBytes();
+    QUIVER_ASSIGN_OR_RAISE(auto columns, std::move(read));
     if (!columns.has_value()) return nullptr;
     std::vector<ArrayDataPtr> arrays;
     arrays.reserve(columns->size());
@@ -275,34 +288,72 @@ class ParquetBatchReader final : public RecordBatchReader {
   Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> NextColumns(int64_t* rows) {
     while (rows_left_ == 0) {
       if (next_group_ >= row_groups_.size()) return std::nullopt;
-      const int group = row_groups_[next_group_++];
+      const size_t index = next_group_++;
+      const int group = row_groups_[index];
       const format::RowGroup& meta = impl_->thrift().row_groups[static_cast<size_t>(group)];
       if (meta.num_rows < 0) {
         return Status::Invalid(impl_->file->name(), ": row group ", group, " has num_rows ",
                                meta.num_rows);
       }
-      for (auto& reader : owned_) QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group));
+      // A selection of every row reads as a plain read.
+      selection_ = nullptr;
+      if (!selections_.empty() && selections_[index] != RowRanges::All(meta.num_rows)) {
+        selection_ = &selections_[index];
+        if (selection_->empty()) continue;  // nothing of this row group is read
+      }
+      for (auto& reader : owned_) {
+        QUIVER_RETURN_NOT_OK(reader->StartRowGroup(
+            group, /*skip_pages=*/selection_ != nullptr && impl_->skip_pages_by_offset_index));
+      }
       current_group_ = group;
-      rows_left_ = meta.num_rows;
+      rows_left_ = selection_ != nullptr ? selection_->row_count() : meta.num_rows;
+      next_range_ = 0;
+      group_pos_ = 0;
       if (rows_left_ == 0) QUIVER_RETURN_NOT_OK(CheckChunksEnd());
     }
     const int64_t want = std::min(rows_left_, batch_size_);
+    // The batch's rows as (rows to skip, rows to read) steps.
+    const int64_t start = group_pos_;
+    steps_.clear();
+    if (selection_ == nullptr) {
+      steps_.push_back({0, want});
+      group_pos_ += want;
+    } else {
+      int64_t remaining = want;
+      while (remaining > 0) {
+        const RowRange& range = selection_->ranges()[next_range_];
+        const int64_t skip = std::max<int64_t>(range.begin - group_pos_, 0);
+        const int64_t take = std::min(range.end - (group_pos_ + skip), remaining);
+        steps_.push_back({skip, take});
+        group_pos_ += skip + take;
+        remaining -= take;
+        if (group_pos_ == range.end) ++next_range_;
+      }
+    }
     for (auto& reader : owned_) {
-      int64_t read = 0;
-      QUIVER_RETURN_NOT_OK(reader->ReadRecords(want, &read));
-      if (read != want) {
-        return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
-                               reader->column().path, "': the column chunk ends after ",
-                               impl_->thrift().row_groups[static_cast<size_t>(current_group_)]
-                                       .num_rows -
-                                   rows_left_ + read,
-                               " rows; the row group has ",
-                               impl_->thrift().row_groups[static_cast<size_t>(current_group_)]
-                                   .num_rows);
+      int64_t pos = start;
+      for (const auto& [skip, take] : steps_) {
+        int64_t done = 0;
+        if (skip > 0) {
+          QUIVER_RETURN_NOT_OK(reader->SkipRecords(skip, &done));
+          if (done != skip) return ChunkEnded(*reader, pos + done);
+          pos += skip;
+        }
+        QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
+        if (done != take) return ChunkEnded(*reader, pos + done);
+        pos += take;
       }
     }
     rows_left_ -= want;
-    if (rows_left_ == 0) QUIVER_RETURN_NOT_OK(CheckChunksEnd());
+    if (rows_left_ == 0) {
+      const int64_t group_rows =
+          impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows;
+      if (selection_ == nullptr || selection_->end() == group_rows) {
+        QUIVER_RETURN_NOT_OK(CheckChunksEnd());
+      } else {
+        for (auto& reader : owned_) reader->EndChunkEarly();
+      }
+    }
     std::vector<std::vector<ArrayDataPtr>> columns;
     columns.reserve(nodes_.size());
     for (const ReadNode& node : nodes_) {
@@ -345,6 +396,13 @@ class ParquetBatchReader final : public RecordBatchReader {
     for (const ReadNode& child : node.children) CollectLeaves(child, out);
   }
 
+  Status ChunkEnded(const ColumnReader& reader, int64_t rows) const {
+    return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
+                           reader.column().path, "': the column chunk ends after ", rows,
+                           " rows; the row group has ",
+                           impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows);
+  }
+
   // At the end of a row group every chunk must be at its end too.
   Status CheckChunksEnd() {
     for (auto& reader : owned_) {
@@ -370,9 +428,17 @@ class ParquetBatchReader final : public RecordBatchReader {
   SchemaPtr schema_;
   std::vector<std::unique_ptr<ColumnReader>> owned_;
   std::vector<ColumnReader*> readers_;
+  std::shared_ptr<ReadCall> call_;
+  std::vector<RowRanges> selections_;  // empty: every row
   size_t next_group_ = 0;
   int current_group_ = -1;
+  // Rows of the current row group still to return; its selection (nullptr:
+  // every row), the next range of it and the rows read or skipped so far.
   int64_t rows_left_ = 0;
+  const RowRanges* selection_ = nullptr;
+  size_t next_range_ = 0;
+  int64_t group_pos_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> steps_;
 };
 
 FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -381,7 +447,9 @@ FileReader::~FileReader() = default;
 Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
                                                      const ReaderOptions& options) {
   auto impl = std::make_unique<Impl>();
-  impl->file = std::move(file);
+  impl->counting = std::make_shared<CountingFile>(std::move(file));
+  impl->file = impl->counting;
+  impl->call->file = impl->counting.get();
   impl->options = options;
   impl->pool = options.pool != nullptr ? options.pool : DefaultMemoryPool();
   if (options.memory_limit > 0) {
@@ -465,6 +533,9 @@ std::shared_ptr<const FileMetaData> FileReader::metadata() const { return impl_-
 const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader) {
   return *reader.impl_->descriptor;
 }
+void SetSkipPagesByOffsetIndex(FileReader& reader, bool on) {
+  reader.impl_->skip_pages_by_offset_index = on;
+}
 const SchemaPtr& FileReader::schema() const { return impl_->arrow.schema; }
 const std::vector<std::string>& FileReader::warnings() const { return impl_->warnings; }
 int FileReader::num_row_groups() const {
@@ -539,18 +610,44 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
   QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
   if (batch_size <= 0) batch_size = impl_->options.batch_size;
   if (batch_size <= 0) return Status::Invalid("batch_size must be positive");
+  impl_->StartCall();
   if (impl_->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary) {
-    QUIVER_ASSIGN_OR_RAISE(nodes,
-                           impl_->WithInvalidUtf8AsBinary(std::move(nodes), groups, batch_size));
+    QUIVER_ASSIGN_OR_RAISE(nodes, impl_->WithInvalidUtf8AsBinary(std::move(nodes), groups,
+                                                                 nullptr, batch_size));
   }
   auto reader = std::make_shared<ParquetBatchReader>(impl_.get(), std::move(nodes),
                                                      std::move(groups), batch_size);
   QUIVER_RETURN_NOT_OK(reader->Init());
+  impl_->call->UpdateBytes();
   return reader;
 }
 
+Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
+    const std::optional<std::vector<std::string>>& columns, const std::vector<int>& row_groups,
+    const std::vector<RowRanges>& selections, int64_t batch_size) {
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl_->Select(columns));
+  QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
+  QUIVER_RETURN_NOT_OK(impl_->CheckSelections(groups, selections));
+  if (batch_size <= 0) batch_size = impl_->options.batch_size;
+  if (batch_size <= 0) return Status::Invalid("batch_size must be positive");
+  impl_->StartCall();
+  if (impl_->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary) {
+    QUIVER_ASSIGN_OR_RAISE(nodes, impl_->WithInvalidUtf8AsBinary(std::move(nodes), groups,
+                                                                 &selections, batch_size));
+  }
+  auto reader = std::make_shared<ParquetBatchReader>(impl_.get(), std::move(nodes),
+                                                     std::move(groups), batch_size);
+  reader->set_selections(selections);
+  QUIVER_RETURN_NOT_OK(reader->Init());
+  impl_->call->UpdateBytes();
+  return reader;
+}
+
+ReadStats FileReader::read_stats() const { return impl_->call->stats; }
+
 Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(
-    std::vector<ReadNode> nodes, const std::vector<int>& groups, int64_t batch_size) {
+    std::vector<ReadNode> nodes, const std::vector<int>& groups,
+    const std::vector<RowRanges>* selections, int64_t batch_size) {
   // The selected string leaves, read recording and dropped batch by batch.
   std::set<int32_t> strings;
   std::function<void(const ReadNode&)> collect = [&](const ReadNode& node) {
@@ -565,10 +662,11 @@ Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(
   std::vector<ReadNode> scanned;
   for (const ReadNode& node : nodes) {
     ReadNode pruned;
-    if (Prune(node, strings, &pruned)) scanned.push_back(std::move(pruned));
+    if (internal::PruneNode(node, strings, &pruned)) scanned.push_back(std::move(pruned));
   }
   ParquetBatchReader scan(this, std::move(scanned), groups, batch_size,
                           /*chunked_leaves=*/false, /*record_invalid_utf8=*/true);
+  if (selections != nullptr) scan.set_selections(*selections);
   QUIVER_RETURN_NOT_OK(scan.Init());
   while (true) {
     int64_t rows = 0;
@@ -585,17 +683,44 @@ Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(
 Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::string>>& columns,
                                        const std::optional<std::vector<int>>& row_groups) {
   QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
-  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl_->Select(columns));
-  const bool record = impl_->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary;
+  return impl_->Read(columns, groups, nullptr);
+}
+
+Result<TablePtr> FileReader::ReadRowGroups(const std::vector<int>& row_groups,
+                                           const std::vector<RowRanges>& selections,
+                                           const std::optional<std::vector<std::string>>& columns) {
+  QUIVER_ASSIGN_OR_RAISE(auto groups, impl_->RowGroups(row_groups));
+  QUIVER_RETURN_NOT_OK(impl_->CheckSelections(groups, selections));
+  return impl_->Read(columns, groups, &selections);
+}
+
+Result<TablePtr> FileReader::Impl::Read(const std::optional<std::vector<std::string>>& columns,
+                                        const std::vector<int>& groups,
+                                        const std::vector<RowRanges>* selections) {
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, Select(columns));
+  StartCall();
+  auto result = ReadGroups(std::move(nodes), groups, selections);
+  call->UpdateBytes();
+  return result;
+}
+
+Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
+                                              const std::vector<int>& groups,
+                                              const std::vector<RowRanges>* selections) {
+  const bool record = options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary;
   // One batch per row group (its whole row count); a top-level string
   // column of more than LeafBuilder::kChunkBytes comes back in chunks.
   std::vector<std::vector<ArrayDataPtr>> chunks(nodes.size());
   std::set<int32_t> invalid_utf8;
   int64_t total_rows = 0;
-  for (int group : groups) {
-    const int64_t rows = impl_->thrift().row_groups[static_cast<size_t>(group)].num_rows;
-    ParquetBatchReader reader(impl_.get(), nodes, std::vector<int>{group},
-                              std::max<int64_t>(rows, 1), /*chunked_leaves=*/true, record);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const int group = groups[g];
+    const int64_t rows = selections != nullptr
+                             ? (*selections)[g].row_count()
+                             : thrift().row_groups[static_cast<size_t>(group)].num_rows;
+    ParquetBatchReader reader(this, nodes, std::vector<int>{group}, std::max<int64_t>(rows, 1),
+                              /*chunked_leaves=*/true, record);
+    if (selections != nullptr) reader.set_selections({(*selections)[g]});
     QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
       int64_t batch_rows = 0;
@@ -624,7 +749,7 @@ Result<TablePtr> FileReader::ReadTable(const std::optional<std::vector<std::stri
     out.push_back(std::make_shared<ChunkedArray>(std::move(arrays), nodes[c].field->type()));
   }
   // (No columns, columns=[]: the rows are still counted, as in pyarrow.)
-  return std::make_shared<Table>(quiver::schema(std::move(fields), impl_->arrow.schema->metadata()),
+  return std::make_shared<Table>(quiver::schema(std::move(fields), arrow.schema->metadata()),
                                  std::move(out), total_rows);
 }
 

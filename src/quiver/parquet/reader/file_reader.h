@@ -4,6 +4,11 @@
 //   QUIVER_ASSIGN_OR_RAISE(TablePtr table, reader->ReadTable());
 //   // or batch by batch, holding about one batch and one page per column:
 //   QUIVER_ASSIGN_OR_RAISE(auto batches, reader->GetRecordBatchReader({}, {}, 65536));
+//   // or only some rows of some row groups (row_selection.h), skipping the
+//   // pages no selected row is in:
+//   QUIVER_ASSIGN_OR_RAISE(auto rows, RowRanges::Make({{100, 200}}));
+//   QUIVER_ASSIGN_OR_RAISE(TablePtr some, reader->ReadRowGroups({0}, {rows}));
+//   reader->read_stats();  // pages skipped, decompressed, bytes read, ...
 //
 // The file is untrusted: every size, offset and count is checked against
 // the bytes present before it is used; a bad file gives an Invalid (or
@@ -29,6 +34,8 @@
 #include "quiver/parquet/metadata/file_metadata.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/metadata/statistics.h"
+#include "quiver/parquet/reader/read_stats.h"
+#include "quiver/parquet/reader/row_selection.h"
 #include "quiver/parquet/thrift/thrift_limits.h"
 #include "quiver/util/result.h"
 
@@ -101,6 +108,34 @@ class FileReader {
       const std::optional<std::vector<std::string>>& columns = std::nullopt,
       const std::optional<std::vector<int>>& row_groups = std::nullopt, int64_t batch_size = 0);
 
+  // Reads of some rows: of row group row_groups[i], only the rows
+  // selections[i] names (row indices within the row group), in file order;
+  // the same table as reading those row groups whole and taking those rows.
+  // A selection past the row group's num_rows, or a count of selections
+  // other than of row groups, is Invalid; an empty selection reads nothing
+  // of its row group. Rows not selected are skipped without being decoded
+  // into arrays: a page no selected row is in is neither read nor
+  // decompressed where the column chunk has an offset index (else its
+  // levels are decoded and its values skipped), and nothing after the last
+  // selected row of a row group is read. (Reads of every row of a row group
+  // read it as ReadTable does.)
+  Result<TablePtr> ReadRowGroups(const std::vector<int>& row_groups,
+                                 const std::vector<RowRanges>& selections,
+                                 const std::optional<std::vector<std::string>>& columns =
+                                     std::nullopt);
+  // The same as batches of at most `batch_size` selected rows (<= 0: the
+  // options' batch_size); a batch holds rows of one row group.
+  Result<RecordBatchReaderPtr> GetRecordBatchReader(
+      const std::optional<std::vector<std::string>>& columns, const std::vector<int>& row_groups,
+      const std::vector<RowRanges>& selections, int64_t batch_size = 0);
+
+  // What the last read call did (read_stats.h): ReadTable, ReadRowGroup,
+  // ReadRowGroups and GetRecordBatchReader start it afresh; a batch reader
+  // adds each batch's work to the stats of the call that made it (those
+  // read_stats() returns until the next read call). Not thread-safe with a
+  // read running.
+  ReadStats read_stats() const;
+
   // The page index and bloom filter of leaf column `column` (0 to
   // metadata()->num_columns() - 1, in the order of a row group's column
   // chunks) in row group `row_group`: nullopt when the
@@ -124,6 +159,7 @@ class FileReader {
   friend class ParquetBatchReader;
   // The Parquet schema as the reader resolved it (file_reader_internal.h).
   friend const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader);
+  friend void SetSkipPagesByOffsetIndex(FileReader& reader, bool on);
   struct Impl;
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -12,6 +12,7 @@
 #include "quiver/array/test_util_internal.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
+#include "quiver/parquet/reader/test_files_internal.h"
 #include "quiver/parquet/reader/test_util_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/util/bit_util.h"
@@ -30,30 +31,12 @@ using testing::MakeParquetFile;
 using testing::Root;
 using testing::TestChunk;
 using testing::TestRowGroup;
+using testing::WriteToBuffer;
+using testing::AsFile;
 
 constexpr auto kRequired = FieldRepetitionType::kRequired;
 constexpr auto kOptional = FieldRepetitionType::kOptional;
 constexpr auto kRepeated = FieldRepetitionType::kRepeated;
-
-std::shared_ptr<Buffer> WriteToBuffer(const Table& table, WriterOptions options = {}) {
-  io::BufferOutputStream sink;
-  auto writer = FileWriter::Open(&sink, table.schema(), std::move(options));
-  EXPECT_TRUE(writer.ok()) << writer.status();
-  EXPECT_TRUE((*writer)->WriteTable(table).ok());
-  EXPECT_TRUE((*writer)->Close().ok());
-  auto buffer = sink.Finish();
-  EXPECT_TRUE(buffer.ok());
-  return *buffer;
-}
-
-std::shared_ptr<io::RandomAccessFile> AsFile(std::shared_ptr<Buffer> bytes,
-                                             std::string name = "test.parquet") {
-  return std::make_shared<io::BufferReader>(std::move(bytes), std::move(name));
-}
-std::shared_ptr<io::RandomAccessFile> AsFile(const std::string& bytes,
-                                             std::string name = "test.parquet") {
-  return AsFile(Buffer::FromString(bytes), std::move(name));
-}
 
 Result<TablePtr> ReadAll(std::shared_ptr<io::RandomAccessFile> file, ReaderOptions options = {}) {
   QUIVER_ASSIGN_OR_RAISE(auto reader, FileReader::Open(std::move(file), options));

@@ -14,6 +14,12 @@
 // otherwise it is read together with up to 16 KiB after it, where the next
 // header usually is, so that a chunk of large pages costs one read a page.
 //
+// Page locations (the offset index, for reads of some rows): each read is
+// exactly one page (header and body as the location gives its size), so a
+// page that is skipped is never among the bytes requested, and SeekToPage
+// moves the walk to a data page. The chunk's num_values then no longer ends
+// the walk (the pages skipped are not counted): the last location does.
+//
 // Memory. Bodies are decompressed into one pool buffer, reallocated only
 // when a page needs more (to exactly that size, the old one freed first), so
 // the pool holds at most the largest stated uncompressed size. Before that
@@ -24,6 +30,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <utility>
 
 #include "quiver/parquet/levels/level_decoder_internal.h"
@@ -89,6 +96,9 @@ struct PageReader::Impl {
   std::shared_ptr<Buffer> window;
   int64_t window_offset = 0;
   MutableBuffer decompressed;
+  ReadStats* stats = nullptr;
+  // SetPageLocations: the data pages' places (empty: read by windows).
+  std::vector<PageLocation> locations;
 
   PageInfo info;
   bool is_dictionary = false;
@@ -128,7 +138,9 @@ struct PageReader::Impl {
     const int64_t offset = chunk.offset + pos;
     const int64_t left = chunk.length - pos;
     if (InWindow(offset, 1) == nullptr) {
-      QUIVER_RETURN_NOT_OK(ReadWindow(offset, std::min(left, kHeaderWindow)));
+      const int64_t exact = ExactPageSize(offset);
+      QUIVER_RETURN_NOT_OK(
+          ReadWindow(offset, exact > 0 ? std::min(left, exact) : std::min(left, kHeaderWindow)));
     }
     while (true) {
       const int64_t available = window_offset + window->size() - offset;
@@ -146,12 +158,27 @@ struct PageReader::Impl {
     }
   }
 
+  // With page locations: the bytes of the page at file offset `offset`
+  // (a data page's location, or the dictionary page before the first);
+  // 0 when unknown.
+  int64_t ExactPageSize(int64_t offset) const {
+    if (locations.empty()) return 0;
+    if (offset < locations.front().offset) {
+      return offset == chunk.offset ? locations.front().offset - offset : 0;
+    }
+    auto it = std::lower_bound(
+        locations.begin(), locations.end(), offset,
+        [](const PageLocation& location, int64_t o) { return location.offset < o; });
+    if (it == locations.end() || it->offset != offset) return 0;
+    return it->compressed_page_size;
+  }
+
   // The current page's body (its compressed_page_size bytes as stored).
   Result<const uint8_t*> ReadBody() {
     const int64_t offset = info.body_offset();
     const int64_t length = info.header.compressed_page_size;
     if (const uint8_t* body = InWindow(offset, length)) return body;
-    const int64_t after = chunk.end() - (offset + length);
+    const int64_t after = locations.empty() ? chunk.end() - (offset + length) : 0;
     QUIVER_RETURN_NOT_OK(ReadWindow(offset, length + std::min(after, kHeaderWindow)));
     return window->data();
   }
@@ -307,6 +334,7 @@ struct PageReader::Impl {
       } else {
         QUIVER_RETURN_NOT_OK(ReadDataPageV2(body));
       }
+      if (stats != nullptr) ++stats->pages_decompressed;
     }
     // Index pages and types this reader does not know are skipped unread.
     pos += info.size();
@@ -347,6 +375,7 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(std::shared_ptr<io::RandomA
   }
   impl->page_offset = range->offset;
   impl->values_total = metadata.num_values;
+  impl->stats = options.stats;
   return std::unique_ptr<PageReader>(new PageReader(std::move(impl)));
 }
 
@@ -365,6 +394,28 @@ Result<bool> PageReader::Next() {
     }
   }
   return false;
+}
+
+void PageReader::SetPageLocations(std::vector<PageLocation> locations) {
+  Impl& s = *impl_;
+  s.locations = std::move(locations);
+  if (s.locations.empty()) return;
+  const PageLocation& last = s.locations.back();
+  s.chunk.length = last.offset + last.compressed_page_size - s.chunk.offset;
+}
+
+void PageReader::SeekToPage(int64_t page) {
+  Impl& s = *impl_;
+  const PageLocation& location = s.locations[static_cast<size_t>(page)];
+  s.pos = location.offset - s.chunk.offset;
+  s.next_index = page + (has_leading_page() ? 1 : 0);
+  s.values_total = std::numeric_limits<int64_t>::max();
+}
+
+bool PageReader::started() const { return impl_->pos > 0; }
+
+bool PageReader::has_leading_page() const {
+  return !impl_->locations.empty() && impl_->locations.front().offset > impl_->chunk.offset;
 }
 
 const PageInfo& PageReader::info() const { return impl_->info; }

@@ -41,12 +41,15 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "quiver/compression/codec.h"
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/metadata/column_chunk_internal.h"
+#include "quiver/parquet/metadata/page_index.h"
+#include "quiver/parquet/reader/read_stats.h"
 #include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
@@ -73,6 +76,9 @@ struct PageReaderOptions {
   // size (ChunkSizeOmitsDictionaryHeader): the chunk is taken to be up to
   // kLegacyDictionaryHeaderPadding bytes longer, within the data region.
   bool legacy_dictionary_header_padding = false;
+  // Where pages_decompressed is counted (nullptr: nowhere; the column
+  // reader counts its own figures there too). Must outlive the reader.
+  ReadStats* stats = nullptr;
 };
 
 struct DictionaryPage {
@@ -115,6 +121,24 @@ class PageReader {
   // Reads the next dictionary or data page: true, or false at the end of the
   // chunk. After an error every later call returns it again.
   Result<bool> Next();
+
+  // The chunk's data pages as its offset index gives them (checked by the
+  // caller: in file order, within the chunk, none empty), before the first
+  // Next(). Every read then takes exactly one page's bytes: a data page's
+  // location, or the dictionary page in front of the first location; no
+  // byte of a page that is not read is requested from the file. The chunk
+  // ends after the last location.
+  void SetPageLocations(std::vector<PageLocation> locations);
+  // With page locations: the next Next() reads data page `page` (an index
+  // into them); the pages before it that were not read are never read. The
+  // chunk's value count no longer ends the walk (the skipped pages' counts
+  // are unknown): the last location does.
+  void SeekToPage(int64_t page);
+  // Whether a page of the chunk was read (or skipped by SeekToPage).
+  bool started() const;
+  // With page locations: whether bytes in front of the first data page
+  // (a dictionary page) are there.
+  bool has_leading_page() const;
 
   // The current page (after Next() returned true).
   const PageInfo& info() const;
