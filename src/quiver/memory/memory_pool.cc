@@ -14,6 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#endif
 #include <string>
 #include <vector>
 
@@ -30,6 +33,14 @@ int64_t EffectiveAlignment(int64_t alignment) {
   return alignment < kDefaultBufferAlignment ? kDefaultBufferAlignment : alignment;
 }
 
+bool SingleThreaded() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  return __libc_single_threaded != 0;
+#else
+  return false;
+#endif
+}
+
 Status CheckRequest(int64_t size, int64_t alignment) {
   if (QUIVER_PREDICT_FALSE(size < 0)) {
     return Status::Invalid("negative allocation size: ", size);
@@ -44,23 +55,28 @@ Status CheckRequest(int64_t size, int64_t alignment) {
 }
 
 // Statistics shared by the backend pools. Exact under concurrency: each
-// counter is one atomic; the peak is maintained with a CAS loop.
+// counter is one atomic; the peak is maintained with a CAS loop. While the
+// process has one thread (glibc's __libc_single_threaded, the test
+// libstdc++'s shared_ptr makes for its reference counts) a counter is
+// updated with a plain load and store instead of a locked read-modify-write:
+// no other thread exists to race with, and the thread that creates the
+// second one sees the flag cleared before that thread runs.
 class PoolStats {
  public:
   void DidAllocate(int64_t size) {
-    int64_t now = bytes_allocated_.fetch_add(size, std::memory_order_relaxed) + size;
-    total_bytes_allocated_.fetch_add(size, std::memory_order_relaxed);
-    num_allocations_.fetch_add(1, std::memory_order_relaxed);
+    int64_t now = Add(bytes_allocated_, size);
+    Add(total_bytes_allocated_, size);
+    Add(num_allocations_, 1);
     UpdatePeak(now);
   }
   void DidReallocate(int64_t old_size, int64_t new_size) {
     int64_t delta = new_size - old_size;
-    int64_t now = bytes_allocated_.fetch_add(delta, std::memory_order_relaxed) + delta;
-    if (delta > 0) total_bytes_allocated_.fetch_add(delta, std::memory_order_relaxed);
-    if (new_size > 0) num_allocations_.fetch_add(1, std::memory_order_relaxed);
+    int64_t now = Add(bytes_allocated_, delta);
+    if (delta > 0) Add(total_bytes_allocated_, delta);
+    if (new_size > 0) Add(num_allocations_, 1);
     UpdatePeak(now);
   }
-  void DidFree(int64_t size) { bytes_allocated_.fetch_sub(size, std::memory_order_relaxed); }
+  void DidFree(int64_t size) { Add(bytes_allocated_, -size); }
 
   int64_t bytes_allocated() const { return bytes_allocated_.load(std::memory_order_relaxed); }
   int64_t max_memory() const { return max_memory_.load(std::memory_order_relaxed); }
@@ -70,8 +86,22 @@ class PoolStats {
   int64_t num_allocations() const { return num_allocations_.load(std::memory_order_relaxed); }
 
  private:
+  // counter += delta; the new value.
+  static int64_t Add(std::atomic<int64_t>& counter, int64_t delta) {
+    if (SingleThreaded()) {
+      const int64_t now = counter.load(std::memory_order_relaxed) + delta;
+      counter.store(now, std::memory_order_relaxed);
+      return now;
+    }
+    return counter.fetch_add(delta, std::memory_order_relaxed) + delta;
+  }
   void UpdatePeak(int64_t now) {
     int64_t peak = max_memory_.load(std::memory_order_relaxed);
+    if (now <= peak) return;
+    if (SingleThreaded()) {
+      max_memory_.store(now, std::memory_order_relaxed);
+      return;
+    }
     while (now > peak &&
            !max_memory_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
     }
@@ -276,8 +306,12 @@ template <typename Allocator>
 class BackendPool final : public MemoryPool {
  public:
   Result<uint8_t*> Allocate(int64_t size, int64_t alignment) override {
-    QUIVER_RETURN_NOT_OK(CheckRequest(size, alignment));
-    if (size == 0) return ZeroSizeArea();
+    // What every kernel asks (a positive size at the default alignment)
+    // needs none of CheckRequest's other answers.
+    if (!(size > 0 && size <= kMaxAllocationSize && alignment == kDefaultBufferAlignment)) {
+      QUIVER_RETURN_NOT_OK(CheckRequest(size, alignment));
+      if (size == 0) return ZeroSizeArea();
+    }
     alignment = EffectiveAlignment(alignment);
     uint8_t* p = allocator_.Allocate(size, alignment);
     if (QUIVER_PREDICT_FALSE(p == nullptr)) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -143,6 +144,37 @@ TEST_P(PoolTest, MultiplesOf64AreAlignedAcrossSizeClasses) {
     EXPECT_EQ(p->bytes_allocated() - base_bytes, size);
   }
   p->Free(ptr, size);
+  EXPECT_EQ(p->bytes_allocated(), base_bytes);
+}
+
+// Statistics stay exact across the process's change from one thread (plain
+// updates) to several (atomic ones) and back.
+TEST_P(PoolTest, StatisticsStayExactWhenThreadsStart) {
+  MemoryPool* p = pool();
+  const int64_t base_bytes = p->bytes_allocated();
+  const int64_t base_count = p->num_allocations();
+  const int64_t base_total = p->total_bytes_allocated();
+  uint8_t* before = *p->Allocate(128);  // while (perhaps) single-threaded
+  constexpr int kThreads = 4, kRounds = 2000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([p] {
+      for (int i = 0; i < kRounds; ++i) {
+        const int64_t size = 64 * (1 + i % 5);
+        uint8_t* q = *p->Allocate(size);
+        q[0] = 1;
+        p->Free(q, size);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  uint8_t* after = *p->Allocate(192);
+  EXPECT_EQ(p->bytes_allocated() - base_bytes, 128 + 192);
+  EXPECT_EQ(p->num_allocations() - base_count, 2 + kThreads * kRounds);
+  EXPECT_EQ(p->total_bytes_allocated() - base_total, 128 + 192 + kThreads * (kRounds / 5) * 64 * 15);
+  EXPECT_GE(p->max_memory(), base_bytes + 128 + 192);
+  p->Free(before, 128);
+  p->Free(after, 192);
   EXPECT_EQ(p->bytes_allocated(), base_bytes);
 }
 
