@@ -119,16 +119,18 @@ Status NotOfType(const TypePtr& type, std::string_view what) {
 
 Scalar::Scalar() : type_(null()) {}
 
+const std::vector<Scalar>& Scalar::NoChildren() {
+  static const std::vector<Scalar> none;
+  return none;
+}
+
 Scalar Scalar::MakeNull(TypePtr type) {
-  Scalar s;
-  s.type_ = type ? std::move(type) : null();
+  Scalar s(type ? std::move(type) : null(), false);
   return s;
 }
 
 Scalar Scalar::MakeBool(bool value) {
-  Scalar s;
-  s.type_ = boolean();
-  s.valid_ = true;
+  Scalar s(boolean(), true);
   s.bool_ = value;
   return s;
 }
@@ -153,9 +155,7 @@ Result<Scalar> Scalar::MakeInt(TypePtr type, int64_t value) {
     return Status::Invalid(fmt::format("{} is out of the range of {} [{}, {}]", value,
                                        type->ToString(), lo, hi));
   }
-  Scalar s;
-  s.type_ = std::move(type);
-  s.valid_ = true;
+  Scalar s(std::move(type), true);
   s.int_ = value;
   return s;
 }
@@ -173,34 +173,26 @@ Result<Scalar> Scalar::MakeUInt(TypePtr type, uint64_t value) {
     return Status::Invalid(
         fmt::format("{} is out of the range of {} [0, {}]", value, type->ToString(), hi));
   }
-  Scalar s;
-  s.type_ = std::move(type);
-  s.valid_ = true;
+  Scalar s(std::move(type), true);
   s.uint_ = value;
   return s;
 }
 
 Scalar Scalar::MakeHalfFloat(uint16_t bits) {
-  Scalar s;
-  s.type_ = float16();
-  s.valid_ = true;
+  Scalar s(float16(), true);
   s.uint_ = bits;
   s.double_ = util::HalfToFloat(bits);
   return s;
 }
 
 Scalar Scalar::MakeFloat(float value) {
-  Scalar s;
-  s.type_ = float32();
-  s.valid_ = true;
+  Scalar s(float32(), true);
   s.double_ = value;
   return s;
 }
 
 Scalar Scalar::MakeDouble(double value) {
-  Scalar s;
-  s.type_ = float64();
-  s.valid_ = true;
+  Scalar s(float64(), true);
   s.double_ = value;
   return s;
 }
@@ -212,9 +204,7 @@ Result<Scalar> Scalar::MakeDecimal(TypePtr type, const Int256& unscaled) {
     return Status::Invalid(fmt::format("the unscaled value {} has more than {} digits ({})",
                                        unscaled.ToString(), precision, type->ToString()));
   }
-  Scalar s;
-  s.type_ = std::move(type);
-  s.valid_ = true;
+  Scalar s(std::move(type), true);
   s.decimal_ = unscaled;
   return s;
 }
@@ -233,33 +223,25 @@ Result<Scalar> Scalar::MakeBytes(TypePtr type, std::string value) {
                                        TypeAs<FixedSizeBinaryType>(*type).fixed_byte_width(),
                                        value.size()));
   }
-  Scalar s;
-  s.type_ = std::move(type);
-  s.valid_ = true;
+  Scalar s(std::move(type), true);
   s.bytes_ = std::move(value);
   return s;
 }
 
 Scalar Scalar::MakeInt64(int64_t value) {
-  Scalar s;
-  s.type_ = int64();
-  s.valid_ = true;
+  Scalar s(int64(), true);
   s.int_ = value;
   return s;
 }
 
 Scalar Scalar::MakeString(std::string value) {
-  Scalar s;
-  s.type_ = utf8();
-  s.valid_ = true;
+  Scalar s(utf8(), true);
   s.bytes_ = std::move(value);
   return s;
 }
 
 Scalar Scalar::MakeBinary(std::string value) {
-  Scalar s;
-  s.type_ = binary();
-  s.valid_ = true;
+  Scalar s(binary(), true);
   s.bytes_ = std::move(value);
   return s;
 }
@@ -278,10 +260,8 @@ Result<Scalar> Scalar::MakeStruct(TypePtr type, std::vector<Scalar> children) {
                                          want->ToString()));
     }
   }
-  Scalar s;
-  s.type_ = std::move(type);
-  s.valid_ = true;
-  s.children_ = std::move(children);
+  Scalar s(std::move(type), true);
+  s.children_ = std::make_shared<const std::vector<Scalar>>(std::move(children));
   return s;
 }
 
@@ -297,7 +277,7 @@ bool Scalar::Equals(const Scalar& other) const {
   if (IsUnsignedInteger(id)) return uint_ == other.uint_;
   if (IsFloating(id)) return double_ == other.double_;
   if (IsDecimal(id)) return decimal_ == other.decimal_;
-  if (id == Type::kStruct) return children_ == other.children_;
+  if (id == Type::kStruct) return children() == other.children();
   return bytes_ == other.bytes_;
 }
 
@@ -506,9 +486,9 @@ std::string Scalar::ToString() const {
     case Type::kStruct: {
       // pyarrow's str(StructScalar): the list of (name, value) pairs.
       std::string out = "[";
-      for (size_t i = 0; i < children_.size(); ++i) {
+      for (size_t i = 0; i < children().size(); ++i) {
         if (i > 0) out += ", ";
-        const Scalar& child = children_[i];
+        const Scalar& child = children()[i];
         const Type cid = child.type()->id();
         std::string value = child.ToString();
         if (child.is_valid() && (cid == Type::kString || cid == Type::kLargeString)) {

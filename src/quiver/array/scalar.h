@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,7 +94,7 @@ class Scalar {
   double double_value() const { return double_; }
   const Int256& decimal() const { return decimal_; }
   const std::string& bytes() const { return bytes_; }
-  const std::vector<Scalar>& children() const { return children_; }
+  const std::vector<Scalar>& children() const { return children_ ? *children_ : NoChildren(); }
 
   // Same type and, when valid, the same value. Floating point values compare
   // as numbers (NaN equals no value, -0.0 equals 0.0), as Arrow's default
@@ -114,6 +115,11 @@ class Scalar {
   std::string ToString() const;
 
  private:
+  // A scalar of `type` (kept as given), null unless `valid`: what every Make*
+  // starts from, without first taking the null type.
+  Scalar(TypePtr type, bool valid) noexcept : type_(std::move(type)), valid_(valid) {}
+  static const std::vector<Scalar>& NoChildren();
+
   TypePtr type_;
   bool valid_ = false;
   bool bool_ = false;
@@ -122,7 +128,9 @@ class Scalar {
   double double_ = 0;
   Int256 decimal_;
   std::string bytes_;
-  std::vector<Scalar> children_;  // struct only
+  // Struct only, immutable once made (shared by copies): a pointer keeps
+  // moving and destroying the other scalars to one word.
+  std::shared_ptr<const std::vector<Scalar>> children_;
 };
 
 // unscaled * 10^-scale as Python's str(decimal.Decimal) writes it, which is

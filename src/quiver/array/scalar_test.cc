@@ -57,6 +57,40 @@ TEST(Scalar, NullsAndEquality) {
   EXPECT_FALSE(Scalar::MakeString("a") == Scalar::MakeBinary("a"));
 }
 
+// Struct children are shared by copies (immutable once made); every other
+// scalar has none; moves and copies keep values and children.
+TEST(Scalar, StructChildrenCopiesAndMoves) {
+  auto type = struct_({field("min", int64()), field("max", utf8())});
+  Scalar s = Ok(Scalar::MakeStruct(type, {Scalar::MakeInt64(1), Scalar::MakeString("b")}));
+  ASSERT_EQ(s.children().size(), 2u);
+  EXPECT_EQ(s.children()[1].bytes(), "b");
+  EXPECT_EQ(s.ToString(), "[('min', 1), ('max', 'b')]");
+  Scalar copy = s;
+  EXPECT_EQ(copy, s);
+  EXPECT_EQ(&copy.children(), &s.children());
+  Scalar other = Ok(Scalar::MakeStruct(type, {Scalar::MakeInt64(2), Scalar::MakeString("b")}));
+  EXPECT_FALSE(other == s);
+  Scalar moved = std::move(copy);
+  EXPECT_EQ(moved, s);
+  EXPECT_EQ(moved.children()[0].int_value(), 1);
+  EXPECT_TRUE(Scalar::MakeNull(type).children().empty());
+  EXPECT_FALSE(Scalar::MakeNull(type) == s);
+  EXPECT_TRUE(Scalar::MakeDouble(1.5).children().empty());
+  EXPECT_TRUE(Scalar().children().empty());
+  EXPECT_TRUE(Scalar::MakeStruct(type, {Scalar::MakeInt64(1)}).status().IsInvalid());
+
+  // Every Make* gives its type and validity.
+  EXPECT_EQ(Scalar::MakeDouble(2.5).type()->id(), Type::kDouble);
+  EXPECT_TRUE(Scalar::MakeDouble(2.5).is_valid());
+  EXPECT_EQ(Scalar::MakeDouble(2.5).double_value(), 2.5);
+  EXPECT_EQ(Scalar::MakeFloat(0.5f).type()->id(), Type::kFloat);
+  EXPECT_EQ(Scalar::MakeBool(true).type()->id(), Type::kBool);
+  EXPECT_EQ(Scalar::MakeInt64(-3).int_value(), -3);
+  EXPECT_EQ(Scalar::MakeNull(nullptr).type()->id(), Type::kNull);
+  EXPECT_FALSE(Scalar::MakeNull(int8()).is_valid());
+  EXPECT_EQ(Scalar::MakeNull(int8()).type()->id(), Type::kInt8);
+}
+
 TEST(Scalar, RangesAreChecked) {
   EXPECT_FALSE(Scalar::MakeInt(int8(), 128).ok());
   EXPECT_EQ(Ok(Scalar::MakeInt(int8(), -128)).ToString(), "-128");

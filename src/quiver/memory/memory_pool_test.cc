@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "quiver/memory/memory_pool_internal.h"
@@ -101,6 +103,79 @@ TEST_P(PoolTest, BadRequestsAreErrors) {
   EXPECT_TRUE(p->Allocate(-1).status().IsInvalid());
   EXPECT_TRUE(p->Allocate(64, 48).status().IsInvalid());
   EXPECT_TRUE(p->Allocate(int64_t{1} << 60).status().IsOutOfMemory());
+}
+
+// Kernel results ask for multiples of 64 bytes (jemalloc's backend serves
+// them from plain malloc/free when that is its own): every size class on the
+// way, blocks kept live together (different slab slots), aligned to 64;
+// reallocation between 64-multiples and other sizes keeps the bytes and the
+// statistics, and every block frees cleanly whichever path made it.
+TEST_P(PoolTest, MultiplesOf64AreAlignedAcrossSizeClasses) {
+  MemoryPool* p = pool();
+  const int64_t base_bytes = p->bytes_allocated();
+  std::vector<std::pair<uint8_t*, int64_t>> live;
+  int64_t expected = 0;
+  for (int64_t size = 64; size <= (int64_t{2} << 20); size += size < 4096 ? 64 : size / 4) {
+    const int64_t rounded = (size + 63) & ~int64_t{63};
+    for (int copy = 0; copy < 3; ++copy) {
+      auto r = p->Allocate(rounded);
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(*r) % 64, 0u) << rounded;
+      std::memset(*r, copy, static_cast<size_t>(rounded));
+      live.emplace_back(*r, rounded);
+      expected += rounded;
+    }
+  }
+  EXPECT_EQ(p->bytes_allocated() - base_bytes, expected);
+  for (auto [ptr, size] : live) p->Free(ptr, size);
+  EXPECT_EQ(p->bytes_allocated(), base_bytes);
+
+  int64_t size = 64;
+  uint8_t* ptr = *p->Allocate(size);
+  ptr[0] = 42;
+  for (int64_t next : {100, 192, 5000, 4096, 70000, 65536, 3, 128, 1 << 21, 64}) {
+    auto r = p->Reallocate(ptr, size, next);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ptr = *r;
+    size = next;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(ptr) % 64, 0u) << size;
+    EXPECT_EQ(ptr[0], 42) << size;
+    std::memset(ptr + 1, 9, static_cast<size_t>(size - 1));
+    EXPECT_EQ(p->bytes_allocated() - base_bytes, size);
+  }
+  p->Free(ptr, size);
+  EXPECT_EQ(p->bytes_allocated(), base_bytes);
+}
+
+// Statistics stay exact across the process's change from one thread (plain
+// updates) to several (atomic ones) and back.
+TEST_P(PoolTest, StatisticsStayExactWhenThreadsStart) {
+  MemoryPool* p = pool();
+  const int64_t base_bytes = p->bytes_allocated();
+  const int64_t base_count = p->num_allocations();
+  const int64_t base_total = p->total_bytes_allocated();
+  uint8_t* before = *p->Allocate(128);  // while (perhaps) single-threaded
+  constexpr int kThreads = 4, kRounds = 2000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([p] {
+      for (int i = 0; i < kRounds; ++i) {
+        const int64_t size = 64 * (1 + i % 5);
+        uint8_t* q = *p->Allocate(size);
+        q[0] = 1;
+        p->Free(q, size);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  uint8_t* after = *p->Allocate(192);
+  EXPECT_EQ(p->bytes_allocated() - base_bytes, 128 + 192);
+  EXPECT_EQ(p->num_allocations() - base_count, 2 + kThreads * kRounds);
+  EXPECT_EQ(p->total_bytes_allocated() - base_total, 128 + 192 + kThreads * (kRounds / 5) * 64 * 15);
+  EXPECT_GE(p->max_memory(), base_bytes + 128 + 192);
+  p->Free(before, 128);
+  p->Free(after, 192);
+  EXPECT_EQ(p->bytes_allocated(), base_bytes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, PoolTest, ::testing::Values("system", "jemalloc", "mimalloc"));

@@ -81,8 +81,4 @@ std::shared_ptr<Buffer> MutableBuffer::FreezeSlice() {
   return SliceBuffer(Freeze(), 0, size);
 }
 
-void MutableBuffer::Release() noexcept {
-  if (capacity_ > 0) pool_->Free(data_, capacity_);
-}
-
 }  // namespace quiver

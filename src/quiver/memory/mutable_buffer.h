@@ -147,7 +147,9 @@ class MutableBuffer {
 
  private:
   Status Grow(int64_t additional);
-  void Release() noexcept;
+  void Release() noexcept {
+    if (capacity_ > 0) pool_->Free(data_, capacity_);
+  }
   void Reset() noexcept {
     data_ = ZeroSizeArea();
     size_ = 0;
