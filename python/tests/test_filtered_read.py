@@ -12,12 +12,17 @@ Plus pruning made visible: read_stats on a sorted column's 0.1% range, and a cou
 file object showing the skipped bytes were never asked for.
 """
 import io
+import json
 import math
+import os
+import pathlib
+import subprocess
 import time
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
 
@@ -269,3 +274,48 @@ def test_parquet_file_methods_and_iter_batches(tmp_path):
             table.filter(expr).select(["a"]))
         list(f.iter_batches(batch_size=64, filters=[("a", ">", 5000)]))
         assert f.read_stats["row_groups_pruned_statistics"] == 4
+
+
+# ---- quiver cat --where ---------------------------------------------------------
+
+CLI = pathlib.Path(os.environ.get("QUIVER_CLI", str(pathlib.Path(__file__).resolve().parents[2]
+                                                    / "build" / "release" / "quiver")))
+needs_cli = pytest.mark.skipif(not (CLI.is_file() and os.access(CLI, os.X_OK)),
+                               reason=f"the quiver CLI is not built at {CLI}")
+
+
+def cat(*args):
+    return subprocess.run([str(CLI), "cat", *map(str, args)], capture_output=True, timeout=60)
+
+
+@needs_cli
+def test_cli_cat_where(tmp_path):
+    path = tmp_path / "cli.parquet"
+    table = pa.table({"x": list(range(10_000)), "name": [f"n{i % 5}" for i in range(10_000)],
+                      "f": [float(i) / 3 for i in range(10_000)]})
+    pq.write_table(table, path, row_group_size=1000, write_page_index=True)
+    where = "x >= 5 and x < 4000 and (name == 'n3' or f > 1300) and not x in (8, 13)"
+    got = cat(path, "--where", where, "--format", "csv", "--columns", "name,x")
+    assert got.returncode == 0, got.stderr
+    expr = ((pc.field("x") >= 5) & (pc.field("x") < 4000)
+            & ((pc.field("name") == "n3") | (pc.field("f") > 1300)) & ~pc.field("x").isin([8, 13]))
+    want = table.filter(expr).select(["name", "x"])
+    out = pa_csv.read_csv(io.BytesIO(got.stdout))
+    assert out.column("x").to_pylist() == want.column("x").to_pylist()
+    assert out.column("name").to_pylist() == want.column("name").to_pylist()
+    # --head N stops at N matches.
+    got = cat(path, "--where", "x > 5000", "--head", 3, "--format", "jsonl", "--columns", "x")
+    assert got.returncode == 0 and got.stdout.decode().split() == [
+        '{"x":5001}', '{"x":5002}', '{"x":5003}']
+    # A syntax error: exit 2 naming the column; a missing column: exit 1, pyarrow's words.
+    got = cat(path, "--where", "x >>= 5")
+    assert got.returncode == 2 and b"at column 4" in got.stderr
+    got = cat(path, "--where", "zz = 1")
+    assert got.returncode == 1 and b"No match for FieldRef.Name(zz)" in got.stderr
+    # Arrow IPC input is filtered too.
+    ipc = tmp_path / "cli.arrow"
+    with pa.ipc.new_file(ipc, table.schema) as w:
+        w.write_table(table, max_chunksize=700)
+    got = cat(ipc, "--where", "x < 3 or x == 9999", "--format", "jsonl")
+    assert got.returncode == 0 and [json.loads(r)["x"] for r in got.stdout.split()] == [0, 1, 2,
+                                                                                       9999]
