@@ -31,8 +31,7 @@
 #include "quiver/parquet/pruning/column_summary.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
-// (pruning.h through the reader's narrow interface: its RowRange and
-// row_selection.h's cannot be in one file.)
+// (pruning.h through the reader's interface of gathered facts.)
 #include "quiver/parquet/reader/filter_pruning_internal.h"
 
 namespace quiver::python {

@@ -49,6 +49,7 @@
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/pruning/column_summary.h"
+#include "quiver/parquet/reader/row_selection.h"
 #include "quiver/parquet/types.h"
 #include "quiver/util/result.h"
 
@@ -147,12 +148,9 @@ struct PruningCounters {
 
 // ---- Pages ------------------------------------------------------------------
 
-// Rows [begin, end) of a row group.
-struct RowRange {
-  int64_t begin = 0;
-  int64_t end = 0;
-  friend bool operator==(const RowRange&, const RowRange&) = default;
-};
+// Rows [begin, end) of a row group: the reader's RowRange
+// (parquet/reader/row_selection.h; one struct of that name, so that this
+// header and file_reader.h can be included together).
 
 // One referenced field's pages in a row group.
 struct PageColumn {

@@ -1,8 +1,9 @@
 // The reader's side of filter pruning (parquet/pruning/pruning.h) behind a
-// narrow interface: pruning.h's RowRange and row_selection.h's RowRange are
-// two structs of one name in one namespace, so no file can include both.
-// filter_pruning.cc includes pruning.h (not file_reader.h); filtered_read.cc
-// includes file_reader.h (not pruning.h).
+// narrow interface of the facts the reader gathers per row group
+// (ChunkFacts): filtered_read.cc and the Python pruning binding fill them,
+// filter_pruning.cc turns them into pruning.h's inputs. (Written when
+// pruning.h and row_selection.h each defined a RowRange and no file could
+// include both; pruning.h now uses row_selection.h's.)
 #pragma once
 
 #include <cstdint>
