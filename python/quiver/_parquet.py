@@ -34,29 +34,49 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     read as binary rather than refused). `source`: a path, a bytes-like
     object or a binary file object.
 
-    Named but not built yet (quiver.NotImplementedError): `filters`,
+    `filters`: the rows to keep, as pyarrow's: a list of (column, op, value)
+    tuples (an AND), a list of such lists (an OR), ops '==' '=' '!=' '<'
+    '<=' '>' '>=' 'in' 'not in'; or a quiver.compute.Expression
+    (quiver.compute.field("x") > 5, &, |, ~, .isin(), .is_null(),
+    .is_valid()); or a pyarrow.compute.Expression of those forms
+    (translated; any other is quiver.NotImplementedError naming
+    quiver.compute.field). The result equals reading the columns plus the
+    filter's and filtering (a null drops the row), rows in file order; the
+    filter's columns are not returned unless in `columns` (columns=[]: no
+    columns, num_rows the matches). Row groups whose statistics or bloom
+    filters prove no match are not read, and with a page index only the
+    pages that may hold a match are (ParquetFile.read_stats counts them).
+
+    Named but not built yet (quiver.NotImplementedError):
     `filesystem`, `decryption_properties`, and `use_threads=True`: reading
     is single-threaded until the parallel reader lands, so `use_threads`
     defaults to False for now (pyarrow's default, and Quiver's target, is
     True). Any other keyword is a TypeError."""
-    _not_built(filters=filters, filesystem=filesystem, use_threads=use_threads,
+    _not_built(filesystem=filesystem, use_threads=use_threads,
                decryption_properties=options.pop("decryption_properties", None))
     batch_size = options.get("batch_size")
+    expression = _filter_expression(filters)
     f = _open(source, options)
     try:
-        return f.read(columns, row_groups, batch_size)
+        return f.read(columns, row_groups, batch_size, expression)
     finally:
         f.close()
 
 
-def _not_built(filters=None, filesystem=None, use_threads=False, decryption_properties=None):
+def _filter_expression(filters):
+    """filters= as the C++ expression the reader takes (None: no filter)."""
+    if filters is None:
+        return None
+    from quiver._compute_expression import filters_to_expression
+
+    return filters_to_expression(filters)._e
+
+
+def _not_built(filesystem=None, use_threads=False, decryption_properties=None):
     """Reader options docs/interfaces.md names whose issue has not landed:
     quiver.NotImplementedError naming the option."""
     from quiver import NotImplementedError as NotBuilt
 
-    if filters is not None:
-        raise NotBuilt("read_table: filters= is not built yet (row-group and page filters "
-                       "come with the filter issue); filter the table after reading")
     if filesystem is not None:
         raise NotBuilt("filesystem= is not built yet (filesystems and URIs come with the "
                        "dataset issue); pass a path, bytes or an open binary file object")
@@ -103,7 +123,9 @@ class ParquetFile:
     """A Parquet file opened for reading (pyarrow.parquet.ParquetFile's names).
 
     Options as read_table's (less columns, row_groups, filters,
-    use_threads). close() (or leaving a `with` block) releases the source as
+    use_threads). read(), read_row_group(s)() and iter_batches() take
+    read_table's `filters` (iter_batches yields only batches holding a
+    match). close() (or leaving a `with` block) releases the source as
     pyarrow does: a path's file descriptor and a bytes-like object are let
     go; a file object the caller opened stays open (close(force=True)
     closes it). Reading after close() raises quiver.InvalidError; the
@@ -172,9 +194,9 @@ class ParquetFile:
         iter_batches adds each batch's work as it is read."""
         return dict(self._file.read_stats)
 
-    def read(self, columns=None, use_threads=False):
+    def read(self, columns=None, use_threads=False, filters=None):
         _not_built(use_threads=use_threads)
-        return self._reader().read(columns, None, None)
+        return self._reader().read(columns, None, None, _filter_expression(filters))
 
     def bloom_filter(self, row_group, column):
         """The bloom filter of a column chunk (`column`: leaf index or dotted
@@ -195,17 +217,19 @@ class ParquetFile:
             return None
         return BloomFilter(self._reader(), row_group, column)
 
-    def read_row_group(self, i, columns=None, use_threads=False):
+    def read_row_group(self, i, columns=None, use_threads=False, filters=None):
         _not_built(use_threads=use_threads)
-        return self._reader().read(columns, [i], None)
+        return self._reader().read(columns, [i], None, _filter_expression(filters))
 
-    def read_row_groups(self, row_groups, columns=None, use_threads=False):
+    def read_row_groups(self, row_groups, columns=None, use_threads=False, filters=None):
         _not_built(use_threads=use_threads)
-        return self._reader().read(columns, list(row_groups), None)
+        return self._reader().read(columns, list(row_groups), None, _filter_expression(filters))
 
-    def iter_batches(self, batch_size=65536, row_groups=None, columns=None, use_threads=False):
+    def iter_batches(self, batch_size=65536, row_groups=None, columns=None, use_threads=False,
+                     filters=None):
         _not_built(use_threads=use_threads)
-        return self._reader().iter_batches(columns, row_groups, batch_size)
+        return self._reader().iter_batches(columns, row_groups, batch_size,
+                                           _filter_expression(filters))
 
     def __enter__(self):
         return self

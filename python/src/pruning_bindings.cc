@@ -28,16 +28,18 @@
 #include "quiver/parquet/metadata/column_chunk_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
-#include "quiver/parquet/pruning/pruning.h"
+#include "quiver/parquet/pruning/column_summary.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
+// (pruning.h through the reader's interface of gathered facts.)
+#include "quiver/parquet/reader/filter_pruning_internal.h"
 
 namespace quiver::python {
 
 namespace {
 
 using parquet::ColumnSummary;
-using parquet::PageColumn;
+using parquet::filtering::ChunkFacts;
 
 // The leaf of a top-level field that is one flat column, or -1.
 int FlatLeaf(const parquet::SchemaDescriptor& schema, const std::string& name) {
@@ -49,17 +51,15 @@ int FlatLeaf(const parquet::SchemaDescriptor& schema, const std::string& name) {
 }
 
 // Page header statistics of a flat column chunk: the pages' first rows and
-// summaries (nothing known for a page without statistics).
-Result<PageColumn> PagesFromHeaders(const io::RandomAccessFile& file,
-                                    const parquet::FileMetaData& metadata,
-                                    const parquet::SchemaDescriptor& schema, int row_group,
-                                    int column, bool required) {
+// summaries (nothing known for a page without statistics), into `out`.
+Status PagesFromHeaders(const io::RandomAccessFile& file, const parquet::FileMetaData& metadata,
+                        const parquet::SchemaDescriptor& schema, int row_group, int column,
+                        bool required, ChunkFacts* out) {
   const bool use_bounds = parquet::StatisticsBoundsUsable(metadata, column);
   const auto& thrift = parquet::ThriftOf(metadata);
   const auto& chunk = thrift.row_groups[static_cast<size_t>(row_group)]
                           .columns[static_cast<size_t>(column)];
-  PageColumn out;
-  if (!chunk.meta_data.has_value()) return out;
+  if (!chunk.meta_data.has_value()) return Status::OK();
   const int64_t data_end = file.Size() - 8 - metadata.serialized_size();
   QUIVER_ASSIGN_OR_RAISE(auto range, parquet::ColumnChunkRange(*chunk.meta_data, data_end));
   QUIVER_ASSIGN_OR_RAISE(auto bytes, file.ReadAt(range.offset, range.length));
@@ -87,12 +87,12 @@ Result<PageColumn> PagesFromHeaders(const io::RandomAccessFile& file,
     if (stats->has_value()) {
       decoded = parquet::DecodeStatistics(**stats, schema, column, values, type_order, writer);
     }
-    out.first_rows.push_back(row);
-    out.summaries.push_back(
+    out->page_first_rows.push_back(row);
+    out->page_summaries.push_back(
         ColumnSummary::FromStatistics(decoded ? &*decoded : nullptr, values, required, use_bounds));
     row += values;
   }
-  return out;
+  return Status::OK();
 }
 
 nb::list PruneRowGroups(const std::string& path, const compute::Expression& filter,
@@ -101,8 +101,8 @@ nb::list PruneRowGroups(const std::string& path, const compute::Expression& filt
   auto file = Unwrap(io::MemoryMappedFile::Open(path));
   auto metadata = reader->metadata();
   const parquet::SchemaDescriptor& schema = parquet::ParquetSchemaOf(*reader);
-  auto pruner = Unwrap(parquet::FilterPruner::Make(filter, reader->schema()));
-  const auto& fields = pruner->fields();
+  auto pruner = Unwrap(parquet::filtering::Pruner::Make(filter, reader->schema()));
+  const auto& fields = pruner.fields();
   std::vector<int> leaves;
   for (const auto& name : fields) leaves.push_back(FlatLeaf(schema, name));
 
@@ -110,57 +110,51 @@ nb::list PruneRowGroups(const std::string& path, const compute::Expression& filt
   for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
     auto row_group = Unwrap(metadata->row_group(rg));
     const int64_t num_rows = row_group.num_rows();
-    std::vector<parquet::RowGroupColumn> columns(fields.size());
-    std::vector<std::optional<parquet::BloomFilter>> blooms(fields.size());
-    std::vector<PageColumn> page_columns(fields.size());
+    std::vector<ChunkFacts> facts(fields.size());
     nb::dict fully;
     for (size_t i = 0; i < fields.size(); ++i) {
       const int leaf = leaves[i];
       if (leaf < 0) continue;
-      const bool required = schema.column(leaf).max_def == 0;
+      ChunkFacts& f = facts[i];
+      f.leaf = leaf;
+      f.required = schema.column(leaf).max_def == 0;
       auto chunk = Unwrap(row_group.column(leaf));
-      auto stats = Unwrap(reader->ReadStatistics(rg, leaf));
-      columns[i].statistics = ColumnSummary::FromStatistics(
-          stats ? &*stats : nullptr, chunk.num_values(), required,
-          parquet::StatisticsBoundsUsable(*metadata, leaf));
-      blooms[i] = Unwrap(reader->ReadBloomFilter(rg, leaf));
-      if (blooms[i].has_value()) {
-        columns[i].bloom_filter = &*blooms[i];
-        columns[i].physical = parquet::PhysicalColumn{
-            chunk.physical_type(), schema.column(leaf).type_length,
-            parquet::StatisticsBoundType(schema, leaf)};
-      }
+      f.num_values = chunk.num_values();
+      f.statistics = Unwrap(reader->ReadStatistics(rg, leaf));
+      f.bounds_usable = parquet::StatisticsBoundsUsable(*metadata, leaf);
+      f.bloom = Unwrap(reader->ReadBloomFilter(rg, leaf));
+      f.physical_type = chunk.physical_type();
+      f.type_length = schema.column(leaf).type_length;
+      f.bound_type = parquet::StatisticsBoundType(schema, leaf);
       const bool dict_encoded = parquet::IsFullyDictionaryEncoded(chunk);
       fully[fields[i].c_str()] = dict_encoded;
       if (dict_encoded && !dictionaries.is_none()) {
         nb::object key = nb::make_tuple(rg, fields[i]);
         if (nb::cast<nb::dict>(dictionaries).contains(key)) {
-          columns[i].dictionary = ArrayFromPy(dictionaries[key]).first->data();
+          f.dictionary = ArrayFromPy(dictionaries[key]).first->data();
         }
       }
       if (pages == "index") {
-        auto column_index = Unwrap(reader->ReadColumnIndex(rg, leaf));
-        auto offset_index = Unwrap(reader->ReadOffsetIndex(rg, leaf));
-        page_columns[i] = Unwrap(PageColumn::FromPageIndex(
-            column_index ? &*column_index : nullptr, offset_index ? &*offset_index : nullptr,
-            num_rows, required));
+        f.column_index = Unwrap(reader->ReadColumnIndex(rg, leaf));
+        f.offset_index = Unwrap(reader->ReadOffsetIndex(rg, leaf));
       } else if (pages == "headers") {
-        page_columns[i] = Unwrap(PagesFromHeaders(*file, *metadata, schema, rg, leaf, required));
+        const Status st = PagesFromHeaders(*file, *metadata, schema, rg, leaf, f.required, &f);
+        if (!st.ok()) Raise(st);
       }
     }
-    const auto reason = Unwrap(parquet::PruneRowGroup(*pruner, columns));
+    const auto reason = Unwrap(pruner.PruneRowGroup(facts));
     nb::dict result;
     switch (reason) {
-      case parquet::PruneReason::kNotPruned: result["reason"] = nb::none(); break;
-      case parquet::PruneReason::kStatistics: result["reason"] = "statistics"; break;
-      case parquet::PruneReason::kBloomFilter: result["reason"] = "bloom"; break;
-      case parquet::PruneReason::kDictionary: result["reason"] = "dictionary"; break;
+      case parquet::filtering::Pruned::kNo: result["reason"] = nb::none(); break;
+      case parquet::filtering::Pruned::kStatistics: result["reason"] = "statistics"; break;
+      case parquet::filtering::Pruned::kBloomFilter: result["reason"] = "bloom"; break;
+      case parquet::filtering::Pruned::kDictionary: result["reason"] = "dictionary"; break;
     }
     nb::list ranges;
     nb::dict skipped;
-    if (reason == parquet::PruneReason::kNotPruned) {
-      auto selection = Unwrap(parquet::PrunePages(*pruner, num_rows, page_columns));
-      for (const auto& r : selection.ranges) ranges.append(nb::make_tuple(r.begin, r.end));
+    if (reason == parquet::filtering::Pruned::kNo) {
+      auto selection = Unwrap(pruner.PrunePages(num_rows, facts));
+      for (const auto& [begin, end] : selection.ranges) ranges.append(nb::make_tuple(begin, end));
       for (size_t i = 0; i < fields.size(); ++i) {
         nb::list flags;
         for (bool b : selection.pages_skipped[i]) flags.append(b);

@@ -18,6 +18,7 @@
 #include "common.h"
 #include "metadata_bindings.h"
 #include "option_values.h"
+#include "quiver/compute/expression.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
 #include "quiver/memory/buffer.h"
@@ -326,19 +327,45 @@ PyParquetFile OpenFile(nb::handle source, nb::dict kwargs, const char* function)
   return out;
 }
 
+// `filter`: None or a quiver.compute.Expression's _Expression (quiver/_parquet.py
+// turns DNF lists and pyarrow expressions into one).
+std::optional<compute::Expression> FilterOf(nb::handle filter) {
+  if (filter.is_none()) return std::nullopt;
+  return nb::cast<compute::Expression>(filter);
+}
+
 nb::object ReadTable(PyParquetFile& self, nb::handle columns, nb::handle row_groups,
-                     std::optional<int64_t> batch_size) {
+                     std::optional<int64_t> batch_size, nb::handle filter) {
   auto cols = Columns(columns);
   auto groups = RowGroups(row_groups);
+  const std::optional<compute::Expression> expr = FilterOf(filter);
   Result<TablePtr> table = Status::Invalid("not read");
   {
     nb::gil_scoped_release release;
     if (batch_size.has_value()) {
       table = [&]() -> Result<TablePtr> {
-        QUIVER_ASSIGN_OR_RAISE(auto reader,
-                               self.reader->GetRecordBatchReader(cols, groups, *batch_size));
-        return reader->ToTable();
+        RecordBatchReaderPtr reader;
+        if (expr.has_value()) {
+          QUIVER_ASSIGN_OR_RAISE(reader,
+                                 self.reader->GetRecordBatchReader(*expr, cols, groups, *batch_size));
+        } else {
+          QUIVER_ASSIGN_OR_RAISE(reader, self.reader->GetRecordBatchReader(cols, groups, *batch_size));
+        }
+        // (Table::FromRecordBatches counts the rows of its columns: none
+        // when columns=[].)
+        std::vector<RecordBatchPtr> batches;
+        int64_t rows = 0;
+        while (true) {
+          QUIVER_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
+          if (batch == nullptr) break;
+          rows += batch->num_rows();
+          batches.push_back(std::move(batch));
+        }
+        QUIVER_ASSIGN_OR_RAISE(auto t, Table::FromRecordBatches(reader->schema(), batches));
+        return std::make_shared<Table>(t->schema(), t->columns(), rows);
       }();
+    } else if (expr.has_value()) {
+      table = self.reader->ReadTable(*expr, cols, groups);
     } else {
       table = self.reader->ReadTable(cols, groups);
     }
@@ -564,7 +591,8 @@ void BindReader(nb::module_& m) {
            },
            nb::arg("source"), nb::arg("kwargs"))
       .def("read", &ReadTable, nb::arg("columns").none() = nb::none(),
-           nb::arg("row_groups").none() = nb::none(), nb::arg("batch_size").none() = nb::none())
+           nb::arg("row_groups").none() = nb::none(), nb::arg("batch_size").none() = nb::none(),
+           nb::arg("filter").none() = nb::none())
       .def("schema_capsule",
            [](PyParquetFile& self, nb::handle columns) {
              auto cols = Columns(columns);
@@ -645,21 +673,24 @@ void BindReader(nb::module_& m) {
            nb::arg("row_group"), nb::arg("column"), nb::arg("value"))
       .def("iter_batches",
            [](nb::handle self_obj, nb::handle columns, nb::handle row_groups,
-              std::optional<int64_t> batch_size) {
+              std::optional<int64_t> batch_size, nb::handle filter) {
              PyParquetFile& self = nb::cast<PyParquetFile&>(self_obj);
              auto cols = Columns(columns);
              auto groups = RowGroups(row_groups);
+             const std::optional<compute::Expression> expr = FilterOf(filter);
              const int64_t size = batch_size.value_or(self.batch_size);
              if (size <= 0) Raise(Status::Invalid("batch_size must be positive"));
              Result<RecordBatchReaderPtr> reader = Status::Invalid("not opened");
              {
                nb::gil_scoped_release release;
-               reader = self.reader->GetRecordBatchReader(cols, groups, size);
+               reader = expr.has_value()
+                            ? self.reader->GetRecordBatchReader(*expr, cols, groups, size)
+                            : self.reader->GetRecordBatchReader(cols, groups, size);
              }
              return PyBatchIterator{nb::borrow(self_obj), Unwrap(std::move(reader))};
            },
            nb::arg("columns").none() = nb::none(), nb::arg("row_groups").none() = nb::none(),
-           nb::arg("batch_size").none() = nb::none());
+           nb::arg("batch_size").none() = nb::none(), nb::arg("filter").none() = nb::none());
 
   nb::class_<PyBatchIterator>(m, "_BatchIterator")
       .def("__iter__", [](nb::handle self) { return nb::borrow(self); })

@@ -1,5 +1,5 @@
 """Reader options docs/interfaces.md names: the ones not built yet raise
-quiver.NotImplementedError naming them (filters, filesystem, decryption_properties,
+quiver.NotImplementedError naming them (filesystem, decryption_properties,
 use_threads=True); read_table's and ParquetFile's signatures are interfaces.md's; any other
 keyword is a TypeError naming it. ParquetFile.close() / `with` release the source as
 pyarrow does (the descriptor of a path is closed: checked in /proc/self/fd), `closed` is
@@ -36,8 +36,6 @@ def test_signatures_are_the_interfaces():
 
 
 @pytest.mark.parametrize("keyword, value, name", [
-    ("filters", [("a", "=", 1)], "filters"),
-    ("filters", [[("a", ">", 1)]], "filters"),
     ("filesystem", object(), "filesystem"),
     ("decryption_properties", object(), "decryption_properties"),
     ("use_threads", True, "use_threads"),

@@ -39,6 +39,7 @@ class IpcSource final : public BatchSource {
     }
     auto source = std::unique_ptr<IpcSource>(new IpcSource());
     source->name_ = std::move(name);
+    source->filter_ = options.filter;
     source->total_bytes_ = data->size();
     ipc::IpcReadOptions read_options;
     read_options.validate_full = options.validate_ipc;
@@ -67,6 +68,12 @@ class IpcSource final : public BatchSource {
     if (!batch.ok()) return WithName(batch.status(), name_);
     if (*batch != nullptr) {
       for (const auto& column : (*batch)->columns_data()) bytes_done_ += BufferBytes(*column);
+      if (filter_.has_value()) {
+        auto kept = compute::FilterByExpression(**batch, *filter_);
+        if (!kept.ok()) return WithName(kept.status(), name_);
+        if ((*kept)->num_rows() == 0) return Next();  // matches only
+        return kept;
+      }
     }
     return batch;
   }
@@ -88,6 +95,7 @@ class IpcSource final : public BatchSource {
   std::shared_ptr<ipc::RecordBatchStreamReader> stream_;
   std::shared_ptr<ipc::RecordBatchFileReader> file_;
   SchemaPtr schema_;
+  std::optional<compute::Expression> filter_;
   int next_index_ = 0;
   int64_t bytes_done_ = 0;
 };
@@ -127,8 +135,12 @@ class ParquetSource final : public BatchSource {
     auto schema = reader.SchemaFor(options.columns);
     if (!schema.ok()) return WithName(schema.status(), name);
     source->schema_ = (*schema)->WithMetadata(FooterMetadata(reader));
-    auto batches = reader.GetRecordBatchReader(options.columns, options.row_groups,
-                                               options.batch_size);
+    if (options.filter.has_value()) source->total_rows_ = -1;  // (the matches: unknown)
+    auto batches = options.filter.has_value()
+                       ? reader.GetRecordBatchReader(*options.filter, options.columns,
+                                                     options.row_groups, options.batch_size)
+                       : reader.GetRecordBatchReader(options.columns, options.row_groups,
+                                                     options.batch_size);
     if (!batches.ok()) return WithName(batches.status(), name);
     source->batches_ = std::move(batches).MoveValueUnsafe();
     return std::unique_ptr<BatchSource>(std::move(source));

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "quiver/array/record_batch.h"
+#include "quiver/compute/expression.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
@@ -35,6 +36,10 @@ struct SourceOptions {
   std::optional<std::vector<int>> row_groups;
   // Parquet: rows per batch (<= 0: the reader's default, 65536).
   int64_t batch_size = 0;
+  // The rows to keep (`--where`): Parquet reads filter in the reader
+  // (FileReader::GetRecordBatchReader with a filter: row groups and pages
+  // pruned); IPC batches are filtered as read. Batches hold matches only.
+  std::optional<compute::Expression> filter;
 };
 
 class BatchSource {

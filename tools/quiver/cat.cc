@@ -1,5 +1,5 @@
 // `quiver cat FILE [--columns a,b] [--head N] [--row-groups 0,2]
-// [--format table|csv|jsonl|arrow]`: the rows of a Parquet file (or an
+// [--where EXPR] [--format table|csv|jsonl|arrow]`: the rows of a Parquet file (or an
 // Arrow IPC file or stream) on standard output.
 //
 //   table  aligned columns for a terminal: a header (names, types, a rule),
@@ -18,6 +18,13 @@
 // more pages are decoded than those rows need. A reader that goes away
 // (`quiver cat f | head -1`) ends the command quietly with exit 0: SIGPIPE
 // is ignored and EPIPE on standard output ends the output.
+//
+// --where EXPR (compute::ParseWhere's grammar, docs/interfaces.md): only
+// the matching rows, filtered in the reader (row groups and pages that
+// cannot match are not read); a syntax error exits 2 naming the column of
+// the text; a column the file lacks or a literal it cannot be compared
+// with exits 1 with pyarrow's message. --head N --where stops reading once
+// N rows matched.
 //
 // Exit codes: 0 ok, 1 unreadable input / unknown column or row group /
 // write error, 2 usage.
@@ -50,6 +57,7 @@ struct CatArgs {
   std::vector<std::string> columns;
   std::vector<int> row_groups;
   int64_t head = -1;
+  std::string where;
   std::string format = "table";
   size_t max_width = 40;
   bool quiet = false;
@@ -256,6 +264,14 @@ int RunCat(const CatArgs& args) {
   SourceOptions options;
   if (!args.columns.empty()) options.columns = args.columns;
   if (!args.row_groups.empty()) options.row_groups = args.row_groups;
+  if (!args.where.empty()) {
+    auto filter = compute::ParseWhere(args.where);
+    if (!filter.ok()) {  // a usage error, naming the column of the text
+      PrintError(kCommand, filter.status().message());
+      return kExitUsage;
+    }
+    options.filter = std::move(filter).MoveValueUnsafe();
+  }
   int64_t batch_rows = args.format == "table" ? kTableBatchRows : 0;
   if (args.head >= 0) {
     const int64_t head = std::max<int64_t>(args.head, 1);
@@ -316,6 +332,10 @@ Runner AddCatCommand(CLI::App* app) {
   cmd->add_option("--head", args->head, "Only the first N rows (reading no further)")
       ->check(CLI::NonNegativeNumber)
       ->type_name("N");
+  cmd->add_option("--where", args->where,
+                  "Only the rows where EXPR is true, e.g. \"x >= 5 and name == 'a'\" (row groups and "
+                  "pages that cannot match are not read; with --head, reading stops at N matches)")
+      ->type_name("EXPR");
   cmd->add_option("--row-groups", args->row_groups, "Only these row groups (comma-separated)")
       ->delimiter(',')
       ->check(CLI::NonNegativeNumber)
@@ -333,6 +353,7 @@ Runner AddCatCommand(CLI::App* app) {
       "Examples:\n"
       "  quiver cat data.parquet --head 20\n"
       "  quiver cat data.parquet --columns id,user.name --format csv > out.csv\n"
+      "  quiver cat data.parquet --where \"id >= 100 and id < 200\" --columns name\n"
       "  quiver cat data.parquet --row-groups 0 --format arrow | some-arrow-consumer\n");
   return [args] { return RunCat(*args); };
 }

@@ -149,7 +149,8 @@ struct PruningCounters {
 // ---- Pages ------------------------------------------------------------------
 
 // Rows [begin, end) of a row group: the reader's RowRange
-// (parquet/reader/row_selection.h, a header-only struct there).
+// (parquet/reader/row_selection.h; one struct of that name, so that this
+// header and file_reader.h can be included together).
 
 // One referenced field's pages in a row group.
 struct PageColumn {

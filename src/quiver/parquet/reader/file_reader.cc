@@ -645,6 +645,23 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
 
 ReadStats FileReader::read_stats() const { return impl_->call->stats; }
 
+Result<std::vector<int>> FileReader::CheckedRowGroups(
+    const std::optional<std::vector<int>>& row_groups) const {
+  return impl_->RowGroups(row_groups);
+}
+
+int64_t FileReader::BytesRequested() const { return impl_->counting->bytes(); }
+
+void FileReader::AddPruningStats(int64_t statistics, int64_t bloom, int64_t dictionary,
+                                 int64_t bytes) {
+  ReadCall& call = *impl_->call;
+  call.stats.row_groups_pruned_statistics += statistics;
+  call.stats.row_groups_pruned_bloom += bloom;
+  call.stats.row_groups_pruned_dictionary += dictionary;
+  call.bytes_base -= bytes;
+  call.UpdateBytes();
+}
+
 Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(
     std::vector<ReadNode> nodes, const std::vector<int>& groups,
     const std::vector<RowRanges>* selections, int64_t batch_size) {

@@ -39,9 +39,14 @@
 #include "quiver/parquet/thrift/thrift_limits.h"
 #include "quiver/util/result.h"
 
+namespace quiver::compute {
+class Expression;  // compute/expression.h
+}  // namespace quiver::compute
+
 namespace quiver::parquet {
 
 class ParquetBatchReader;
+struct FilterPlan;
 class SchemaDescriptor;  // schema/schema_descriptor_internal.h (not installed)
 
 struct ReaderOptions {
@@ -129,6 +134,35 @@ class FileReader {
       const std::optional<std::vector<std::string>>& columns, const std::vector<int>& row_groups,
       const std::vector<RowRanges>& selections, int64_t batch_size = 0);
 
+  // Filtered reads (docs/design.md "Filtered reads"): the rows of the read
+  // where `filter` is true (a null drops the row), in file order, as
+  // pyarrow's read_table(filters=) and equal to reading `columns` plus the
+  // filter's fields and filtering (FilterByExpression); the filter's
+  // fields need not be in `columns` and are not returned (`columns` empty:
+  // a table of no columns whose num_rows is the number of matches). The
+  // filter is bound against schema() first, so a missing field (a dotted
+  // name included) or a literal a column cannot be compared with is
+  // Evaluate's error (pyarrow's) even when no row group is read. Before
+  // decoding, per row group: the filter fields' chunk statistics, then
+  // their bloom filters (== and is_in), may prove no row matches: the row
+  // group is not read (read_stats().row_groups_pruned_statistics /
+  // _bloom); else their column and offset indexes give the rows that may
+  // match, and only those rows are read, every column skipping the pages
+  // none of them is in (pages_skipped). Counters and bytes (page indexes
+  // and bloom filters included) go to read_stats().
+  Result<TablePtr> ReadTable(const compute::Expression& filter,
+                             const std::optional<std::vector<std::string>>& columns = std::nullopt,
+                             const std::optional<std::vector<int>>& row_groups = std::nullopt);
+  Result<TablePtr> ReadRowGroup(int row_group, const compute::Expression& filter,
+                                const std::optional<std::vector<std::string>>& columns =
+                                    std::nullopt);
+  // Batches of at most `batch_size` rows read, holding the matches of
+  // them (batches with no match are not returned); the pruning runs when
+  // the reader is made.
+  Result<RecordBatchReaderPtr> GetRecordBatchReader(
+      const compute::Expression& filter, const std::optional<std::vector<std::string>>& columns,
+      const std::optional<std::vector<int>>& row_groups = std::nullopt, int64_t batch_size = 0);
+
   // What the last read call did (read_stats.h): ReadTable, ReadRowGroup,
   // ReadRowGroups and GetRecordBatchReader start it afresh; a batch reader
   // adds each batch's work to the stats of the call that made it (those
@@ -160,6 +194,16 @@ class FileReader {
   // The Parquet schema as the reader resolved it (file_reader_internal.h).
   friend const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader);
   friend void SetSkipPagesByOffsetIndex(FileReader& reader, bool on);
+  // Filtered reads (filtered_read.cc).
+  Result<FilterPlan> PlanFilter(const compute::Expression& filter,
+                                const std::optional<std::vector<std::string>>& columns,
+                                const std::optional<std::vector<int>>& row_groups);
+  Result<std::vector<int>> CheckedRowGroups(const std::optional<std::vector<int>>& row_groups) const;
+  // Bytes the file was asked for since it was opened.
+  int64_t BytesRequested() const;
+  // Adds the pruning's counters to the last read call's stats, and the
+  // bytes it read (before the call started) to its bytes_read.
+  void AddPruningStats(int64_t statistics, int64_t bloom, int64_t dictionary, int64_t bytes);
   struct Impl;
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -1,0 +1,217 @@
+// Filtered reads (file_reader.h, FileReader::ReadTable / GetRecordBatchReader
+// with a filter; docs/design.md "Filtered reads"): the filter pruning of
+// parquet/pruning/ joined to the reader's row selections.
+//
+// Per row group: PruneRowGroup on the filter fields' chunk statistics, then
+// (only when those do not prune and a chunk has one) their bloom filters;
+// a pruned row group is counted in ReadStats and not opened. Otherwise
+// PrunePages over the fields' column and offset indexes gives the rows that
+// may match; the projection plus the filter columns are read for those rows
+// only (ReadRowGroups / the selective batch reader, which skip the pages no
+// selected row touches in every column), the filter is evaluated
+// (FilterByExpression) and the filter-only columns dropped.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "quiver/compute/expression.h"
+#include "quiver/parquet/metadata/statistics_internal.h"
+#include "quiver/parquet/pruning/column_summary.h"
+#include "quiver/parquet/reader/file_reader.h"
+#include "quiver/parquet/reader/file_reader_internal.h"
+#include "quiver/parquet/reader/filter_pruning_internal.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+// The leaf of a top-level field that is one flat column (not nested, not
+// repeated), or -1: the pruning knows nothing of any other field.
+int FlatLeaf(const SchemaDescriptor& schema, const std::string& name) {
+  for (int i = 0; i < schema.num_columns(); ++i) {
+    const auto& c = schema.column(i);
+    if (c.path_parts.size() == 1 && c.path_parts[0] == name && c.max_rep == 0) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// What the pruning decided for a read: the row groups left and the rows of
+// each that may match, and the counters.
+struct FilterPlan {
+  std::vector<int> row_groups;
+  std::vector<RowRanges> selections;
+  std::optional<std::vector<std::string>> read_columns;  // projection + filter fields
+  int num_output_columns = 0;                             // of SchemaFor(columns)
+  int64_t pruned_statistics = 0;
+  int64_t pruned_bloom = 0;
+  int64_t pruned_dictionary = 0;
+  int64_t pruning_bytes = 0;  // page indexes and bloom filters read to decide
+};
+
+Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
+                                          const std::optional<std::vector<std::string>>& columns,
+                                          const std::optional<std::vector<int>>& row_groups) {
+  FilterPlan plan;
+  QUIVER_ASSIGN_OR_RAISE(auto out_schema, SchemaFor(columns));
+  plan.num_output_columns = out_schema->num_fields();
+  // Binds the filter against the file's schema first: a missing field or a
+  // literal a column cannot be compared with is pyarrow's error even when
+  // every row group is pruned.
+  QUIVER_ASSIGN_OR_RAISE(auto pruner, filtering::Pruner::Make(filter, schema()));
+  const std::vector<std::string>& fields = pruner.fields();
+  if (columns.has_value()) {
+    std::vector<std::string> read = *columns;
+    for (const std::string& f : fields) {
+      // A struct some of whose leaves are selected is read as selected:
+      // its validity (all a filter can ask of a struct) is the same.
+      const bool selected = std::any_of(read.begin(), read.end(), [&](const std::string& c) {
+        return c == f || (c.size() > f.size() && c.starts_with(f) && c[f.size()] == '.');
+      });
+      if (!selected) read.push_back(f);
+    }
+    plan.read_columns = std::move(read);
+  }
+  QUIVER_ASSIGN_OR_RAISE(std::vector<int> groups, CheckedRowGroups(row_groups));
+  const SchemaDescriptor& descriptor = ParquetSchemaOf(*this);
+  std::vector<int> leaves;
+  for (const std::string& name : fields) leaves.push_back(FlatLeaf(descriptor, name));
+  auto metadata_ptr = metadata();
+  const int64_t bytes_before = BytesRequested();
+  for (int rg : groups) {
+    QUIVER_ASSIGN_OR_RAISE(auto row_group, metadata_ptr->row_group(rg));
+    const int64_t num_rows = row_group.num_rows();
+    std::vector<filtering::ChunkFacts> facts(fields.size());
+    bool any_bloom = false;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const int leaf = leaves[i];
+      if (leaf < 0) continue;
+      QUIVER_ASSIGN_OR_RAISE(auto chunk, row_group.column(leaf));
+      filtering::ChunkFacts& f = facts[i];
+      f.leaf = leaf;
+      f.num_values = chunk.num_values();
+      f.required = descriptor.column(leaf).max_def == 0;
+      f.bounds_usable = StatisticsBoundsUsable(*metadata_ptr, leaf);
+      QUIVER_ASSIGN_OR_RAISE(f.statistics, ReadStatistics(rg, leaf));
+      f.physical_type = chunk.physical_type();
+      f.type_length = descriptor.column(leaf).type_length;
+      any_bloom = any_bloom || chunk.bloom_filter_offset().has_value();
+    }
+    QUIVER_ASSIGN_OR_RAISE(filtering::Pruned pruned, pruner.PruneRowGroup(facts));
+    if (pruned == filtering::Pruned::kNo && any_bloom) {
+      // Bloom filters are bytes to read: only when the statistics kept it.
+      for (size_t i = 0; i < fields.size(); ++i) {
+        filtering::ChunkFacts& f = facts[i];
+        if (f.leaf < 0) continue;
+        QUIVER_ASSIGN_OR_RAISE(auto chunk, row_group.column(f.leaf));
+        if (!chunk.bloom_filter_offset().has_value()) continue;
+        QUIVER_ASSIGN_OR_RAISE(f.bloom, ReadBloomFilter(rg, f.leaf));
+        f.bound_type = StatisticsBoundType(descriptor, f.leaf);
+      }
+      QUIVER_ASSIGN_OR_RAISE(pruned, pruner.PruneRowGroup(facts));
+    }
+    switch (pruned) {
+      case filtering::Pruned::kNo: break;
+      case filtering::Pruned::kStatistics: ++plan.pruned_statistics; continue;
+      case filtering::Pruned::kBloomFilter: ++plan.pruned_bloom; continue;
+      case filtering::Pruned::kDictionary: ++plan.pruned_dictionary; continue;
+    }
+    // Pages: the filter fields' column and offset indexes.
+    for (filtering::ChunkFacts& f : facts) {
+      if (f.leaf < 0) continue;
+      QUIVER_ASSIGN_OR_RAISE(f.column_index, ReadColumnIndex(rg, f.leaf));
+      if (!f.column_index.has_value()) continue;  // no page bounds: nothing to prune by
+      QUIVER_ASSIGN_OR_RAISE(f.offset_index, ReadOffsetIndex(rg, f.leaf));
+    }
+    QUIVER_ASSIGN_OR_RAISE(auto pages, pruner.PrunePages(num_rows, facts));
+    const auto& ranges = pages.ranges;
+    if (ranges.empty()) continue;  // every page pruned: the row group is not opened
+    std::vector<RowRange> rows;
+    rows.reserve(ranges.size());
+    for (const auto& [begin, end] : ranges) rows.push_back(RowRange{begin, end});
+    QUIVER_ASSIGN_OR_RAISE(auto selection, RowRanges::Make(std::move(rows)));
+    plan.row_groups.push_back(rg);
+    plan.selections.push_back(std::move(selection));
+  }
+  plan.pruning_bytes = BytesRequested() - bytes_before;
+  return plan;
+}
+
+namespace {
+
+// The projection's fields of a read of the projection plus the filter-only
+// fields: the first `count` (the reader orders top-level fields by first
+// mention, and the filter-only ones are appended), typed as read (so
+// invalid_utf8 = kBinary's retyping shows).
+SchemaPtr OutputSchema(const Schema& read, int count) {
+  FieldVector fields(read.fields().begin(), read.fields().begin() + count);
+  return quiver::schema(std::move(fields), read.metadata());
+}
+
+class FilteredBatchReader : public RecordBatchReader {
+ public:
+  FilteredBatchReader(RecordBatchReaderPtr inner, compute::Expression filter, int count,
+                      MemoryPool* pool)
+      : inner_(std::move(inner)), filter_(std::move(filter)), pool_(pool) {
+    schema_ = OutputSchema(*inner_->schema(), count);
+  }
+  SchemaPtr schema() const override { return schema_; }
+  Result<RecordBatchPtr> Next() override {
+    while (true) {
+      QUIVER_ASSIGN_OR_RAISE(auto batch, inner_->Next());
+      if (batch == nullptr) return batch;
+      QUIVER_ASSIGN_OR_RAISE(auto kept, compute::FilterByExpression(*batch, filter_, pool_));
+      if (kept->num_rows() == 0) continue;  // batches hold matches only
+      std::vector<ArrayDataPtr> columns;
+      for (int i = 0; i < schema_->num_fields(); ++i) columns.push_back(kept->column_data(i));
+      return std::make_shared<RecordBatch>(schema_, kept->num_rows(), std::move(columns));
+    }
+  }
+
+ private:
+  RecordBatchReaderPtr inner_;
+  compute::Expression filter_;
+  MemoryPool* pool_;
+  SchemaPtr schema_;
+};
+
+}  // namespace
+
+Result<TablePtr> FileReader::ReadTable(const compute::Expression& filter,
+                                       const std::optional<std::vector<std::string>>& columns,
+                                       const std::optional<std::vector<int>>& row_groups) {
+  QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
+  QUIVER_ASSIGN_OR_RAISE(TablePtr read,
+                         ReadRowGroups(plan.row_groups, plan.selections, plan.read_columns));
+  AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
+                  plan.pruning_bytes);
+  QUIVER_ASSIGN_OR_RAISE(TablePtr kept, compute::FilterByExpression(*read, filter));
+  const int count = plan.num_output_columns;
+  std::vector<ChunkedArrayPtr> out(kept->columns().begin(), kept->columns().begin() + count);
+  return std::make_shared<Table>(OutputSchema(*kept->schema(), count), std::move(out),
+                                 kept->num_rows());
+}
+
+Result<TablePtr> FileReader::ReadRowGroup(int row_group, const compute::Expression& filter,
+                                          const std::optional<std::vector<std::string>>& columns) {
+  return ReadTable(filter, columns, std::vector<int>{row_group});
+}
+
+Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
+    const compute::Expression& filter, const std::optional<std::vector<std::string>>& columns,
+    const std::optional<std::vector<int>>& row_groups, int64_t batch_size) {
+  QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
+  QUIVER_ASSIGN_OR_RAISE(
+      auto inner,
+      GetRecordBatchReader(plan.read_columns, plan.row_groups, plan.selections, batch_size));
+  AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
+                  plan.pruning_bytes);
+  return std::make_shared<FilteredBatchReader>(
+      std::move(inner), filter, plan.num_output_columns, DefaultMemoryPool());
+}
+
+}  // namespace quiver::parquet
