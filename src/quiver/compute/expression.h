@@ -118,6 +118,8 @@ class Expression {
 
 // pyarrow's name of a function ("equal", "and_kleene", "is_in", ...).
 std::string_view FunctionName(Expression::Function function);
+// The CompareOp of a comparison function (kEqual for any other).
+CompareOp CompareOpOf(Expression::Function function);
 
 Expression field(std::string name);
 Expression literal(Scalar value);

@@ -207,17 +207,6 @@ Status BindComparison(std::vector<Arg>* args) {
   return Status::OK();
 }
 
-CompareOp CompareOpOf(F f) {
-  switch (f) {
-    case F::kNotEqual: return CompareOp::kNotEqual;
-    case F::kLess: return CompareOp::kLess;
-    case F::kLessEqual: return CompareOp::kLessEqual;
-    case F::kGreater: return CompareOp::kGreater;
-    case F::kGreaterEqual: return CompareOp::kGreaterEqual;
-    default: return CompareOp::kEqual;
-  }
-}
-
 class Evaluator {
  public:
   Evaluator(const RecordBatch& batch, const std::vector<int>& columns, MemoryPool* pool)
@@ -343,6 +332,17 @@ Result<RecordBatchPtr> EmptyBatch(const SchemaPtr& schema) {
 }
 
 }  // namespace
+
+CompareOp CompareOpOf(Expression::Function f) {
+  switch (f) {
+    case Expression::Function::kNotEqual: return CompareOp::kNotEqual;
+    case Expression::Function::kLess: return CompareOp::kLess;
+    case Expression::Function::kLessEqual: return CompareOp::kLessEqual;
+    case Expression::Function::kGreater: return CompareOp::kGreater;
+    case Expression::Function::kGreaterEqual: return CompareOp::kGreaterEqual;
+    default: return CompareOp::kEqual;
+  }
+}
 
 Result<Datum> Evaluate(const Expression& expr, const RecordBatch& batch, MemoryPool* pool) {
   QUIVER_ASSIGN_OR_RAISE(const std::vector<int> columns, ResolveFields(expr, *batch.schema()));

@@ -47,17 +47,6 @@ bool IsComparison(F f) {
   }
 }
 
-CompareOp OpOf(F f) {
-  switch (f) {
-    case F::kNotEqual: return CompareOp::kNotEqual;
-    case F::kLess: return CompareOp::kLess;
-    case F::kLessEqual: return CompareOp::kLessEqual;
-    case F::kGreater: return CompareOp::kGreater;
-    case F::kGreaterEqual: return CompareOp::kGreaterEqual;
-    default: return CompareOp::kEqual;
-  }
-}
-
 // Element i of a boolean result as a Possible bit.
 Possible BitOf(const ArrayData& a, int64_t i) {
   if (a.IsNull(i)) return kMayBeNull;
@@ -258,7 +247,7 @@ Result<SpanEvaluator::Results> SpanEvaluator::EvalComparison(const Expression& e
   const auto& args = e.arguments();
   const bool field_left = args[0].is_field();
   const Scalar& lit = field_left ? args[1].literal() : args[0].literal();
-  CompareOp op = OpOf(e.function());
+  CompareOp op = compute::CompareOpOf(e.function());
   if (!field_left) op = compute::internal::FlipCompare(op);  // `c < x` is `x > c`
   // A null literal: every row compares to null.
   if (!lit.is_valid()) return Fill(kMayBeNull);
