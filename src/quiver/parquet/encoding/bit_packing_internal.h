@@ -20,6 +20,20 @@ namespace quiver::parquet::internal {
 
 // Unpacks 32 values of `bit_width` (0..32) bits from in[0, 4 * bit_width).
 void Unpack32(const uint8_t* in, int bit_width, uint32_t* out);
+// Unpacks `num_blocks` consecutive blocks of 32 values of `bit_width`
+// (0..32) bits from in[0, 4 * bit_width * num_blocks) to out[0, 32 *
+// num_blocks), as Unpack32 block by block. `available` (>= the blocks'
+// bytes) is how many bytes from `in` may be read: the AVX2 routine
+// (bit_packing_simd.cc, widths 1..25, chosen at run time) reads up to
+// floor(4 * bit_width / 8) + 16 bytes past a group of eight values' start,
+// and unpacks only the groups whose reads stay inside it.
+void UnpackBlocks32(const uint8_t* in, int64_t available, int bit_width, int64_t num_blocks,
+                    uint32_t* out);
+// Switches UnpackBlocks32's AVX2 routine off (false) or back on where the
+// CPU has AVX2 (true) for the whole process; returns the previous setting.
+// For tests.
+bool SetUnpackSimd(bool on);
+
 // Unpacks 32 values of `bit_width` (0..64) bits from in[0, 4 * bit_width).
 void Unpack64(const uint8_t* in, int bit_width, uint64_t* out);
 

@@ -63,6 +63,37 @@ TEST(BitPackingTest, Pack32AndUnpack32MatchTheReferenceForEveryWidth) {
   }
 }
 
+// UnpackBlocks32 equals Unpack32 block by block for every width, block
+// count and slack after the blocks (0..40 bytes: the AVX2 routine reads up
+// to floor(4w / 8) + 16 bytes past a group's start and must stay inside
+// `available`; the buffers are exactly that size, so ASan sees any read
+// past it), with the AVX2 routine on (where the CPU has it) and off.
+TEST(BitPackingTest, UnpackBlocks32EqualsUnpack32WithAndWithoutSimd) {
+  std::mt19937_64 rng(44);
+  for (const bool simd : {true, false}) {
+    const bool previous = SetUnpackSimd(simd);
+    for (int w = 0; w <= 32; ++w) {
+      for (const int64_t blocks : {1, 2, 3, 7, 16}) {
+        for (const int64_t slack : {0, 1, 5, 15, 16, 17, 40}) {
+          const int64_t bytes = 4 * w * blocks;
+          const int64_t available = bytes + slack;
+          auto packed = std::make_unique<uint8_t[]>(static_cast<size_t>(available) + (available == 0));
+          for (int64_t i = 0; i < available; ++i) packed[static_cast<size_t>(i)] = static_cast<uint8_t>(rng());
+          std::vector<uint32_t> expected(static_cast<size_t>(32 * blocks));
+          for (int64_t b = 0; b < blocks; ++b) {
+            Unpack32(packed.get() + b * 4 * w, w, expected.data() + b * 32);
+          }
+          std::vector<uint32_t> got(static_cast<size_t>(32 * blocks), 0xDEADBEEF);
+          UnpackBlocks32(packed.get(), available, w, blocks, got.data());
+          ASSERT_EQ(got, expected) << "simd " << simd << " width " << w << " blocks " << blocks
+                                   << " slack " << slack;
+        }
+      }
+    }
+    SetUnpackSimd(previous);
+  }
+}
+
 TEST(BitPackingTest, Pack64AndUnpack64MatchTheReferenceForEveryWidth) {
   std::mt19937_64 rng(43);
   for (int w = 0; w <= 64; ++w) {

@@ -592,7 +592,7 @@ void RleBitPackedDecoder::LoadBlock() {
   const int64_t block_bytes = 4 * int64_t{bit_width_};
   const uint8_t* p = lit_data_ + lit_block_ * block_bytes;
   if (end_ - p >= block_bytes) {
-    internal::Unpack32(p, bit_width_, block_);
+    internal::UnpackBlocks32(p, end_ - p, bit_width_, 1, block_);
   } else {
     uint8_t padded[4 * 32] = {};
     std::memcpy(padded, p, static_cast<size_t>(end_ - p));
@@ -716,12 +716,14 @@ int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
       lit_left_ -= k;
       // Whole blocks straight into the output when the types match.
       if constexpr (sizeof(T) == sizeof(uint32_t)) {
-        while (block_pos_ == 32 && k >= 32) {
-          internal::Unpack32(lit_data_ + lit_block_ * 4 * int64_t{bit_width_}, bit_width_,
-                             reinterpret_cast<uint32_t*>(out + read));
-          ++lit_block_;
-          read += 32;
-          k -= 32;
+        if (block_pos_ == 32 && k >= 32) {
+          const int64_t blocks = k / 32;
+          const uint8_t* p = lit_data_ + lit_block_ * 4 * int64_t{bit_width_};
+          internal::UnpackBlocks32(p, end_ - p, bit_width_, blocks,
+                                   reinterpret_cast<uint32_t*>(out + read));
+          lit_block_ += blocks;
+          read += 32 * blocks;
+          k -= 32 * blocks;
         }
       }
       while (k > 0) {
