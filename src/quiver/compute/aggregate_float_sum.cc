@@ -85,16 +85,18 @@ double WideGroupSum(const float* v, int64_t len, const uint8_t* masks) {
 
 QUIVER_AVX2 inline __m256d Load4d(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 
-// All ones in lane k where bit k of `bits` (low four) is set.
-QUIVER_AVX2 inline __m256d LaneMask(uint64_t bits) {
-  const __m256i lane_bits = _mm256_setr_epi64x(1, 2, 4, 8);
-  const __m256i b = _mm256_and_si256(_mm256_set1_epi64x(static_cast<int64_t>(bits)), lane_bits);
-  return _mm256_castsi256_pd(_mm256_cmpeq_epi64(b, lane_bits));
+// The 8 floats at p with the slots whose sign bit in `mask` (lane k for
+// float k) is clear replaced by +0.0: one VBLENDVPS, the load folded in.
+QUIVER_AVX2 inline __m256 Masked8(const float* p, __m256i mask) {
+  return _mm256_blendv_ps(_mm256_setzero_ps(), _mm256_loadu_ps(p), _mm256_castsi256_ps(mask));
 }
 
 template <bool kMasked>
 QUIVER_AVX2 void WideGroupSumsAvx2(const float* v, const uint8_t* masks, int64_t groups,
                                        double* out) {
+  // Lane k shifted left by 7 - k: bit 24 + k of a 32-slot mask word lands
+  // in lane k's sign bit; 8, 16 and 24 more bring bits 16 + k, 8 + k, k.
+  const __m256i top_shift = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
   for (int64_t g = 0; g < groups; ++g) {
     const float* a = v + kWideGroup * g;
     // (named accumulators: GCC keeps an array of vectors in memory)
@@ -103,16 +105,25 @@ QUIVER_AVX2 void WideGroupSumsAvx2(const float* v, const uint8_t* masks, int64_t
 #pragma GCC unroll 2
     for (int64_t t = 0; t < kWideGroup; t += kLanes) {
       if constexpr (kMasked) {
-        uint32_t m;  // the validity of slots t..t+31
+        // The validity of slots t..t+31 broadcast once; each 8 slots'
+        // floats masked by one blend (null -> +0.0), then converted in
+        // halves: 9 vector operations per 8 slots, where testing each 4
+        // slots' bits in 64-bit lanes took 16.
+        uint32_t m;
         std::memcpy(&m, masks + kMaskBytes * g + t / 8, 4);
-        y0 = _mm256_add_pd(y0, _mm256_and_pd(Load4d(a + t), LaneMask(m)));
-        y1 = _mm256_add_pd(y1, _mm256_and_pd(Load4d(a + t + 4), LaneMask(m >> 4)));
-        y2 = _mm256_add_pd(y2, _mm256_and_pd(Load4d(a + t + 8), LaneMask(m >> 8)));
-        y3 = _mm256_add_pd(y3, _mm256_and_pd(Load4d(a + t + 12), LaneMask(m >> 12)));
-        y4 = _mm256_add_pd(y4, _mm256_and_pd(Load4d(a + t + 16), LaneMask(m >> 16)));
-        y5 = _mm256_add_pd(y5, _mm256_and_pd(Load4d(a + t + 20), LaneMask(m >> 20)));
-        y6 = _mm256_add_pd(y6, _mm256_and_pd(Load4d(a + t + 24), LaneMask(m >> 24)));
-        y7 = _mm256_add_pd(y7, _mm256_and_pd(Load4d(a + t + 28), LaneMask(m >> 28)));
+        const __m256i s3 = _mm256_sllv_epi32(_mm256_set1_epi32(static_cast<int32_t>(m)), top_shift);
+        const __m256 f0 = Masked8(a + t, _mm256_slli_epi32(s3, 24));
+        const __m256 f1 = Masked8(a + t + 8, _mm256_slli_epi32(s3, 16));
+        const __m256 f2 = Masked8(a + t + 16, _mm256_slli_epi32(s3, 8));
+        const __m256 f3 = Masked8(a + t + 24, s3);
+        y0 = _mm256_add_pd(y0, _mm256_cvtps_pd(_mm256_castps256_ps128(f0)));
+        y1 = _mm256_add_pd(y1, _mm256_cvtps_pd(_mm256_extractf128_ps(f0, 1)));
+        y2 = _mm256_add_pd(y2, _mm256_cvtps_pd(_mm256_castps256_ps128(f1)));
+        y3 = _mm256_add_pd(y3, _mm256_cvtps_pd(_mm256_extractf128_ps(f1, 1)));
+        y4 = _mm256_add_pd(y4, _mm256_cvtps_pd(_mm256_castps256_ps128(f2)));
+        y5 = _mm256_add_pd(y5, _mm256_cvtps_pd(_mm256_extractf128_ps(f2, 1)));
+        y6 = _mm256_add_pd(y6, _mm256_cvtps_pd(_mm256_castps256_ps128(f3)));
+        y7 = _mm256_add_pd(y7, _mm256_cvtps_pd(_mm256_extractf128_ps(f3, 1)));
       } else {
         y0 = _mm256_add_pd(y0, Load4d(a + t));
         y1 = _mm256_add_pd(y1, Load4d(a + t + 4));

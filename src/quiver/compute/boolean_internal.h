@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "quiver/array/array_data.h"
 #include "quiver/memory/mutable_buffer.h"
@@ -57,7 +58,11 @@ inline ArrayDataPtr MakeBooleanArray(int64_t length, std::shared_ptr<Buffer> val
     if (nulls == kUnknownNullCount) nulls = length - bitmap::CountSetBits(validity->data(), 0, length);
     if (nulls == 0) validity = nullptr;
   }
-  return ArrayData::Make(boolean(), length, {std::move(validity), std::move(values)}, nulls);
+  // (the vector filled by moves: a braced list would copy both pointers)
+  std::vector<std::shared_ptr<Buffer>> buffers(2);
+  buffers[0] = std::move(validity);
+  buffers[1] = std::move(values);
+  return ArrayData::Make(boolean(), length, std::move(buffers), nulls);
 }
 
 // Bits [offset, offset + length) of `buffer` as a bitmap at offset 0: a
