@@ -47,7 +47,12 @@ Result<ArrayDataPtr> ReadPruningDictionary(const PruningSource& source, int row_
       start >= meta->data_page_offset) {
     return nullptr;
   }
-  if (meta->data_page_offset - start > kMaxPruningDictionaryBytes) return nullptr;
+  const int64_t stored = meta->data_page_offset - start;
+  if (stored > kMaxPruningDictionaryBytes ||
+      (stored > kSmallPruningDictionaryBytes &&
+       stored > meta->total_compressed_size / kMinChunkPerDictionary)) {
+    return nullptr;
+  }
   auto range = ColumnChunkRange(*meta, source.data_end);
   if (!range.ok() || meta->data_page_offset >= range->end()) return nullptr;
   const ColumnDescriptor& column = source.descriptor->column(leaf);

@@ -6,11 +6,14 @@
 //     into the field's read type, for a chunk whose every data page is
 //     dictionary-encoded (IsFullyDictionaryEncoded: encoding_stats say so;
 //     without them nothing is assumed). Only dictionaries whose stored page
-//     (header and body) is at most kMaxPruningDictionaryBytes are read: a
-//     larger one costs more than the chunk it might spare is likely worth,
-//     and the reader reads it again when the row group is kept. Exactly the
-//     dictionary page's bytes are requested (the footer's
-//     dictionary_page_offset and data_page_offset bound it).
+//     (header and body) is at most kMaxPruningDictionaryBytes and either
+//     small (kSmallPruningDictionaryBytes) or at most
+//     1/kMinChunkPerDictionary of the chunk are read: the reader reads the
+//     page again when the row group is kept, so a dictionary that is most
+//     of its chunk (a column of distinct values, whose entries rarely miss
+//     a filter the statistics kept) would double that column's bytes for
+//     little. Exactly the dictionary page's bytes are requested (the
+//     footer's dictionary_page_offset and data_page_offset bound it).
 //   - ReadPageHeaderFacts: for a flat (max_rep 0) chunk without a column
 //     index, its data pages' headers, read one by one without their bodies
 //     (a small window per header, grown when a header is longer): each
@@ -65,6 +68,10 @@ void AddHeaderPageLocations(FileReader& reader, int row_group, int column,
 
 // The largest stored dictionary page (header included) read for pruning.
 inline constexpr int64_t kMaxPruningDictionaryBytes = int64_t{1} << 20;
+// ... and at most 1 KiB (one small read, worth a whole row group it may
+// prune) or at most this fraction (1/4) of the chunk's stored bytes.
+inline constexpr int64_t kSmallPruningDictionaryBytes = 1024;
+inline constexpr int64_t kMinChunkPerDictionary = 4;
 
 // The decoded dictionary values of leaf `leaf` in row group `row_group`, as
 // an array of `type` (the field's read type, a dictionary type's value
