@@ -28,6 +28,10 @@ const format::ColumnMetaData* ChunkMeta(const PruningSource& source, int row_gro
   if (leaf < 0 || static_cast<size_t>(leaf) >= columns.size()) return nullptr;
   const format::ColumnChunk& chunk = columns[static_cast<size_t>(leaf)];
   if (!chunk.meta_data.has_value()) return nullptr;
+  // (Encrypted pages are not read: the column reader refuses them too.)
+  if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
+    return nullptr;
+  }
   if (chunk.file_path.has_value() && !chunk.file_path->empty()) return nullptr;
   if (chunk.meta_data->type != source.descriptor->column(leaf).physical_type) return nullptr;
   if (chunk.meta_data->num_values <= 0) return nullptr;
