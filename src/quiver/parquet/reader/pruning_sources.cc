@@ -15,8 +15,9 @@ namespace quiver::parquet {
 
 namespace {
 
-// The first bytes read for a page header; grown (x4) when the header is
-// longer (byte-array statistics), up to the chunk's end.
+// The first bytes read for a page header (after the first header, twice
+// the previous header's size, at most this); grown (x4) while the header
+// does not decode (longer byte-array statistics), up to the chunk's end.
 constexpr int64_t kHeaderProbe = 256;
 
 // The chunk `leaf` of `row_group`, when it is one this reader reads
@@ -112,11 +113,12 @@ Result<std::optional<HeaderPages>> ReadPageHeaderFacts(const PruningSource& sour
 
   HeaderPages out;
   bool locations_usable = true;
+  int64_t probe = kHeaderProbe;
   int64_t pos = range->offset;
   int64_t row = 0;
   for (int64_t index = 0; row < num_rows && pos < range->end(); ++index) {
     const int64_t left = range->end() - pos;
-    int64_t window = std::min(left, kHeaderProbe);
+    int64_t window = std::min(left, probe);
     Result<PageInfo> page = Status::Invalid("no header");
     while (true) {
       QUIVER_ASSIGN_OR_RAISE(auto bytes, source.file->ReadAt(pos, window));
@@ -130,6 +132,8 @@ Result<std::optional<HeaderPages>> ReadPageHeaderFacts(const PruningSource& sour
     }
     const format::PageHeader& h = page->header;
     const int64_t size = page->size();
+    // The chunk's headers are alike: the next probe twice this one.
+    probe = std::min(kHeaderProbe, 2 * page->header_size);
     const format::Statistics* stats = nullptr;
     int64_t rows = -1;
     if (h.type == format::PageType::kDataPage && h.data_page_header.has_value()) {
