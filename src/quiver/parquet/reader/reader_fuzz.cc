@@ -163,6 +163,10 @@ std::vector<ArrayDataPtr> Flat(const Table& table) {
   for (const auto& column : table.columns()) {
     std::vector<ArrayDataPtr> chunks;
     for (const ArrayPtr& chunk : column->chunks()) chunks.push_back(chunk->data());
+    if (chunks.empty()) {  // (no rows: never compared)
+      out.push_back(nullptr);
+      continue;
+    }
     auto one = chunks.size() == 1 ? Result<ArrayDataPtr>(chunks[0]) : Concatenate(chunks);
     if (!one.ok()) __builtin_trap();
     out.push_back(*one);
