@@ -338,6 +338,17 @@ def reader_files():
         out = io.BytesIO()
         pq.write_table(tables["flat"], out, use_dictionary=False, column_encoding=encoding)
         yield f"written-flat-{ename}", out.getvalue()
+    # Filter pruning (reader_fuzz.cc's filtered reads): row groups of sorted
+    # values and a low-cardinality dictionary, pages of 2 rows, without a page
+    # index (page-header statistics) and with one.
+    pruning = pa.table({"k": pa.array(range(24), pa.int64()),
+                        "c": pa.array(["x", "y", None] * 8),
+                        "v": pa.array([float(i % 5) for i in range(24)])})
+    for pname, opts in {"noindex": {}, "index": {"write_page_index": True}}.items():
+        out = io.BytesIO()
+        pq.write_table(pruning, out, row_group_size=8, data_page_size=16, write_batch_size=2,
+                       **opts)
+        yield f"written-pruning-{pname}", out.getvalue()
 
 
 if __name__ == "__main__":

@@ -86,6 +86,13 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   locations_.clear();
   if (skip_pages && pages_ != nullptr) {
     QUIVER_ASSIGN_OR_RAISE(locations_, UsableOffsetIndex(chunk, group.num_rows));
+    if (locations_.empty() && options_.header_locations != nullptr) {
+      // No usable offset index: the pages the filter pruning found by
+      // their headers (checked there: in file order, within the chunk,
+      // first rows ascending from 0 and summing to the row group's rows).
+      auto it = options_.header_locations->find({row_group, index});
+      if (it != options_.header_locations->end()) locations_ = it->second;
+    }
     if (!locations_.empty()) pages_->SetPageLocations(locations_);
   }
   page_ordinal_ = -1;

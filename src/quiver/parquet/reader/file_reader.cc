@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -17,6 +18,7 @@
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
 #include "quiver/parquet/reader/projection_internal.h"
+#include "quiver/parquet/reader/pruning_sources_internal.h"
 #include "quiver/util/base64.h"
 
 namespace quiver::parquet {
@@ -90,6 +92,10 @@ struct FileReader::Impl {
   std::vector<std::string> warnings;
   // SetSkipPagesByOffsetIndex (file_reader_internal.h).
   bool skip_pages_by_offset_index = true;
+  // AddHeaderPageLocations (pruning_sources_internal.h); replaced, never
+  // changed, so that a batch reader may keep the one it started with.
+  std::shared_ptr<const std::map<std::pair<int, int>, std::vector<PageLocation>>>
+      header_locations;
 
   // The top-level nodes a read of `columns` builds, in the order asked.
   Result<std::vector<ReadNode>> Select(const std::optional<std::vector<std::string>>& columns) const {
@@ -221,6 +227,7 @@ class ParquetBatchReader final : public RecordBatchReader {
     page_options.legacy_dictionary_header_padding =
         ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
     page_options.stats = &call_->stats;
+    page_options.header_locations = impl_->header_locations;
     std::vector<const ReadNode*> leaves;
     for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
     for (const ReadNode* leaf : leaves) {
@@ -653,13 +660,37 @@ Result<std::vector<int>> FileReader::CheckedRowGroups(
 int64_t FileReader::BytesRequested() const { return impl_->counting->bytes(); }
 
 void FileReader::AddPruningStats(int64_t statistics, int64_t bloom, int64_t dictionary,
-                                 int64_t bytes) {
+                                 int64_t bytes, int64_t pages_skipped) {
   ReadCall& call = *impl_->call;
+  call.stats.pages_skipped += pages_skipped;
   call.stats.row_groups_pruned_statistics += statistics;
   call.stats.row_groups_pruned_bloom += bloom;
   call.stats.row_groups_pruned_dictionary += dictionary;
   call.bytes_base -= bytes;
   call.UpdateBytes();
+}
+
+PruningSource PruningSourceOf(const FileReader& reader) {
+  const FileReader::Impl& impl = *reader.impl_;
+  PruningSource source;
+  source.file = impl.file;
+  source.metadata = &impl.thrift();
+  source.descriptor = impl.descriptor;
+  source.data_end = impl.footer_offset;
+  source.page_options.limits = impl.options.thrift_limits;
+  source.page_options.verify_checksums = impl.options.page_checksum_verification;
+  source.page_options.pool = impl.pool;
+  return source;
+}
+
+void AddHeaderPageLocations(FileReader& reader, int row_group, int column,
+                            std::vector<PageLocation> locations) {
+  FileReader::Impl& impl = *reader.impl_;
+  using Map = std::map<std::pair<int, int>, std::vector<PageLocation>>;
+  auto map = impl.header_locations ? std::make_shared<Map>(*impl.header_locations)
+                                   : std::make_shared<Map>();
+  (*map)[{row_group, column}] = std::move(locations);
+  impl.header_locations = std::move(map);
 }
 
 Result<std::vector<ReadNode>> FileReader::Impl::WithInvalidUtf8AsBinary(

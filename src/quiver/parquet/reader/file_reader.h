@@ -47,6 +47,7 @@ namespace quiver::parquet {
 
 class ParquetBatchReader;
 struct FilterPlan;
+struct PruningSource;  // reader/pruning_sources_internal.h (not installed)
 class SchemaDescriptor;  // schema/schema_descriptor_internal.h (not installed)
 
 struct ReaderOptions {
@@ -194,6 +195,12 @@ class FileReader {
   // The Parquet schema as the reader resolved it (file_reader_internal.h).
   friend const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader);
   friend void SetSkipPagesByOffsetIndex(FileReader& reader, bool on);
+  // The file, footer and page options filter pruning reads pages through,
+  // and where it leaves the page locations it found in page headers
+  // (pruning_sources_internal.h).
+  friend PruningSource PruningSourceOf(const FileReader& reader);
+  friend void AddHeaderPageLocations(FileReader& reader, int row_group, int column,
+                                     std::vector<PageLocation> locations);
   // Filtered reads (filtered_read.cc).
   Result<FilterPlan> PlanFilter(const compute::Expression& filter,
                                 const std::optional<std::vector<std::string>>& columns,
@@ -203,7 +210,10 @@ class FileReader {
   int64_t BytesRequested() const;
   // Adds the pruning's counters to the last read call's stats, and the
   // bytes it read (before the call started) to its bytes_read.
-  void AddPruningStats(int64_t statistics, int64_t bloom, int64_t dictionary, int64_t bytes);
+  // `pages_skipped`: the filter columns' pages the pruning left unread
+  // (row groups all of whose pages it pruned).
+  void AddPruningStats(int64_t statistics, int64_t bloom, int64_t dictionary, int64_t bytes,
+                       int64_t pages_skipped = 0);
   struct Impl;
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

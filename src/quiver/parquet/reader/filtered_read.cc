@@ -23,6 +23,7 @@
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/filter_pruning_internal.h"
+#include "quiver/parquet/reader/pruning_sources_internal.h"
 
 namespace quiver::parquet {
 
@@ -50,7 +51,8 @@ struct FilterPlan {
   int64_t pruned_statistics = 0;
   int64_t pruned_bloom = 0;
   int64_t pruned_dictionary = 0;
-  int64_t pruning_bytes = 0;  // page indexes and bloom filters read to decide
+  int64_t pruning_bytes = 0;  // page indexes, bloom filters, dictionaries, page headers
+  int64_t pages_skipped = 0;  // filter columns' pages of row groups pruned page by page
 };
 
 Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
@@ -80,6 +82,18 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
   const SchemaDescriptor& descriptor = ParquetSchemaOf(*this);
   std::vector<int> leaves;
   for (const std::string& name : fields) leaves.push_back(FlatLeaf(descriptor, name));
+  // The read type of each field (a dictionary type's value type), for
+  // its dictionary's values.
+  std::vector<TypePtr> field_types;
+  for (const std::string& name : fields) {
+    const int index = schema()->GetFieldIndex(name);
+    TypePtr type = index >= 0 ? schema()->field(index)->type() : nullptr;
+    if (type != nullptr && type->id() == Type::kDictionary) {
+      type = TypeAs<DictionaryType>(*type).value_type();
+    }
+    field_types.push_back(std::move(type));
+  }
+  const PruningSource source = PruningSourceOf(*this);
   auto metadata_ptr = metadata();
   const int64_t bytes_before = BytesRequested();
   for (int rg : groups) {
@@ -114,22 +128,60 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
       }
       QUIVER_ASSIGN_OR_RAISE(pruned, pruner.PruneRowGroup(facts));
     }
+    if (pruned == filtering::Pruned::kNo) {
+      // Dictionaries are bytes to read and decode: only when the
+      // statistics and bloom filters kept the row group, and only small
+      // ones (pruning_sources_internal.h).
+      bool any_dictionary = false;
+      for (size_t i = 0; i < fields.size(); ++i) {
+        filtering::ChunkFacts& f = facts[i];
+        if (f.leaf < 0) continue;
+        QUIVER_ASSIGN_OR_RAISE(auto chunk, row_group.column(f.leaf));
+        if (field_types[i] == nullptr || !IsFullyDictionaryEncoded(chunk)) continue;
+        QUIVER_ASSIGN_OR_RAISE(f.dictionary,
+                               ReadPruningDictionary(source, rg, f.leaf, field_types[i]));
+        any_dictionary = any_dictionary || f.dictionary != nullptr;
+      }
+      if (any_dictionary) {
+        QUIVER_ASSIGN_OR_RAISE(pruned, pruner.PruneRowGroup(facts));
+      }
+    }
     switch (pruned) {
       case filtering::Pruned::kNo: break;
       case filtering::Pruned::kStatistics: ++plan.pruned_statistics; continue;
       case filtering::Pruned::kBloomFilter: ++plan.pruned_bloom; continue;
       case filtering::Pruned::kDictionary: ++plan.pruned_dictionary; continue;
     }
-    // Pages: the filter fields' column and offset indexes.
+    // Pages: the filter fields' column and offset indexes, else (no
+    // column index) their data pages' header statistics.
     for (filtering::ChunkFacts& f : facts) {
       if (f.leaf < 0) continue;
       QUIVER_ASSIGN_OR_RAISE(f.column_index, ReadColumnIndex(rg, f.leaf));
-      if (!f.column_index.has_value()) continue;  // no page bounds: nothing to prune by
-      QUIVER_ASSIGN_OR_RAISE(f.offset_index, ReadOffsetIndex(rg, f.leaf));
+      if (f.column_index.has_value()) {
+        QUIVER_ASSIGN_OR_RAISE(f.offset_index, ReadOffsetIndex(rg, f.leaf));
+        continue;
+      }
+      QUIVER_ASSIGN_OR_RAISE(
+          auto headers, ReadPageHeaderFacts(source, rg, f.leaf, num_rows, f.bounds_usable));
+      if (!headers.has_value()) continue;  // no page facts: nothing to prune by
+      f.page_first_rows = std::move(headers->first_rows);
+      f.page_summaries = std::move(headers->summaries);
+      // The filter column then skips the pages no selected row is in.
+      if (headers->locations.size() > 1) {
+        AddHeaderPageLocations(*this, rg, f.leaf, std::move(headers->locations));
+      }
     }
     QUIVER_ASSIGN_OR_RAISE(auto pages, pruner.PrunePages(num_rows, facts));
     const auto& ranges = pages.ranges;
-    if (ranges.empty()) continue;  // every page pruned: the row group is not opened
+    if (ranges.empty()) {
+      // Every page pruned: the row group is not opened, and none of the
+      // filter columns' pages (known from an offset index or their
+      // headers) is read.
+      for (const auto& skipped : pages.pages_skipped) {
+        plan.pages_skipped += static_cast<int64_t>(skipped.size());
+      }
+      continue;
+    }
     std::vector<RowRange> rows;
     rows.reserve(ranges.size());
     for (const auto& [begin, end] : ranges) rows.push_back(RowRange{begin, end});
@@ -188,7 +240,7 @@ Result<TablePtr> FileReader::ReadTable(const compute::Expression& filter,
   QUIVER_ASSIGN_OR_RAISE(TablePtr read,
                          ReadRowGroups(plan.row_groups, plan.selections, plan.read_columns));
   AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
-                  plan.pruning_bytes);
+                  plan.pruning_bytes, plan.pages_skipped);
   QUIVER_ASSIGN_OR_RAISE(TablePtr kept, compute::FilterByExpression(*read, filter));
   const int count = plan.num_output_columns;
   std::vector<ChunkedArrayPtr> out(kept->columns().begin(), kept->columns().begin() + count);
@@ -209,7 +261,7 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
       auto inner,
       GetRecordBatchReader(plan.read_columns, plan.row_groups, plan.selections, batch_size));
   AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
-                  plan.pruning_bytes);
+                  plan.pruning_bytes, plan.pages_skipped);
   return std::make_shared<FilteredBatchReader>(
       std::move(inner), filter, plan.num_output_columns, DefaultMemoryPool());
 }

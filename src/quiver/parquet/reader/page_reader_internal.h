@@ -37,10 +37,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quiver/compression/codec.h"
@@ -79,6 +81,12 @@ struct PageReaderOptions {
   // Where pages_decompressed is counted (nullptr: nowhere; the column
   // reader counts its own figures there too). Must outlive the reader.
   ReadStats* stats = nullptr;
+  // Data pages found by walking their headers (filter pruning of a chunk
+  // without a column index, pruning_sources_internal.h), by (row group,
+  // leaf column): the column reader skips pages through them as through an
+  // offset index when the chunk has no usable one. Null: none.
+  std::shared_ptr<const std::map<std::pair<int, int>, std::vector<PageLocation>>>
+      header_locations;
 };
 
 struct DictionaryPage {

@@ -12,12 +12,27 @@
 // (whenever that read succeeds); skipping pages by the offset index (which
 // the reader trusts, as Arrow C++ and arrow-rs do, so a lying index may
 // change the rows), it must pass ValidateFull() with the selected row count.
+// Last, a filter derived from the input's bytes (a top-level field, an op, a
+// literal from the bytes; FilterOf) is read with pushdown
+// (FileReader::ReadTable(filter)) and compared with reading everything and
+// filtering (FilterByExpression): every row pushdown returns must be one the
+// oracle keeps, in the oracle's order (pruning only drops rows); when the
+// read pruned nothing (read_stats: no row group pruned, no page skipped) the
+// two must be equal; when both fail, with errors of the same kind. (Pruning
+// trusts statistics, page indexes, bloom filters and encoding stats, as
+// every reader does, so a mutated input whose metadata lies may lose rows
+// the oracle keeps, never add any; a read that fails only with pushdown
+// must fail on what pushdown reads first: a page index or bloom filter.)
 // Built by the `fuzz` preset (make fuzz).
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "quiver/array/concatenate.h"
+#include "quiver/compute/expression.h"
 #include "quiver/io/memory.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
@@ -90,8 +105,148 @@ void ReadSelections(FileReader& reader, uint32_t seed) {
   }
 }
 
+// A filter of field `name` of type `type` from the bytes in `rng`'s seed.
+compute::Expression FilterOf(std::minstd_rand& rng, const std::string& name,
+                             const TypePtr& type, const uint8_t* data, size_t size) {
+  namespace cp = compute;
+  auto byte = [&](size_t i) -> uint8_t { return size == 0 ? 0 : data[(rng() + i) % size]; };
+  int64_t bits = 0;
+  for (size_t i = 0; i < 8; ++i) bits = (bits << 8) | byte(i);
+  Scalar literal = Scalar::MakeInt64(rng() % 4 == 0 ? bits : bits % 1000);
+  switch (type->id()) {
+    case Type::kFloat:
+    case Type::kDouble:
+    case Type::kHalfFloat:
+      literal = Scalar::MakeDouble(rng() % 8 == 0 ? std::nan("")
+                                                  : static_cast<double>(bits % 2000) / 4.0);
+      break;
+    case Type::kString:
+    case Type::kLargeString:
+    case Type::kStringView: {
+      std::string text;
+      const size_t n = rng() % 6;
+      for (size_t i = 0; i < n; ++i) text.push_back(static_cast<char>('0' + byte(i) % 75));
+      literal = Scalar::MakeString(std::move(text));
+      break;
+    }
+    case Type::kBinary:
+    case Type::kLargeBinary:
+    case Type::kBinaryView:
+    case Type::kFixedSizeBinary: {
+      std::string bytes;
+      const size_t n = rng() % 6;
+      for (size_t i = 0; i < n; ++i) bytes.push_back(static_cast<char>(byte(i)));
+      literal = Scalar::MakeBinary(std::move(bytes));
+      break;
+    }
+    case Type::kBool: literal = Scalar::MakeBool(bits % 2 == 0); break;
+    default: break;
+  }
+  const cp::Expression f = cp::field(name);
+  const cp::Expression v = cp::literal(literal);
+  switch (rng() % 9) {
+    case 0: return cp::equal(f, v);
+    case 1: return cp::not_equal(f, v);
+    case 2: return cp::less(f, v);
+    case 3: return cp::less_equal(f, v);
+    case 4: return cp::greater(f, v);
+    case 5: return cp::greater_equal(f, v);
+    case 6: return cp::is_null(f, rng() % 2 == 0);
+    case 7: return cp::or_kleene(cp::equal(f, v), cp::is_valid(f));
+    default: return cp::and_kleene(cp::greater_equal(f, v), cp::invert(cp::equal(f, v)));
+  }
+}
+
+// Each column of `table` as one array.
+std::vector<ArrayDataPtr> Flat(const Table& table) {
+  std::vector<ArrayDataPtr> out;
+  for (const auto& column : table.columns()) {
+    std::vector<ArrayDataPtr> chunks;
+    for (const ArrayPtr& chunk : column->chunks()) chunks.push_back(chunk->data());
+    if (chunks.empty()) {  // (no rows: never compared)
+      out.push_back(nullptr);
+      continue;
+    }
+    auto one = chunks.size() == 1 ? Result<ArrayDataPtr>(chunks[0]) : Concatenate(chunks);
+    if (!one.ok()) __builtin_trap();
+    out.push_back(*one);
+  }
+  return out;
+}
+
+bool RowsEqual(const std::vector<ArrayDataPtr>& a, int64_t i, const std::vector<ArrayDataPtr>& b,
+               int64_t j) {
+  EqualOptions equal;
+  equal.nans_equal = true;
+  for (size_t c = 0; c < a.size(); ++c) {
+    ChunkedArray x({MakeArray(a[c]->Slice(i, 1))}, a[c]->type);
+    ChunkedArray y({MakeArray(b[c]->Slice(j, 1))}, b[c]->type);
+    if (!x.Equals(y, equal)) return false;
+  }
+  return true;
+}
+
+void ReadFiltered(FileReader& reader, uint32_t seed, const uint8_t* data, size_t size) {
+  std::minstd_rand rng(seed);
+  const SchemaPtr& schema = reader.schema();
+  if (schema->num_fields() == 0 || reader.num_rows() > (int64_t{1} << 20)) return;
+  const auto& field = schema->field(static_cast<int>(rng() % schema->num_fields()));
+  TypePtr type = field->type();
+  if (type->id() == Type::kDictionary) type = TypeAs<DictionaryType>(*type).value_type();
+  const compute::Expression filter = FilterOf(rng, field->name(), type, data, size);
+  SetSkipPagesByOffsetIndex(reader, true);
+  // Binding alone (no row group read): a filter the schema cannot take
+  // fails both reads alike, whatever the data.
+  auto bound = reader.ReadTable(filter, std::vector<std::string>{}, std::vector<int>{});
+  auto got = reader.ReadTable(filter);
+  if (!bound.ok()) {
+    if (got.ok() || got.status().code() != bound.status().code()) __builtin_trap();
+    return;
+  }
+  const ReadStats stats = reader.read_stats();
+  const bool pruned = stats.row_groups_pruned_statistics + stats.row_groups_pruned_bloom +
+                          stats.row_groups_pruned_dictionary + stats.pages_skipped >
+                      0;
+  Result<TablePtr> want = Status::Invalid("not read");
+  auto all = reader.ReadTable();
+  if (all.ok()) {
+    want = compute::FilterByExpression(**all, filter);
+  } else {
+    want = all.status();
+  }
+  if (!got.ok()) {
+    if (!want.ok()) {
+      if (!pruned && got.status().code() != want.status().code()) __builtin_trap();
+      return;
+    }
+    const std::string& message = got.status().message();
+    if (message.find("index") == std::string::npos && message.find("bloom") == std::string::npos) {
+      __builtin_trap();
+    }
+    return;
+  }
+  if (!(*got)->ValidateFull().ok()) __builtin_trap();
+  if (!want.ok()) return;  // pruning may spare a read the bytes it could not decode
+  // (invalid_utf8='binary' decides per read: the two may type a leaf
+  // differently.)
+  if (!(*got)->schema()->Equals(*(*want)->schema())) return;
+  if ((*got)->num_rows() > (*want)->num_rows()) __builtin_trap();
+  if (!pruned && (*got)->num_rows() != (*want)->num_rows()) __builtin_trap();
+  const auto a = Flat(**got);
+  const auto b = Flat(**want);
+  int64_t j = 0;
+  for (int64_t i = 0; i < (*got)->num_rows(); ++i, ++j) {
+    while (j < (*want)->num_rows() && !RowsEqual(a, i, b, j)) {
+      if (!pruned) __builtin_trap();
+      ++j;
+    }
+    if (j == (*want)->num_rows()) __builtin_trap();
+  }
+}
+
 void ReadEverything(const std::shared_ptr<io::RandomAccessFile>& file, bool checksums,
-                    bool invalid_utf8_as_binary, int64_t batch_size, uint32_t seed) {
+                    bool invalid_utf8_as_binary, int64_t batch_size, uint32_t seed,
+                    const uint8_t* data, size_t size) {
   ReaderOptions options;
   if (invalid_utf8_as_binary) options.invalid_utf8 = ReaderOptions::InvalidUtf8::kBinary;
   options.memory_limit = 256 << 20;
@@ -110,6 +265,7 @@ void ReadEverything(const std::shared_ptr<io::RandomAccessFile>& file, bool chec
     if (!(*batch)->ValidateFull().ok()) __builtin_trap();
   }
   ReadSelections(**reader, seed);
+  ReadFiltered(**reader, seed, data, size);
 }
 
 }  // namespace
@@ -123,6 +279,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint32_t seed = 2166136261u;
   for (size_t i = 0; i < std::min<size_t>(size, 64); ++i) seed = (seed ^ data[i]) * 16777619u;
   ReadEverything(file, /*checksums=*/(mode & 4) != 0, /*invalid_utf8_as_binary=*/(mode & 8) != 0,
-                 kBatchSizes[mode % 3], seed ^ static_cast<uint32_t>(size));
+                 kBatchSizes[mode % 3], seed ^ static_cast<uint32_t>(size), data, size);
   return 0;
 }
