@@ -61,12 +61,12 @@ Result<ParquetFooter> ReadFooter(const io::RandomAccessFile& file, const FooterO
   const int64_t tail_size = std::clamp<int64_t>(options.tail_size, 8, size);
   const int64_t tail_start = size - tail_size;
   QUIVER_ASSIGN_OR_RAISE(auto tail, file.ReadAt(tail_start, tail_size));
-  std::shared_ptr<Buffer> head = tail;  // when the tail is the whole file
-  if (tail_start > 0) {
-    QUIVER_ASSIGN_OR_RAISE(head, file.ReadAt(0, kParquetMagicSize));
-  }
+  // The leading magic is checked when the tail holds it (the whole file is
+  // the tail); a longer file is not asked for it, so that opening a file
+  // costs one suffix read (Arrow C++ and arrow-rs never check it).
+  const uint8_t* head = tail_start == 0 ? tail->data() : nullptr;
   QUIVER_ASSIGN_OR_RAISE(FooterLocation where,
-                         LocateFooter(tail->data(), tail_size, size, head->data()));
+                         LocateFooter(tail->data(), tail_size, size, head));
   // The footer bytes: inside the tail, or the missing bytes read before it.
   const uint8_t* footer = nullptr;
   MutableBuffer joined;

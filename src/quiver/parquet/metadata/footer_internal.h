@@ -4,7 +4,8 @@
 //
 // The file is untrusted. ReadFooter reads one tail of the file (the last
 // FooterOptions::tail_size bytes, or the whole file if it is smaller),
-// checks both magics, checks the footer length against the file size, and
+// checks the trailing magic (and the leading one when the tail is the whole
+// file: a longer file's head is not read, as in Arrow C++ and arrow-rs), checks the footer length against the file size, and
 // when the footer is longer than the tail reads exactly the bytes missing
 // before it (as arrow-rs's metadata reader does) — never more than the file
 // holds. The FileMetaData is decoded under the Thrift limits. Errors are

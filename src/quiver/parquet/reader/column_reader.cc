@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -74,6 +75,7 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   chunk_levels_left_ = meta.num_values;
   chunk_bytes_ = meta.total_uncompressed_size;
   group_rows_left_ = group.num_rows;
+  chunk_rows_ = group.num_rows;
   if (meta.num_values == 0) {
     // An empty chunk: its pages are not read (as Arrow C++); some writers
     // store no page and a data_page_offset of 0
@@ -106,6 +108,43 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   pending_pos_ = pending_len_ = 0;
   chunk_started_ = false;
   return Status::OK();
+}
+
+void ColumnReader::NeededRanges(const RowRanges* selection,
+                                std::vector<io::ReadRange>* out) const {
+  if (pages_ == nullptr) return;
+  const ByteRange chunk = pages_->chunk_range();
+  if (selection == nullptr || locations_.empty()) {
+    out->push_back({chunk.offset, chunk.length});
+    return;
+  }
+  if (locations_.front().offset > chunk.offset) {
+    out->push_back({chunk.offset, locations_.front().offset - chunk.offset});
+  }
+  // Pages and selected ranges are both in row order: one walk.
+  const std::vector<RowRange>& ranges = selection->ranges();
+  size_t r = 0;
+  for (size_t i = 0; i < locations_.size() && r < ranges.size(); ++i) {
+    const int64_t begin = locations_[i].first_row_index;
+    const int64_t end =
+        i + 1 < locations_.size() ? locations_[i + 1].first_row_index : chunk_rows_;
+    while (r < ranges.size() && ranges[r].end <= begin) ++r;
+    if (r < ranges.size() && ranges[r].begin < end) {
+      out->push_back({locations_[i].offset, locations_[i].compressed_page_size});
+    }
+  }
+}
+
+void ColumnReader::OffsetIndexRange(int row_group, std::vector<io::ReadRange>* out) const {
+  const auto& columns = metadata_->row_groups[static_cast<size_t>(row_group)].columns;
+  const size_t leaf = static_cast<size_t>(leaf_->column);
+  if (leaf >= columns.size()) return;
+  const auto& offset = columns[leaf].offset_index_offset;
+  const auto& length = columns[leaf].offset_index_length;
+  if (offset.has_value() && length.has_value() &&
+      RangeWithin(*offset, *length, kParquetMagicSize, data_end_)) {
+    out->push_back({*offset, *length});
+  }
 }
 
 Status ColumnReader::PageError(const Status& status) const {

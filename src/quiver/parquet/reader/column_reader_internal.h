@@ -39,11 +39,13 @@
 
 #include "quiver/array/array_data.h"
 #include "quiver/io/interfaces.h"
+#include "quiver/io/read_ranges.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/encoding/decoder_internal.h"
 #include "quiver/parquet/levels/level_decoder_internal.h"
 #include "quiver/parquet/reader/leaf_builder_internal.h"
 #include "quiver/parquet/reader/page_reader_internal.h"
+#include "quiver/parquet/reader/row_selection.h"
 #include "quiver/parquet/schema/parquet_to_arrow_internal.h"
 #include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
@@ -67,6 +69,17 @@ class ColumnReader {
   // it has a usable one, is read (its bytes counted as read) so that whole
   // pages are skipped unread.
   Status StartRowGroup(int row_group, bool skip_pages = false);
+
+  // The file bytes the current chunk's read needs (after StartRowGroup),
+  // appended to `out`: the whole chunk; or, when its offset index was taken
+  // and `selection` (the rows read; nullptr: all) is given, the bytes in
+  // front of the first data page (a dictionary page) and the data pages
+  // holding a selected row. Nothing for an empty chunk.
+  void NeededRanges(const RowRanges* selection, std::vector<io::ReadRange>* out) const;
+  // The column's offset index in row group `row_group` (what
+  // StartRowGroup(row_group, true) reads), appended to `out` when the
+  // footer gives one within the data region.
+  void OffsetIndexRange(int row_group, std::vector<io::ReadRange>* out) const;
 
   // Moves past the next `records` records of the chunk (whole records, as
   // ReadRecords reads them) without adding them to the batch; *skipped gets
@@ -199,6 +212,8 @@ class ColumnReader {
   // records of the chunk read or skipped so far; whether the page reader
   // was moved by SeekToPage.
   std::vector<PageLocation> locations_;
+  // The current row group's rows (for the last page location's rows).
+  int64_t chunk_rows_ = 0;
   int64_t page_ordinal_ = -1;
   int64_t row_ = 0;
   bool seeked_ = false;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "quiver/io/file.h"
+#include "quiver/io/read_ranges.h"
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
@@ -218,7 +219,20 @@ class ParquetBatchReader final : public RecordBatchReader {
     selections_ = std::move(selections);
   }
 
+  // On: each row group's needed bytes are fetched at its start, coalesced
+  // (io::ReadRangeCache), and held while it is read. Before Init().
+  void set_prefetch(bool on) { prefetch_ = on; }
+
   Status Init() {
+    // prefetch_: pages are read from each row group's prefetched ranges. A
+    // selection's are coalesced only where they touch: no byte of a
+    // skipped page is requested.
+    std::shared_ptr<io::RandomAccessFile> file = impl_->file;
+    if (prefetch_) {
+      io::CoalesceOptions coalesce;
+      if (!selections_.empty()) coalesce.hole_size_limit = 0;
+      file = cache_ = std::make_shared<io::ReadRangeCache>(impl_->file, coalesce);
+    }
     readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
     PageReaderOptions page_options;
     page_options.limits = impl_->options.thrift_limits;
@@ -232,7 +246,7 @@ class ParquetBatchReader final : public RecordBatchReader {
     for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
     for (const ReadNode* leaf : leaves) {
       QUIVER_ASSIGN_OR_RAISE(
-          auto reader, ColumnReader::Make(impl_->file, &impl_->thrift(),
+          auto reader, ColumnReader::Make(file, &impl_->thrift(),
                                           impl_->footer_offset,
                                           &impl_->descriptor->column(leaf->column), leaf,
                                           page_options));
@@ -308,10 +322,17 @@ class ParquetBatchReader final : public RecordBatchReader {
         selection_ = &selections_[index];
         if (selection_->empty()) continue;  // nothing of this row group is read
       }
+      const bool skip_pages = selection_ != nullptr && impl_->skip_pages_by_offset_index;
+      std::vector<io::ReadRange> ranges;  // (prefetch_) offset indexes, then pages
       for (auto& reader : owned_) {
-        QUIVER_RETURN_NOT_OK(reader->StartRowGroup(
-            group, /*skip_pages=*/selection_ != nullptr && impl_->skip_pages_by_offset_index));
+        if (prefetch_ && skip_pages) reader->OffsetIndexRange(group, &ranges);
       }
+      if (!ranges.empty()) QUIVER_RETURN_NOT_OK(cache_->Cache(std::exchange(ranges, {})));
+      for (auto& reader : owned_) QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group, skip_pages));
+      for (auto& reader : owned_) {
+        if (prefetch_) reader->NeededRanges(selection_, &ranges);
+      }
+      if (prefetch_) QUIVER_RETURN_NOT_OK(cache_->Cache(std::move(ranges)));
       current_group_ = group;
       rows_left_ = selection_ != nullptr ? selection_->row_count() : meta.num_rows;
       next_range_ = 0;
@@ -435,6 +456,8 @@ class ParquetBatchReader final : public RecordBatchReader {
   SchemaPtr schema_;
   std::vector<std::unique_ptr<ColumnReader>> owned_;
   std::vector<ColumnReader*> readers_;
+  bool prefetch_ = false;
+  std::shared_ptr<io::ReadRangeCache> cache_;  // prefetch_ only
   std::shared_ptr<ReadCall> call_;
   std::vector<RowRanges> selections_;  // empty: every row
   size_t next_group_ = 0;
@@ -769,6 +792,7 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
     ParquetBatchReader reader(this, nodes, std::vector<int>{group}, std::max<int64_t>(rows, 1),
                               /*chunked_leaves=*/true, record);
     if (selections != nullptr) reader.set_selections({(*selections)[g]});
+    reader.set_prefetch(true);  // the whole row group is read at once
     QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
       int64_t batch_rows = 0;

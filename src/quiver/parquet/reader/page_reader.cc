@@ -412,6 +412,8 @@ void PageReader::SeekToPage(int64_t page) {
   s.values_total = std::numeric_limits<int64_t>::max();
 }
 
+ByteRange PageReader::chunk_range() const { return impl_->chunk; }
+
 bool PageReader::started() const { return impl_->pos > 0; }
 
 bool PageReader::has_leading_page() const {

@@ -148,6 +148,11 @@ class PageReader {
   // (a dictionary page) are there.
   bool has_leading_page() const;
 
+  // The file bytes the walk may read: the chunk (with the legacy
+  // dictionary header padding), ending after the last page location once
+  // SetPageLocations gave them.
+  ByteRange chunk_range() const;
+
   // The current page (after Next() returned true).
   const PageInfo& info() const;
   bool is_dictionary() const;

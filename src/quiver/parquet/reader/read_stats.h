@@ -23,7 +23,9 @@ struct ReadStats {
   int64_t pages_decompressed = 0;
   // Bytes requested from the file (io::RandomAccessFile::ReadAt lengths),
   // page headers, bodies and page indexes included; the footer, read when
-  // the file is opened, is not.
+  // the file is opened, is not. A range prefetched for a row group
+  // (io::ReadRangeCache) counts once, when it is fetched; the page reads
+  // served from it do not count again.
   int64_t bytes_read = 0;
   // Non-null leaf values decoded into the arrays returned (values skipped
   // unmaterialised between selected rows are not counted).

@@ -3,7 +3,10 @@
 // the read's counters (ReadStats) against what the offset index says must
 // be read, with the bytes asked of the file recorded independently of the
 // reader's own count.
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -420,6 +423,88 @@ TEST(SelectionReadTest, SparseSelectionReadsFewBytes) {
   const ReadStats stats = (*reader)->read_stats();
   EXPECT_LT(stats.bytes_read * 10, all_bytes) << stats.bytes_read << " of " << all_bytes;
   EXPECT_GT(stats.pages_skipped, stats.pages_decompressed);
+}
+
+// No two requests share a byte.
+void ExpectDisjoint(std::vector<RowRange> reads) {
+  std::sort(reads.begin(), reads.end(),
+            [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
+  for (size_t i = 1; i < reads.size(); ++i) {
+    EXPECT_LE(reads[i - 1].end, reads[i].begin)
+        << "[" << reads[i - 1].begin << ", " << reads[i - 1].end << ") and [" << reads[i].begin
+        << ", " << reads[i].end << ") overlap";
+  }
+}
+
+// Opening a file is one suffix read; a plain read then fetches each row
+// group's chunks once, coalesced (io::ReadRangeCache): one request a row
+// group (its chunks are contiguous), no byte twice, no byte past the data
+// region, and bytes_read is what the file was asked.
+TEST(RangeReadTest, PlainReadRequestsEachByteOnce) {
+  std::vector<TestFile> files = PyarrowFiles();
+  for (TestFile& f : QuiverFiles()) files.push_back(std::move(f));
+  for (const TestFile& test : files) {
+    SCOPED_TRACE(test.name);
+    auto recording = std::make_shared<RecordingFile>(test.file);
+    auto reader = FileReader::Open(recording);
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    const std::vector<RowRange> open = recording->TakeReads();
+    ASSERT_EQ(open.size(), 1u);
+    EXPECT_EQ(open[0].end, test.file->Size());
+    auto table = (*reader)->ReadTable();
+    ASSERT_TRUE(table.ok()) << table.status();
+    const std::vector<RowRange> reads = recording->TakeReads();
+    int64_t bytes = 0;
+    for (const RowRange& r : reads) bytes += r.length();
+    EXPECT_EQ((*reader)->read_stats().bytes_read, bytes);
+    EXPECT_EQ(reads.size(), static_cast<size_t>((*reader)->num_row_groups()));
+    ExpectDisjoint(reads);
+    auto length = test.file->ReadAt(test.file->Size() - 8, 4);
+    ASSERT_TRUE(length.ok());
+    uint32_t footer_length = 0;
+    std::memcpy(&footer_length, (*length)->data(), 4);
+    const int64_t footer_offset = test.file->Size() - 8 - footer_length;
+    for (const RowRange& r : reads) EXPECT_LE(r.end, footer_offset);
+    // The footer's suffix read may hold the last chunks' bytes too (it
+    // is not reused, as in Arrow C++): at most its length more.
+    EXPECT_LE(bytes, footer_offset);
+    EXPECT_LE(bytes + open[0].length(), test.file->Size() + 64 * 1024);
+  }
+}
+
+// A selection with an offset index: the chunks' offset indexes in one
+// request a row group, then the dictionary pages and the pages holding the
+// selected rows (touching ones together), nothing twice.
+TEST(RangeReadTest, SelectionFetchesIndexesAndFewPages) {
+  auto recording =
+      std::make_shared<RecordingFile>(ReadTestData("reader/selection_pyarrow_index.parquet"));
+  auto reader = FileReader::Open(recording);
+  ASSERT_TRUE(reader.ok());
+  recording->TakeReads();
+  auto rows = RowRanges::Make({{700, 705}});
+  auto table = (*reader)->ReadRowGroups({0}, {*rows});
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ((*table)->num_rows(), 5);
+  const std::vector<RowRange> reads = recording->TakeReads();
+  ExpectDisjoint(reads);
+  const int leaves = (*reader)->metadata()->num_columns();
+  // One for the offset indexes, at most two (a dictionary page, a data
+  // page) a leaf.
+  EXPECT_LE(reads.size(), static_cast<size_t>(1 + 2 * leaves));
+  int64_t bytes = 0;
+  for (const RowRange& r : reads) bytes += r.length();
+  EXPECT_EQ((*reader)->read_stats().bytes_read, bytes);
+  // The first request: every offset index of row group 0, together.
+  const auto& group = ThriftOf(*(*reader)->metadata()).row_groups[0];
+  int64_t first = std::numeric_limits<int64_t>::max(), last = 0;
+  for (const auto& chunk : group.columns) {
+    ASSERT_TRUE(chunk.offset_index_offset.has_value());
+    first = std::min(first, *chunk.offset_index_offset);
+    last = std::max(last, *chunk.offset_index_offset + *chunk.offset_index_length);
+  }
+  ASSERT_FALSE(reads.empty());
+  EXPECT_EQ(reads[0].begin, first);
+  EXPECT_EQ(reads[0].end, last);
 }
 
 TEST(SelectionReadTest, BadSelectionsAreInvalid) {
