@@ -21,7 +21,6 @@ path on /dev/shm (read_parquet takes paths only). Replies say which
 """
 
 import gc
-import json
 import mmap
 import os
 import sys
@@ -203,31 +202,17 @@ def do_filter(peer, sources, cmd):
 
 
 def main():
-    peer, allocator = py_peer.startup(py_peer.ARGS.peer)
-    if NAME == "pyarrow-mt":
-        pa.set_cpu_count(THREADS)
-        pa.set_io_thread_count(THREADS)
-        allocator += f"; pyarrow pools set back to {pa.cpu_count()} CPU threads"
-    py_peer.reply({"peer": NAME, "version": peer.version, "allocator": allocator,
-                   "allocator_mode": py_peer.MODE, "threads": THREADS})
-    py_peer.freeze_heap()
     sources = Sources()
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            cmd = json.loads(line)
-            op = cmd.get("cmd")
-            if op == "quit":
-                return
-            if op != "filter":
-                raise ValueError(f"unknown command {op!r}")
-            py_peer.reply(do_filter(peer, sources, cmd))
-        except (py_peer.Unsupported, quiver.NotImplementedError) as e:
-            py_peer.reply({"error": f"unsupported: {e}"})
-        except Exception as e:  # noqa: BLE001 - reported to the driver, the peer keeps serving
-            py_peer.reply({"error": f"{type(e).__name__}: {e}"})
+
+    def hello(peer, allocator):
+        if NAME == "pyarrow-mt":
+            pa.set_cpu_count(THREADS)
+            pa.set_io_thread_count(THREADS)
+            allocator += f"; pyarrow pools set back to {pa.cpu_count()} CPU threads"
+        return NAME, allocator, THREADS
+
+    py_peer.serve(py_peer.ARGS.peer, {"filter": lambda peer, cmd: do_filter(peer, sources, cmd)},
+                  hello)
 
 
 if __name__ == "__main__":

@@ -146,21 +146,18 @@ def test_dnf_of_an_or_and_of_a_conjunction():
 
 class FilterPeer:
     """A scripted peer of the `filter` command: `seconds` a read, `result`
-    written to `out`, `extra` in its reply."""
+    written to the gate's `out`, `extra` fields in every reply."""
 
-    def __init__(self, seconds, result, extra=None, error=None):
-        self.seconds, self.result, self.extra, self.error = seconds, result, extra or {}, error
-        self.calls = []
+    def __init__(self, seconds, result, **extra):
+        self.seconds, self.result, self.calls = seconds, result, []
+        self.reply = dict(extra, rows=result.num_rows)
 
     def call(self, _timeout=None, **cmd):
         self.calls.append(cmd)
-        if self.error:
-            return {"error": self.error}
         if cmd.get("out"):
-            with pa.OSFile(cmd["out"], "wb") as f, pa.ipc.new_file(f, self.result.schema) as w:
+            with pa.ipc.new_file(cmd["out"], self.result.schema) as w:
                 w.write_table(self.result)
-        return {"seconds": [self.seconds] * cmd["reps"], "rows": self.result.num_rows,
-                **self.extra}
+        return dict(self.reply, seconds=[self.seconds] * cmd["reps"])
 
 
 def test_a_filter_case_runs_through_the_schedule_and_the_report(tmp_path):
@@ -173,8 +170,7 @@ def test_a_filter_case_runs_through_the_schedule_and_the_report(tmp_path):
     arms = filter_run.make_arms("/dev/shm/x.parquet", ["k", "v"], pred, procs)
     assert {a.key for a in arms} == {"quiver/st", "control/st", "quiver-rtf/st", "pyarrow/st",
                                      "duckdb/st", "arrow-rs/st", "quiver/mt", "pyarrow-mt/mt"}
-    q = FilterPeer(1e-3, want, {"read_stats": {"pages_skipped": 9,
-                                               "row_groups_pruned_statistics": 0}})
+    q = FilterPeer(1e-3, want, read_stats={"pages_skipped": 9, "row_groups_pruned_statistics": 0})
 
     class Quiver:
         calls = []
@@ -189,7 +185,7 @@ def test_a_filter_case_runs_through_the_schedule_and_the_report(tmp_path):
 
     peers = {"quiver": Quiver(), "control": FilterPeer(1e-3, want),
              "pyarrow": FilterPeer(4e-3, want), "duckdb": FilterPeer(1e-3, wrong),
-             "arrow-rs": FilterPeer(3e-3, want, {"pages_skipped": 4, "row_groups_pruned": 0}),
+             "arrow-rs": FilterPeer(3e-3, want, pages_skipped=4, row_groups_pruned=0),
              "pyarrow-mt": FilterPeer(1e-4, want)}
     case = Case("filter", "t.none", "sorted_key@0.01/filter_payload", "filter", arms,
                 filter_run.gate_for(want))
