@@ -131,8 +131,10 @@ def prepare(peer, sources, cmd):
             need = list(dict.fromkeys(cols + filter_columns(pred)))
 
             def call():
-                t = quiver.read_table(buf, columns=need, use_threads=use_threads)
-                return t.filter(expr).select(cols)
+                t = quiver.read_table(buf, columns=need, use_threads=use_threads).filter(expr)
+                # quiver.Table has no select() yet: the filter's extra columns
+                # are dropped on pyarrow's view of it (zero-copy, microseconds).
+                return t if need == cols else pa.table(t).select(cols)
             return call, "mmap of /dev/shm (memory)"
         state = {}
 

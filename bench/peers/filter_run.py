@@ -45,6 +45,7 @@ import os
 import shutil
 import sys
 import time
+from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
@@ -191,7 +192,7 @@ def prepare_inputs(args):
 
 
 def run_input(args, session, dataset, paths, specs, state):
-    registry, results, figures, budgeter = state
+    results, figures = state.results, state.figures
     # The oracle reads the uncompressed file (the zstd one holds the same values).
     table = pq.read_table(paths[fc.CODECS[0]])
     cache, preds = {}, {}
@@ -204,8 +205,8 @@ def run_input(args, session, dataset, paths, specs, state):
                 f"{preds[key][1]:.3%}: {p.text()[:100]}")
     del cache
     for spec in specs:
-        i = state[4]
-        state[4] += 1
+        i = state.index
+        state.index += 1
         pred, got_sel = preds[(spec.kind, spec.selectivity)]
         path = paths[spec.codec]
         columns = fc.projection(dataset, spec.kind, spec.projection, table.column_names)
@@ -213,7 +214,7 @@ def run_input(args, session, dataset, paths, specs, state):
         arms = make_arms(path, columns, pred, args.procs)
         case = Case("filter", spec.input_name, spec.label, "filter", arms, gate_for(want))
         c0 = time.perf_counter()
-        deadline = budgeter.deadline(i)
+        deadline = state.budgeter.deadline(i)
         try:
             rec = schedule.run_case(case, session.peers, RUN_SHM, deadline=deadline)
         except (PeerDied, RuntimeError) as e:
@@ -232,10 +233,10 @@ def run_input(args, session, dataset, paths, specs, state):
             except Exception as e:  # noqa: BLE001 - reported
                 figures[(dataset, spec.codec)] = {"error": f"{type(e).__name__}: {e}"}
         results.append(rec)
-        budgeter.record(i, time.perf_counter() - c0)
+        state.budgeter.record(i, time.perf_counter() - c0)
         session.revive()
         if len(results) % 12 == 0:
-            filter_report.write(args, results, registry, figures, state[5], args.stem,
+            filter_report.write(args, results, state.registry, figures, state.started, args.stem,
                                 time.perf_counter() - args.t0, final=False)
 
 
@@ -298,7 +299,8 @@ def main():
     os.makedirs(RUN_SHM, exist_ok=True)
     files = prepare_inputs(args)
     budgeter = Budgeter(args.budget_minutes * 60, wall0, [weight(s) for s in args.specs])
-    state = [registry, results, figures, budgeter, 0, started]
+    state = SimpleNamespace(registry=registry, results=results, figures=figures,
+                            budgeter=budgeter, index=0, started=started)
     session = Session(args.procs, args.bins, args.log_dir, registry, argv_of=argv_of)
     try:
         for dataset in dict.fromkeys(s.dataset for s in args.specs):

@@ -24,7 +24,9 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
-use arrow_array::{Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, Scalar, StringArray};
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, RecordBatchReader, Scalar, StringArray,
+};
 use arrow_schema::{ArrowError, DataType, SchemaRef};
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::statistics::StatisticsConverter;
@@ -33,6 +35,7 @@ use parquet::arrow::arrow_reader::{
     ParquetRecordBatchReaderBuilder, RowFilter, RowSelection,
 };
 use parquet::arrow::ProjectionMask;
+use parquet::file::metadata::page_index::PageIndexProvider;
 use parquet::file::metadata::{PageIndexPolicy, ParquetMetaData};
 use serde_json::{json, Value};
 
@@ -204,7 +207,7 @@ fn prune(md: &ParquetMetaData, schema: &SchemaRef, clauses: &[Clause], read_cols
     let Some(index) = md.page_index() else {
         return Ok(out);
     };
-    let index = index.as_ref();
+    let index: &dyn PageIndexProvider = index.as_ref();
     let mut ranges: Vec<Range<usize>> = Vec::new();
     let mut base = 0usize;
     for &rg in &row_groups {
