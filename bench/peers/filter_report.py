@@ -139,7 +139,7 @@ def cell_row(rec, sink, peers):
              (f"[{fmt(s['fastest_interval'][0])}, {fmt(s['fastest_interval'][1])}]"
               if s.get("fastest_interval") else "-"),
              fmt(s.get("control"), 3), cell_verdict(rec, sink)]
-    flags = list(s.get("flags", []))
+    flags = list(s.get("flags", [])) + ([rec["skipped"]] if rec.get("skipped") else [])
     if s.get("budget"):
         flags.append(s["budget"])
     if sink == "st":
@@ -190,7 +190,8 @@ def write(args, results, registry, figures, started, stem, wall, final):
     lines = [f"# make bench-filter, {started:%Y-%m-%d %H:%M}, commit {mach.get('commit', '?')}"
              + ("" if final else " (partial: in progress)"), "",
              f"Wall time {wall / 60:.1f} min; budget {args.budget_minutes:g} min; "
-             f"{len(results)} of {len(args.specs)} cases; command `{' '.join(args.argv)}`"
+             f"{sum(1 for r in results if not r.get('skipped'))} of {len(args.specs)} cases run"
+             f" ({sum(1 for r in results if r.get('skipped'))} not run for the budget); command `{' '.join(args.argv)}`"
              + (" (--quick: correctness smoke test, timings not meaningful)" if args.quick else ""),
              "", f"Machine: {mach.get('Model name', '?')}, {mach.get('cores')} cores, "
              f"{mach.get('memory', '?')}. Load average at the end: {os.getloadavg()[0]:.1f}.",

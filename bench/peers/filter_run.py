@@ -132,6 +132,7 @@ class Budgeter:
     from the cases run so far (first guess: GUESS_S a weight)."""
     GUESS_S = 20.0
     FLOOR_SHARE = (schedule.R_MIN + 3) / (schedule.R_MAX + 3)
+    SKIP_SHARE = 0.5
 
     def __init__(self, budget_s, wall0, weights):
         self.budget_s, self.wall0, self.weights = budget_s, wall0, weights
@@ -145,6 +146,13 @@ class Budgeter:
         k = self.per_weight()
         costs = [(w * k * self.FLOOR_SHARE, w * k) for w in self.weights[i:]]
         return time.time() + max(0.0, budget.split(left, costs[0], costs[1:]))
+
+    def affordable(self, i):
+        """Whether case i's floor (SKIP_SHARE of its weight's measured cost)
+        fits in what is left: past that, the cases left are not run (and
+        reported so) rather than the run overrunning its budget."""
+        left = self.budget_s - budget.RESERVE_S - (time.time() - self.wall0)
+        return self.done == 0 or left >= self.weights[i] * self.per_weight() * self.SKIP_SHARE
 
     def record(self, i, seconds):
         self.spent += seconds
@@ -213,6 +221,15 @@ def run_input(args, session, dataset, paths, specs, state):
         want = fc.oracle(table, pred, columns)
         arms = make_arms(path, columns, pred, args.procs)
         case = Case("filter", spec.input_name, spec.label, "filter", arms, gate_for(want))
+        meta = dict(dataset=dataset, codec=spec.codec, predicate_kind=spec.kind,
+                    selectivity=spec.selectivity, achieved=got_sel, projection=spec.projection,
+                    columns=columns, predicate=pred.text(), rows_out=want.num_rows)
+        if not state.budgeter.affordable(i):
+            results.append({"id": case.id, "section": case.section, "input": case.input,
+                            "label": case.label, "kind": case.kind, "sinks": {}, "arms": {},
+                            "skipped": "not run: the budget's time was spent", **meta})
+            log(f"  {case.id}: not run (budget)")
+            continue
         c0 = time.perf_counter()
         deadline = state.budgeter.deadline(i)
         try:
@@ -221,10 +238,7 @@ def run_input(args, session, dataset, paths, specs, state):
             log(f"!!! {case.id}: {e}")
             rec = {"id": case.id, "section": case.section, "input": case.input,
                    "label": case.label, "kind": case.kind, "error": str(e), "sinks": {}}
-        rec.update(dataset=dataset, codec=spec.codec, predicate_kind=spec.kind,
-                   selectivity=spec.selectivity, achieved=got_sel, projection=spec.projection,
-                   columns=columns, predicate=pred.text(), rows_out=want.num_rows,
-                   deadline_s=deadline - time.time() + (time.perf_counter() - c0))
+        rec.update(meta, deadline_s=deadline - time.time() + (time.perf_counter() - c0))
         if spec.kind == "sorted_key" and spec.selectivity == 0.001 and \
                 (dataset, spec.codec) not in figures:
             try:

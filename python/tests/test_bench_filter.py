@@ -218,3 +218,18 @@ def test_a_filter_case_runs_through_the_schedule_and_the_report(tmp_path):
                                str(tmp_path / "filter_x"), 1.0, final=True)
     md = (tmp_path / "filter_x.md").read_text()
     assert "peer under-pruned" in md and "PASS" in md and "duckdb FAIL" in md
+
+
+def test_the_budget_gives_deadlines_and_stops_running_cases_it_cannot_afford():
+    import time
+    import filter_run
+    b = filter_run.Budgeter(600.0, time.time(), [1.0, 3.0, 1.0])
+    first = b.deadline(0) - time.time()
+    # What is left (less the reserve) spread by weight: the first case a fifth.
+    assert 0.15 * (600 - 60) < first < 0.25 * (600 - 60)
+    assert b.affordable(0)
+    b.record(0, 30.0)  # 30 s a weight: case 1 (weight 3) needs 45 s of floor
+    assert b.affordable(1)
+    b.record(1, 1000.0)  # the budget is spent
+    assert not b.affordable(2)
+    assert filter_run.weight(fc.CaseSpec("x", "none", "or", 0.5, "all")) == 6.0
