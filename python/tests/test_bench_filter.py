@@ -230,6 +230,7 @@ def test_the_budget_gives_deadlines_and_stops_running_cases_it_cannot_afford():
     assert b.affordable(0)
     b.record(0, 30.0)  # 30 s a weight: case 1 (weight 3) needs 45 s of floor
     assert b.affordable(1)
-    b.record(1, 1000.0)  # the budget is spent
+    b.record(1, 90.0)
+    b.wall0 -= 560  # 560 s of the 600 gone: less than case 2's floor (15 s) is left
     assert not b.affordable(2)
     assert filter_run.weight(fc.CaseSpec("x", "none", "or", 0.5, "all")) == 6.0
