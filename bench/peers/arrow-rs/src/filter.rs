@@ -60,7 +60,9 @@ struct Term {
 type Clause = Vec<Term>;
 
 fn parse_predicate(v: &Value) -> Res<Vec<Clause>> {
-    let clauses = v["and"].as_array().ok_or("filter: predicate without \"and\"")?;
+    let clauses = v["and"]
+        .as_array()
+        .ok_or("filter: predicate without \"and\"")?;
     clauses
         .iter()
         .map(|c| {
@@ -68,7 +70,10 @@ fn parse_predicate(v: &Value) -> Res<Vec<Clause>> {
                 .ok_or_else(|| "filter: a clause is not a list".to_string())?
                 .iter()
                 .map(|t| {
-                    let column = t[0].as_str().ok_or("filter: term without a column")?.to_string();
+                    let column = t[0]
+                        .as_str()
+                        .ok_or("filter: term without a column")?
+                        .to_string();
                     let op = match t[1].as_str().unwrap_or("") {
                         "<" => Op::Lt,
                         "<=" => Op::Le,
@@ -77,7 +82,11 @@ fn parse_predicate(v: &Value) -> Res<Vec<Clause>> {
                         "==" => Op::Eq,
                         o => return Err(format!("filter: unknown op {o:?}")),
                     };
-                    Ok(Term { column, op, literal: t[2].clone() })
+                    Ok(Term {
+                        column,
+                        op,
+                        literal: t[2].clone(),
+                    })
                 })
                 .collect()
         })
@@ -88,13 +97,17 @@ fn parse_predicate(v: &Value) -> Res<Vec<Clause>> {
 /// date travels as {"date": days}).
 fn literal(v: &Value, dt: &DataType) -> Res<ArrayRef> {
     let raw: ArrayRef = if let Some(d) = v.get("date") {
-        Arc::new(Int64Array::from(vec![d.as_i64().ok_or("filter: bad date literal")?]))
+        Arc::new(Int64Array::from(vec![d
+            .as_i64()
+            .ok_or("filter: bad date literal")?]))
     } else if let Some(i) = v.as_i64() {
         Arc::new(Int64Array::from(vec![i]))
     } else if let Some(s) = v.as_str() {
         Arc::new(StringArray::from(vec![s]))
     } else {
-        return Err(format!("filter: literal {v} is neither an integer, a date nor a string"));
+        return Err(format!(
+            "filter: literal {v} is neither an integer, a date nor a string"
+        ));
     };
     let raw = if matches!(dt, DataType::Date32) {
         arrow_cast::cast(&raw, &DataType::Int32).map_err(err)?
@@ -104,8 +117,11 @@ fn literal(v: &Value, dt: &DataType) -> Res<ArrayRef> {
     arrow_cast::cast(&raw, dt).map_err(err)
 }
 
-fn compare(op: Op, left: &dyn arrow_array::Datum, right: &dyn arrow_array::Datum)
-    -> Result<BooleanArray, ArrowError> {
+fn compare(
+    op: Op,
+    left: &dyn arrow_array::Datum,
+    right: &dyn arrow_array::Datum,
+) -> Result<BooleanArray, ArrowError> {
     use arrow_ord::cmp;
     match op {
         Op::Lt => cmp::lt(left, right),
@@ -176,8 +192,12 @@ struct Pruned {
 }
 
 /// Row groups and pages this peer's pruning keeps (see the module's comment).
-fn prune(md: &ParquetMetaData, schema: &SchemaRef, clauses: &[Clause], read_cols: &[usize])
-    -> Res<Pruned> {
+fn prune(
+    md: &ParquetMetaData,
+    schema: &SchemaRef,
+    clauses: &[Clause],
+    read_cols: &[usize],
+) -> Res<Pruned> {
     let descr = md.file_metadata().schema_descr();
     let rgs = md.row_groups();
     let mut keep = vec![true; rgs.len()];
@@ -217,14 +237,23 @@ fn prune(md: &ParquetMetaData, schema: &SchemaRef, clauses: &[Clause], read_cols
             let mut any: Vec<Range<usize>> = Vec::new();
             for t in clause {
                 let conv = StatisticsConverter::try_new(&t.column, schema, descr).map_err(err)?;
-                let col = conv.parquet_column_index().ok_or("filter: column not in the file")?;
-                let (Some(offsets), true) = (index.offset_index(rg, col), index.column_index(rg, col).is_some()) else {
+                let col = conv
+                    .parquet_column_index()
+                    .ok_or("filter: column not in the file")?;
+                let (Some(offsets), true) = (
+                    index.offset_index(rg, col),
+                    index.column_index(rg, col).is_some(),
+                ) else {
                     any = vec![0..rows];
                     break;
                 };
                 let lit = literal(&t.literal, conv.arrow_field().data_type())?;
-                let mins = conv.data_page_mins(index, std::iter::once(&rg)).map_err(err)?;
-                let maxes = conv.data_page_maxes(index, std::iter::once(&rg)).map_err(err)?;
+                let mins = conv
+                    .data_page_mins(index, std::iter::once(&rg))
+                    .map_err(err)?;
+                let maxes = conv
+                    .data_page_maxes(index, std::iter::once(&rg))
+                    .map_err(err)?;
                 let locs = offsets.page_locations();
                 let mut mine = Vec::new();
                 for (p, m) in may_hold(t.op, &lit, &mins, &maxes)?.into_iter().enumerate() {
@@ -259,50 +288,63 @@ fn prune(md: &ParquetMetaData, schema: &SchemaRef, clauses: &[Clause], read_cols
         ranges.extend(sel.into_iter().map(|r| r.start + base..r.end + base));
         base += rows;
     }
-    out.selection = Some(RowSelection::from_consecutive_ranges(ranges.into_iter(), base));
+    out.selection = Some(RowSelection::from_consecutive_ranges(
+        ranges.into_iter(),
+        base,
+    ));
     Ok(out)
 }
 
 /// The clause's predicate: its terms evaluated on a batch of its columns,
 /// OR-ed (a null is not a match).
-fn clause_predicate(clause: Clause, schema: &SchemaRef, mask: ProjectionMask)
-    -> Res<Box<dyn ArrowPredicate>> {
+fn clause_predicate(
+    clause: Clause,
+    schema: &SchemaRef,
+    mask: ProjectionMask,
+) -> Res<Box<dyn ArrowPredicate>> {
     let mut lits = Vec::new();
     for t in &clause {
         let f = schema.field_with_name(&t.column).map_err(err)?;
         lits.push(literal(&t.literal, f.data_type())?);
     }
-    Ok(Box::new(ArrowPredicateFn::new(mask, move |batch: RecordBatch| {
-        let mut acc: Option<BooleanArray> = None;
-        for (t, lit) in clause.iter().zip(&lits) {
-            let col = batch.column_by_name(&t.column).ok_or_else(|| {
-                ArrowError::SchemaError(format!("no column {} in the filter batch", t.column))
-            })?;
-            let m = compare(t.op, col, &Scalar::new(lit.clone()))?;
-            acc = Some(match acc {
-                None => m,
-                Some(a) => arrow_arith::boolean::or_kleene(&a, &m)?,
-            });
-        }
-        Ok(acc.unwrap_or_else(|| BooleanArray::from(vec![true; batch.num_rows()])))
-    })))
+    Ok(Box::new(ArrowPredicateFn::new(
+        mask,
+        move |batch: RecordBatch| {
+            let mut acc: Option<BooleanArray> = None;
+            for (t, lit) in clause.iter().zip(&lits) {
+                let col = batch.column_by_name(&t.column).ok_or_else(|| {
+                    ArrowError::SchemaError(format!("no column {} in the filter batch", t.column))
+                })?;
+                let m = compare(t.op, col, &Scalar::new(lit.clone()))?;
+                acc = Some(match acc {
+                    None => m,
+                    Some(a) => arrow_arith::boolean::or_kleene(&a, &m)?,
+                });
+            }
+            Ok(acc.unwrap_or_else(|| BooleanArray::from(vec![true; batch.num_rows()])))
+        },
+    )))
 }
 
-fn filtered_read(bytes: &Bytes, columns: &[String], clauses: &[Clause])
-    -> Res<(Vec<RecordBatch>, SchemaRef, Pruned)> {
+fn filtered_read(
+    bytes: &Bytes,
+    columns: &[String],
+    clauses: &[Clause],
+) -> Res<(Vec<RecordBatch>, SchemaRef, Pruned)> {
     let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Optional);
     let meta = ArrowReaderMetadata::load(bytes, options).map_err(err)?;
     let schema = meta.schema().clone();
     let md = meta.metadata().clone();
     let descr = md.file_metadata().schema_descr();
-    let leaf = |name: &str| -> Res<usize> {
-        schema.index_of(name).map_err(err)
-    };
-    let out_idx: Vec<usize> = columns.iter().map(|c| leaf(c)).collect::<Res<_>>()?;
+    let leaf = |name: &str| -> Res<usize> { schema.index_of(name).map_err(err) };
+    let out_idx: Vec<usize> = columns
+        .iter()
+        .map(|c| leaf(c.as_str()))
+        .collect::<Res<_>>()?;
     let mut read_cols: Vec<usize> = out_idx.clone();
     for c in clauses {
         for t in c {
-            read_cols.push(leaf(&t.column)?);
+            read_cols.push(leaf(t.column.as_str())?);
         }
     }
     read_cols.sort_unstable();
@@ -310,10 +352,17 @@ fn filtered_read(bytes: &Bytes, columns: &[String], clauses: &[Clause])
     let pruned = prune(&md, &schema, clauses, &read_cols)?;
     let mut predicates = Vec::new();
     for c in clauses {
-        let mut idx: Vec<usize> = c.iter().map(|t| leaf(&t.column)).collect::<Res<_>>()?;
+        let mut idx: Vec<usize> = c
+            .iter()
+            .map(|t| leaf(t.column.as_str()))
+            .collect::<Res<_>>()?;
         idx.sort_unstable();
         idx.dedup();
-        predicates.push(clause_predicate(c.clone(), &schema, ProjectionMask::roots(descr, idx))?);
+        predicates.push(clause_predicate(
+            c.clone(),
+            &schema,
+            ProjectionMask::roots(descr, idx),
+        )?);
     }
     let mut builder = ParquetRecordBatchReaderBuilder::new_with_metadata(bytes.clone(), meta)
         .with_batch_size(READ_BATCH_SIZE)
@@ -326,7 +375,11 @@ fn filtered_read(bytes: &Bytes, columns: &[String], clauses: &[Clause])
     let reader = builder.build().map_err(err)?;
     let read_schema = reader.schema();
     // The reader returns the projection in file order: put it in the order asked.
-    let order: Vec<usize> = columns.iter().map(|c| read_schema.index_of(c)).collect::<Result<_, _>>().map_err(err)?;
+    let order: Vec<usize> = columns
+        .iter()
+        .map(|c| read_schema.index_of(c))
+        .collect::<Result<_, _>>()
+        .map_err(err)?;
     let out_schema = Arc::new(read_schema.project(&order).map_err(err)?);
     let mut batches = Vec::new();
     for b in reader {
@@ -348,7 +401,11 @@ pub fn cmd_filter(c: &Value) -> Res<Value> {
         .as_array()
         .ok_or("filter: missing \"columns\"")?
         .iter()
-        .map(|v| v.as_str().map(str::to_string).ok_or_else(|| "filter: bad column".to_string()))
+        .map(|v| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| "filter: bad column".to_string())
+        })
         .collect::<Res<_>>()?;
     let clauses = parse_predicate(&c["predicate"])?;
     // The file's bytes in memory, outside the timing (the file is on /dev/shm).
@@ -368,8 +425,10 @@ pub fn cmd_filter(c: &Value) -> Res<Value> {
         drop(batches); // untimed
     }
     let p = last.ok_or("filter: reps is 0")?;
-    Ok(json!({"seconds": seconds, "rows": rows, "source": "memory (the file's bytes, Bytes)",
+    Ok(
+        json!({"seconds": seconds, "rows": rows, "source": "memory (the file's bytes, Bytes)",
               "row_groups_pruned": p.row_groups_skipped,
               "row_groups": p.row_groups_skipped + p.row_groups.len(),
-              "pages_skipped": p.pages_skipped, "pages": p.pages_total}))
+              "pages_skipped": p.pages_skipped, "pages": p.pages_total}),
+    )
 }
