@@ -318,14 +318,13 @@ def check_result(got, want, any_order=False):
         return False, f"columns {got.column_names} != {want.column_names}"
     if got.num_rows != want.num_rows:
         return False, f"{got.num_rows} rows, expected {want.num_rows}"
-    g = _canonical(got)
+    w = _canonical(want)  # (fields as nullable: a peer need not keep "not null")
     try:
-        g = g.cast(want.schema)
+        g = _canonical(got).cast(w.schema)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
-        return False, f"types {got.schema} do not cast to {want.schema}: {e}"
+        return False, f"types {got.schema} do not cast to {w.schema}: {e}"
     for arr in g.columns:
         arr.validate(full=True)
-    w = _canonical(want)
     if g.equals(w):
         return True, "values equal, in file order"
     if any_order and _sorted(g).equals(_sorted(w)):

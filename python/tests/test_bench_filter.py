@@ -125,6 +125,11 @@ def test_the_check_compares_values_order_and_types():
     large = pa.table({"a": pa.array([1, 2, 3], pa.int64()),
                       "s": pa.array(["x", "", "z"], pa.large_string())})
     assert fc.check_result(large, want)[0]
+    # A "not null" field (TPC-H's) against a peer's nullable one, and back.
+    strict = pa.table(want.columns, schema=pa.schema([pa.field("a", pa.int64(), False),
+                                                      pa.field("s", pa.string(), False)]))
+    assert fc.check_result(want, strict)[0] and fc.check_result(strict, want)[0]
+    assert fc.check_result(strict, strict)[0]
     ok, msg = fc.check_result(pa.table({"a": [1, 2, 4], "s": ["x", "", "z"]}), want)
     assert not ok and "column a" in msg and "row 2" in msg
     ok, msg = fc.check_result(pa.table({"a": [1, 2], "s": ["x", ""]}), want)
