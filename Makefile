@@ -8,17 +8,18 @@
 #   make bench        run them
 #   make bench-peers  Quiver vs arrow-rs, arrow-go, pyarrow, duckdb, polars
 #   make bench-compute  compute kernels vs arrow-rs and pyarrow.compute
+#   make bench-filter  filtered reads vs arrow-rs, pyarrow, duckdb, polars
 #   make fuzz         the libFuzzer targets (fuzz tree, clang), fixed runs and seed
 #   make test-tsan    the thread-pool and use_threads tests under ThreadSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers bench-compute fuzz test-tsan clean
+.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers bench-compute bench-filter fuzz test-tsan clean
 
 export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 export CCACHE_MAXSIZE ?= 2G
 
 help:
-	@sed -n '1,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh apt
@@ -88,6 +89,18 @@ bench-compute: deps
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \
 	bench/peers/run_compute.sh $(ARGS)
+
+# Filtered reads (read_table(filters=)) against arrow-rs (RowFilter plus the
+# statistics and page-index pruning done in the peer), pyarrow, duckdb and
+# polars, one thread and multi-threaded, on TPC-H lineitem SF1 and a
+# ClickBench-like table (bench/peers/filter_run.py). Results:
+# bench/results/filter_<date>_<commit>.{md,json.gz}; ARGS passes options to
+# filter_run.py (e.g. ARGS=--quick). Ends within 45 minutes.
+bench-filter: deps
+	@$(bench_clock); \
+	scripts/install-deps.sh python-bench; \
+	scripts/install-deps.sh python-build; \
+	bench/peers/run_filter.sh $(ARGS)
 
 # libFuzzer targets (build/fuzz/fuzzers), each run over its committed seed
 # corpus (fuzz/corpus/<target>) for a fixed number of runs with a fixed seed.

@@ -692,11 +692,17 @@ def startup(peer_name):
     return peer, allocator + (f"; {extra}" if extra else "")
 
 
-def serve(peer_name):
+def serve(peer_name, commands=None, hello=None):
+    """The server loop. `commands` ({name: fn(peer, cmd) -> reply}) adds
+    commands (filter_py_peer.py's `filter`); `hello(peer, allocator)` ->
+    (name, allocator, threads) changes what the hello line says."""
     peer, allocator = startup(peer_name)
+    name, threads = peer_name, THREADS
+    if hello is not None:
+        name, allocator, threads = hello(peer, allocator)
     freeze_heap()
-    reply({"peer": peer_name, "version": peer.version, "allocator": allocator,
-           "allocator_mode": MODE, "threads": THREADS})
+    reply({"peer": name, "version": peer.version, "allocator": allocator,
+           "allocator_mode": MODE, "threads": threads})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -723,6 +729,8 @@ def serve(peer_name):
             elif op == "settings":
                 settings, diffs = peer.settings(cmd["variant"], cmd.get("sink", "mem"))
                 reply({"settings": settings, "differences": diffs})
+            elif commands and op in commands:
+                reply(commands[op](peer, cmd))
             else:
                 reply({"error": f"unknown command {op!r}"})
         except (Unsupported, sinks.Unavailable) as e:

@@ -354,14 +354,14 @@ def section_tpch(args, inputs, state):
 
 # ---------------------------------------------------------------------------
 
-def clean_shm():
+def clean_shm(shm=SHM):
     """Directories that killed runs left on /dev/shm (tmpfs: memory)."""
-    if not os.path.isdir(SHM):
+    if not os.path.isdir(shm):
         return
-    for name in os.listdir(SHM):
+    for name in os.listdir(shm):
         pid = name.split("-")[-1]
         if name.startswith("run-") and pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
-            shutil.rmtree(os.path.join(SHM, name), ignore_errors=True)
+            shutil.rmtree(os.path.join(shm, name), ignore_errors=True)
 
 
 def parse_args():

@@ -106,7 +106,10 @@ RULE = (
 class Arm:
     """One timed thing of a case. Writes have a `variant`, reads a `file`;
     a compute kernel (make bench-compute) has `kernel`, the fields of its
-    `kernel` command (PROTOCOL.md, "Compute kernels")."""
+    `kernel` command (PROTOCOL.md, "Compute kernels"); a filtered read (make
+    bench-filter) has `kernel` too, with "cmd": "filter" and that command's
+    fields ("Filtered reads"). `gate_reply`: the gate run's reply less its
+    seconds (what a peer says about the run: pruning counts, its source)."""
 
     def __init__(self, name, sink, proc, role, variant=None, file=None, leader=None,
                  use_threads=False, kernel=None):
@@ -115,6 +118,7 @@ class Arm:
         self.kernel = kernel
         self.status, self.message, self.facts = "ok", "", {}
         self.gate_s, self.warmups_s, self.bytes = None, [], None
+        self.gate_reply = {}
         self.reps = 1  # repetitions of a timed run (run_case sets them per case)
 
     @property
@@ -162,7 +166,7 @@ def case_reps(live):
     """The repetitions of every timed run of a case (see the module's rule):
     from the fastest and slowest arm's best untimed run. Kernel arms (make
     bench-compute) time a chosen number of calls per run already: 1."""
-    if any(a.kernel is not None for a in live):
+    if any(a.kernel is not None and a.kernel.get("cmd", "kernel") == "kernel" for a in live):
         return 1
     best = [min([a.gate_s] + a.warmups_s) for a in live if a.gate_s]
     if not best:
@@ -183,7 +187,9 @@ def reps_within(live, seconds, reps):
 
 def call(peer, arm, work, reps=1, out=None, timeout=None):
     if arm.kernel is not None:
-        return peer.call(cmd="kernel", reps=reps, out=out, _timeout=timeout, **arm.kernel)
+        fields = dict(arm.kernel)
+        name = fields.pop("cmd", "kernel")
+        return peer.call(cmd=name, reps=reps, out=out, _timeout=timeout, **fields)
     if arm.file is not None:
         return peer.call(cmd="read", file=arm.file, reps=reps, out=out, _timeout=timeout)
     cmd = {"cmd": "write", "variant": arm.variant, "reps": reps, "sink": arm.sink, "out": out}
@@ -295,7 +301,7 @@ def skip(arm, peer, message):
 def gate_run(case, arm, p, work):
     """The arm's gate run (its output left at the returned path) and its
     warm-ups; None, with the arm's status set, if it could not run."""
-    suffix = ".arrow" if case.kind in ("read", "kernel") else ".parquet"
+    suffix = ".arrow" if case.kind in ("read", "kernel", "filter") else ".parquet"
     out = os.path.join(work, "gate", arm.key.replace("/", ".") + suffix)
     if os.path.exists(out):
         os.unlink(out)
@@ -304,6 +310,7 @@ def gate_run(case, arm, p, work):
         if "error" not in r:
             arm.gate_s = r["seconds"][0]
             arm.bytes = r.get("bytes")
+            arm.gate_reply = {k: v for k, v in r.items() if k != "seconds"}
             prev = arm.gate_s
             for k in range(MAX_WARMUPS if arm.gate_s < LONG_RUN_S else 0):
                 t = call(p, arm, work)["seconds"][0]
@@ -328,7 +335,7 @@ def check(case, arm, out, verdicts):
     identical files of one variant (a peer's two sinks, Quiver and its
     control) are compared once."""
     try:
-        if case.kind == "kernel":
+        if case.kind in ("kernel", "filter"):
             return (*case.expected(out), {})
         if case.kind == "read":
             return (*read_gate(out, case.expected), {})
@@ -547,7 +554,7 @@ def run_case(case, peers, work, gate_cache=None, economy=False, deadline=None, c
               "arms": {a.key: {"name": a.name, "sink": a.sink, "proc": a.proc, "role": a.role,
                                "variant": a.variant, "status": a.status, "message": a.message,
                                "facts": a.facts, "gate_s": a.gate_s, "warmups_s": a.warmups_s,
-                               "bytes": a.bytes}
+                               "bytes": a.bytes, "gate_reply": a.gate_reply}
                        for a in case.arms}}
     if not live:
         record["sinks"] = {}

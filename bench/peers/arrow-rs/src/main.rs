@@ -34,6 +34,7 @@ use parquet::file::properties::{
 };
 use serde_json::{json, Value};
 
+mod filter; // the `filter` command of make bench-filter
 mod kernel; // the `kernel` command of make bench-compute
 
 /// The global allocator: jemalloc (pinned) or the system allocator
@@ -609,6 +610,7 @@ fn serve(startup: Value) {
                 "write" => cmd_write(table.as_ref(), &c),
                 "read" => cmd_read(&c),
                 "kernel" => kernel::cmd_kernel(&mut kernel_inputs, &c),
+                "filter" => filter::cmd_filter(&c),
                 "settings" => {
                     let name = c["variant"].as_str().ok_or("settings: missing \"variant\"")?;
                     let sink = c["sink"].as_str().unwrap_or("mem");
