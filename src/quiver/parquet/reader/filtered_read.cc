@@ -8,8 +8,9 @@
 // PrunePages over the fields' column and offset indexes gives the rows that
 // may match; the projection plus the filter columns are read for those rows
 // only (ReadRowGroups / the selective batch reader, which skip the pages no
-// selected row touches in every column), the filter is evaluated
-// (FilterByExpression) and the filter-only columns dropped.
+// selected row touches in every column) by late_materialization.cc: the
+// filter columns first, the filter evaluated, the other columns at the
+// matches only.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/filter_pruning_internal.h"
+#include "quiver/parquet/reader/late_materialization_internal.h"
 
 namespace quiver::parquet {
 
@@ -141,59 +143,16 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
   return plan;
 }
 
-namespace {
-
-// The projection's fields of a read of the projection plus the filter-only
-// fields: the first `count` (the reader orders top-level fields by first
-// mention, and the filter-only ones are appended), typed as read (so
-// invalid_utf8 = kBinary's retyping shows).
-SchemaPtr OutputSchema(const Schema& read, int count) {
-  FieldVector fields(read.fields().begin(), read.fields().begin() + count);
-  return quiver::schema(std::move(fields), read.metadata());
-}
-
-class FilteredBatchReader : public RecordBatchReader {
- public:
-  FilteredBatchReader(RecordBatchReaderPtr inner, compute::Expression filter, int count,
-                      MemoryPool* pool)
-      : inner_(std::move(inner)), filter_(std::move(filter)), pool_(pool) {
-    schema_ = OutputSchema(*inner_->schema(), count);
-  }
-  SchemaPtr schema() const override { return schema_; }
-  Result<RecordBatchPtr> Next() override {
-    while (true) {
-      QUIVER_ASSIGN_OR_RAISE(auto batch, inner_->Next());
-      if (batch == nullptr) return batch;
-      QUIVER_ASSIGN_OR_RAISE(auto kept, compute::FilterByExpression(*batch, filter_, pool_));
-      if (kept->num_rows() == 0) continue;  // batches hold matches only
-      std::vector<ArrayDataPtr> columns;
-      for (int i = 0; i < schema_->num_fields(); ++i) columns.push_back(kept->column_data(i));
-      return std::make_shared<RecordBatch>(schema_, kept->num_rows(), std::move(columns));
-    }
-  }
-
- private:
-  RecordBatchReaderPtr inner_;
-  compute::Expression filter_;
-  MemoryPool* pool_;
-  SchemaPtr schema_;
-};
-
-}  // namespace
-
 Result<TablePtr> FileReader::ReadTable(const compute::Expression& filter,
                                        const std::optional<std::vector<std::string>>& columns,
                                        const std::optional<std::vector<int>>& row_groups) {
   QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
-  QUIVER_ASSIGN_OR_RAISE(TablePtr read,
-                         ReadRowGroups(plan.row_groups, plan.selections, plan.read_columns));
+  // late_materialization.cc: the filter columns first, the rest at the matches.
+  QUIVER_ASSIGN_OR_RAISE(TablePtr out, internal::ReadLate(*this, filter, columns, plan.row_groups,
+                                                          plan.selections));
   AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
                   plan.pruning_bytes);
-  QUIVER_ASSIGN_OR_RAISE(TablePtr kept, compute::FilterByExpression(*read, filter));
-  const int count = plan.num_output_columns;
-  std::vector<ChunkedArrayPtr> out(kept->columns().begin(), kept->columns().begin() + count);
-  return std::make_shared<Table>(OutputSchema(*kept->schema(), count), std::move(out),
-                                 kept->num_rows());
+  return out;
 }
 
 Result<TablePtr> FileReader::ReadRowGroup(int row_group, const compute::Expression& filter,
@@ -205,13 +164,12 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
     const compute::Expression& filter, const std::optional<std::vector<std::string>>& columns,
     const std::optional<std::vector<int>>& row_groups, int64_t batch_size) {
   QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
-  QUIVER_ASSIGN_OR_RAISE(
-      auto inner,
-      GetRecordBatchReader(plan.read_columns, plan.row_groups, plan.selections, batch_size));
+  QUIVER_ASSIGN_OR_RAISE(auto reader, internal::ReadLateBatches(*this, filter, columns,
+                                                                plan.row_groups, plan.selections,
+                                                                batch_size));
   AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
                   plan.pruning_bytes);
-  return std::make_shared<FilteredBatchReader>(
-      std::move(inner), filter, plan.num_output_columns, DefaultMemoryPool());
+  return reader;
 }
 
 }  // namespace quiver::parquet
