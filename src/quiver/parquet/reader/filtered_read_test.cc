@@ -309,16 +309,20 @@ TEST(FilteredReadTest, LateMaterializationEqualsReadThenFilter) {
 }
 
 TEST(FilteredReadTest, PayloadDecodedAtMatchesOnly) {
-  // r == 7 holds once per 1000 rows (r = i * 7919 % 1000): isolated matches.
+  // r == 500 holds once per 1000 rows (r = i * 7919 % 1000): isolated
+  // matches, at row 500 of each row group.
   for (bool page_index : {true, false}) {
     auto reader = OpenEveryType(page_index);
-    const auto filter = compute::equal(F("r"), Int(7));
+    const auto filter = compute::equal(F("r"), Int(500));
     auto got = reader->ReadTable(filter, std::vector<std::string>{"int16", "binary"});
     ASSERT_TRUE(got.ok()) << got.status();
     EXPECT_EQ((*got)->num_rows(), 3);
     const ReadStats stats = reader->read_stats();
     // r decoded at every row (no page bounds exclude any), the two non-null
-    // payload columns at the 3 matches only (read then filter: 3 x 3000).
+    // payload columns at the 3 matches only (read then filter: 3 x 3000;
+    // 500 rows before and 499 after each, more than kMergeGapRows: no head
+    // or tail merged).
+    static_assert(internal::kMergeGapRows <= 499);
     EXPECT_EQ(stats.values_decoded, kLateRows + 2 * 3);
     // The payload's pages holding no match are not read (offset index):
     // of the 20 pages (or more) of each chunk, all but one.
@@ -406,18 +410,58 @@ TEST(FilteredReadTest, CoverMatchesMergesShortGaps) {
   cover_length = 0;
   auto merged =
       internal::CoverMatches(selection, keep.data(), 3, 4, &cover_keep, &cover_length, &exact);
-  // 1-2 and 5 merge (gap 2); 5 and 12 do not (gap 6).
-  EXPECT_EQ(merged.ToString(), "[11, 16), [102, 103)");
+  // 1-2 and 5 merge (gap 2), the head (1 row) too; 5 and 12 do not (gap
+  // 6), nor does the tail (7 rows).
+  EXPECT_EQ(merged.ToString(), "[10, 16), [102, 103)");
   EXPECT_FALSE(exact);
-  EXPECT_EQ(bits(cover_keep, cover_length), "110011");
+  EXPECT_EQ(bits(cover_keep, cover_length), "0110011");
   cover_keep.clear();
   cover_length = 0;
   // Merged across the selection's two ranges: the rows between them (20 to
   // 99) are not the selection's and stay out.
   auto across =
       internal::CoverMatches(selection, keep.data(), 3, 100, &cover_keep, &cover_length, &exact);
-  EXPECT_EQ(across.ToString(), "[11, 20), [100, 103)");
-  EXPECT_EQ(cover_length, 12);
+  EXPECT_EQ(across.ToString(), "[10, 20), [100, 110)");
+  EXPECT_EQ(cover_length, 20);
+  // The word-at-a-time gap search (merge_gap >= 127) finds the same gaps
+  // as the bit-at-a-time one.
+  std::mt19937_64 rng(45);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int64_t n = 256 + static_cast<int64_t>(rng() % 3000);
+    const int density = static_cast<int>(rng() % 1000);
+    std::vector<uint8_t> mask(static_cast<size_t>(bit_util::BytesForBits(n + 5)), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      if (static_cast<int>(rng() % 1000) < density) bit_util::SetBit(mask.data(), 5 + i);
+    }
+    auto all = RowRanges::All(n);
+    const int64_t gap = 127 + static_cast<int64_t>(rng() % 300);
+    std::vector<uint8_t> fast_bits;
+    int64_t fast_length = 0;
+    bool fast_exact = false;
+    auto fast = internal::CoverMatches(all, mask.data(), 5, gap, &fast_bits, &fast_length,
+                                       &fast_exact);
+    // The same by the definition: runs of set bits, gaps < gap filled.
+    std::vector<RowRange> want;
+    int64_t last_end = 0;
+    bool any = false;
+    for (int64_t i = 0; i < n;) {
+      if (!bit_util::GetBit(mask.data(), 5 + i)) { ++i; continue; }
+      int64_t j = i;
+      while (j < n && bit_util::GetBit(mask.data(), 5 + j)) ++j;
+      if (!any) {
+        want.push_back({i < gap ? 0 : i, j});
+      } else if (i - last_end < gap) {
+        want.back().end = j;
+      } else {
+        want.push_back({i, j});
+      }
+      any = true;
+      last_end = j;
+      i = j;
+    }
+    if (any && n - last_end < gap) want.back().end = n;
+    EXPECT_EQ(fast, RowRanges::Make(want).ValueOrDie()) << n << " " << density << " " << gap;
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "quiver/parquet/reader/late_materialization_internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <utility>
 
@@ -126,20 +127,75 @@ class PositionsToRows {
   int64_t base_ = 0;  // position of ranges_[next_]'s first row
 };
 
-// The runs of set bits in keep[offset, offset + n), runs closer than
-// merge_gap merged, as positions from `offset`; *set: the set bits.
+// The runs of keep[offset, offset + n) after the gaps (runs of unset
+// bits) shorter than merge_gap are filled, as positions from `offset`;
+// *set: the set bits. A gap before the first or after the last set bit is
+// a gap too (so a selection kept but for a short head or tail reads as
+// one run, the plain read). Gaps of at least merge_gap are found from the
+// all-zero 64-bit words (a zero run of 127 bits or more holds one), so the
+// scan costs a word per 64 rows whatever the runs: merge_gap must be at
+// least 127 for it to find every such gap, smaller gaps it finds only
+// where they span a zero word (the tests use small gaps on short masks, a
+// bit at a time).
 std::vector<RowRange> Runs(const uint8_t* keep, int64_t offset, int64_t n, int64_t merge_gap,
                            int64_t* set) {
   std::vector<RowRange> runs;
-  *set = 0;
-  bitmap::VisitSetBitRuns(keep, offset, n, [&](int64_t begin, int64_t length) {
-    *set += length;
-    if (!runs.empty() && begin - runs.back().end < merge_gap) {
-      runs.back().end = begin + length;
-    } else {
-      runs.push_back({begin, begin + length});
+  *set = bitmap::CountSetBits(keep, offset, n);
+  if (*set == 0) return runs;
+  std::vector<RowRange> gaps;  // the gaps of at least merge_gap
+  if (merge_gap < 127 || n < 256) {
+    int64_t last_end = 0;
+    bitmap::VisitSetBitRuns(keep, offset, n, [&](int64_t begin, int64_t length) {
+      if (begin > last_end && begin - last_end >= merge_gap) {
+        gaps.push_back({last_end, begin});
+      }
+      last_end = begin + length;
+    });
+    if (n > last_end && n - last_end >= merge_gap) gaps.push_back({last_end, n});
+  } else {
+    auto word = [&](int64_t pos) {
+      const int bits = static_cast<int>(std::min<int64_t>(64, n - pos));
+      return bitmap::LoadBits(keep, offset + pos, bits);
+    };
+    int64_t pos = 0;
+    while (pos < n) {
+      const int bits = static_cast<int>(std::min<int64_t>(64, n - pos));
+      if (word(pos) != 0 || bits < 64) {
+        pos += 64;
+        continue;
+      }
+      // A zero word: extend the zero run both ways, bit exact.
+      int64_t begin = pos;
+      if (begin > 0) {
+        // (The bits before are not all zero: a zero run is skipped whole.)
+        const int k = static_cast<int>(std::min<int64_t>(64, begin));
+        const uint64_t before = bitmap::LoadBits(keep, offset + begin - k, k);
+        begin -= before == 0 ? k : std::countl_zero(before) - (64 - k);
+      }
+      int64_t end = pos + 64;
+      while (end < n) {
+        const uint64_t next = word(end);
+        const int next_bits = static_cast<int>(std::min<int64_t>(64, n - end));
+        if (next == 0) {
+          end += next_bits;
+          continue;
+        }
+        end += std::countr_zero(next);
+        break;
+      }
+      end = std::min(end, n);
+      if (end - begin >= merge_gap) gaps.push_back({begin, end});
+      pos = end;
     }
-  });
+  }
+  // The runs between the gaps, trimmed to the first and last set bit when
+  // the head or tail gap was kept out.
+  int64_t at = 0;
+  for (const RowRange& gap : gaps) {
+    if (gap.begin > at) runs.push_back({at, gap.begin});
+    at = gap.end;
+  }
+  if (at < n) runs.push_back({at, n});
   return runs;
 }
 
