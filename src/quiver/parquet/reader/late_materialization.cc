@@ -138,7 +138,7 @@ class PositionsToRows {
 // where they span a zero word (the tests use small gaps on short masks, a
 // bit at a time).
 std::vector<RowRange> Runs(const uint8_t* keep, int64_t offset, int64_t n, int64_t merge_gap,
-                           int64_t* set) {
+                           bool merge_edges, int64_t* set) {
   std::vector<RowRange> runs;
   *set = bitmap::CountSetBits(keep, offset, n);
   if (*set == 0) return runs;
@@ -188,8 +188,18 @@ std::vector<RowRange> Runs(const uint8_t* keep, int64_t offset, int64_t n, int64
       pos = end;
     }
   }
-  // The runs between the gaps, trimmed to the first and last set bit when
-  // the head or tail gap was kept out.
+  if (!merge_edges) {
+    // The head and tail gaps, whatever their length, are not read.
+    const bool head = !gaps.empty() && gaps.front().begin == 0;
+    const bool tail = !gaps.empty() && gaps.back().end == n;
+    int64_t first = 0;
+    while (first < n && !bit_util::GetBit(keep, offset + first)) ++first;
+    int64_t last = n;
+    while (last > first && !bit_util::GetBit(keep, offset + last - 1)) --last;
+    if (!head && first > 0) gaps.insert(gaps.begin(), RowRange{0, first});
+    if (!tail && last < n) gaps.push_back(RowRange{last, n});
+  }
+  // The runs between the gaps.
   int64_t at = 0;
   for (const RowRange& gap : gaps) {
     if (gap.begin > at) runs.push_back({at, gap.begin});
@@ -203,10 +213,10 @@ std::vector<RowRange> Runs(const uint8_t* keep, int64_t offset, int64_t n, int64
 
 RowRanges CoverMatches(const RowRanges& selection, const uint8_t* keep, int64_t keep_offset,
                        int64_t merge_gap, std::vector<uint8_t>* cover_keep, int64_t* cover_length,
-                       bool* exact) {
+                       bool* exact, bool merge_edges) {
   int64_t set = 0;
   const std::vector<RowRange> runs =
-      Runs(keep, keep_offset, selection.row_count(), merge_gap, &set);
+      Runs(keep, keep_offset, selection.row_count(), merge_gap, merge_edges, &set);
   std::vector<RowRange> rows;
   int64_t covered = 0;
   for (const RowRange& run : runs) covered += run.length();
@@ -491,8 +501,10 @@ class LateBatchReader final : public RecordBatchReader {
     cover_keep_.clear();
     int64_t cover_length = 0;
     exact_ = true;
+    // (A batch's first and last rows are not a row group's: no head or
+    // tail merged.)
     const RowRanges cover = CoverMatches(selection, keep_.data(), 0, merge_gap_, &cover_keep_,
-                                         &cover_length, &exact_);
+                                         &cover_length, &exact_, /*merge_edges=*/false);
     refined->clear();
     int64_t at = 0;
     for (const RowRange& range : cover.ranges()) {

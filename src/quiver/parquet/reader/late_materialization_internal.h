@@ -37,13 +37,13 @@ inline constexpr int64_t kMergeGapRows = 256;
 // The rows of `selection` (a row group's rows, in order) whose bit is set
 // in `keep` (bit keep_offset + i is of the selection's i-th row), as runs;
 // runs separated by fewer than `merge_gap` rows of the selection are
-// merged, and the run extended to the selection's first (last) row when
-// fewer than `merge_gap` rows precede (follow) the matches. The bits of the rows covered are appended to `cover_keep` (a
+// merged, and (merge_edges) the run extended to the selection's first
+// (last) row when fewer than `merge_gap` rows precede (follow) the matches. The bits of the rows covered are appended to `cover_keep` (a
 // bitmap of *cover_length bits); *exact is true when every covered row is
 // kept.
 RowRanges CoverMatches(const RowRanges& selection, const uint8_t* keep, int64_t keep_offset,
                        int64_t merge_gap, std::vector<uint8_t>* cover_keep, int64_t* cover_length,
-                       bool* exact);
+                       bool* exact, bool merge_edges = true);
 
 // Reads `columns` (nullopt: every field) of `row_groups`, rows
 // `selections`, where `filter` is true, as FileReader::ReadTable(filter,
