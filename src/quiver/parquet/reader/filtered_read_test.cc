@@ -320,9 +320,9 @@ TEST(FilteredReadTest, PayloadDecodedAtMatchesOnly) {
     const ReadStats stats = reader->read_stats();
     // r decoded at every row (no page bounds exclude any), the two non-null
     // payload columns at the 3 matches only (read then filter: 3 x 3000;
-    // 500 rows before and 499 after each, more than kMergeGapRows: no head
+    // 500 rows before and 499 after each, more than kMergeEdgeRows: no head
     // or tail merged).
-    static_assert(internal::kMergeGapRows <= 499);
+    static_assert(internal::kMergeEdgeRows <= 499);
     EXPECT_EQ(stats.values_decoded, kLateRows + 2 * 3);
     // The payload's pages holding no match are not read (offset index):
     // of the 20 pages (or more) of each chunk, all but one.
@@ -466,7 +466,7 @@ TEST(FilteredReadTest, CoverMatchesMergesShortGaps) {
       int64_t j = i;
       while (j < n && bit_util::GetBit(mask.data(), 5 + j)) ++j;
       if (!any) {
-        want.push_back({i < gap ? 0 : i, j});
+        want.push_back({i < std::min(gap, internal::kMergeEdgeRows) ? 0 : i, j});
       } else if (i - last_end < gap) {
         want.back().end = j;
       } else {
@@ -476,7 +476,7 @@ TEST(FilteredReadTest, CoverMatchesMergesShortGaps) {
       last_end = j;
       i = j;
     }
-    if (any && n - last_end < gap) want.back().end = n;
+    if (any && n - last_end < std::min(gap, internal::kMergeEdgeRows)) want.back().end = n;
     EXPECT_EQ(fast, RowRanges::Make(want).ValueOrDie()) << n << " " << density << " " << gap;
   }
 }

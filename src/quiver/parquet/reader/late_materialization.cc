@@ -188,16 +188,18 @@ std::vector<RowRange> Runs(const uint8_t* keep, int64_t offset, int64_t n, int64
       pos = end;
     }
   }
-  if (!merge_edges) {
-    // The head and tail gaps, whatever their length, are not read.
+  {
+    // The head and tail gaps: not read from kMergeEdgeRows rows on (any
+    // length without merge_edges).
+    const int64_t edge_gap = merge_edges ? std::min(merge_gap, kMergeEdgeRows) : 1;
     const bool head = !gaps.empty() && gaps.front().begin == 0;
     const bool tail = !gaps.empty() && gaps.back().end == n;
     int64_t first = 0;
     while (first < n && !bit_util::GetBit(keep, offset + first)) ++first;
     int64_t last = n;
     while (last > first && !bit_util::GetBit(keep, offset + last - 1)) --last;
-    if (!head && first > 0) gaps.insert(gaps.begin(), RowRange{0, first});
-    if (!tail && last < n) gaps.push_back(RowRange{last, n});
+    if (!head && first >= edge_gap) gaps.insert(gaps.begin(), RowRange{0, first});
+    if (!tail && n - last >= edge_gap) gaps.push_back(RowRange{last, n});
   }
   // The runs between the gaps.
   int64_t at = 0;

@@ -27,12 +27,17 @@
 namespace quiver::parquet::internal {
 
 // Two runs of matches closer than this many rows are read as one run
-// (the rows between decoded, then filtered out); so is a head or tail of
-// the kept rows shorter than this before the first or after the last
-// match. Measured with callgrind (bench/late_materialization.py): a run
-// boundary costs about 5,000 instructions (the column readers' skip and
-// read calls, the assembly's append), a row 20 to 150 to decode.
-inline constexpr int64_t kMergeGapRows = 256;
+// (the rows between decoded, then filtered out). Measured with callgrind
+// (bench/late_materialization.py, 1M rows, snappy, late / read+filter):
+// gap 32 left 10% random selections 1.055-1.097, gap 256 left 1% random
+// 1.035-1.076 (each run of a fragmented selection costs more than the
+// rows it skips), gap 1024 gives 0.99-1.006 there and keeps 0.1% random
+// at 0.90-0.99 and sorted ranges at 0.37-0.88.
+inline constexpr int64_t kMergeGapRows = 1024;
+// A head or tail of the kept rows of a row group shorter than this before
+// the first or after the last match is read too (ReadTable: a selection of
+// every row reads as the plain read).
+inline constexpr int64_t kMergeEdgeRows = 256;
 
 // The rows of `selection` (a row group's rows, in order) whose bit is set
 // in `keep` (bit keep_offset + i is of the selection's i-th row), as runs;
