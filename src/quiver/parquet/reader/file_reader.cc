@@ -218,6 +218,12 @@ class ParquetBatchReader final : public RecordBatchReader {
   void set_selections(std::vector<RowRanges> selections) {
     selections_ = std::move(selections);
   }
+  // Late materialization (file_reader_internal.h): each batch's steps
+  // refined before they are read.
+  void set_refiner(BatchRefiner refiner) { refiner_ = std::move(refiner); }
+  // The reader's internals for file_reader_internal.h's functions (this
+  // class is FileReader's friend).
+  static FileReader::Impl* ImplOf(const FileReader& reader) { return reader.impl_.get(); }
 
   // On: each row group's needed bytes are fetched at its start, coalesced
   // (io::ReadRangeCache), and held while it is read. Before Init().
@@ -322,7 +328,8 @@ class ParquetBatchReader final : public RecordBatchReader {
         selection_ = &selections_[index];
         if (selection_->empty()) continue;  // nothing of this row group is read
       }
-      const bool skip_pages = selection_ != nullptr && impl_->skip_pages_by_offset_index;
+      const bool skip_pages =
+          (selection_ != nullptr || refiner_) && impl_->skip_pages_by_offset_index;
       std::vector<io::ReadRange> ranges;  // (prefetch_) offset indexes, then pages
       for (auto& reader : owned_) {
         if (prefetch_ && skip_pages) reader->OffsetIndexRange(group, &ranges);
@@ -358,6 +365,12 @@ class ParquetBatchReader final : public RecordBatchReader {
         if (group_pos_ == range.end) ++next_range_;
       }
     }
+    int64_t out_rows = want;
+    if (refiner_) {
+      std::vector<std::pair<int64_t, int64_t>> refined;
+      QUIVER_RETURN_NOT_OK(refiner_(current_group_, start, steps_, &refined, &out_rows));
+      steps_ = std::move(refined);
+    }
     for (auto& reader : owned_) {
       int64_t pos = start;
       for (const auto& [skip, take] : steps_) {
@@ -367,6 +380,7 @@ class ParquetBatchReader final : public RecordBatchReader {
           if (done != skip) return ChunkEnded(*reader, pos + done);
           pos += skip;
         }
+        if (take == 0) continue;
         QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
         if (done != take) return ChunkEnded(*reader, pos + done);
         pos += take;
@@ -394,7 +408,7 @@ class ParquetBatchReader final : public RecordBatchReader {
         }
         chunks = std::move(finished).MoveValueUnsafe();
       } else {
-        auto array = internal::AssembleArray(node, readers_, impl_->pool, want);
+        auto array = internal::AssembleArray(node, readers_, impl_->pool, out_rows);
         if (!array.ok()) {
           return array.status().WithContext(impl_->file->name(), ": row group ", current_group_,
                                             ": ");
@@ -403,15 +417,15 @@ class ParquetBatchReader final : public RecordBatchReader {
       }
       int64_t length = 0;
       for (const auto& chunk : chunks) length += chunk->length;
-      if (length != want) {
+      if (length != out_rows) {
         return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", field '",
-                               node.field->name(), "': ", length, " values for ", want,
+                               node.field->name(), "': ", length, " values for ", out_rows,
                                " rows (the levels disagree)");
       }
       columns.push_back(std::move(chunks));
     }
     for (auto& reader : owned_) reader->ClearBatch();
-    *rows = want;
+    *rows = out_rows;
     return columns;
   }
 
@@ -469,6 +483,7 @@ class ParquetBatchReader final : public RecordBatchReader {
   size_t next_range_ = 0;
   int64_t group_pos_ = 0;
   std::vector<std::pair<int64_t, int64_t>> steps_;
+  BatchRefiner refiner_;
 };
 
 FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -671,6 +686,42 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
   QUIVER_RETURN_NOT_OK(reader->Init());
   impl_->call->UpdateBytes();
   return reader;
+}
+
+Result<RecordBatchReaderPtr> MakeRefinedBatchReader(
+    FileReader& file_reader, const std::optional<std::vector<std::string>>& columns,
+    const std::vector<int>& row_groups, const std::vector<RowRanges>& selections,
+    int64_t batch_size, BatchRefiner refiner) {
+  auto* impl = ParquetBatchReader::ImplOf(file_reader);
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl->Select(columns));
+  QUIVER_ASSIGN_OR_RAISE(auto groups, impl->RowGroups(row_groups));
+  QUIVER_RETURN_NOT_OK(impl->CheckSelections(groups, selections));
+  if (batch_size <= 0) batch_size = impl->options.batch_size;
+  if (batch_size <= 0) return Status::Invalid("batch_size must be positive");
+  if (impl->options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary) {
+    QUIVER_ASSIGN_OR_RAISE(nodes, impl->WithInvalidUtf8AsBinary(std::move(nodes), groups,
+                                                                &selections, batch_size));
+  }
+  auto reader = std::make_shared<ParquetBatchReader>(impl, std::move(nodes), std::move(groups),
+                                                     batch_size);
+  reader->set_selections(selections);
+  reader->set_refiner(std::move(refiner));
+  QUIVER_RETURN_NOT_OK(reader->Init());
+  impl->call->UpdateBytes();
+  return reader;
+}
+
+MemoryPool* ReaderPoolOf(const FileReader& reader) {
+  return ParquetBatchReader::ImplOf(reader)->pool;
+}
+
+void AddEarlierStats(FileReader& reader, const ReadStats& earlier) {
+  ReadCall& call = *ParquetBatchReader::ImplOf(reader)->call;
+  ReadStats counted = earlier;
+  counted.bytes_read = 0;  // the call's bytes are the file's count since its base
+  call.stats += counted;
+  call.bytes_base -= earlier.bytes_read;
+  call.UpdateBytes();
 }
 
 ReadStats FileReader::read_stats() const { return impl_->call->stats; }

@@ -4,6 +4,13 @@
 // how selections skip pages.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema/schema_descriptor_internal.h"
 
@@ -16,5 +23,25 @@ const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader);
 // the fuzz target, which compares such reads with reading everything: an
 // offset index is trusted, so one that lies may change what is read).
 void SetSkipPagesByOffsetIndex(FileReader& reader, bool on);
+
+// Late materialization (late_materialization.cc). A batch's rows as (rows
+// to skip, rows to read) steps from `start`, a position in row group
+// `group`: the refiner replaces them with steps spanning as many rows (the
+// rows not read skipped) and sets *rows to the rows they read.
+using BatchSteps = std::vector<std::pair<int64_t, int64_t>>;
+using BatchRefiner = std::function<Status(int group, int64_t start, const BatchSteps& steps,
+                                          BatchSteps* refined, int64_t* rows)>;
+// GetRecordBatchReader(columns, row_groups, selections, batch_size) whose
+// batches read the refiner's steps, adding to the stats of the current read
+// call (it starts none).
+Result<RecordBatchReaderPtr> MakeRefinedBatchReader(
+    FileReader& reader, const std::optional<std::vector<std::string>>& columns,
+    const std::vector<int>& row_groups, const std::vector<RowRanges>& selections,
+    int64_t batch_size, BatchRefiner refiner);
+// ReaderOptions::pool as the reader uses it (capped by memory_limit).
+MemoryPool* ReaderPoolOf(const FileReader& reader);
+// Adds `earlier` (the stats of an earlier read call that belongs to this
+// one) to the current call's stats.
+void AddEarlierStats(FileReader& reader, const ReadStats& earlier);
 
 }  // namespace quiver::parquet

@@ -8,8 +8,9 @@
 // PrunePages over the fields' column and offset indexes gives the rows that
 // may match; the projection plus the filter columns are read for those rows
 // only (ReadRowGroups / the selective batch reader, which skip the pages no
-// selected row touches in every column), the filter is evaluated
-// (FilterByExpression) and the filter-only columns dropped.
+// selected row touches in every column) by late_materialization.cc: the
+// filter columns first, the filter evaluated, the other columns at the
+// matches only.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/filter_pruning_internal.h"
+#include "quiver/parquet/reader/late_materialization_internal.h"
 #include "quiver/parquet/reader/pruning_sources_internal.h"
 
 namespace quiver::parquet {
@@ -46,8 +48,6 @@ int FlatLeaf(const SchemaDescriptor& schema, const std::string& name) {
 struct FilterPlan {
   std::vector<int> row_groups;
   std::vector<RowRanges> selections;
-  std::optional<std::vector<std::string>> read_columns;  // projection + filter fields
-  int num_output_columns = 0;                             // of SchemaFor(columns)
   int64_t pruned_statistics = 0;
   int64_t pruned_bloom = 0;
   int64_t pruned_dictionary = 0;
@@ -59,25 +59,13 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
                                           const std::optional<std::vector<std::string>>& columns,
                                           const std::optional<std::vector<int>>& row_groups) {
   FilterPlan plan;
-  QUIVER_ASSIGN_OR_RAISE(auto out_schema, SchemaFor(columns));
-  plan.num_output_columns = out_schema->num_fields();
+  // Unknown column names are Invalid before anything is read.
+  QUIVER_RETURN_NOT_OK(SchemaFor(columns).status());
   // Binds the filter against the file's schema first: a missing field or a
   // literal a column cannot be compared with is pyarrow's error even when
   // every row group is pruned.
   QUIVER_ASSIGN_OR_RAISE(auto pruner, filtering::Pruner::Make(filter, schema()));
   const std::vector<std::string>& fields = pruner.fields();
-  if (columns.has_value()) {
-    std::vector<std::string> read = *columns;
-    for (const std::string& f : fields) {
-      // A struct some of whose leaves are selected is read as selected:
-      // its validity (all a filter can ask of a struct) is the same.
-      const bool selected = std::any_of(read.begin(), read.end(), [&](const std::string& c) {
-        return c == f || (c.size() > f.size() && c.starts_with(f) && c[f.size()] == '.');
-      });
-      if (!selected) read.push_back(f);
-    }
-    plan.read_columns = std::move(read);
-  }
   QUIVER_ASSIGN_OR_RAISE(std::vector<int> groups, CheckedRowGroups(row_groups));
   const SchemaDescriptor& descriptor = ParquetSchemaOf(*this);
   std::vector<int> leaves;
@@ -193,59 +181,16 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
   return plan;
 }
 
-namespace {
-
-// The projection's fields of a read of the projection plus the filter-only
-// fields: the first `count` (the reader orders top-level fields by first
-// mention, and the filter-only ones are appended), typed as read (so
-// invalid_utf8 = kBinary's retyping shows).
-SchemaPtr OutputSchema(const Schema& read, int count) {
-  FieldVector fields(read.fields().begin(), read.fields().begin() + count);
-  return quiver::schema(std::move(fields), read.metadata());
-}
-
-class FilteredBatchReader : public RecordBatchReader {
- public:
-  FilteredBatchReader(RecordBatchReaderPtr inner, compute::Expression filter, int count,
-                      MemoryPool* pool)
-      : inner_(std::move(inner)), filter_(std::move(filter)), pool_(pool) {
-    schema_ = OutputSchema(*inner_->schema(), count);
-  }
-  SchemaPtr schema() const override { return schema_; }
-  Result<RecordBatchPtr> Next() override {
-    while (true) {
-      QUIVER_ASSIGN_OR_RAISE(auto batch, inner_->Next());
-      if (batch == nullptr) return batch;
-      QUIVER_ASSIGN_OR_RAISE(auto kept, compute::FilterByExpression(*batch, filter_, pool_));
-      if (kept->num_rows() == 0) continue;  // batches hold matches only
-      std::vector<ArrayDataPtr> columns;
-      for (int i = 0; i < schema_->num_fields(); ++i) columns.push_back(kept->column_data(i));
-      return std::make_shared<RecordBatch>(schema_, kept->num_rows(), std::move(columns));
-    }
-  }
-
- private:
-  RecordBatchReaderPtr inner_;
-  compute::Expression filter_;
-  MemoryPool* pool_;
-  SchemaPtr schema_;
-};
-
-}  // namespace
-
 Result<TablePtr> FileReader::ReadTable(const compute::Expression& filter,
                                        const std::optional<std::vector<std::string>>& columns,
                                        const std::optional<std::vector<int>>& row_groups) {
   QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
-  QUIVER_ASSIGN_OR_RAISE(TablePtr read,
-                         ReadRowGroups(plan.row_groups, plan.selections, plan.read_columns));
+  // late_materialization.cc: the filter columns first, the rest at the matches.
+  QUIVER_ASSIGN_OR_RAISE(TablePtr out, internal::ReadLate(*this, filter, columns, plan.row_groups,
+                                                          plan.selections));
   AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
                   plan.pruning_bytes, plan.pages_skipped);
-  QUIVER_ASSIGN_OR_RAISE(TablePtr kept, compute::FilterByExpression(*read, filter));
-  const int count = plan.num_output_columns;
-  std::vector<ChunkedArrayPtr> out(kept->columns().begin(), kept->columns().begin() + count);
-  return std::make_shared<Table>(OutputSchema(*kept->schema(), count), std::move(out),
-                                 kept->num_rows());
+  return out;
 }
 
 Result<TablePtr> FileReader::ReadRowGroup(int row_group, const compute::Expression& filter,
@@ -257,13 +202,12 @@ Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
     const compute::Expression& filter, const std::optional<std::vector<std::string>>& columns,
     const std::optional<std::vector<int>>& row_groups, int64_t batch_size) {
   QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
-  QUIVER_ASSIGN_OR_RAISE(
-      auto inner,
-      GetRecordBatchReader(plan.read_columns, plan.row_groups, plan.selections, batch_size));
+  QUIVER_ASSIGN_OR_RAISE(auto reader, internal::ReadLateBatches(*this, filter, columns,
+                                                                plan.row_groups, plan.selections,
+                                                                batch_size));
   AddPruningStats(plan.pruned_statistics, plan.pruned_bloom, plan.pruned_dictionary,
                   plan.pruning_bytes, plan.pages_skipped);
-  return std::make_shared<FilteredBatchReader>(
-      std::move(inner), filter, plan.num_output_columns, DefaultMemoryPool());
+  return reader;
 }
 
 }  // namespace quiver::parquet
