@@ -28,6 +28,10 @@ printed). On a loaded one, use the CPU-time ratio and callgrind instead
 
   .venv/bin/python bench/threads_read.py                 # both parts
   .venv/bin/python bench/threads_read.py --part speedup --reps 15 --rows 1000000
+  .venv/bin/python bench/threads_read.py --write-only /dev/shm/wide16.parquet
+  valgrind --tool=callgrind --separate-threads=yes \
+      .venv/bin/python bench/threads_read.py --once /dev/shm/wide16.parquet --threads 1
+      (one read, for instruction counts per thread: docs/design.md "Parallel reads")
 """
 
 import argparse
@@ -112,8 +116,8 @@ def speedup(args):
     path = os.path.join(SHM, "wide16.parquet")
     table = wide_table(args.rows)
     pq.write_table(table, path, compression="zstd", row_group_size=max(args.rows // 4, 1))
-    assert quiver.read_table(path, use_threads=True).to_pyarrow().equals(
-        quiver.read_table(path, use_threads=False).to_pyarrow())
+    assert pa.table(quiver.read_table(path, use_threads=True)).equals(
+        pa.table(quiver.read_table(path, use_threads=False)))
     size = os.path.getsize(path)
     print(f"speedup: 16 columns, {args.rows:,} rows, zstd, {size / 2**20:.1f} MiB "
           f"(cpus: {os.cpu_count()}, affinity: {len(os.sched_getaffinity(0))})")
@@ -156,7 +160,17 @@ def main():
     p.add_argument("--part", choices=["speedup", "crossover", "both"], default="both")
     p.add_argument("--rows", type=int, default=600_000)
     p.add_argument("--reps", type=int, default=11)
+    p.add_argument("--write-only", metavar="PATH", help="write the speedup file and stop")
+    p.add_argument("--once", metavar="PATH", help="read PATH once (--threads 0/1) and stop")
+    p.add_argument("--threads", type=int, choices=[0, 1], default=1)
     args = p.parse_args()
+    if args.write_only:
+        pq.write_table(wide_table(args.rows), args.write_only, compression="zstd",
+                       row_group_size=max(args.rows // 4, 1))
+        return
+    if args.once:
+        print(quiver.read_table(args.once, use_threads=bool(args.threads)).num_rows)
+        return
     if args.part in ("speedup", "both"):
         speedup(args)
     if args.part in ("crossover", "both"):
