@@ -82,7 +82,9 @@ struct ReaderOptions {
   // ReadTable decode their (row group, top-level column) units as tasks on
   // the CPU pool (util/thread_pool.h), the calling thread working too. The
   // result, read_stats() and any error are those of one thread (the error
-  // of the first failing unit in file order: row group, then column).
+  // of the first failing unit in file order: row group, then column; after
+  // a failed read, read_stats() may also count units that had started past
+  // the failing one).
   // GetRecordBatchReader's batches decode their top-level columns as tasks
   // the same way (one batch at a time: no read-ahead). A read (or batch)
   // whose column chunks hold under kParallelReadMinBytes to decode, or of

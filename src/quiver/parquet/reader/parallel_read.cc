@@ -19,9 +19,7 @@ bool DecodesAtLeast(const format::FileMetaData& metadata, const std::vector<int>
                     const std::vector<int32_t>& leaves, const std::vector<RowRanges>* selections,
                     int64_t min_bytes, double share) {
   if (min_bytes <= 0) return true;
-  // (Each chunk's size is capped at min_bytes, so the sum cannot overflow
-  // before it reaches min_bytes.)
-  double total = 0;
+  double total = 0;  // (a double: no overflow, whatever the footer says)
   for (size_t g = 0; g < groups.size(); ++g) {
     if (groups[g] < 0 || static_cast<size_t>(groups[g]) >= metadata.row_groups.size()) continue;
     const format::RowGroup& group = metadata.row_groups[static_cast<size_t>(groups[g])];
@@ -35,8 +33,7 @@ bool DecodesAtLeast(const format::FileMetaData& metadata, const std::vector<int>
       if (leaf < 0 || static_cast<size_t>(leaf) >= group.columns.size()) continue;
       const format::ColumnChunk& chunk = group.columns[static_cast<size_t>(leaf)];
       if (!chunk.meta_data.has_value()) continue;
-      const int64_t size = std::clamp<int64_t>(chunk.meta_data->total_uncompressed_size, 0,
-                                               min_bytes);
+      const int64_t size = std::max<int64_t>(chunk.meta_data->total_uncompressed_size, 0);
       total += static_cast<double>(size) * group_share;
       if (total >= static_cast<double>(min_bytes)) return true;
     }
