@@ -10,7 +10,7 @@
 #   make bench-compute  compute kernels vs arrow-rs and pyarrow.compute
 #   make bench-filter  filtered reads vs arrow-rs, pyarrow, duckdb, polars
 #   make fuzz         the libFuzzer targets (fuzz tree, clang), fixed runs and seed
-#   make test-tsan    the thread-pool and use_threads tests under ThreadSanitizer
+#   make test-tsan    the thread-pool and use_threads tests (writer and reader) under ThreadSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers bench-compute bench-filter fuzz test-tsan clean
@@ -110,15 +110,18 @@ fuzz:
 	cmake --build --preset fuzz
 	fuzz/run.sh
 
-# ThreadSanitizer (tsan tree): the thread pool and the writer's use_threads
-# (byte-identical files over every type and option set). Not in `make test`:
-# a second full build of the library.
+# ThreadSanitizer (tsan tree): the thread pool, the writer's use_threads
+# (byte-identical files over every type and option set) and the reader's
+# (the tables, stats and errors of one thread). Not in `make test`: a
+# second full build of the library.
 test-tsan: deps
 	@cmake --preset tsan >/dev/null
-	cmake --build --preset tsan --target quiver_util_test quiver_parquet_writer_test
+	cmake --build --preset tsan --target quiver_util_test quiver_parquet_writer_test quiver_parquet_reader_test
 	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/util/quiver_util_test --gtest_filter='ParallelFor*:TaskGroup*:ThreadPool*:CpuCount*'
 	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/parquet/writer/quiver_parquet_writer_test --gtest_filter='FileWriterThreads*:WriteTasksInOrder*:PagePipe*'
 	TSAN_OPTIONS=halt_on_error=1 QUIVER_NUM_THREADS=4 build/tsan/src/quiver/parquet/writer/quiver_parquet_writer_test --gtest_filter='FileWriterThreads*'
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/src/quiver/parquet/reader/quiver_parquet_reader_test --gtest_filter='ReadThreads*'
+	TSAN_OPTIONS=halt_on_error=1 QUIVER_NUM_THREADS=4 build/tsan/src/quiver/parquet/reader/quiver_parquet_reader_test --gtest_filter='ReadThreads*'
 
 clean:
 	rm -rf build

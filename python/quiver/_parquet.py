@@ -22,7 +22,7 @@ from quiver._parquet_metadata import (  # noqa: F401 - re-exported by quiver
 from quiver._quiver import _ParquetFile
 
 
-def read_table(source, columns=None, row_groups=None, filters=None, use_threads=False,
+def read_table(source, columns=None, row_groups=None, filters=None, use_threads=True,
                filesystem=None, **options):
     """Reads a Parquet file into a quiver.Table (pyarrow.parquet.read_table's
     names: columns, row_groups, read_dictionary, binary_type, list_type,
@@ -47,18 +47,22 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     filters prove no match are not read, and with a page index only the
     pages that may hold a match are (ParquetFile.read_stats counts them).
 
-    Named but not built yet (quiver.NotImplementedError):
-    `filesystem`, `decryption_properties`, and `use_threads=True`: reading
-    is single-threaded until the parallel reader lands, so `use_threads`
-    defaults to False for now (pyarrow's default, and Quiver's target, is
-    True). Any other keyword is a TypeError."""
-    _not_built(filesystem=filesystem, use_threads=use_threads,
+    `use_threads` (True, as pyarrow's): row groups and columns are decoded
+    on Quiver's thread pool (one thread per CPU the process may use;
+    QUIVER_NUM_THREADS caps it), the result, read_stats and any error
+    being those of one thread; reads of under 1 MiB of column data, and
+    reads with a memory_limit, stay on the calling thread. False: the
+    calling thread alone.
+
+    Named but not built yet (quiver.NotImplementedError): `filesystem`,
+    `decryption_properties`. Any other keyword is a TypeError."""
+    _not_built(filesystem=filesystem,
                decryption_properties=options.pop("decryption_properties", None))
     batch_size = options.get("batch_size")
     expression = _filter_expression(filters)
     f = _open(source, options)
     try:
-        return f.read(columns, row_groups, batch_size, expression)
+        return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
     finally:
         f.close()
 
@@ -72,7 +76,7 @@ def _filter_expression(filters):
     return filters_to_expression(filters)._e
 
 
-def _not_built(filesystem=None, use_threads=False, decryption_properties=None):
+def _not_built(filesystem=None, decryption_properties=None):
     """Reader options docs/interfaces.md names whose issue has not landed:
     quiver.NotImplementedError naming the option."""
     from quiver import NotImplementedError as NotBuilt
@@ -83,9 +87,6 @@ def _not_built(filesystem=None, use_threads=False, decryption_properties=None):
     if decryption_properties is not None:
         raise NotBuilt("decryption_properties= is not built yet: Quiver does not read "
                        "encrypted Parquet files")
-    if use_threads:
-        raise NotBuilt("use_threads=True is not built yet: reading is single-threaded until "
-                       "the parallel reader lands (pass use_threads=False)")
 
 
 def _open(source, options):
@@ -125,7 +126,9 @@ class ParquetFile:
     Options as read_table's (less columns, row_groups, filters,
     use_threads). read(), read_row_group(s)() and iter_batches() take
     read_table's `filters` (iter_batches yields only batches holding a
-    match). close() (or leaving a `with` block) releases the source as
+    match) and `use_threads` (True by default, as pyarrow's: read() and
+    read_row_group(s)() decode row groups and columns on the thread pool,
+    iter_batches the columns of each batch; see read_table). close() (or leaving a `with` block) releases the source as
     pyarrow does: a path's file descriptor and a bytes-like object are let
     go; a file object the caller opened stays open (close(force=True)
     closes it). Reading after close() raises quiver.InvalidError; the
@@ -194,9 +197,9 @@ class ParquetFile:
         iter_batches adds each batch's work as it is read."""
         return dict(self._file.read_stats)
 
-    def read(self, columns=None, use_threads=False, filters=None):
-        _not_built(use_threads=use_threads)
-        return self._reader().read(columns, None, None, _filter_expression(filters))
+    def read(self, columns=None, use_threads=True, filters=None):
+        return self._reader().read(columns, None, None, _filter_expression(filters),
+                                   bool(use_threads))
 
     def bloom_filter(self, row_group, column):
         """The bloom filter of a column chunk (`column`: leaf index or dotted
@@ -217,19 +220,18 @@ class ParquetFile:
             return None
         return BloomFilter(self._reader(), row_group, column)
 
-    def read_row_group(self, i, columns=None, use_threads=False, filters=None):
-        _not_built(use_threads=use_threads)
-        return self._reader().read(columns, [i], None, _filter_expression(filters))
+    def read_row_group(self, i, columns=None, use_threads=True, filters=None):
+        return self._reader().read(columns, [i], None, _filter_expression(filters),
+                                   bool(use_threads))
 
-    def read_row_groups(self, row_groups, columns=None, use_threads=False, filters=None):
-        _not_built(use_threads=use_threads)
-        return self._reader().read(columns, list(row_groups), None, _filter_expression(filters))
+    def read_row_groups(self, row_groups, columns=None, use_threads=True, filters=None):
+        return self._reader().read(columns, list(row_groups), None, _filter_expression(filters),
+                                   bool(use_threads))
 
-    def iter_batches(self, batch_size=65536, row_groups=None, columns=None, use_threads=False,
+    def iter_batches(self, batch_size=65536, row_groups=None, columns=None, use_threads=True,
                      filters=None):
-        _not_built(use_threads=use_threads)
         return self._reader().iter_batches(columns, row_groups, batch_size,
-                                           _filter_expression(filters))
+                                           _filter_expression(filters), bool(use_threads))
 
     def __enter__(self):
         return self

@@ -334,12 +334,16 @@ std::optional<compute::Expression> FilterOf(nb::handle filter) {
   return nb::cast<compute::Expression>(filter);
 }
 
+// use_threads: pyarrow's, per read call (the reader's option is set for
+// this call; reads of one ParquetFile are not concurrent: the GIL is
+// released only inside the read).
 nb::object ReadTable(PyParquetFile& self, nb::handle columns, nb::handle row_groups,
-                     std::optional<int64_t> batch_size, nb::handle filter) {
+                     std::optional<int64_t> batch_size, nb::handle filter, bool use_threads) {
   auto cols = Columns(columns);
   auto groups = RowGroups(row_groups);
   const std::optional<compute::Expression> expr = FilterOf(filter);
   Result<TablePtr> table = Status::Invalid("not read");
+  self.reader->set_use_threads(use_threads);
   {
     nb::gil_scoped_release release;
     if (batch_size.has_value()) {
@@ -592,7 +596,7 @@ void BindReader(nb::module_& m) {
            nb::arg("source"), nb::arg("kwargs"))
       .def("read", &ReadTable, nb::arg("columns").none() = nb::none(),
            nb::arg("row_groups").none() = nb::none(), nb::arg("batch_size").none() = nb::none(),
-           nb::arg("filter").none() = nb::none())
+           nb::arg("filter").none() = nb::none(), nb::arg("use_threads") = true)
       .def("schema_capsule",
            [](PyParquetFile& self, nb::handle columns) {
              auto cols = Columns(columns);
@@ -673,8 +677,9 @@ void BindReader(nb::module_& m) {
            nb::arg("row_group"), nb::arg("column"), nb::arg("value"))
       .def("iter_batches",
            [](nb::handle self_obj, nb::handle columns, nb::handle row_groups,
-              std::optional<int64_t> batch_size, nb::handle filter) {
+              std::optional<int64_t> batch_size, nb::handle filter, bool use_threads) {
              PyParquetFile& self = nb::cast<PyParquetFile&>(self_obj);
+             self.reader->set_use_threads(use_threads);
              auto cols = Columns(columns);
              auto groups = RowGroups(row_groups);
              const std::optional<compute::Expression> expr = FilterOf(filter);
@@ -690,7 +695,8 @@ void BindReader(nb::module_& m) {
              return PyBatchIterator{nb::borrow(self_obj), Unwrap(std::move(reader))};
            },
            nb::arg("columns").none() = nb::none(), nb::arg("row_groups").none() = nb::none(),
-           nb::arg("batch_size").none() = nb::none(), nb::arg("filter").none() = nb::none());
+           nb::arg("batch_size").none() = nb::none(), nb::arg("filter").none() = nb::none(),
+           nb::arg("use_threads") = true);
 
   nb::class_<PyBatchIterator>(m, "_BatchIterator")
       .def("__iter__", [](nb::handle self) { return nb::borrow(self); })

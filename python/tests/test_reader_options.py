@@ -1,6 +1,7 @@
 """Reader options docs/interfaces.md names: the ones not built yet raise
-quiver.NotImplementedError naming them (filesystem, decryption_properties,
-use_threads=True); read_table's and ParquetFile's signatures are interfaces.md's; any other
+quiver.NotImplementedError naming them (filesystem, decryption_properties);
+use_threads is accepted everywhere, True by default (test_read_threads.py checks
+what it does); read_table's and ParquetFile's signatures are interfaces.md's; any other
 keyword is a TypeError naming it. ParquetFile.close() / `with` release the source as
 pyarrow does (the descriptor of a path is closed: checked in /proc/self/fd), `closed` is
 pyarrow's, and a read after close() raises a clear error."""
@@ -28,7 +29,7 @@ def test_signatures_are_the_interfaces():
     params = inspect.signature(quiver.read_table).parameters
     assert list(params)[:6] == ["source", "columns", "row_groups", "filters", "use_threads",
                                 "filesystem"]
-    assert params["use_threads"].default is False  # True once the parallel reader lands
+    assert params["use_threads"].default is True  # as pyarrow's
     assert params["filters"].default is None and params["filesystem"].default is None
     assert any(p.kind is p.VAR_KEYWORD for p in params.values())
     assert list(inspect.signature(quiver.ParquetFile).parameters)[:2] == ["source", "filesystem"]
@@ -38,22 +39,16 @@ def test_signatures_are_the_interfaces():
 @pytest.mark.parametrize("keyword, value, name", [
     ("filesystem", object(), "filesystem"),
     ("decryption_properties", object(), "decryption_properties"),
-    ("use_threads", True, "use_threads"),
 ])
 def test_read_table_not_built_options(path, keyword, value, name):
     with pytest.raises(quiver.NotImplementedError, match=name):
         quiver.read_table(str(path), **{keyword: value})
 
 
-def test_use_threads_message_says_single_threaded(path):
-    with pytest.raises(quiver.NotImplementedError, match="single-threaded"):
-        quiver.read_table(str(path), use_threads=True)
-
-
 def test_defaults_and_none_are_accepted(path):
     expected = pq.read_table(path)
     for options in ({}, {"filters": None}, {"filesystem": None}, {"use_threads": False},
-                    {"decryption_properties": None}):
+                    {"use_threads": True}, {"decryption_properties": None}):
         assert pa.table(quiver.read_table(str(path), **options)).equals(expected)
 
 
@@ -64,14 +59,17 @@ def test_parquet_file_not_built_options(path, keyword, value):
         quiver.ParquetFile(str(path), **{keyword: value})
 
 
-def test_parquet_file_use_threads(path):
+def test_parquet_file_use_threads_accepted(path):
     f = quiver.ParquetFile(str(path))
-    for call in (lambda: f.read(use_threads=True), lambda: f.read_row_group(0, use_threads=True),
-                 lambda: f.read_row_groups([0], use_threads=True),
-                 lambda: f.iter_batches(use_threads=True)):
-        with pytest.raises(quiver.NotImplementedError, match="use_threads"):
-            call()
-    assert pa.table(f.read(use_threads=False)).num_rows == 3
+    expected = pq.read_table(path)
+    for threads in (True, False):
+        assert pa.table(f.read(use_threads=threads)).equals(expected)
+        assert pa.table(f.read_row_group(1, use_threads=threads)).equals(
+            pq.ParquetFile(path).read_row_group(1))
+        assert pa.table(f.read_row_groups([1, 0], use_threads=threads)).num_rows == 3
+        assert sum(b.num_rows for b in f.iter_batches(use_threads=threads)) == 3
+    for method in (f.read, f.read_row_group, f.read_row_groups, f.iter_batches):
+        assert inspect.signature(method).parameters["use_threads"].default is True
 
 
 @pytest.mark.parametrize("keyword", ["no_such_option", "memory_map", "schema"])

@@ -18,17 +18,17 @@
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
+#include "quiver/parquet/reader/parallel_read_internal.h"
 #include "quiver/parquet/reader/projection_internal.h"
 #include "quiver/parquet/reader/pruning_sources_internal.h"
 #include "quiver/util/base64.h"
+#include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet {
 
 using internal::ColumnReader;
 
 namespace {
-
-constexpr std::string_view kArrowSchemaKey = "ARROW:schema";
 
 // The user's file, counting the bytes asked of it (ReadStats::bytes_read).
 class CountingFile final : public io::RandomAccessFile {
@@ -56,15 +56,6 @@ struct ReadCall {
   void UpdateBytes() { stats.bytes_read = file->bytes() - bytes_base; }
 };
 
-MetadataPtr FileKeyValueMetadata(const format::FileMetaData& metadata) {
-  if (!metadata.key_value_metadata.has_value()) return nullptr;
-  auto out = std::make_shared<KeyValueMetadata>();
-  for (const auto& kv : *metadata.key_value_metadata) {
-    out->Append(kv.key, kv.value.value_or(""));
-  }
-  return out;
-}
-
 }  // namespace
 
 struct FileReader::Impl {
@@ -91,56 +82,27 @@ struct FileReader::Impl {
   const SchemaDescriptor* descriptor = nullptr;
   ArrowReadSchema arrow;
   std::vector<std::string> warnings;
-  // SetSkipPagesByOffsetIndex (file_reader_internal.h).
+  // SetSkipPagesByOffsetIndex, SetParallelReadMinBytes (file_reader_internal.h).
   bool skip_pages_by_offset_index = true;
   // AddHeaderPageLocations (pruning_sources_internal.h); replaced, never
   // changed, so that a batch reader may keep the one it started with.
   std::shared_ptr<const std::map<std::pair<int, int>, std::vector<PageLocation>>>
       header_locations;
+  int64_t parallel_min_bytes = -1;  // < 0: internal::ParallelReadMinBytes()
+  int64_t ParallelMinBytes() const {
+    return parallel_min_bytes >= 0 ? parallel_min_bytes : internal::ParallelReadMinBytes();
+  }
+  // use_threads, unless a memory_limit is set (which allocation passes the
+  // cap would depend on the tasks' timing: capped reads stay on the calling
+  // thread, so their result and error are always the same) or the pool
+  // has no worker.
+  bool MayUseThreads() const {
+    return options.use_threads && options.memory_limit <= 0 && ThreadPool::Cpu()->workers() > 0;
+  }
 
   // The top-level nodes a read of `columns` builds, in the order asked.
   Result<std::vector<ReadNode>> Select(const std::optional<std::vector<std::string>>& columns) const {
-    if (!columns.has_value()) return arrow.fields;
-    std::vector<int> order;          // top-level fields, first mention first
-    std::set<int32_t> selected;      // leaf columns
-    for (const std::string& name : *columns) {
-      bool found = false;
-      for (size_t f = 0; f < arrow.fields.size(); ++f) {
-        const ReadNode& top = arrow.fields[f];
-        bool matched = false;
-        if (top.field->name() == name) {
-          selected.insert(top.columns.begin(), top.columns.end());
-          matched = true;
-        } else {
-          for (int32_t c : top.columns) {
-            const std::string& path = descriptor->column(c).path;
-            if (path == name || (path.size() > name.size() && path.starts_with(name) &&
-                                 path[name.size()] == '.')) {
-              selected.insert(c);
-              matched = true;
-            }
-          }
-        }
-        if (matched) {
-          found = true;
-          if (std::find(order.begin(), order.end(), static_cast<int>(f)) == order.end()) {
-            order.push_back(static_cast<int>(f));
-          }
-        }
-      }
-      if (!found) {
-        return Status::Invalid(file->name(), ": no column named '", name, "' (columns: ",
-                               "top-level names or dotted leaf paths)");
-      }
-    }
-    std::vector<ReadNode> nodes;
-    for (int f : order) {
-      ReadNode pruned;
-      if (internal::PruneNode(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
-        nodes.push_back(std::move(pruned));
-      }
-    }
-    return nodes;
+    return internal::SelectNodes(arrow, *descriptor, file->name(), columns);
   }
 
   // Selections checked against `groups` (one each, within its rows).
@@ -207,6 +169,7 @@ class ParquetBatchReader final : public RecordBatchReader {
         batch_size_(batch_size),
         chunked_leaves_(chunked_leaves),
         record_invalid_utf8_(record_invalid_utf8),
+        use_threads_(impl->MayUseThreads()),
         call_(impl->call) {
     FieldVector fields;
     for (const ReadNode& node : nodes_) fields.push_back(node.field);
@@ -228,6 +191,9 @@ class ParquetBatchReader final : public RecordBatchReader {
   // On: each row group's needed bytes are fetched at its start, coalesced
   // (io::ReadRangeCache), and held while it is read. Before Init().
   void set_prefetch(bool on) { prefetch_ = on; }
+  // Count into `stats` rather than the call's (a task of a parallel read:
+  // its own counters, summed once the tasks are done); before Init().
+  void set_stats(ReadStats* stats) { stats_ = stats; }
 
   Status Init() {
     // prefetch_: pages are read from each row group's prefetched ranges. A
@@ -246,19 +212,28 @@ class ParquetBatchReader final : public RecordBatchReader {
     page_options.pool = impl_->pool;
     page_options.legacy_dictionary_header_padding =
         ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
-    page_options.stats = &call_->stats;
     page_options.header_locations = impl_->header_locations;
-    std::vector<const ReadNode*> leaves;
-    for (const ReadNode& node : nodes_) CollectLeaves(node, &leaves);
-    for (const ReadNode* leaf : leaves) {
-      QUIVER_ASSIGN_OR_RAISE(
-          auto reader, ColumnReader::Make(file, &impl_->thrift(),
-                                          impl_->footer_offset,
-                                          &impl_->descriptor->column(leaf->column), leaf,
-                                          page_options));
-      reader->set_record_invalid_utf8(record_invalid_utf8_);
-      readers_[static_cast<size_t>(leaf->column)] = reader.get();
-      owned_.push_back(std::move(reader));
+    // Each top-level node's readers count into the node's stats (a node is
+    // one task of a parallel batch), added to the call's after each step.
+    node_stats_.assign(nodes_.size(), ReadStats{});
+    node_readers_.assign(nodes_.size(), {});
+    StatsFold fold(this);
+    for (size_t n = 0; n < nodes_.size(); ++n) {
+      page_options.stats = &node_stats_[n];
+      std::vector<const ReadNode*> leaves;
+      CollectLeaves(nodes_[n], &leaves);
+      for (const ReadNode* leaf : leaves) {
+        QUIVER_ASSIGN_OR_RAISE(
+            auto reader, ColumnReader::Make(file, &impl_->thrift(),
+                                            impl_->footer_offset,
+                                            &impl_->descriptor->column(leaf->column), leaf,
+                                            page_options));
+        reader->set_record_invalid_utf8(record_invalid_utf8_);
+        readers_[static_cast<size_t>(leaf->column)] = reader.get();
+        node_readers_[n].push_back(reader.get());
+        all_leaves_.push_back(leaf->column);
+        owned_.push_back(std::move(reader));
+      }
     }
     // The assembly reads the levels of each struct's, list's and map's
     // first leaf only.
@@ -313,6 +288,7 @@ class ParquetBatchReader final : public RecordBatchReader {
 
   // The next batch as chunks per column (*rows rows), or nullopt at the end.
   Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> NextColumns(int64_t* rows) {
+    StatsFold fold(this);
     while (rows_left_ == 0) {
       if (next_group_ >= row_groups_.size()) return std::nullopt;
       const size_t index = next_group_++;
@@ -371,34 +347,41 @@ class ParquetBatchReader final : public RecordBatchReader {
       QUIVER_RETURN_NOT_OK(refiner_(current_group_, start, steps_, &refined, &out_rows));
       steps_ = std::move(refined);
     }
-    for (auto& reader : owned_) {
-      int64_t pos = start;
-      for (const auto& [skip, take] : steps_) {
-        int64_t done = 0;
-        if (skip > 0) {
-          QUIVER_RETURN_NOT_OK(reader->SkipRecords(skip, &done));
-          if (done != skip) return ChunkEnded(*reader, pos + done);
-          pos += skip;
-        }
-        if (take == 0) continue;
-        QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
-        if (done != take) return ChunkEnded(*reader, pos + done);
-        pos += take;
-      }
-    }
     rows_left_ -= want;
-    if (rows_left_ == 0) {
-      const int64_t group_rows =
-          impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows;
-      if (selection_ == nullptr || selection_->end() == group_rows) {
-        QUIVER_RETURN_NOT_OK(CheckChunksEnd());
-      } else {
-        for (auto& reader : owned_) reader->EndChunkEarly();
+    const int64_t group_rows =
+        impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows;
+    // The last batch of the row group: every chunk must end with it (or,
+    // when the selection ends early, is let go).
+    const bool group_done = rows_left_ == 0;
+    const bool check_end =
+        group_done && (selection_ == nullptr || selection_->end() == group_rows);
+    // Node by node (its leaves' rows, then its array), as tasks on the pool
+    // when use_threads and the batch is worth it, else in order here: the
+    // error is the first failing node's either way.
+    std::vector<std::vector<ArrayDataPtr>> columns(nodes_.size());
+    auto read_node = [&](int64_t i) -> Status {
+      const size_t n = static_cast<size_t>(i);
+      for (ColumnReader* reader : node_readers_[n]) {
+        int64_t pos = start;
+        for (const auto& [skip, take] : steps_) {
+          int64_t done = 0;
+          if (skip > 0) {
+            QUIVER_RETURN_NOT_OK(reader->SkipRecords(skip, &done));
+            if (done != skip) return ChunkEnded(*reader, pos + done);
+            pos += skip;
+          }
+          if (take == 0) continue;
+          QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
+          if (done != take) return ChunkEnded(*reader, pos + done);
+          pos += take;
+        }
       }
-    }
-    std::vector<std::vector<ArrayDataPtr>> columns;
-    columns.reserve(nodes_.size());
-    for (const ReadNode& node : nodes_) {
+      if (check_end) {
+        QUIVER_RETURN_NOT_OK(CheckChunksEnd(node_readers_[n]));
+      } else if (group_done) {
+        for (ColumnReader* reader : node_readers_[n]) reader->EndChunkEarly();
+      }
+      const ReadNode& node = nodes_[n];
       std::vector<ArrayDataPtr> chunks;
       if (chunked_leaves_ && node.kind == ReadNode::Kind::kLeaf) {
         auto finished = readers_[static_cast<size_t>(node.column)]->FinishLeafChunks();
@@ -422,8 +405,17 @@ class ParquetBatchReader final : public RecordBatchReader {
                                node.field->name(), "': ", length, " values for ", out_rows,
                                " rows (the levels disagree)");
       }
-      columns.push_back(std::move(chunks));
-    }
+      columns[n] = std::move(chunks);
+      return Status::OK();
+    };
+    const bool parallel =
+        use_threads_ && nodes_.size() >= 2 &&
+        internal::DecodesAtLeast(impl_->thrift(), {current_group_}, all_leaves_, nullptr,
+                                 impl_->ParallelMinBytes(),
+                                 static_cast<double>(want) /
+                                     static_cast<double>(std::max<int64_t>(group_rows, 1)));
+    QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(nodes_.size()), read_node,
+                                     parallel ? ThreadPool::Cpu() : nullptr));
     for (auto& reader : owned_) reader->ClearBatch();
     *rows = out_rows;
     return columns;
@@ -445,9 +437,28 @@ class ParquetBatchReader final : public RecordBatchReader {
                            impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows);
   }
 
+  // Adds the nodes' stats to the call's (or stats_) when it goes out of
+  // scope, once the tasks that counted them are done.
+  struct StatsFold {
+    explicit StatsFold(ParquetBatchReader* reader) : reader(reader) {}
+    ~StatsFold() {
+      ReadStats* to = reader->stats_ != nullptr ? reader->stats_ : &reader->call_->stats;
+      for (ReadStats& stats : reader->node_stats_) {
+        *to += stats;
+        stats = ReadStats{};
+      }
+    }
+    ParquetBatchReader* reader;
+  };
+
   // At the end of a row group every chunk must be at its end too.
   Status CheckChunksEnd() {
-    for (auto& reader : owned_) {
+    std::vector<ColumnReader*> all;
+    for (auto& reader : owned_) all.push_back(reader.get());
+    return CheckChunksEnd(all);
+  }
+  Status CheckChunksEnd(const std::vector<ColumnReader*>& readers) const {
+    for (ColumnReader* reader : readers) {
       int64_t read = 0;
       QUIVER_RETURN_NOT_OK(reader->ReadRecords(1, &read));
       if (read != 0) {
@@ -467,12 +478,19 @@ class ParquetBatchReader final : public RecordBatchReader {
   int64_t batch_size_;
   bool chunked_leaves_;
   bool record_invalid_utf8_;
+  bool use_threads_;
   SchemaPtr schema_;
   std::vector<std::unique_ptr<ColumnReader>> owned_;
   std::vector<ColumnReader*> readers_;
   bool prefetch_ = false;
   std::shared_ptr<io::ReadRangeCache> cache_;  // prefetch_ only
+  // Per top-level node: its leaves' readers and what they counted since
+  // the last StatsFold; every leaf column read.
+  std::vector<std::vector<ColumnReader*>> node_readers_;
+  std::vector<ReadStats> node_stats_;
+  std::vector<int32_t> all_leaves_;
   std::shared_ptr<ReadCall> call_;
+  ReadStats* stats_ = nullptr;  // nullptr: call_->stats
   std::vector<RowRanges> selections_;  // empty: every row
   size_t next_group_ = 0;
   int current_group_ = -1;
@@ -514,46 +532,7 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   const Result<SchemaDescriptor>& descriptor = SchemaOf(*impl->metadata);
   if (!descriptor.ok()) return descriptor.status().WithContext(impl->file->name(), ": ");
   impl->descriptor = &*descriptor;
-  MetadataPtr kv = FileKeyValueMetadata(metadata);
-  SchemaPtr origin;
-  if (kv != nullptr) {
-    if (auto value = kv->Get(kArrowSchemaKey); value.has_value()) {
-      auto decoded = Base64Decode(*value);
-      if (!decoded.ok()) {
-        impl->warnings.push_back("ignoring the ARROW:schema: it is not base64 (" +
-                                 decoded.status().message() + ")");
-      } else {
-        ipc::SchemaReadOptions read_options;
-        read_options.unsupported_types_as_null = true;
-        auto schema = ipc::ReadSchemaMessage(reinterpret_cast<const uint8_t*>(decoded->data()),
-                                             static_cast<int64_t>(decoded->size()), read_options);
-        if (schema.ok()) {
-          origin = *schema;
-        } else {
-          impl->warnings.push_back("ignoring the ARROW:schema: it does not decode (" +
-                                   schema.status().message() + ")");
-        }
-      }
-    }
-  }
-  // read_dictionary also takes a group's dotted path (a top-level name)
-  // for every leaf below it.
-  ParquetToArrowOptions arrow_options = options.arrow;
-  arrow_options.read_dictionary.clear();
-  for (const std::string& name : options.arrow.read_dictionary) {
-    bool expanded = false;
-    if (impl->descriptor->FindColumn(name) < 0) {
-      for (const ColumnDescriptor& column : impl->descriptor->columns()) {
-        if (column.path.size() > name.size() && column.path.starts_with(name) &&
-            column.path[name.size()] == '.') {
-          arrow_options.read_dictionary.push_back(column.path);
-          expanded = true;
-        }
-      }
-    }
-    if (!expanded) arrow_options.read_dictionary.push_back(name);
-  }
-  auto arrow = ParquetToArrowSchema(*impl->descriptor, kv.get(), origin.get(), arrow_options);
+  auto arrow = internal::ReadSchema(*impl->descriptor, metadata, options.arrow, &impl->warnings);
   if (!arrow.ok()) return Status::Invalid(impl->file->name(), ": ", arrow.status().message());
   impl->arrow = std::move(arrow).MoveValueUnsafe();
   impl->warnings.insert(impl->warnings.end(), impl->arrow.warnings.begin(),
@@ -581,6 +560,10 @@ const SchemaDescriptor& ParquetSchemaOf(const FileReader& reader) {
 void SetSkipPagesByOffsetIndex(FileReader& reader, bool on) {
   reader.impl_->skip_pages_by_offset_index = on;
 }
+void SetParallelReadMinBytes(FileReader& reader, int64_t bytes) {
+  reader.impl_->parallel_min_bytes = bytes;
+}
+void FileReader::set_use_threads(bool on) { impl_->options.use_threads = on; }
 const SchemaPtr& FileReader::schema() const { return impl_->arrow.schema; }
 const std::vector<std::string>& FileReader::warnings() const { return impl_->warnings; }
 int FileReader::num_row_groups() const {
@@ -830,18 +813,28 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
                                               const std::vector<int>& groups,
                                               const std::vector<RowRanges>* selections) {
   const bool record = options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary;
-  // One batch per row group (its whole row count); a top-level string
-  // column of more than LeafBuilder::kChunkBytes comes back in chunks.
-  std::vector<std::vector<ArrayDataPtr>> chunks(nodes.size());
-  std::set<int32_t> invalid_utf8;
-  int64_t total_rows = 0;
-  for (size_t g = 0; g < groups.size(); ++g) {
+  // Units of (row group, top-level column), row group major: each reads
+  // its column's leaves (nested assembly needs them together) into its own
+  // chunks, stats and invalid UTF-8 leaves. A top-level string column of
+  // more than LeafBuilder::kChunkBytes comes back in chunks.
+  struct Unit {
+    std::vector<ArrayDataPtr> chunks;
+    ReadStats stats;
+    std::set<int32_t> invalid_utf8;
+  };
+  const size_t columns = nodes.size();
+  std::vector<Unit> units(groups.size() * columns);
+  auto read_unit = [&](int64_t i) -> Status {
+    const size_t g = static_cast<size_t>(i) / columns;
+    const size_t c = static_cast<size_t>(i) % columns;
+    Unit& unit = units[static_cast<size_t>(i)];
     const int group = groups[g];
     const int64_t rows = selections != nullptr
                              ? (*selections)[g].row_count()
                              : thrift().row_groups[static_cast<size_t>(group)].num_rows;
-    ParquetBatchReader reader(this, nodes, std::vector<int>{group}, std::max<int64_t>(rows, 1),
-                              /*chunked_leaves=*/true, record);
+    ParquetBatchReader reader(this, std::vector<ReadNode>{nodes[c]}, std::vector<int>{group},
+                              std::max<int64_t>(rows, 1), /*chunked_leaves=*/true, record);
+    reader.set_stats(&unit.stats);
     if (selections != nullptr) reader.set_selections({(*selections)[g]});
     reader.set_prefetch(true);  // the whole row group is read at once
     QUIVER_RETURN_NOT_OK(reader.Init());
@@ -849,12 +842,38 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
       int64_t batch_rows = 0;
       QUIVER_ASSIGN_OR_RAISE(auto columns_read, reader.NextColumns(&batch_rows));
       if (!columns_read.has_value()) break;
-      total_rows += batch_rows;
-      for (size_t c = 0; c < columns_read->size(); ++c) {
-        for (auto& chunk : (*columns_read)[c]) chunks[c].push_back(std::move(chunk));
-      }
+      for (auto& chunk : columns_read->front()) unit.chunks.push_back(std::move(chunk));
     }
-    if (record) reader.AddInvalidUtf8Columns(&invalid_utf8);
+    if (record) reader.AddInvalidUtf8Columns(&unit.invalid_utf8);
+    return Status::OK();
+  };
+  // On the pool when asked and worth it (docs/design.md "Parallel reads");
+  // else the same units in order on this thread. Either way the error is
+  // the first failing unit's in file order.
+  bool parallel = MayUseThreads() && units.size() >= 2;
+  if (parallel) {
+    std::vector<int32_t> leaves;
+    for (const ReadNode& node : nodes) {
+      leaves.insert(leaves.end(), node.columns.begin(), node.columns.end());
+    }
+    parallel = internal::DecodesAtLeast(thrift(), groups, leaves, selections, ParallelMinBytes());
+  }
+  const Status status = ParallelFor(static_cast<int64_t>(units.size()), read_unit,
+                                    parallel ? ThreadPool::Cpu() : nullptr);
+  for (const Unit& unit : units) call->stats += unit.stats;
+  QUIVER_RETURN_NOT_OK(status);
+  // (No columns, columns=[]: the rows are still counted, as in pyarrow.)
+  int64_t total_rows = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    total_rows += selections != nullptr
+                      ? (*selections)[g].row_count()
+                      : thrift().row_groups[static_cast<size_t>(groups[g])].num_rows;
+  }
+  std::vector<std::vector<ArrayDataPtr>> chunks(columns);
+  std::set<int32_t> invalid_utf8;
+  for (size_t i = 0; i < units.size(); ++i) {
+    for (auto& chunk : units[i].chunks) chunks[i % columns].push_back(std::move(chunk));
+    invalid_utf8.insert(units[i].invalid_utf8.begin(), units[i].invalid_utf8.end());
   }
   // invalid_utf8 = kBinary: the string leaves that held invalid UTF-8, and
   // the fields above them, retyped (the buffers stay).
@@ -871,7 +890,6 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
     fields.push_back(nodes[c].field);
     out.push_back(std::make_shared<ChunkedArray>(std::move(arrays), nodes[c].field->type()));
   }
-  // (No columns, columns=[]: the rows are still counted, as in pyarrow.)
   return std::make_shared<Table>(quiver::schema(std::move(fields), arrow.schema->metadata()),
                                  std::move(out), total_rows);
 }

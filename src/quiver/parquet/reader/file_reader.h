@@ -79,7 +79,25 @@ struct ReaderOptions {
   // stored types.
   enum class InvalidUtf8 : uint8_t { kError, kBinary };
   InvalidUtf8 invalid_utf8 = InvalidUtf8::kError;
+  // pyarrow's use_threads: ReadTable, ReadRowGroup(s) and the filtered
+  // ReadTable decode their (row group, top-level column) units as tasks on
+  // the CPU pool (util/thread_pool.h), the calling thread working too. The
+  // result, read_stats() and any error are those of one thread (the error
+  // of the first failing unit in file order: row group, then column; after
+  // a failed read, read_stats() may also count units that had started past
+  // the failing one).
+  // GetRecordBatchReader's batches decode their top-level columns as tasks
+  // the same way (one batch at a time: no read-ahead). A read (or batch)
+  // whose column chunks hold under kParallelReadMinBytes to decode, or of
+  // one unit, stays on the calling thread, and so does every read with a
+  // memory_limit (which allocation passes the cap would depend on timing).
+  bool use_threads = true;
 };
+
+// Uncompressed column-chunk bytes a read must cover before use_threads
+// hands its units to the pool (docs/design.md "Parallel reads" for the
+// measurement behind it).
+inline constexpr int64_t kParallelReadMinBytes = 1 << 20;
 
 class FileReader {
  public:
@@ -164,6 +182,10 @@ class FileReader {
       const compute::Expression& filter, const std::optional<std::vector<std::string>>& columns,
       const std::optional<std::vector<int>>& row_groups = std::nullopt, int64_t batch_size = 0);
 
+  // ReaderOptions::use_threads for the reads after this call (pyarrow
+  // takes use_threads per read call). Not thread-safe with a read running.
+  void set_use_threads(bool on);
+
   // What the last read call did (read_stats.h): ReadTable, ReadRowGroup,
   // ReadRowGroups and GetRecordBatchReader start it afresh; a batch reader
   // adds each batch's work to the stats of the call that made it (those
@@ -201,6 +223,7 @@ class FileReader {
   friend PruningSource PruningSourceOf(const FileReader& reader);
   friend void AddHeaderPageLocations(FileReader& reader, int row_group, int column,
                                      std::vector<PageLocation> locations);
+  friend void SetParallelReadMinBytes(FileReader& reader, int64_t bytes);
   // Filtered reads (filtered_read.cc).
   Result<FilterPlan> PlanFilter(const compute::Expression& filter,
                                 const std::optional<std::vector<std::string>>& columns,

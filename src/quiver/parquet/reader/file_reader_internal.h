@@ -1,7 +1,8 @@
 // The reader's internals that its tests, the Python bindings, the CLI and the
 // fuzz target reach: the resolved Parquet schema (not installed; the public
-// view of the schema is FileMetaData::schema_elements()), and a switch for
-// how selections skip pages.
+// view of the schema is FileMetaData::schema_elements()), a switch for how
+// selections skip pages, and the size from which use_threads reads go
+// parallel.
 #pragma once
 
 #include <cstdint>
@@ -43,5 +44,10 @@ MemoryPool* ReaderPoolOf(const FileReader& reader);
 // Adds `earlier` (the stats of an earlier read call that belongs to this
 // one) to the current call's stats.
 void AddEarlierStats(FileReader& reader, const ReadStats& earlier);
+// The bytes a use_threads read must cover to run on the pool (default
+// kParallelReadMinBytes or QUIVER_MIN_TASK_WORK; 0: every read of two units
+// or more; < 0: back to the default), for tests that check the parallel
+// path on small files.
+void SetParallelReadMinBytes(FileReader& reader, int64_t bytes);
 
 }  // namespace quiver::parquet

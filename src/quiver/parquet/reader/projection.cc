@@ -1,6 +1,12 @@
 // Projection: a field's read tree cut down to the selected leaves.
 #include "quiver/parquet/reader/projection_internal.h"
 
+#include <algorithm>
+#include <string_view>
+
+#include "quiver/ipc/schema.h"
+#include "quiver/util/base64.h"
+
 namespace quiver::parquet::internal {
 
 bool PruneNode(const ReadNode& node, const std::set<int32_t>& selected, ReadNode* out) {
@@ -63,5 +69,106 @@ bool PruneNode(const ReadNode& node, const std::set<int32_t>& selected, ReadNode
   return true;
 }
 
+
+Result<std::vector<ReadNode>> SelectNodes(const ArrowReadSchema& arrow,
+                                          const SchemaDescriptor& descriptor,
+                                          const std::string& file_name,
+                                          const std::optional<std::vector<std::string>>& columns) {
+  if (!columns.has_value()) return arrow.fields;
+  std::vector<int> order;      // top-level fields, first mention first
+  std::set<int32_t> selected;  // leaf columns
+  for (const std::string& name : *columns) {
+    bool found = false;
+    for (size_t f = 0; f < arrow.fields.size(); ++f) {
+      const ReadNode& top = arrow.fields[f];
+      bool matched = false;
+      if (top.field->name() == name) {
+        selected.insert(top.columns.begin(), top.columns.end());
+        matched = true;
+      } else {
+        for (int32_t c : top.columns) {
+          const std::string& path = descriptor.column(c).path;
+          if (path == name || (path.size() > name.size() && path.starts_with(name) &&
+                               path[name.size()] == '.')) {
+            selected.insert(c);
+            matched = true;
+          }
+        }
+      }
+      if (matched) {
+        found = true;
+        if (std::find(order.begin(), order.end(), static_cast<int>(f)) == order.end()) {
+          order.push_back(static_cast<int>(f));
+        }
+      }
+    }
+    if (!found) {
+      return Status::Invalid(file_name, ": no column named '", name, "' (columns: ",
+                             "top-level names or dotted leaf paths)");
+    }
+  }
+  std::vector<ReadNode> nodes;
+  for (int f : order) {
+    ReadNode pruned;
+    if (PruneNode(arrow.fields[static_cast<size_t>(f)], selected, &pruned)) {
+      nodes.push_back(std::move(pruned));
+    }
+  }
+  return nodes;
+}
+
+Result<ArrowReadSchema> ReadSchema(const SchemaDescriptor& descriptor,
+                                   const format::FileMetaData& metadata,
+                                   const ParquetToArrowOptions& options,
+                                   std::vector<std::string>* warnings) {
+  constexpr std::string_view kArrowSchemaKey = "ARROW:schema";
+  MetadataPtr kv;
+  if (metadata.key_value_metadata.has_value()) {
+    auto pairs = std::make_shared<KeyValueMetadata>();
+    for (const auto& pair : *metadata.key_value_metadata) {
+      pairs->Append(pair.key, pair.value.value_or(""));
+    }
+    kv = std::move(pairs);
+  }
+  SchemaPtr origin;
+  if (kv != nullptr) {
+    if (auto value = kv->Get(kArrowSchemaKey); value.has_value()) {
+      auto decoded = Base64Decode(*value);
+      if (!decoded.ok()) {
+        warnings->push_back("ignoring the ARROW:schema: it is not base64 (" +
+                            decoded.status().message() + ")");
+      } else {
+        ipc::SchemaReadOptions read_options;
+        read_options.unsupported_types_as_null = true;
+        auto schema = ipc::ReadSchemaMessage(reinterpret_cast<const uint8_t*>(decoded->data()),
+                                             static_cast<int64_t>(decoded->size()), read_options);
+        if (schema.ok()) {
+          origin = *schema;
+        } else {
+          warnings->push_back("ignoring the ARROW:schema: it does not decode (" +
+                              schema.status().message() + ")");
+        }
+      }
+    }
+  }
+  // read_dictionary also takes a group's dotted path (a top-level name)
+  // for every leaf below it.
+  ParquetToArrowOptions arrow_options = options;
+  arrow_options.read_dictionary.clear();
+  for (const std::string& name : options.read_dictionary) {
+    bool expanded = false;
+    if (descriptor.FindColumn(name) < 0) {
+      for (const ColumnDescriptor& column : descriptor.columns()) {
+        if (column.path.size() > name.size() && column.path.starts_with(name) &&
+            column.path[name.size()] == '.') {
+          arrow_options.read_dictionary.push_back(column.path);
+          expanded = true;
+        }
+      }
+    }
+    if (!expanded) arrow_options.read_dictionary.push_back(name);
+  }
+  return ParquetToArrowSchema(descriptor, kv.get(), origin.get(), arrow_options);
+}
 
 }  // namespace quiver::parquet::internal
