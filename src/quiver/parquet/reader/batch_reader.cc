@@ -1,0 +1,229 @@
+// ParquetBatchReader (batch_reader_internal.h): opening a batch's column
+// readers, and reading a batch's rows column by column.
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <utility>
+
+#include "quiver/parquet/reader/assembly_internal.h"
+#include "quiver/parquet/reader/batch_reader_internal.h"
+#include "quiver/parquet/reader/invalid_utf8_internal.h"
+
+namespace quiver::parquet {
+
+using internal::ColumnReader;
+
+Status ParquetBatchReader::Init() {
+  // prefetch_: pages are read from each row group's prefetched ranges. A
+  // selection's are coalesced only where they touch: no byte of a
+  // skipped page is requested.
+  std::shared_ptr<io::RandomAccessFile> file = impl_->file;
+  if (prefetch_) {
+    io::CoalesceOptions coalesce;
+    if (!selections_.empty()) coalesce.hole_size_limit = 0;
+    file = cache_ = std::make_shared<io::ReadRangeCache>(impl_->file, coalesce);
+  }
+  readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
+  PageReaderOptions page_options;
+  page_options.limits = impl_->options.thrift_limits;
+  page_options.verify_checksums = impl_->options.page_checksum_verification;
+  page_options.pool = impl_->pool;
+  page_options.legacy_dictionary_header_padding =
+      ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
+  page_options.header_locations = impl_->header_locations;
+  // Each top-level node's readers count into the node's stats (a node is
+  // one task of a parallel batch), added to the call's after each step.
+  node_stats_.assign(nodes_.size(), ReadStats{});
+  node_readers_.assign(nodes_.size(), {});
+  StatsFold fold(this);
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    page_options.stats = &node_stats_[n];
+    std::vector<const ReadNode*> leaves;
+    CollectLeaves(nodes_[n], &leaves);
+    for (const ReadNode* leaf : leaves) {
+      QUIVER_ASSIGN_OR_RAISE(
+          auto reader, ColumnReader::Make(file, &impl_->thrift(),
+                                          impl_->footer_offset,
+                                          &impl_->descriptor->column(leaf->column), leaf,
+                                          page_options));
+      reader->set_record_invalid_utf8(record_invalid_utf8_);
+      readers_[static_cast<size_t>(leaf->column)] = reader.get();
+      node_readers_[n].push_back(reader.get());
+      all_leaves_.push_back(leaf->column);
+      owned_.push_back(std::move(reader));
+    }
+  }
+  // The assembly reads the levels of each struct's, list's and map's
+  // first leaf only.
+  std::set<int32_t> keep;
+  std::function<void(const ReadNode&)> mark = [&](const ReadNode& node) {
+    if (node.kind == ReadNode::Kind::kLeaf) return;
+    if (!node.columns.empty()) keep.insert(node.columns.front());
+    for (const ReadNode& child : node.children) mark(child);
+  };
+  for (const ReadNode& node : nodes_) mark(node);
+  for (ColumnReader* reader : readers_) {
+    if (reader != nullptr && !keep.contains(reader->leaf_column())) {
+      reader->set_keep_levels(false);
+    }
+  }
+  if (chunked_leaves_) {
+    for (const ReadNode& node : nodes_) {
+      if (node.kind == ReadNode::Kind::kLeaf) {
+        readers_[static_cast<size_t>(node.column)]->set_allow_chunks(true);
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader::NextColumns(int64_t* rows) {
+  StatsFold fold(this);
+  while (rows_left_ == 0) {
+    if (next_group_ >= row_groups_.size()) return std::nullopt;
+    const size_t index = next_group_++;
+    const int group = row_groups_[index];
+    const format::RowGroup& meta = impl_->thrift().row_groups[static_cast<size_t>(group)];
+    if (meta.num_rows < 0) {
+      return Status::Invalid(impl_->file->name(), ": row group ", group, " has num_rows ",
+                             meta.num_rows);
+    }
+    // A selection of every row reads as a plain read.
+    selection_ = nullptr;
+    if (!selections_.empty() && selections_[index] != RowRanges::All(meta.num_rows)) {
+      selection_ = &selections_[index];
+      if (selection_->empty()) continue;  // nothing of this row group is read
+    }
+    const bool skip_pages =
+        (selection_ != nullptr || refiner_) && impl_->skip_pages_by_offset_index;
+    std::vector<io::ReadRange> ranges;  // (prefetch_) offset indexes, then pages
+    for (auto& reader : owned_) {
+      if (prefetch_ && skip_pages) reader->OffsetIndexRange(group, &ranges);
+    }
+    if (!ranges.empty()) QUIVER_RETURN_NOT_OK(cache_->Cache(std::exchange(ranges, {})));
+    for (auto& reader : owned_) QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group, skip_pages));
+    for (auto& reader : owned_) {
+      if (prefetch_) reader->NeededRanges(selection_, &ranges);
+    }
+    if (prefetch_) QUIVER_RETURN_NOT_OK(cache_->Cache(std::move(ranges)));
+    current_group_ = group;
+    rows_left_ = selection_ != nullptr ? selection_->row_count() : meta.num_rows;
+    next_range_ = 0;
+    group_pos_ = 0;
+    if (rows_left_ == 0) QUIVER_RETURN_NOT_OK(CheckChunksEnd());
+  }
+  const int64_t want = std::min(rows_left_, batch_size_);
+  // The batch's rows as (rows to skip, rows to read) steps.
+  const int64_t start = group_pos_;
+  steps_.clear();
+  if (selection_ == nullptr) {
+    steps_.push_back({0, want});
+    group_pos_ += want;
+  } else {
+    int64_t remaining = want;
+    while (remaining > 0) {
+      const RowRange& range = selection_->ranges()[next_range_];
+      const int64_t skip = std::max<int64_t>(range.begin - group_pos_, 0);
+      const int64_t take = std::min(range.end - (group_pos_ + skip), remaining);
+      steps_.push_back({skip, take});
+      group_pos_ += skip + take;
+      remaining -= take;
+      if (group_pos_ == range.end) ++next_range_;
+    }
+  }
+  int64_t out_rows = want;
+  if (refiner_) {
+    std::vector<std::pair<int64_t, int64_t>> refined;
+    QUIVER_RETURN_NOT_OK(refiner_(current_group_, start, steps_, &refined, &out_rows));
+    steps_ = std::move(refined);
+  }
+  rows_left_ -= want;
+  const int64_t group_rows =
+      impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows;
+  // The last batch of the row group: every chunk must end with it (or,
+  // when the selection ends early, is let go).
+  const bool group_done = rows_left_ == 0;
+  const bool check_end =
+      group_done && (selection_ == nullptr || selection_->end() == group_rows);
+  // Node by node (its leaves' rows, then its array), as tasks on the pool
+  // when use_threads and the batch is worth it, else in order here: the
+  // error is the first failing node's either way.
+  std::vector<std::vector<ArrayDataPtr>> columns(nodes_.size());
+  auto read_node = [&](int64_t i) -> Status {
+    const size_t n = static_cast<size_t>(i);
+    for (ColumnReader* reader : node_readers_[n]) {
+      int64_t pos = start;
+      for (const auto& [skip, take] : steps_) {
+        int64_t done = 0;
+        if (skip > 0) {
+          QUIVER_RETURN_NOT_OK(reader->SkipRecords(skip, &done));
+          if (done != skip) return ChunkEnded(*reader, pos + done);
+          pos += skip;
+        }
+        if (take == 0) continue;
+        QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
+        if (done != take) return ChunkEnded(*reader, pos + done);
+        pos += take;
+      }
+    }
+    if (check_end) {
+      QUIVER_RETURN_NOT_OK(CheckChunksEnd(node_readers_[n]));
+    } else if (group_done) {
+      for (ColumnReader* reader : node_readers_[n]) reader->EndChunkEarly();
+    }
+    const ReadNode& node = nodes_[n];
+    std::vector<ArrayDataPtr> chunks;
+    if (chunked_leaves_ && node.kind == ReadNode::Kind::kLeaf) {
+      auto finished = readers_[static_cast<size_t>(node.column)]->FinishLeafChunks();
+      if (!finished.ok()) {
+        return finished.status().WithContext(impl_->file->name(), ": row group ",
+                                             current_group_, ": ");
+      }
+      chunks = std::move(finished).MoveValueUnsafe();
+    } else {
+      auto array = internal::AssembleArray(node, readers_, impl_->pool, out_rows);
+      if (!array.ok()) {
+        return array.status().WithContext(impl_->file->name(), ": row group ", current_group_,
+                                          ": ");
+      }
+      chunks.push_back(std::move(array).MoveValueUnsafe());
+    }
+    int64_t length = 0;
+    for (const auto& chunk : chunks) length += chunk->length;
+    if (length != out_rows) {
+      return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", field '",
+                             node.field->name(), "': ", length, " values for ", out_rows,
+                             " rows (the levels disagree)");
+    }
+    columns[n] = std::move(chunks);
+    return Status::OK();
+  };
+  const bool parallel =
+      use_threads_ && nodes_.size() >= 2 &&
+      internal::DecodesAtLeast(impl_->thrift(), {current_group_}, all_leaves_, nullptr,
+                               impl_->ParallelMinBytes(),
+                               static_cast<double>(want) /
+                                   static_cast<double>(std::max<int64_t>(group_rows, 1)));
+  QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(nodes_.size()), read_node,
+                                   parallel ? ThreadPool::Cpu() : nullptr));
+  for (auto& reader : owned_) reader->ClearBatch();
+  *rows = out_rows;
+  return columns;
+}
+
+Status ParquetBatchReader::CheckChunksEnd(const std::vector<ColumnReader*>& readers) const {
+  for (ColumnReader* reader : readers) {
+    int64_t read = 0;
+    QUIVER_RETURN_NOT_OK(reader->ReadRecords(1, &read));
+    if (read != 0) {
+      return Status::Invalid(impl_->file->name(), ": row group ", current_group_, ", column '",
+                             reader->column().path, "': the column chunk holds more than the ",
+                             impl_->thrift().row_groups[static_cast<size_t>(current_group_)]
+                                 .num_rows,
+                             " rows of its row group");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace quiver::parquet
