@@ -316,7 +316,9 @@ void CheckSelections(const TestFile& test, uint64_t seed, int rounds) {
       recording->TakeReads();  // (the offset index reads of ExpectedFor)
       EXPECT_EQ(stats.pages_skipped, e.stats.pages_skipped);
       EXPECT_EQ(stats.pages_decompressed, e.stats.pages_decompressed);
-      if (e.exact_bytes) EXPECT_EQ(bytes, e.bytes);
+      if (e.exact_bytes) {
+        EXPECT_EQ(bytes, e.bytes);
+      }
       // No byte of a skipped page is asked for.
       for (const RowRange& page : e.skipped_pages) {
         for (const RowRange& r : reads) {
