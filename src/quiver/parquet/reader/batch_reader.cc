@@ -17,11 +17,11 @@ Status ParquetBatchReader::Init() {
   // prefetch_: pages are read from each row group's prefetched ranges. A
   // selection's are coalesced only where they touch: no byte of a
   // skipped page is requested.
-  std::shared_ptr<io::RandomAccessFile> file = impl_->file;
+  std::shared_ptr<io::RandomAccessFile> file = source_ != nullptr ? source_ : impl_->file;
   if (prefetch_) {
     io::CoalesceOptions coalesce;
     if (!selections_.empty()) coalesce.hole_size_limit = 0;
-    file = cache_ = std::make_shared<io::ReadRangeCache>(impl_->file, coalesce);
+    file = cache_ = std::make_shared<io::ReadRangeCache>(file, coalesce);
   }
   readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
   PageReaderOptions page_options;

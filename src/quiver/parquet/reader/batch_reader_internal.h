@@ -189,6 +189,10 @@ class ParquetBatchReader final : public RecordBatchReader {
   // On: each row group's needed bytes are fetched at its start, coalesced
   // (io::ReadRangeCache), and held while it is read. Before Init().
   void set_prefetch(bool on) { prefetch_ = on; }
+  // Read pages from `source` (a cache of this row group's bytes shared
+  // with other readers: ReadGroups) rather than the reader's file. Before
+  // Init().
+  void set_source(std::shared_ptr<io::RandomAccessFile> source) { source_ = std::move(source); }
   // Count into `stats` rather than the call's (a task of a parallel read:
   // its own counters, summed once the tasks are done); before Init().
   void set_stats(ReadStats* stats) { stats_ = stats; }
@@ -275,6 +279,7 @@ class ParquetBatchReader final : public RecordBatchReader {
   std::vector<internal::ColumnReader*> readers_;
   bool prefetch_ = false;
   std::shared_ptr<io::ReadRangeCache> cache_;  // prefetch_ only
+  std::shared_ptr<io::RandomAccessFile> source_;  // set_source
   // Per top-level node: its leaves' readers and what they counted since
   // the last StatsFold; every leaf column read.
   std::vector<std::vector<internal::ColumnReader*>> node_readers_;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "quiver/io/read_ranges.h"
 #include "quiver/ipc/schema.h"
 #include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
+#include "quiver/parquet/metadata/column_chunk_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/metadata/footer_internal.h"
 #include "quiver/parquet/metadata/page_index_internal.h"
@@ -353,6 +355,37 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
   };
   const size_t columns = nodes.size();
   std::vector<Unit> units(groups.size() * columns);
+  // A plain read of several columns: each row group's column chunks are
+  // fetched once, coalesced, by the first of its units to start, and
+  // shared (read-only once fetched) by the others, so the file sees one
+  // request a row group (contiguous chunks) however the units are spread
+  // over threads. A selection's units prefetch their own pages (their
+  // ranges come from the offset indexes their column readers load). If
+  // the fetch fails, the units read from the file as asked and report the
+  // error where their pages are.
+  struct GroupBytes {
+    std::once_flag once;
+    std::shared_ptr<io::RandomAccessFile> cache;
+  };
+  std::vector<GroupBytes> group_bytes(selections == nullptr && columns > 1 ? groups.size() : 0);
+  auto shared_source = [&](size_t g) {
+    GroupBytes& bytes = group_bytes[g];
+    std::call_once(bytes.once, [&] {
+      const auto& chunks = thrift().row_groups[static_cast<size_t>(groups[g])].columns;
+      std::vector<io::ReadRange> ranges;
+      for (const ReadNode& node : nodes) {
+        for (int32_t leaf : node.columns) {
+          const size_t c = static_cast<size_t>(leaf);
+          if (c >= chunks.size() || !chunks[c].meta_data.has_value()) continue;
+          auto range = ColumnChunkRange(*chunks[c].meta_data, footer_offset);
+          if (range.ok()) ranges.push_back({range->offset, range->length});
+        }
+      }
+      auto cache = std::make_shared<io::ReadRangeCache>(file);
+      if (cache->Cache(std::move(ranges)).ok()) bytes.cache = std::move(cache);
+    });
+    return bytes.cache;
+  };
   auto read_unit = [&](int64_t i) -> Status {
     const size_t g = static_cast<size_t>(i) / columns;
     const size_t c = static_cast<size_t>(i) % columns;
@@ -365,7 +398,11 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
                               std::max<int64_t>(rows, 1), /*chunked_leaves=*/true, record);
     reader.set_stats(&unit.stats);
     if (selections != nullptr) reader.set_selections({(*selections)[g]});
-    reader.set_prefetch(true);  // the whole row group is read at once
+    if (group_bytes.empty()) {
+      reader.set_prefetch(true);  // the unit's pages, fetched at the row group's start
+    } else {
+      reader.set_source(shared_source(g));  // nullptr (the fetch failed): the file
+    }
     QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
       int64_t batch_rows = 0;
