@@ -14,6 +14,21 @@ namespace {
 // Levels decoded at once ahead of the record scan.
 constexpr int64_t kPendingLevels = 4096;
 
+// Whether the chunk's encoding_stats list a data page whose values are not
+// dictionary-encoded (without encoding_stats: not known, false).
+bool HasPlainFallback(const format::ColumnMetaData& meta) {
+  if (!meta.encoding_stats.has_value()) return false;
+  for (const auto& e : *meta.encoding_stats) {
+    if ((e.page_type == format::PageType::kDataPage ||
+         e.page_type == format::PageType::kDataPageV2) &&
+        e.count > 0 && e.encoding != format::Encoding::kPlainDictionary &&
+        e.encoding != format::Encoding::kRleDictionary) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(
@@ -74,6 +89,8 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   }
   chunk_levels_left_ = meta.num_values;
   chunk_bytes_ = meta.total_uncompressed_size;
+  plain_fallback_ = HasPlainFallback(meta);
+  current_row_group_ = row_group;
   group_rows_left_ = group.num_rows;
   chunk_rows_ = group.num_rows;
   if (meta.num_values == 0) {
@@ -101,6 +118,7 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   row_ = 0;
   seeked_ = false;
   dictionary_decoder_.reset();
+  dictionary_deferred_ = false;
   builder_->DictionaryChanged();
   decoders_.clear();
   values_ = nullptr;
@@ -118,7 +136,10 @@ void ColumnReader::NeededRanges(const RowRanges* selection,
     out->push_back({chunk.offset, chunk.length});
     return;
   }
-  if (locations_.front().offset > chunk.offset) {
+  if (locations_.front().offset > chunk.offset && !plain_fallback_) {
+    // The dictionary page. With a fallback to PLAIN, the selected pages
+    // may not need it: it is then read only when one does
+    // (LoadDeferredDictionary), straight from the file.
     out->push_back({chunk.offset, locations_.front().offset - chunk.offset});
   }
   // Pages and selected ranges are both in row order: one walk.
@@ -148,8 +169,12 @@ void ColumnReader::OffsetIndexRange(int row_group, std::vector<io::ReadRange>* o
 }
 
 Status ColumnReader::PageError(const Status& status) const {
+  return PageErrorOf(*pages_, status);
+}
+
+Status ColumnReader::PageErrorOf(const PageReader& pages, const Status& status) {
   if (status.ok()) return status;
-  Status error = pages_->PageError(status.message());
+  Status error = pages.PageError(status.message());
   if (status.IsNotImplemented()) return Status::NotImplemented(error.message());
   if (status.IsCapacityError()) return Status::CapacityError(error.message());
   if (status.IsOutOfMemory()) return Status::OutOfMemory(error.message());
@@ -159,6 +184,9 @@ Status ColumnReader::PageError(const Status& status) const {
 Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
   if (encoding == format::Encoding::kPlainDictionary ||
       encoding == format::Encoding::kRleDictionary) {
+    if (dictionary_decoder_ == nullptr && dictionary_deferred_) {
+      QUIVER_RETURN_NOT_OK(LoadDeferredDictionary());
+    }
     if (dictionary_decoder_ == nullptr) {
       return Status::Invalid("a data page is ", format::EnumName(encoding),
                              " encoded but the column chunk has no dictionary page");
@@ -174,16 +202,35 @@ Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
   return it->second.get();
 }
 
-Status ColumnReader::TakeDictionaryPage() {
-  const DictionaryPage& page = pages_->dictionary_page();
+Status ColumnReader::TakeDictionaryPage(const PageReader& pages) {
+  const DictionaryPage& page = pages.dictionary_page();
   auto made = MakeDecoder(column_->physical_type, format::Encoding::kRleDictionary,
                           column_->type_length, options_.pool);
-  if (!made.ok()) return PageError(made.status());
-  dictionary_decoder_ = std::move(made).MoveValueUnsafe();
-  QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(
-      page.num_values, page.data.data(), static_cast<int64_t>(page.data.size()))));
+  if (!made.ok()) return PageErrorOf(pages, made.status());
+  auto decoder = std::move(made).MoveValueUnsafe();
+  const Status set = decoder->SetDictionary(page.num_values, page.data.data(),
+                                            static_cast<int64_t>(page.data.size()));
+  if (!set.ok()) return PageErrorOf(pages, set);
+  dictionary_decoder_ = std::move(decoder);
   builder_->DictionaryChanged();
   return Status::OK();
+}
+
+Status ColumnReader::LoadDeferredDictionary() {
+  dictionary_deferred_ = false;
+  const format::RowGroup& group = metadata_->row_groups[static_cast<size_t>(current_row_group_)];
+  const format::ColumnMetaData& meta =
+      *group.columns[static_cast<size_t>(leaf_->column)].meta_data;
+  ColumnChunkContext context{file_->name(), current_row_group_, column_->path};
+  QUIVER_ASSIGN_OR_RAISE(auto pages,
+                         PageReader::Make(file_, meta, data_end_, *column_, context, options_));
+  pages->SetPageLocations(locations_);
+  QUIVER_ASSIGN_OR_RAISE(bool more, pages->Next());
+  if (!more || !pages->is_dictionary()) {
+    return PageError(Status::Invalid(
+        "the bytes before the offset index's first page are not a dictionary page"));
+  }
+  return TakeDictionaryPage(*pages);
 }
 
 Result<bool> ColumnReader::NextDataPage() {
@@ -192,7 +239,7 @@ Result<bool> ColumnReader::NextDataPage() {
     QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
     if (!more) return false;
     if (pages_->is_dictionary()) {
-      QUIVER_RETURN_NOT_OK(TakeDictionaryPage());
+      QUIVER_RETURN_NOT_OK(TakeDictionaryPage(*pages_));
       continue;
     }
     ++page_ordinal_;
@@ -544,13 +591,9 @@ Status ColumnReader::SeekTowards(int64_t target, int64_t* records) {
                                      " was reached before it"));
   }
   if (!pages_->started() && pages_->has_leading_page()) {
-    // The dictionary page, in front of the first data page.
-    QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
-    if (!more || !pages_->is_dictionary()) {
-      return PageError(Status::Invalid(
-          "the bytes before the offset index's first page are not a dictionary page"));
-    }
-    QUIVER_RETURN_NOT_OK(TakeDictionaryPage());
+    // The dictionary page, in front of the first data page: read only when
+    // a data page needs it (a PLAIN fallback page does not).
+    dictionary_deferred_ = true;
   }
   if (stats_ != nullptr) stats_->pages_skipped += page - (page_ordinal_ + 1);
   pages_->SeekToPage(page);

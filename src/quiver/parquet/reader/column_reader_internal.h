@@ -138,7 +138,11 @@ class ColumnReader {
 
   Result<bool> NextDataPage();
   // A dictionary page into the dictionary decoder.
-  Status TakeDictionaryPage();
+  Status TakeDictionaryPage(const PageReader& pages);
+  // The dictionary page a seek passed over (see SeekTowards), read now
+  // that a data page needs it, through a page reader of its own (the
+  // current data page's sections stay valid).
+  Status LoadDeferredDictionary();
   // With page locations: when `target` (a row of the chunk) lies in a
   // later page than the current one, moves to that page (reading the
   // dictionary page first if no page was read yet) and sets *records so
@@ -173,6 +177,8 @@ class ColumnReader {
   Result<bool> NextRecordRun(int64_t want, int64_t* records, int64_t* end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
+  // The same for a page of `pages`.
+  static Status PageErrorOf(const PageReader& pages, const Status& status);
   // builder_->Append, told where in the page the values start.
   Status AppendValues(int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                       int64_t num_values);
@@ -199,6 +205,14 @@ class ColumnReader {
   std::unique_ptr<LeafBuilder> builder_;
   std::unique_ptr<PageReader> pages_;
   std::unique_ptr<Decoder> dictionary_decoder_;
+  // A seek passed over the chunk's leading (dictionary) page without
+  // reading it: read when the first dictionary-encoded data page comes.
+  bool dictionary_deferred_ = false;
+  // The chunk's encoding_stats list a data page that is not
+  // dictionary-encoded (a fallback to PLAIN): a selection's pages may not
+  // need the dictionary page, which NeededRanges then leaves out.
+  bool plain_fallback_ = false;
+  int current_row_group_ = -1;
   std::map<format::Encoding, std::unique_ptr<Decoder>> decoders_;
   Decoder* values_ = nullptr;
   LevelDecoder def_decoder_;
