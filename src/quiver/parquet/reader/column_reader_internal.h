@@ -15,8 +15,8 @@
 // lies in a later page drops the rest of the current page and moves the
 // page reader straight to the page holding the target (the last page whose
 // first_row_index is <= it): the pages between are neither read nor
-// decompressed (ReadStats::pages_skipped); the dictionary page is still
-// read first when the chunk has one. Within a page, or without an offset
+// decompressed (ReadStats::pages_skipped); the chunk's dictionary page is
+// read only when a data page read needs it (not for PLAIN fallback pages). Within a page, or without an offset
 // index, the levels of the records skipped are decoded (to find where
 // records end and how many values they hold) and their values passed over
 // with Decoder::Skip: nothing is appended to the leaf. The offset index is
@@ -73,7 +73,8 @@ class ColumnReader {
   // The file bytes the current chunk's read needs (after StartRowGroup),
   // appended to `out`: the whole chunk; or, when its offset index was taken
   // and `selection` (the rows read; nullptr: all) is given, the bytes in
-  // front of the first data page (a dictionary page) and the data pages
+  // front of the first data page (a dictionary page; left out when the
+  // chunk's encoding_stats list PLAIN data pages) and the data pages
   // holding a selected row. Nothing for an empty chunk.
   void NeededRanges(const RowRanges* selection, std::vector<io::ReadRange>* out) const;
   // The column's offset index in row group `row_group` (what
