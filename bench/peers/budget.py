@@ -1,5 +1,7 @@
 """The time budget of `make bench-peers` (run.py --budget-minutes, 57 by
-default; the clock starts with run.sh, so the builds count): it binds.
+default; the clock starts when run.sh has built the extension, after
+`make bench-peers-build` built the Rust and Go peers: builds are not in
+it): it binds.
 
 Issue 43: every make bench-* ends within 60 minutes on 2 cores. The
 budget is planned from an earlier full run (estimate.Reference: the newest

@@ -28,8 +28,9 @@ is timed; an arm that fails is reported, not timed.
 
 Rounds, control, order check, bootstrap intervals and verdicts are
 bench/peers/schedule.py's (RULE in the report). The time budget
-(--budget-minutes, default 43; the clock starts with run_filter.sh, so the
-builds count; make bench-filter must end within 45) is split over the cases
+(--budget-minutes, default 43; the clock starts when run_filter.sh has
+built the extension, the peers being built by make bench-peers-build
+beforehand; make bench-filter must end within 45) is split over the cases
 still to run by their estimated costs (budget.split): each case gets a
 deadline, its repetitions are cut so that two rounds fit, and past it the
 case stops ("budget: stopped at N rounds", "undecided").
@@ -264,7 +265,7 @@ def parse_args():
     ap.add_argument("--datasets", default=",".join(fc.DATASETS))
     ap.add_argument("--kinds", default=",".join(fc.KINDS))
     ap.add_argument("--budget-minutes", type=float, default=43.0,
-                    help="the run's budget, builds included when run through run_filter.sh "
+                    help="the run's budget, from run_filter.sh's budget_start (after the builds) "
                          "(default 43; make bench-filter must end within 45)")
     ap.add_argument("--no-pin-selftest", dest="pin_selftest", action="store_false")
     ap.add_argument("--out-dir", default=None)
@@ -329,7 +330,7 @@ def main():
     wall = time.perf_counter() - args.t0
     ok = filter_report.write(args, results, registry, figures, started, args.stem, wall,
                              final=True)
-    log(f"\nbench-filter: wall time {wall / 60:.1f} min (since the build started: "
+    log(f"\nbench-filter: wall time {wall / 60:.1f} min (since the budget started: "
         f"{(time.time() - wall0) / 60:.1f} min); {args.stem}.md, .json.gz")
     if not ok:
         sys.exit(1)

@@ -448,8 +448,8 @@ def budget_lines(args, results, registry, wall):
     undecided = sum(1 for r in results for s in r.get("sinks", {}).values()
                     if s.get("verdict") == "undecided")
     spent = done[-1]["spent_min"] if done else None
-    return ["", f"**Time budget** {plan['minutes']:g} min (run.py --budget-minutes; run.sh's "
-                "builds included), binding (bench/peers/budget.py): planned from "
+    return ["", f"**Time budget** {plan['minutes']:g} min (run.py --budget-minutes, from "
+                "run.sh's start after its builds), binding (bench/peers/budget.py): planned from "
                 f"{plan['reference']} ({plan['floor_min']:.0f} min of work no deadline removes, "
                 f"{plan['full_min']:.0f} min for every round the rule wants), each input a share "
                 "and each case a deadline. "

@@ -391,8 +391,8 @@ def parse_args():
                     help="matrix cases without the layout arms (Quiver writing polars' and "
                          "arrow-go's own page layouts beside them: writer_matrix.PEER_LAYOUTS)")
     ap.add_argument("--budget-minutes", type=float, default=57.0,
-                    help="the run's time budget, builds included when run through run.sh "
-                         "(default 57; 0: none): it binds, each input and case getting a "
+                    help="the run's time budget, from run.sh's budget_start (after the "
+                         "builds: make bench-peers-build builds the peers) (default 57; 0: none): it binds, each input and case getting a "
                          "share and a deadline planned from --reference (bench/peers/"
                          "budget.py); a case past its deadline ends with the round in "
                          "progress (at least 2) and says so")
@@ -496,7 +496,7 @@ def main():
     plan = registry["_budget_plan"]
     if args.budget.binding:
         log(f"budget: {args.budget_minutes:g} min from the start of the run"
-            f"{' (run.sh: builds included)' if start else ''}, "
+            f"{' (run.sh: after the builds)' if start else ''}, "
             f"{(time.time() - args.budget.t0) / 60:.1f} spent; planned from {plan['reference']}: "
             f"{plan['floor_min']:.0f} min the work no deadline removes, {plan['full_min']:.0f} "
             "min every round the rule wants")
