@@ -38,8 +38,9 @@
 namespace {
 
 using quiver::Result;
+using quiver::Scalar;
 using quiver::Status;
-namespace compute = quiver::compute;
+namespace qc = quiver::compute;
 namespace parquet = quiver::parquet;
 
 // The demo file: 1,000,000 rows sorted by id, 4 row groups of 250,000 rows,
@@ -108,14 +109,11 @@ Status MakeDemoFile(const std::string& path) {
 // id >= 400000 and id < 405000 and category == 'c3' (the --where text that
 // parses to the same expression): 5,000 ids in one page of row group 1, of
 // which every eighth is in category c3.
-compute::Expression DemoFilter() {
-  using compute::field;
-  using compute::literal;
-  using quiver::Scalar;
-  return compute::and_kleene(
-      compute::and_kleene(compute::greater_equal(field("id"), literal(Scalar::MakeInt64(400000))),
-                          compute::less(field("id"), literal(Scalar::MakeInt64(405000)))),
-      compute::equal(field("category"), literal(Scalar::MakeString("c3"))));
+qc::Expression DemoFilter() {
+  return qc::and_kleene(
+      qc::and_kleene(qc::greater_equal(qc::field("id"), qc::literal(Scalar::MakeInt64(400000))),
+                     qc::less(qc::field("id"), qc::literal(Scalar::MakeInt64(405000)))),
+      qc::equal(qc::field("category"), qc::literal(Scalar::MakeString("c3"))));
 }
 
 // The counters, with the names docs/interfaces.md gives read_stats' keys.
@@ -209,9 +207,9 @@ int main(int argc, char** argv) {
   const std::optional<Args> args = ParseArgs(argc, argv);
   if (!args.has_value()) return 2;
 
-  compute::Expression filter = DemoFilter();
+  qc::Expression filter = DemoFilter();
   if (args->where.has_value()) {
-    auto parsed = compute::ParseWhere(*args->where);
+    auto parsed = qc::ParseWhere(*args->where);
     if (!parsed.ok()) {
       std::fprintf(stderr, "filtered_read: %s\n", parsed.status().message().c_str());
       return 2;
