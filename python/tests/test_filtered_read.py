@@ -494,6 +494,22 @@ def test_cli_cat_stats(tmp_path):
     assert want["pages_decompressed"] == whole["pages_decompressed"]
     # --stats goes to stderr only: stdout holds the rows alone.
     assert pa_csv.read_csv(io.BytesIO(got.stdout)).num_rows == n
+    # --head N: the counters of the batches read until N rows were out, fewer than all.
+    got = cat(path, "--stats", "--format", "csv", "--head", 5, "--columns", "id,g")
+    assert got.returncode == 0, got.stderr
+    head = dict(line.split(": ") for line in got.stderr.decode().splitlines())
+    assert list(head) == READ_STATS_KEYS
+    assert 0 < int(head["pages_decompressed"]) < want["pages_decompressed"]
+    assert 0 < int(head["values_decoded"]) < want["values_decoded"]
+    # A reader that goes away (`| head -1`) ends quietly, the counters still printed.
+    proc = subprocess.Popen([str(CLI), "cat", str(path), "--stats", "--format", "csv"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 0
+    lines = proc.stderr.read().decode().splitlines()
+    proc.stderr.close()
+    assert [line.split(": ")[0] for line in lines] == READ_STATS_KEYS
     # An Arrow IPC input has no read stats.
     ipc = tmp_path / "stats.arrow"
     with pa.ipc.new_file(ipc, table.schema) as w:

@@ -31,7 +31,8 @@
 // row_groups_pruned_statistics ... values_decoded), the counters of
 // parquet::FileReader::read_stats() for the batches this command read
 // (with --head, those up to the N-th row); an IPC input, which has no read
-// stats, prints `read_stats: none`. Not printed after an error.
+// stats, prints `read_stats: none`. Printed too when the reader of
+// standard output went away (a quiet end), not after an error.
 //
 // Exit codes: 0 ok, 1 unreadable input / unknown column or row group /
 // write error, 2 usage.
