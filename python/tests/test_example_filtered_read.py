@@ -27,15 +27,19 @@ EXAMPLE = Path(os.environ.get("QUIVER_FILTERED_READ",
 CLI = Path(os.environ.get("QUIVER_CLI", str(REPO / "build" / "release" / "quiver")))
 README = REPO / "README.md"
 
-# The counters the README shows for the demo filter: its Python block
-# (ParquetFile.read(filters=)) and the example's output (FileReader::ReadTable(filter)) show
-# README_STATS; its CLI block (`quiver cat --format csv --stats`, batch by batch) the same but
-# for values_decoded, README_CLI_VALUES_DECODED. When the reader changes them, re-pin here and
-# paste the new output into the README.
+# The counters the README shows for the demo filter (all pinned here, in one place): its
+# Python block (ParquetFile.read(filters=)) and the example's output
+# (FileReader::ReadTable(filter)) show README_STATS; its CLI block (`quiver cat --format csv
+# --stats`, batch by batch) the same but for values_decoded, README_CLI_VALUES_DECODED; its
+# prose the rows `value` and `quantity` decode (README_PAYLOAD_ROWS each) and a whole read's
+# counters (README_WHOLE_READ). When the reader changes them, re-pin here and paste the new
+# output into the README.
 README_STATS = {"row_groups_pruned_statistics": 3, "row_groups_pruned_bloom": 0,
                 "row_groups_pruned_dictionary": 0, "pages_skipped": 96, "pages_decompressed": 6,
                 "bytes_read": 42267, "values_decoded": 29992}
 README_CLI_VALUES_DECODED = 29986
+README_PAYLOAD_ROWS = 4996
+README_WHOLE_READ = {"pages_decompressed": 408, "bytes_read": 3876193, "values_decoded": 4000000}
 
 WHERE = "id >= 400000 and id < 405000 and category == 'c3'"
 FILTERS = [("id", ">=", 400_000), ("id", "<", 405_000), ("category", "==", "c3")]
@@ -138,6 +142,15 @@ def test_rows_and_counters(demo):
     with quiver.ParquetFile(str(path)) as f:
         f.read(filters=FILTERS)
         assert f.read_stats == README_STATS
+        # The filter columns decode their page's 10,000 rows, value and quantity
+        # README_PAYLOAD_ROWS rows each.
+        f.read(columns=["id", "category"], filters=FILTERS)
+        assert f.read_stats["values_decoded"] == 2 * 10_000
+        f.read(columns=["value"], filters=FILTERS)
+        assert f.read_stats["values_decoded"] == 2 * 10_000 + README_PAYLOAD_ROWS
+        f.read()
+        whole = f.read_stats
+        assert {k: whole[k] for k in README_WHOLE_READ} == README_WHOLE_READ
 
 
 def test_where_and_columns(demo, tmp_path):
@@ -217,6 +230,11 @@ def test_readme_shows_the_pinned_output(demo, tmp_path):
     assert f"filter: {pq.filters_to_expression(FILTERS)}" in example
     assert f"t.num_rows   # {MATCHES}" in python
     assert f'--where "{WHERE}"' in cli
+    prose = " ".join(section.split())
+    assert f"the {README_PAYLOAD_ROWS:,} rows from id 400,000" in prose
+    assert (f"decompresses {README_WHOLE_READ['pages_decompressed']:,} pages, reads "
+            f"{README_WHOLE_READ['bytes_read']:,} bytes and decodes "
+            f"{README_WHOLE_READ['values_decoded']:,} values") in prose
 
     # The Python block's reads.
     path, _, _ = demo
