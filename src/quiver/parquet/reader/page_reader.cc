@@ -172,7 +172,16 @@ struct PageReader::Impl {
       window = SliceBuffer(parent, window->data() - parent->data(), window->size() + next->size());
       return window->data() + (offset - window_offset);
     }
-    if (head != joined.data() || joined.size() != have) {
+    if (head == joined.data()) {
+      // `head` is the joined bytes so far (a header grown again): kept.
+      QUIVER_DCHECK_EQ(joined.size(), have);
+      auto reserved = joined.Reserve(length - have);
+      if (!reserved.ok()) {
+        return reserved.WithContext(prefix, ", page ", page_index, " at offset ", page_offset,
+                                    ": cannot allocate ", length,
+                                    " bytes to join the page's reads: ");
+      }
+    } else {
       if (joined.capacity() < length) {
         joined = MutableBuffer(pool);  // the old buffer goes first
         auto buffer = MutableBuffer::WithCapacity(length, pool);
@@ -185,14 +194,6 @@ struct PageReader::Impl {
       }
       joined.UnsafeSetSize(0);
       joined.UnsafeExtendFromSlice(head, have);
-    } else {
-      // `head` is the joined bytes so far: grown, kept.
-      auto reserved = joined.Reserve(length - have);
-      if (!reserved.ok()) {
-        return reserved.WithContext(prefix, ", page ", page_index, " at offset ", page_offset,
-                                    ": cannot allocate ", length,
-                                    " bytes to join the page's reads: ");
-      }
     }
     joined.UnsafeExtendFromSlice(next->data(), length - have);
     window = std::move(next);
