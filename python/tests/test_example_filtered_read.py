@@ -151,6 +151,18 @@ def test_rows_and_counters(demo):
         f.read()
         whole = f.read_stats
         assert {k: whole[k] for k in README_WHOLE_READ} == README_WHOLE_READ
+        # Batch by batch (the page reader's windows, no prefetch): the same bytes, none
+        # asked twice.
+        assert sum(b.num_rows for b in f.iter_batches(use_threads=False)) == ROWS
+        batches = f.read_stats
+        assert {k: batches[k] for k in README_WHOLE_READ} == README_WHOLE_READ
+    # And `quiver cat --stats` of the whole file (batch by batch too).
+    if CLI.is_file() and os.access(CLI, os.X_OK):
+        got = subprocess.run([str(CLI), "cat", str(path), "--format", "csv", "--stats"],
+                             capture_output=True, timeout=120)
+        assert got.returncode == 0, got.stderr.decode()
+        cat = dict(line.split(": ") for line in got.stderr.decode().splitlines())
+        assert {k: int(cat[k]) for k in README_WHOLE_READ} == README_WHOLE_READ
 
 
 def test_where_and_columns(demo, tmp_path):

@@ -224,3 +224,43 @@ def test_selective_read_past_a_dictionary_fallback_skips_the_dictionary_page(sou
     stats, touched = read(100, 200)
     assert touched == [True, True]
     assert stats["bytes_read"] > sum(length for _, length in dictionaries)
+
+
+@pytest.mark.parametrize("use_threads", [False, True])
+@pytest.mark.parametrize("page_size", [4000, 1 << 20])
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_batch_read_asks_each_byte_once(source, page_size, use_threads):
+    """iter_batches of a file without a page index reads page by page (the page
+    reader's 16 KiB windows, nothing prefetched): no byte of the file is asked
+    twice, the requests are the column chunks' bytes exactly (data_page_size
+    4000: several pages a window, headers and bodies cut off by its end; 1 MiB:
+    pages of 20,000 rows, larger than it), and bytes_read is what the source
+    saw, a whole read's too."""
+    sink = io.BytesIO()
+    pq.write_table(_table(200_000), sink, row_group_size=100_000, compression="snappy",
+                   data_page_size=page_size, write_page_index=False)
+    data = sink.getvalue()
+    metadata = pq.ParquetFile(io.BytesIO(data)).metadata
+    chunks = [c for g in range(metadata.num_row_groups) for c in _chunk_ranges(metadata, g)]
+    chunk_bytes = sum(end - start for start, end in chunks)
+    rec = SOURCES[source](data)
+    with quiver.ParquetFile(rec) as f:
+        opened = rec.take()
+        batches = list(f.iter_batches(batch_size=10_000, use_threads=use_threads))
+        stats = f.read_stats
+        reads = rec.take()
+        f.read(use_threads=use_threads)
+        whole = f.read_stats
+    got = pa.Table.from_batches([pa.record_batch(b) for b in batches])
+    assert got.equals(pq.read_table(io.BytesIO(data)))
+    assert stats["pages_decompressed"] > 2 * len(chunks)  # several pages a chunk
+    assert _disjoint(reads)
+    for offset, length in reads:
+        assert any(s <= offset and offset + length <= e for s, e in chunks), (offset, length)
+    assert sum(n for _, n in reads) == chunk_bytes
+    assert stats["bytes_read"] == chunk_bytes
+    assert whole["bytes_read"] == chunk_bytes
+    # With the footer's suffix read: at most the chunks and the footer's read.
+    assert sum(n for _, n in opened + reads) <= chunk_bytes + TAIL
+    # About one request a page at most (plus the first window of each chunk).
+    assert len(reads) <= stats["pages_decompressed"] + len(chunks)

@@ -6,13 +6,21 @@
 // zero-copy slice for io::BufferReader). A page header is decoded with
 // metadata/column_chunk_internal.h's DecodePageHeader, the walker PageHeaderIterator
 // uses too, from the window when it holds the header's offset, else from a
-// new window of min(16 KiB, rest of the chunk); a header that does not
-// decode from a window ending before the chunk does may be cut off, so the
-// window is read again, twice as long (at least 16 KiB), up to the chunk's
-// end, where the error becomes final (as Arrow C++'s SerializedPageReader
-// grows its header buffer). A body inside the window is used in place;
-// otherwise it is read together with up to 16 KiB after it, where the next
-// header usually is, so that a chunk of large pages costs one read a page.
+// new window of min(16 KiB, rest of the chunk). A body inside the window is
+// used in place; a body the window does not reach is read with up to 16 KiB
+// after it, where the next header usually is, so that a chunk of large pages
+// costs one read a page.
+//
+// No byte of the chunk is asked of the file twice: when the window holds the
+// start of a body (or of a header that does not decode from it, which may be
+// cut off: grown to twice its bytes, at least 16 KiB, up to the chunk's end,
+// where the error becomes final, as Arrow C++'s SerializedPageReader grows its
+// header buffer), only the bytes from the window's end on are read (Join).
+// That read becomes the window (the next header is found in it), and the
+// decoder is given the body in one piece: a slice spanning both reads when the
+// file's reads are slices of one buffer next to each other (io::BufferReader,
+// a memory map, a prefetched range), else a copy of both parts into a scratch
+// buffer reused from page to page.
 //
 // Page locations (the offset index, for reads of some rows): each read is
 // exactly one page (header and body as the location gives its size), so a
@@ -25,7 +33,10 @@
 // the pool holds at most the largest stated uncompressed size. Before that
 // allocation, a SNAPPY block's or single ZSTD frame's own stated size is
 // compared with the header's (compression::DecompressedSizeHint): a
-// decompression bomb is refused without allocating anything.
+// decompression bomb is refused without allocating anything. The scratch
+// buffer of joined reads is reallocated the same way; it holds at most the
+// largest stored size of a page, or of a header's grown window, both within
+// the chunk.
 #include "quiver/parquet/reader/page_reader_internal.h"
 
 #include <algorithm>
@@ -35,6 +46,7 @@
 
 #include "quiver/parquet/levels/level_decoder_internal.h"
 #include "quiver/util/crc32.h"
+#include "quiver/util/dcheck.h"
 
 namespace quiver::parquet {
 
@@ -96,6 +108,9 @@ struct PageReader::Impl {
   std::shared_ptr<Buffer> window;
   int64_t window_offset = 0;
   MutableBuffer decompressed;
+  // A header or body joined from the window's end and a later read (Join),
+  // when the two are not slices of one buffer.
+  MutableBuffer joined;
   ReadStats* stats = nullptr;
   // SetPageLocations: the data pages' places (empty: read by windows).
   std::vector<PageLocation> locations;
@@ -133,6 +148,59 @@ struct PageReader::Impl {
     return Status::OK();
   }
 
+  // File bytes [offset, offset + length) in one piece, when the first `have`
+  // of them (have < length) are at `head` and end where the window ends:
+  // the rest is read from the window's end, with `extra` bytes after it, and
+  // that read becomes the window. The piece is a slice spanning the window and
+  // the read when the read continues the window within one parent buffer;
+  // otherwise it is copied into `joined` (which may itself hold `head`: a
+  // header grown again).
+  Result<const uint8_t*> Join(const uint8_t* head, int64_t have, int64_t offset,
+                              int64_t length, int64_t extra) {
+    const int64_t window_end = window_offset + window->size();
+    QUIVER_DCHECK(have >= 0 && have < length && offset + have == window_end, "joining [",
+                  offset, ", +", length, ") with ", have, " bytes ending at the window's end ",
+                  window_end);
+    auto read = file->ReadAt(window_end, length - have + extra);
+    if (!read.ok()) return OnPage(read.status());
+    std::shared_ptr<Buffer> next = std::move(*read);
+    const std::shared_ptr<Buffer>& parent = window->parent();
+    const bool head_in_window = offset >= window_offset &&
+                                  head == window->data() + (offset - window_offset);
+    if (head_in_window && parent != nullptr && next->parent() == parent &&
+        next->data() == window->data() + window->size()) {
+      window = SliceBuffer(parent, window->data() - parent->data(), window->size() + next->size());
+      return window->data() + (offset - window_offset);
+    }
+    if (head == joined.data()) {
+      // `head` is the joined bytes so far (a header grown again): kept.
+      QUIVER_DCHECK_EQ(joined.size(), have);
+      auto reserved = joined.Reserve(length - have);
+      if (!reserved.ok()) {
+        return reserved.WithContext(prefix, ", page ", page_index, " at offset ", page_offset,
+                                    ": cannot allocate ", length,
+                                    " bytes to join the page's reads: ");
+      }
+    } else {
+      if (joined.capacity() < length) {
+        joined = MutableBuffer(pool);  // the old buffer goes first
+        auto buffer = MutableBuffer::WithCapacity(length, pool);
+        if (!buffer.ok()) {
+          return buffer.status().WithContext(prefix, ", page ", page_index, " at offset ",
+                                             page_offset, ": cannot allocate ", length,
+                                             " bytes to join the page's reads: ");
+        }
+        joined = std::move(*buffer);
+      }
+      joined.UnsafeSetSize(0);
+      joined.UnsafeExtendFromSlice(head, have);
+    }
+    joined.UnsafeExtendFromSlice(next->data(), length - have);
+    window = std::move(next);
+    window_offset = window_end;
+    return joined.data();
+  }
+
   // The next page's header into `info`, checked against the chunk.
   Status ReadHeader() {
     const int64_t offset = chunk.offset + pos;
@@ -142,10 +210,10 @@ struct PageReader::Impl {
       QUIVER_RETURN_NOT_OK(
           ReadWindow(offset, exact > 0 ? std::min(left, exact) : std::min(left, kHeaderWindow)));
     }
+    int64_t available = window_offset + window->size() - offset;
+    const uint8_t* bytes = InWindow(offset, available);
     while (true) {
-      const int64_t available = window_offset + window->size() - offset;
-      auto page = DecodePageHeader(InWindow(offset, available), available, next_index, offset,
-                                   limits);
+      auto page = DecodePageHeader(bytes, available, next_index, offset, limits);
       if (page.ok()) {
         QUIVER_RETURN_NOT_OK(CheckPageHeader(*page, left).WithContext(prefix, ", "));
         info = std::move(*page);
@@ -153,8 +221,9 @@ struct PageReader::Impl {
       }
       // Cut off by the window, perhaps: read more, up to the chunk's end.
       if (available >= left) return page.status().WithContext(prefix, ", ");
-      QUIVER_RETURN_NOT_OK(
-          ReadWindow(offset, std::min(left, std::max(2 * available, kHeaderWindow))));
+      const int64_t grown = std::min(left, std::max(2 * available, kHeaderWindow));
+      QUIVER_ASSIGN_OR_RAISE(bytes, Join(bytes, available, offset, grown, 0));
+      available = grown;
     }
   }
 
@@ -173,13 +242,20 @@ struct PageReader::Impl {
     return it->compressed_page_size;
   }
 
-  // The current page's body (its compressed_page_size bytes as stored).
+  // The current page's body (its compressed_page_size bytes as stored): in
+  // the window, joined from the window's end on, or read on its own.
   Result<const uint8_t*> ReadBody() {
     const int64_t offset = info.body_offset();
     const int64_t length = info.header.compressed_page_size;
     if (const uint8_t* body = InWindow(offset, length)) return body;
     const int64_t after = locations.empty() ? chunk.end() - (offset + length) : 0;
-    QUIVER_RETURN_NOT_OK(ReadWindow(offset, length + std::min(after, kHeaderWindow)));
+    const int64_t extra = std::min(after, kHeaderWindow);
+    const int64_t window_end = window_offset + window->size();
+    if (offset >= window_offset && offset < window_end) {
+      return Join(InWindow(offset, window_end - offset), window_end - offset, offset, length,
+                  extra);
+    }
+    QUIVER_RETURN_NOT_OK(ReadWindow(offset, length + extra));
     return window->data();
   }
 

@@ -3,7 +3,9 @@
 //
 // For each page: its header is read from a window of the file (grown when
 // the header is longer, up to the chunk's end), then its body; index pages
-// and page types this reader does not know are skipped. A data page is split
+// and page types this reader does not know are skipped. No byte of the chunk
+// is asked of the file twice (a body or header that starts in one read and
+// goes on past it is joined with the next read, page_reader.cc). A data page is split
 // into its three sections, the same for v1 and v2:
 //   v1: [rep levels][def levels][values], all compressed together; each
 //       level section is RLE with a 4-byte length prefix (stripped here) or
@@ -32,8 +34,10 @@
 // code (IOError) under the same prefix.
 // Memory taken from the pool per page is bounded by the page's stated
 // uncompressed size, itself refused when the pool cannot give it (the
-// pool's OutOfMemory, under the same prefix, naming the size); nothing is
-// allocated for pages that are not compressed.
+// pool's OutOfMemory, under the same prefix, naming the size), and by its
+// stored size when its bytes come from two reads that are not slices of one
+// buffer (joined into a reused scratch buffer); nothing else is allocated
+// for pages that are not compressed.
 #pragma once
 
 #include <cstdint>

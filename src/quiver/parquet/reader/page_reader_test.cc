@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <limits>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "quiver/array/test_util_internal.h"
@@ -398,56 +400,107 @@ TEST(PageReader, ReadsAFileOnDisk) {
   std::filesystem::remove(path);
 }
 
-// Pages are read one at a time: a header window, then the body with what
-// follows it, never the whole chunk.
-TEST(PageReader, ReadsPageByPage) {
-  WriterOptions options = Options(CompressionCodec::UNCOMPRESSED, false, false);
-  options.max_rows_per_page = 4000;  // pages of 32 KB (more than a window)
-  options.row_group_size = 100000;
-  io::BufferOutputStream sink;
-  auto schema = quiver::schema({field("x", int64(), false)});
-  auto writer = FileWriter::Open(&sink, schema, options);
-  ASSERT_TRUE(writer.ok());
-  const int64_t n = 40000;
-  auto batch = std::make_shared<RecordBatch>(
-      schema, n,
-      std::vector<ArrayDataPtr>{ArrayFromVector<int64_t>(int64(), Sequence<int64_t>(n, 5, 2))});
-  ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
-  ASSERT_TRUE((*writer)->Close().ok());
-  auto bytes = *sink.Finish();
-  auto recording = std::make_shared<RecordingFile>(bytes);
-  const OpenedFile f = Open(recording);
-  const size_t footer_reads = recording->reads().size();
-  auto reader = ChunkReader(f, 0, 0);
-  ASSERT_TRUE(reader.ok());
-  std::vector<PageInfo> pages;
-  std::vector<int64_t> values;
-  auto decoder = MakeTypedDecoder<Int64Decoder>(format::Encoding::kPlain);
-  ASSERT_TRUE(decoder.ok());
-  while (true) {
-    auto next = (*reader)->Next();
-    ASSERT_TRUE(next.ok()) << next.status();
-    if (!*next) break;
-    pages.push_back((*reader)->info());
-    const DataPage& p = (*reader)->data_page();
-    ASSERT_TRUE((*decoder)->SetData(p.num_values, p.values.data(), p.values.size()).ok());
-    std::vector<int64_t> v(static_cast<size_t>(p.num_values));
-    ASSERT_TRUE((*decoder)->Decode(p.num_values, v.data()).ok());
-    values.insert(values.end(), v.begin(), v.end());
+// Every read a fresh copy of the bytes (as io::ReadableFile's and a Python
+// file object's reads are), not a slice of one buffer.
+class CopyingFile final : public io::RandomAccessFile {
+ public:
+  explicit CopyingFile(std::shared_ptr<io::RandomAccessFile> file) : file_(std::move(file)) {}
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    QUIVER_ASSIGN_OR_RAISE(auto bytes, file_->ReadAt(offset, length));
+    return Buffer::Copy(bytes->data(), bytes->size());
   }
-  EXPECT_EQ(values, Sequence<int64_t>(n, 5, 2));
-  ASSERT_GE(pages.size(), 5u);
-  auto reads = recording->reads();
-  reads.erase(reads.begin(), reads.begin() + static_cast<long>(footer_reads));
-  // The first header window, then one read per page: its body and up to
-  // 16 KiB after it (where the next header is).
-  ASSERT_EQ(reads.size(), pages.size() + 1);
-  EXPECT_EQ(reads[0].offset, pages[0].offset);
-  EXPECT_EQ(reads[0].length, 16 * 1024);
-  for (size_t i = 0; i < pages.size(); ++i) {
-    EXPECT_EQ(reads[i + 1].offset, pages[i].body_offset());
-    EXPECT_LE(reads[i + 1].length, pages[i].header.compressed_page_size + 16 * 1024);
-    EXPECT_GE(reads[i + 1].length, pages[i].header.compressed_page_size);
+  int64_t Size() const override { return file_->Size(); }
+  const std::string& name() const override { return file_->name(); }
+
+ private:
+  std::shared_ptr<io::RandomAccessFile> file_;
+};
+
+// `bytes` behind a RecordingFile, whose reads are slices of `bytes`, or
+// copies when `copies`.
+std::pair<std::shared_ptr<io::RandomAccessFile>, std::shared_ptr<RecordingFile>> Recorded(
+    std::shared_ptr<Buffer> bytes, bool copies) {
+  auto recording = std::make_shared<RecordingFile>(std::move(bytes));
+  if (!copies) return {recording, recording};
+  return {std::make_shared<CopyingFile>(recording), recording};
+}
+
+// Pages are read one at a time, never the whole chunk, and no byte twice:
+// a header window, then for a body (or header) the window holds the start
+// of, the bytes from the window's end to the body's end and up to 16 KiB
+// after it (where the next header is). The reads follow one another over
+// the chunk. Pages larger than the window (one read each) and smaller
+// (headers and bodies cut off by the window's end), the reads slices of
+// the file's buffer (a body spanning two reads is a slice too) or copies.
+TEST(PageReader, ReadsPageByPage) {
+  for (const int64_t page_rows : {4000, 1500, 300}) {  // pages of 32 KB, 12 KB, 2.4 KB
+    for (const bool copies : {false, true}) {
+      SCOPED_TRACE(std::to_string(page_rows) + (copies ? " rows a page, copied reads"
+                                                       : " rows a page, sliced reads"));
+      WriterOptions options = Options(CompressionCodec::UNCOMPRESSED, false, false);
+      options.max_rows_per_page = page_rows;
+      options.row_group_size = 100000;
+      io::BufferOutputStream sink;
+      auto schema = quiver::schema({field("x", int64(), false)});
+      auto writer = FileWriter::Open(&sink, schema, options);
+      ASSERT_TRUE(writer.ok());
+      const int64_t n = 40000;
+      auto batch = std::make_shared<RecordBatch>(
+          schema, n,
+          std::vector<ArrayDataPtr>{
+              ArrayFromVector<int64_t>(int64(), Sequence<int64_t>(n, 5, 2))});
+      ASSERT_TRUE((*writer)->WriteRecordBatch(*batch).ok());
+      ASSERT_TRUE((*writer)->Close().ok());
+      auto bytes = *sink.Finish();
+      auto [file, recording] = Recorded(bytes, copies);
+      const OpenedFile f = Open(file);
+      const size_t footer_reads = recording->reads().size();
+      auto reader = ChunkReader(f, 0, 0);
+      ASSERT_TRUE(reader.ok());
+      std::vector<PageInfo> pages;
+      std::vector<int64_t> values;
+      bool values_in_file = true;
+      auto decoder = MakeTypedDecoder<Int64Decoder>(format::Encoding::kPlain);
+      ASSERT_TRUE(decoder.ok());
+      while (true) {
+        auto next = (*reader)->Next();
+        ASSERT_TRUE(next.ok()) << next.status();
+        if (!*next) break;
+        pages.push_back((*reader)->info());
+        const DataPage& p = (*reader)->data_page();
+        values_in_file = values_in_file && std::less_equal<>()(bytes->data(), p.values.data()) &&
+                         std::less_equal<>()(p.values.data() + p.values.size(),
+                                             bytes->data() + bytes->size());
+        ASSERT_TRUE((*decoder)->SetData(p.num_values, p.values.data(), p.values.size()).ok());
+        std::vector<int64_t> v(static_cast<size_t>(p.num_values));
+        ASSERT_TRUE((*decoder)->Decode(p.num_values, v.data()).ok());
+        values.insert(values.end(), v.begin(), v.end());
+      }
+      EXPECT_EQ(values, Sequence<int64_t>(n, 5, 2));
+      ASSERT_EQ(pages.size(), static_cast<size_t>((n + page_rows - 1) / page_rows));
+      // Uncompressed pages of sliced reads are slices of the file's buffer.
+      if (!copies) EXPECT_TRUE(values_in_file);
+      auto reads = recording->reads();
+      reads.erase(reads.begin(), reads.begin() + static_cast<long>(footer_reads));
+      const ByteRange chunk = (*reader)->chunk_range();
+      ASSERT_FALSE(reads.empty());
+      EXPECT_EQ(reads[0].offset, chunk.offset);
+      EXPECT_EQ(reads[0].length, 16 * 1024);
+      for (size_t i = 1; i < reads.size(); ++i) EXPECT_EQ(reads[i].offset, reads[i - 1].end());
+      EXPECT_EQ(reads.back().end(), chunk.end());
+      if (page_rows == 4000) {
+        // Every page larger than the window: one read a page, ending 16 KiB
+        // after its body (or at the chunk's end).
+        ASSERT_EQ(reads.size(), pages.size() + 1);
+        for (size_t i = 0; i < pages.size(); ++i) {
+          const int64_t body_end = pages[i].body_offset() + pages[i].header.compressed_page_size;
+          EXPECT_EQ(reads[i + 1].end(), std::min(chunk.end(), body_end + 16 * 1024));
+        }
+      } else {
+        // Several small pages a read.
+        EXPECT_LE(reads.size(), pages.size() + 1);
+      }
+    }
   }
 }
 
@@ -1070,7 +1123,8 @@ TEST(PageReaderHostile, Checksums) {
 }
 
 // A header longer than the first window (large statistics) is read by
-// growing the window, up to the chunk's end.
+// growing the window, up to the chunk's end, each time from the window's end
+// on (slices of the file's buffer, or copies joined).
 TEST(PageReaderHostile, HeadersLongerThanTheWindow) {
   RawPage page = Plain({1, 2});
   format::Statistics stats;
@@ -1078,27 +1132,41 @@ TEST(PageReaderHostile, HeadersLongerThanTheWindow) {
   stats.max_value = std::string(40000, 'z');
   page.header.data_page_header->statistics = stats;
   auto c = Chunk({Plain({0}), page, Plain({3})});
-  auto recording = std::make_shared<RecordingFile>(c.file->buffer());
-  auto reader = PageReader::Make(recording, c.meta, c.data_end, c.column,
-                                 {"hostile.parquet", 2, "a.b"});
-  ASSERT_TRUE(reader.ok());
-  ASSERT_TRUE(*(*reader)->Next());
-  ASSERT_TRUE(*(*reader)->Next());
-  ASSERT_NE((*reader)->data_page().statistics, nullptr);
-  EXPECT_EQ((*reader)->data_page().statistics->max_value, stats.max_value);
-  EXPECT_EQ((*reader)->info().header_size, c.offsets[2] - c.offsets[1] - 16);
-  ASSERT_TRUE(*(*reader)->Next());
-  EXPECT_FALSE(*(*reader)->Next());
-  // Windows of 16 KiB (holding page 0 and the start of page 1's header),
-  // then from page 1's header: 32 KiB, 64 KiB, the rest of the chunk.
-  auto reads = recording->reads();
-  ASSERT_EQ(reads.size(), 4u);
-  EXPECT_EQ(reads[0].offset, 4);
-  EXPECT_EQ(reads[0].length, 16 * 1024);
-  const int64_t rest = c.data_end - c.offsets[1];
-  for (size_t i = 1; i < 4; ++i) EXPECT_EQ(reads[i].offset, c.offsets[1]);
-  EXPECT_EQ(reads[1].length, 2 * (16 * 1024 - (c.offsets[1] - 4)));
-  EXPECT_EQ(reads[3].length, rest);
+  for (const bool copies : {false, true}) {
+    SCOPED_TRACE(copies ? "copied reads" : "sliced reads");
+    auto [file, recording] = Recorded(c.file->buffer(), copies);
+    auto reader = PageReader::Make(file, c.meta, c.data_end, c.column,
+                                   {"hostile.parquet", 2, "a.b"});
+    ASSERT_TRUE(reader.ok());
+    ASSERT_TRUE(*(*reader)->Next());
+    ASSERT_TRUE(*(*reader)->Next());
+    ASSERT_NE((*reader)->data_page().statistics, nullptr);
+    EXPECT_EQ((*reader)->data_page().statistics->min_value, stats.min_value);
+    EXPECT_EQ((*reader)->data_page().statistics->max_value, stats.max_value);
+    EXPECT_EQ((*reader)->info().header_size, c.offsets[2] - c.offsets[1] - 16);
+    auto values = MakeTypedDecoder<Int64Decoder>(format::Encoding::kPlain);
+    ASSERT_TRUE(values.ok());
+    const DataPage& p = (*reader)->data_page();
+    ASSERT_TRUE((*values)->SetData(p.num_values, p.values.data(), p.values.size()).ok());
+    std::vector<int64_t> v(2);
+    ASSERT_TRUE((*values)->Decode(2, v.data()).ok());
+    EXPECT_EQ(v, (std::vector<int64_t>{1, 2}));
+    ASSERT_TRUE(*(*reader)->Next());
+    EXPECT_FALSE(*(*reader)->Next());
+    // A window of 16 KiB (holding page 0 and the start of page 1's header,
+    // `cut` bytes of it), then page 1's header grown to 2 * cut, 4 * cut
+    // bytes, then the rest of the chunk: each read from the last one's end.
+    auto reads = recording->reads();
+    ASSERT_EQ(reads.size(), 4u);
+    EXPECT_EQ(reads[0].offset, 4);
+    EXPECT_EQ(reads[0].length, 16 * 1024);
+    const int64_t cut = reads[0].end() - c.offsets[1];
+    ASSERT_GT(2 * cut, 16 * 1024);
+    for (size_t i = 1; i < 4; ++i) EXPECT_EQ(reads[i].offset, reads[i - 1].end());
+    EXPECT_EQ(reads[1].end(), c.offsets[1] + 2 * cut);
+    EXPECT_EQ(reads[2].end(), c.offsets[1] + 4 * cut);
+    EXPECT_EQ(reads[3].end(), c.data_end);
+  }
 }
 
 TEST(PageReaderHostile, ChunkAndCodecRefusedAtMake) {

@@ -513,6 +513,136 @@ TEST(RangeReadTest, PlainReadRequestsEachByteOnce) {
   }
 }
 
+// Every read a fresh copy of the bytes (as io::ReadableFile's and a Python
+// file object's reads are), never slices of one buffer: the page reader then
+// joins a body spanning two reads by copying.
+class CopyingFile final : public io::RandomAccessFile {
+ public:
+  explicit CopyingFile(std::shared_ptr<io::RandomAccessFile> file) : file_(std::move(file)) {}
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    QUIVER_ASSIGN_OR_RAISE(auto bytes, file_->ReadAt(offset, length));
+    return Buffer::Copy(bytes->data(), bytes->size());
+  }
+  int64_t Size() const override { return file_->Size(); }
+  const std::string& name() const override { return file_->name(); }
+
+ private:
+  std::shared_ptr<io::RandomAccessFile> file_;
+};
+
+// A batch read without a page index (page by page through the page
+// reader's windows, not prefetched) asks each byte of the column chunks
+// once and nothing else: its reads are disjoint, lie within the chunks and
+// add up to them (so they cover them), bytes_read is their sum (ReadTable's
+// too), and the rows are the table written. Pages larger than the page
+// reader's 16 KiB window (PLAIN int64 and strings, mid's dictionary page)
+// and smaller (booleans, dictionary indices of 2,500 rows), uncompressed and
+// SNAPPY, the file's reads slices of its buffer or copies, one thread or
+// several.
+TEST(RangeReadTest, BatchReadRequestsEachByteOnce) {
+  const int64_t n = 60000;
+  std::vector<int64_t> big;
+  std::vector<std::string> words;
+  std::vector<bool> flags;
+  for (int64_t i = 0; i < n; ++i) {
+    big.push_back((i * 2654435761LL) % (int64_t{1} << 40));
+    words.push_back("w" + std::to_string(i % 20));
+    flags.push_back(i % 3 == 0);
+  }
+  auto table_schema =
+      schema({field("big", int64(), false), field("mid", int32()), field("flag", boolean()),
+              field("word", utf8()), field("text", utf8())});
+  auto table = Table::Make(
+      table_schema,
+      std::vector<ChunkedArrayPtr>{
+          std::make_shared<ChunkedArray>(
+              std::vector<ArrayPtr>{MakeArray(testutil::ArrayFromVector<int64_t>(int64(), big))},
+              int64()),
+          std::make_shared<ChunkedArray>(
+              std::vector<ArrayPtr>{MakeArray(testutil::ArrayFromVector<int32_t>(
+                  int32(), testutil::Sequence<int32_t>(n, -5, 3), testutil::Validity(n)))},
+              int32()),
+          std::make_shared<ChunkedArray>(
+              std::vector<ArrayPtr>{MakeArray(testutil::BooleanArrayFromVector(flags))},
+              boolean()),
+          std::make_shared<ChunkedArray>(
+              std::vector<ArrayPtr>{MakeArray(testutil::StringArrayFromVector(words))}, utf8()),
+          std::make_shared<ChunkedArray>(
+              std::vector<ArrayPtr>{MakeArray(testutil::StringArrayFromVector(
+                  testutil::Strings(n), testutil::Validity(n, 5)))},
+              utf8())});
+  ASSERT_TRUE(table.ok()) << table.status();
+  for (const auto codec :
+       {compression::CompressionCodec::UNCOMPRESSED, compression::CompressionCodec::SNAPPY}) {
+    for (const int64_t page_rows : {2500, 20000}) {
+      WriterOptions options;
+      options.compression.default_value = codec;
+      options.write_page_index = false;
+      options.row_group_size = 30000;
+      options.max_rows_per_page = page_rows;
+      options.use_dictionary.by_column = {{"big", false}, {"text", false}};
+      auto bytes = WriteToBuffer(**table, options);
+      for (const bool copies : {false, true}) {
+        for (const bool threads : {false, true}) {
+          SCOPED_TRACE(std::string(compression::CompressionCodecName(codec)) + ", " +
+                       std::to_string(page_rows) + " rows a page" +
+                       (copies ? ", copied reads" : ", sliced reads") +
+                       (threads ? ", threads" : ", one thread"));
+          std::shared_ptr<io::RandomAccessFile> file = AsFile(bytes, "batches.parquet");
+          if (copies) file = std::make_shared<CopyingFile>(file);
+          auto recording = std::make_shared<RecordingFile>(file);
+          auto reader = FileReader::Open(recording);
+          ASSERT_TRUE(reader.ok()) << reader.status();
+          (*reader)->set_use_threads(threads);
+          recording->TakeReads();
+          // The column chunks, and the pages that are larger than the
+          // window and smaller.
+          const format::FileMetaData& meta = ThriftOf(*(*reader)->metadata());
+          uint32_t footer_length = 0;
+          std::memcpy(&footer_length, bytes->data() + bytes->size() - 8, 4);
+          const int64_t footer_offset = bytes->size() - 8 - footer_length;
+          std::vector<RowRange> chunks;
+          int64_t chunk_bytes = 0;
+          for (const auto& group : meta.row_groups) {
+            for (const auto& column : group.columns) {
+              auto range = ColumnChunkRange(*column.meta_data, footer_offset);
+              ASSERT_TRUE(range.ok()) << range.status();
+              chunks.push_back({range->offset, range->end()});
+              chunk_bytes += range->length;
+            }
+          }
+          auto batches = (*reader)->GetRecordBatchReader(std::nullopt, std::nullopt, 4096);
+          ASSERT_TRUE(batches.ok()) << batches.status();
+          auto got = (*batches)->ToTable();
+          ASSERT_TRUE(got.ok()) << got.status();
+          ExpectSameRows(**got, **table, "batches");
+          const ReadStats stats = (*reader)->read_stats();
+          const std::vector<RowRange> reads = recording->TakeReads();
+          ExpectDisjoint(reads);
+          int64_t bytes_asked = 0;
+          for (const RowRange& r : reads) {
+            bytes_asked += r.length();
+            EXPECT_TRUE(std::any_of(chunks.begin(), chunks.end(), [&](const RowRange& c) {
+              return c.begin <= r.begin && r.end <= c.end;
+            })) << "[" << r.begin << ", " << r.end << ") is not within a column chunk";
+          }
+          EXPECT_EQ(bytes_asked, chunk_bytes);
+          EXPECT_EQ(stats.bytes_read, bytes_asked);
+          // Requests: at most one a page and one a chunk.
+          EXPECT_LE(static_cast<int64_t>(reads.size()),
+                    stats.pages_decompressed + static_cast<int64_t>(chunks.size()));
+          // ReadTable (prefetched chunks) asks the same bytes.
+          auto whole = (*reader)->ReadTable();
+          ASSERT_TRUE(whole.ok()) << whole.status();
+          ExpectSameRows(**whole, **table, "ReadTable");
+          EXPECT_EQ((*reader)->read_stats().bytes_read, stats.bytes_read);
+          EXPECT_EQ((*reader)->read_stats().pages_decompressed, stats.pages_decompressed);
+        }
+      }
+    }
+  }
+}
+
 // A selection with an offset index: each top-level column's reader (a unit
 // of the read, possibly on another thread) fetches its chunks' offset
 // indexes in one request, then the dictionary pages and the pages holding
