@@ -70,10 +70,12 @@ Status BooleanDecoder::Skip(int64_t n) {
 template <typename T>
 Status TypedDecoder<T>::Skip(int64_t n) {
   QUIVER_RETURN_NOT_OK(CheckWanted(n));
-  std::vector<T> scratch(static_cast<size_t>(std::min(n, kScratchValues)));
+  // On the stack: a masked read skips between every few values it takes.
+  constexpr int64_t kChunk = 256;
+  T scratch[kChunk];
   for (int64_t done = 0; done < n;) {
-    const int64_t m = std::min(n - done, kScratchValues);
-    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    const int64_t m = std::min(n - done, kChunk);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch));
     done += m;
   }
   return Status::OK();
@@ -115,10 +117,11 @@ Status FixedLenByteArrayDecoder::Skip(int64_t n) {
 
 Status ByteArrayDecoder::Skip(int64_t n) {
   QUIVER_RETURN_NOT_OK(CheckWanted(n));
-  std::vector<std::string_view> scratch(static_cast<size_t>(std::min(n, kScratchValues)));
+  constexpr int64_t kChunk = 256;  // on the stack, as TypedDecoder's
+  std::string_view scratch[kChunk];
   for (int64_t done = 0; done < n;) {
-    const int64_t m = std::min(n - done, kScratchValues);
-    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    const int64_t m = std::min(n - done, kChunk);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch));
     done += m;
   }
   return Status::OK();

@@ -55,6 +55,18 @@ class DictionaryDecoderBase : public Base {
     return Status::OK();
   }
 
+  // The indices passed over by the RLE/bit-packed skip, not unpacked nor
+  // checked against the dictionary (an index out of range is an error
+  // where it is decoded).
+  Status Skip(int64_t n) override {
+    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
+    const int64_t got = indices_.Skip(n);
+    if (got != n) return Fail(n, got);
+    position_ += n;
+    this->values_left_ -= n;
+    return Status::OK();
+  }
+
  protected:
   // Before SetDictionary() decodes the new dictionary.
   void StartDictionary() { has_dictionary_ = false; }

@@ -53,6 +53,11 @@
 
 namespace quiver::parquet {
 
+namespace internal {
+template <typename Base>
+class RunsAdapter;  // reader/runs_decoder.cc: a decoder standing for another
+}  // namespace internal
+
 class Decoder {
  public:
   // Values decoded at once into scratch memory by the generic paths (Skip,
@@ -118,6 +123,9 @@ class Decoder {
   Status EndedEarly(int64_t n, int64_t decoded) const;
   // Invalid: the header or bytes of a page hold only `available` values.
   Status TooFew(int64_t num_values, int64_t available, const char* where) const;
+  // For a decoder that stands for another (internal::RunsAdapter): the
+  // encoding it presents, that of the page it reads through.
+  void set_encoding(format::Encoding encoding) { encoding_ = encoding; }
 
   int64_t values_left_ = 0;
 
@@ -237,6 +245,9 @@ class ByteArrayDecoder : public Decoder {
   template <typename Offset>
   Status AppendArrow(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
                      MutableBuffer* offsets, MutableBuffer* data);
+  // Calls the DecodeInto of the decoder it stands for.
+  template <typename Base>
+  friend class internal::RunsAdapter;
 
  private:
   std::vector<std::string_view> views_;  // DecodeArrow's scratch

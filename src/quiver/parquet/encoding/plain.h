@@ -165,6 +165,9 @@ class PlainByteArrayDecoder {
   // The next n values, as views into the page data; Invalid (naming the
   // value and byte offset) if a length or the bytes it announces are missing.
   Status Decode(int64_t n, std::string_view* out);
+  // Moves past the next n values, reading only their lengths; the same
+  // checks as Decode.
+  Status Skip(int64_t n);
   // The next n values' bytes to out[0, ...) and their end offsets (base +
   // the bytes so far) to ends[0, n); *bytes gets the bytes written. `out`
   // has room for bytes_left() bytes. The same checks as Decode. With
@@ -182,6 +185,10 @@ class PlainByteArrayDecoder {
   bool at_end() const { return pos_ == size_; }
 
  private:
+  // The length of the value at pos_, checked: its 4 bytes and the bytes it
+  // announces are there.
+  Status NextLength(int64_t* length) const;
+
   const uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   int64_t pos_ = 0;

@@ -562,6 +562,7 @@ bool RleBitPackedDecoder::NextRun() {
     lit_left_ = values;
     lit_block_ = 0;
     block_pos_ = 32;
+    lazy_pos_ = 0;
     pos_ += bytes;
     return values > 0;
   }
@@ -599,22 +600,41 @@ void RleBitPackedDecoder::LoadBlock() {
     internal::Unpack32(padded, bit_width_, block_);
   }
   ++lit_block_;
-  block_pos_ = 0;
+  block_pos_ = lazy_pos_;
+  lazy_pos_ = 0;
 }
 
 void RleBitPackedDecoder::SkipLiteral(int64_t k) {
   const int64_t next = LiteralIndex() + k;
   lit_left_ -= k;
-  lit_block_ = next / 32;
-  // At the run's end no block is needed (GetBits and Count take the rest
-  // of a run as bits: unpacking its last block was a tenth of reading a
-  // sparse column).
-  if (next % 32 == 0 || lit_left_ == 0) {
-    block_pos_ = 32;
-  } else {
-    LoadBlock();  // block lit_block_, then lit_block_ + 1 is the next to load
-    block_pos_ = static_cast<int>(next % 32);
+  if (block_pos_ < 32 && next / 32 == lit_block_ - 1) {
+    block_pos_ = static_cast<int>(next % 32);  // within the block loaded
+    return;
   }
+  // Nothing is unpacked here: a read from inside block next / 32 loads it
+  // then (at the run's end none is needed: GetBits and Count take the rest
+  // of a run as bits).
+  lit_block_ = next / 32;
+  block_pos_ = 32;
+  lazy_pos_ = static_cast<int>(next % 32);
+}
+
+int64_t RleBitPackedDecoder::Skip(int64_t n) {
+  int64_t done = 0;
+  while (done < n) {
+    if (rle_left_ > 0) {
+      const int64_t k = std::min(rle_left_, n - done);
+      rle_left_ -= k;
+      done += k;
+    } else if (lit_left_ > 0) {
+      const int64_t k = std::min(lit_left_, n - done);
+      SkipLiteral(k);
+      done += k;
+    } else if (!NextRun()) {
+      break;
+    }
+  }
+  return done;
 }
 
 int64_t RleBitPackedDecoder::GetBits(uint8_t* out, int64_t out_offset, int64_t n,
@@ -716,7 +736,7 @@ int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
       lit_left_ -= k;
       // Whole blocks straight into the output when the types match.
       if constexpr (sizeof(T) == sizeof(uint32_t)) {
-        if (block_pos_ == 32 && k >= 32) {
+        if (block_pos_ == 32 && lazy_pos_ == 0 && k >= 32) {
           const int64_t blocks = k / 32;
           const uint8_t* p = lit_data_ + lit_block_ * 4 * int64_t{bit_width_};
           internal::UnpackBlocks32(p, end_ - p, bit_width_, blocks,
