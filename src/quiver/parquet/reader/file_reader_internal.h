@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "quiver/memory/buffer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema/schema_descriptor_internal.h"
 
@@ -28,10 +30,37 @@ void SetSkipPagesByOffsetIndex(FileReader& reader, bool on);
 // Late materialization (late_materialization.cc). A batch's rows as (rows
 // to skip, rows to read) steps from `start`, a position in row group
 // `group`: the refiner replaces them with steps spanning as many rows (the
-// rows not read skipped) and sets *rows to the rows they read.
+// rows not read skipped) and sets *rows to the rows the batch returns. It
+// may also set *mask to a bitmap of the rows the refined steps read (bit
+// i: their i-th row; valid until the batch is read): the batch then holds
+// only the rows whose bit is set (*rows of them), flat leaves read masked
+// (ColumnReader::ReadRecordsMasked), the other columns read and filtered.
 using BatchSteps = std::vector<std::pair<int64_t, int64_t>>;
 using BatchRefiner = std::function<Status(int group, int64_t start, const BatchSteps& steps,
-                                          BatchSteps* refined, int64_t* rows)>;
+                                          BatchSteps* refined, int64_t* rows,
+                                          const uint8_t** mask)>;
+
+// The rows a masked read returns of one row group's selection: bits
+// [offset, offset + the selection's rows) of `bits`, bit i for its i-th
+// row; nullptr bits: every selected row. `decode_masked`: flat leaves
+// decode only those rows' values (ColumnReader::ReadRecordsMasked); off,
+// every column reads every selected row and is filtered (cheaper for a
+// dense mask).
+struct RowMask {
+  std::shared_ptr<Buffer> bits;
+  int64_t offset = 0;
+  bool decode_masked = true;
+};
+// ReadRowGroups(row_groups, selections, columns) returning of each row
+// group only the selected rows its mask sets (masks: one per row group).
+// With decode_masked, flat top-level leaves decode only those rows' values
+// (ColumnReader::ReadRecordsMasked); other columns (and every column
+// without it) are read over the selection and filtered. The same units,
+// threads and stats as ReadRowGroups.
+Result<TablePtr> ReadRowGroupsMasked(FileReader& reader, const std::vector<int>& row_groups,
+                                     const std::vector<RowRanges>& selections,
+                                     const std::vector<RowMask>& masks,
+                                     const std::optional<std::vector<std::string>>& columns);
 // GetRecordBatchReader(columns, row_groups, selections, batch_size) whose
 // batches read the refiner's steps, adding to the stats of the current read
 // call (it starts none).

@@ -38,6 +38,19 @@ inline constexpr int64_t kMergeGapRows = 1024;
 // the first or after the last match is read too (ReadTable: a selection of
 // every row reads as the plain read).
 inline constexpr int64_t kMergeEdgeRows = 256;
+// Masked decoding (ColumnReader::ReadRecordsMasked): the covered rows of a
+// row group (or batch) that are not all matches decode the payload's flat
+// leaves at the matches only when the matches are fragmented (fewer than
+// kMaskedDecodeMaxMatchesPerRun matches a run of matches on average: long
+// runs are read as runs already) and sparse enough that the work per run
+// pays (at least kMaskedDecodeMinRowsPerRun covered rows a run); otherwise
+// the covered rows are decoded and filtered. Measured in
+// late_materialization.cc's header comment.
+inline constexpr int64_t kMaskedDecodeMaxMatchesPerRun = 16;
+inline constexpr int64_t kMaskedDecodeMinRowsPerRun = 8;
+// Whether covered rows with bits [offset, offset + rows) of `bits`, `set`
+// of them set, are read by masked decoding (the rule above).
+bool DecodeMasked(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set);
 
 // The rows of `selection` (a row group's rows, in order) whose bit is set
 // in `keep` (bit keep_offset + i is of the selection's i-th row), as runs;
@@ -56,11 +69,12 @@ RowRanges CoverMatches(const RowRanges& selection, const uint8_t* keep, int64_t 
 // matches (their covering runs, runs closer than `merge_gap` rows merged:
 // INT64_MAX reads every row kept and filters, as reading everything would)
 // only. Counters go to the reader's stats.
+// `masked_decode` off: the covered rows are always decoded then filtered.
 Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
                           const std::optional<std::vector<std::string>>& columns,
                           const std::vector<int>& row_groups,
                           const std::vector<RowRanges>& selections,
-                          int64_t merge_gap = kMergeGapRows);
+                          int64_t merge_gap = kMergeGapRows, bool masked_decode = true);
 
 // The same batch by batch (batches of at most `batch_size` rows read,
 // holding their matches; batches with none are not returned): each batch's
@@ -71,6 +85,7 @@ Result<RecordBatchReaderPtr> ReadLateBatches(FileReader& reader,
                                              const std::vector<int>& row_groups,
                                              const std::vector<RowRanges>& selections,
                                              int64_t batch_size,
-                                             int64_t merge_gap = kMergeGapRows);
+                                             int64_t merge_gap = kMergeGapRows,
+                                             bool masked_decode = true);
 
 }  // namespace quiver::parquet::internal
