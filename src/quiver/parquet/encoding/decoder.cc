@@ -96,6 +96,16 @@ Status TypedDecoder<T>::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
   return Status::OK();
 }
 
+template <typename T>
+Status TypedDecoder<T>::DecodeRuns(const ValueRun* runs, int64_t num_runs, T* out) {
+  for (int64_t r = 0; r < num_runs; ++r) {
+    if (runs[r].skip > 0) QUIVER_RETURN_NOT_OK(Skip(runs[r].skip));
+    QUIVER_RETURN_NOT_OK(Decode(runs[r].take, out));
+    out += runs[r].take;
+  }
+  return Status::OK();
+}
+
 template class TypedDecoder<int32_t>;
 template class TypedDecoder<int64_t>;
 template class TypedDecoder<Int96>;
@@ -111,6 +121,16 @@ Status FixedLenByteArrayDecoder::Skip(int64_t n) {
     const int64_t m = std::min(n - done, chunk);
     QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
     done += m;
+  }
+  return Status::OK();
+}
+
+Status FixedLenByteArrayDecoder::DecodeRuns(const ValueRun* runs, int64_t num_runs,
+                                            uint8_t* out) {
+  for (int64_t r = 0; r < num_runs; ++r) {
+    if (runs[r].skip > 0) QUIVER_RETURN_NOT_OK(Skip(runs[r].skip));
+    QUIVER_RETURN_NOT_OK(Decode(runs[r].take, out));
+    out += runs[r].take * type_length_;
   }
   return Status::OK();
 }

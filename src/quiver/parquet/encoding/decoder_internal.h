@@ -58,6 +58,13 @@ template <typename Base>
 class RunsAdapter;  // reader/runs_decoder.cc: a decoder standing for another
 }  // namespace internal
 
+// A run of a page's values for DecodeRuns (the reader's masked reads):
+// `skip` values passed over, then `take` decoded.
+struct ValueRun {
+  int64_t skip = 0;
+  int64_t take = 0;
+};
+
 class Decoder {
  public:
   // Values decoded at once into scratch memory by the generic paths (Skip,
@@ -177,6 +184,11 @@ class TypedDecoder : public Decoder {
   virtual Status DecodeSpaced(int64_t num_slots, const uint8_t* validity,
                               int64_t validity_offset, T* out);
 
+  // For each of runs[0, num_runs): skip its `skip` values, then decode its
+  // `take` into out (one after the other). By default a Skip and a Decode
+  // a run; PLAIN and dictionaries walk the runs inside one call.
+  virtual Status DecodeRuns(const ValueRun* runs, int64_t num_runs, T* out);
+
   Status Skip(int64_t n) override;
 
  protected:
@@ -264,6 +276,8 @@ class FixedLenByteArrayDecoder : public Decoder {
 
   // The next n values, n * type_length() bytes.
   virtual Status Decode(int64_t n, uint8_t* out) = 0;
+  // TypedDecoder::DecodeRuns for these values.
+  virtual Status DecodeRuns(const ValueRun* runs, int64_t num_runs, uint8_t* out);
 
   Status Skip(int64_t n) override;
 

@@ -388,23 +388,25 @@ template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int64_t*, ui
                                                   int64_t*, bool*);
 
 Status PlainByteArrayDecoder::NextLength(int64_t* length) const {
-  if (QUIVER_PREDICT_FALSE(size_ - pos_ < 4)) {
+  if (size_ - pos_ < 4) {
     return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_,
                            " has no room for its 4-byte length at byte ", pos_, " of ", size_);
   }
-  *length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
-  if (QUIVER_PREDICT_FALSE(*length > size_ - pos_ - 4)) {
+  const int64_t announced = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
+  if (announced > size_ - pos_ - 4) {
     return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_, " at byte ", pos_,
-                           " claims ", *length, " bytes but only ", size_ - pos_ - 4,
+                           " claims ", announced, " bytes but only ", size_ - pos_ - 4,
                            " remain");
   }
+  if (length != nullptr) *length = announced;
   return Status::OK();
 }
 
 Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
   for (int64_t i = 0; i < n; ++i) {
-    int64_t length = 0;
-    QUIVER_RETURN_NOT_OK(NextLength(&length));
+    if (QUIVER_PREDICT_FALSE(size_ - pos_ < 4)) return NextLength(nullptr);
+    const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
+    if (QUIVER_PREDICT_FALSE(length > size_ - pos_ - 4)) return NextLength(nullptr);
     out[i] = std::string_view(reinterpret_cast<const char*>(data_ + pos_ + 4),
                               static_cast<size_t>(length));
     pos_ += 4 + length;
@@ -414,13 +416,18 @@ Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
 }
 
 Status PlainByteArrayDecoder::Skip(int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t length = 0;
-    QUIVER_RETURN_NOT_OK(NextLength(&length));
-    pos_ += 4 + length;
-    ++values_read_;
+  // The lengths only, in locals (a masked read skips most values of a page).
+  int64_t pos = pos_;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    if (QUIVER_PREDICT_FALSE(size_ - pos < 4)) break;
+    const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos));
+    if (QUIVER_PREDICT_FALSE(length > size_ - pos - 4)) break;
+    pos += 4 + length;
   }
-  return Status::OK();
+  pos_ = pos;
+  values_read_ += i;
+  return i == n ? Status::OK() : NextLength(nullptr);
 }
 
 }  // namespace quiver::parquet

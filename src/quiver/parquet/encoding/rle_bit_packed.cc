@@ -731,6 +731,18 @@ int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
       ExpandBits(lit_data_, LiteralIndex(), k, out + read);
       SkipLiteral(k);
       read += k;
+    } else if (lit_left_ > 0 && block_pos_ == 32 && n - read < 8) {
+      // A few values where no block is unpacked (after a skip): each read
+      // from its bits, not a block of 32 unpacked.
+      const int64_t k = std::min(lit_left_, n - read);
+      const int64_t size = end_ - lit_data_;
+      const int64_t index = LiteralIndex();
+      for (int64_t j = 0; j < k; ++j) {
+        out[read + j] = static_cast<T>(
+            bitmap::LoadBitsIn(lit_data_, size, (index + j) * bit_width_, bit_width_));
+      }
+      SkipLiteral(k);
+      read += k;
     } else if (lit_left_ > 0) {
       int64_t k = std::min(lit_left_, n - read);
       lit_left_ -= k;

@@ -140,8 +140,10 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
   const uint8_t* mask = nullptr;
   int64_t mask_offset = 0;
   bool decode_masked = true;
+  int64_t rows_per_run = 0;
   if (group_mask_ != nullptr) {
     decode_masked = group_mask_->decode_masked;
+    rows_per_run = group_mask_->rows_per_run;
     mask = group_mask_->bits->data();
     mask_offset = group_mask_->offset + selected_pos_;
     out_rows = bitmap::CountSetBits(mask, mask_offset, want);
@@ -149,13 +151,15 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
   selected_pos_ += want;
   if (refiner_) {
     std::vector<std::pair<int64_t, int64_t>> refined;
-    const uint8_t* refined_mask = nullptr;
+    BatchMask refined_mask;
     QUIVER_RETURN_NOT_OK(
         refiner_(current_group_, start, steps_, &refined, &out_rows, &refined_mask));
     steps_ = std::move(refined);
-    if (refined_mask != nullptr) {
-      mask = refined_mask;
+    if (refined_mask.bits != nullptr) {
+      mask = refined_mask.bits;
       mask_offset = 0;
+      decode_masked = true;
+      rows_per_run = refined_mask.rows_per_run;
     }
   }
   int64_t read_rows = 0;  // the rows the steps read
@@ -177,9 +181,11 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
     const ReadNode& node = nodes_[n];
     // A masked batch: a flat leaf reads the mask's rows only; other nodes
     // read every row of the steps and are filtered after.
-    const bool masked_leaf = mask != nullptr && decode_masked &&
-                             node.kind == ReadNode::Kind::kLeaf &&
-                             readers_[static_cast<size_t>(node.column)]->CanReadMasked();
+    bool masked_leaf = mask != nullptr && decode_masked && node.kind == ReadNode::Kind::kLeaf;
+    if (masked_leaf) {
+      const ColumnReader& leaf = *readers_[static_cast<size_t>(node.column)];
+      masked_leaf = leaf.CanReadMasked() && leaf.MaskedReadPays(rows_per_run);
+    }
     for (ColumnReader* reader : node_readers_[n]) {
       int64_t pos = start;
       int64_t bit = mask_offset;

@@ -110,6 +110,22 @@ class ColumnReader {
   // Whether ReadRecordsMasked may be used: a top-level leaf of a flat
   // column (max levels rep 0, def 0 or 1) whose levels are not kept.
   bool CanReadMasked() const { return flat_; }
+  // Whether a masked read decodes faster than reading every row and
+  // filtering, for a mask whose runs of set bits come every `rows_per_run`
+  // rows on average (0: not known: yes). Each run costs a skip and a
+  // decode call, which pays where it spares decoding at least
+  // kMaskedMinRowsPerRun rows (byte arrays, whose values cost more to
+  // decode and copy: kMaskedMinRowsPerRunBytes). Measured on TPC-H
+  // lineitem (one thread, random selections; docs/design.md "Filtered
+  // reads"): fixed widths broke even near 13% of rows selected (about 9
+  // rows a run), strings near 50% (4).
+  static constexpr int64_t kMaskedMinRowsPerRun = 8;
+  static constexpr int64_t kMaskedMinRowsPerRunBytes = 4;
+  bool MaskedReadPays(int64_t rows_per_run) const {
+    const bool bytes = column_->physical_type == format::Type::kByteArray;
+    return rows_per_run == 0 ||
+           rows_per_run >= (bytes ? kMaskedMinRowsPerRunBytes : kMaskedMinRowsPerRun);
+  }
 
   // Levels read since the last ClearBatch(): nullptr when the column's max
   // level is 0 (every level 0).

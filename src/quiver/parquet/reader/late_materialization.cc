@@ -235,8 +235,8 @@ RowRanges CoverMatches(const RowRanges& selection, const uint8_t* keep, int64_t 
   return RowRanges::Make(std::move(rows)).ValueOrDie();
 }
 
-bool DecodeMasked(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set) {
-  if (set == 0 || set == rows) return false;
+int64_t MaskedRowsPerRun(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set) {
+  if (set == 0 || set == rows) return 0;
   // Runs of set bits: their first bits, a word at a time.
   int64_t runs = 0;
   uint64_t carry = 0;  // the last bit of the previous word
@@ -246,7 +246,8 @@ bool DecodeMasked(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set
     runs += std::popcount(word & ~((word << 1) | carry));
     carry = (word >> (k - 1)) & 1;
   }
-  return set < kMaskedDecodeMaxMatchesPerRun * runs && runs * kMaskedDecodeMinRowsPerRun <= rows;
+  if (set >= kMaskedDecodeMaxMatchesPerRun * runs) return 0;
+  return std::max<int64_t>(1, rows / runs);
 }
 
 namespace {
@@ -326,7 +327,7 @@ Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
   // 3. The payload at the matches' covering runs: a row group whose runs
   // cover only matches reads them as they are; else its covered rows are
   // read masked (the payload's flat leaves decode the matches only) or
-  // decoded and filtered (DecodeMasked decides), so the payload holds the
+  // decoded and filtered (MaskedRowsPerRun decides), so the payload holds the
   // matches only.
   TablePtr payload;
   std::vector<std::vector<ArrayPtr>> payload_chunks;
@@ -347,10 +348,9 @@ Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
       if (!exact) {
         const int64_t rows = cover_length - before;
         mask.offset = before;
-        mask.decode_masked =
-            masked_decode &&
-            DecodeMasked(cover_keep.data(), before, rows,
-                         bitmap::CountSetBits(cover_keep.data(), before, rows));
+        mask.rows_per_run = MaskedRowsPerRun(
+            cover_keep.data(), before, rows, bitmap::CountSetBits(cover_keep.data(), before, rows));
+        mask.decode_masked = masked_decode && mask.rows_per_run > 0;
       }
       masks.push_back(std::move(mask));
       inexact.push_back(!exact);
@@ -430,7 +430,7 @@ class LateBatchReader final : public RecordBatchReader {
           payload_, MakeRefinedBatchReader(
                         reader, split_.payload, row_groups, selections, batch_size,
                         [this](int, int64_t, const BatchSteps& steps, BatchSteps* refined,
-                               int64_t* rows, const uint8_t** mask) {
+                               int64_t* rows, BatchMask* mask) {
                           return Refine(steps, refined, rows, mask);
                         }));
     }
@@ -502,9 +502,8 @@ class LateBatchReader final : public RecordBatchReader {
 
   // The payload's steps for the filter batch's rows: the matches' covering
   // runs, the rest skipped; a mask of the covered rows' matches when they
-  // are read masked (DecodeMasked).
-  Status Refine(const BatchSteps& steps, BatchSteps* refined, int64_t* rows,
-                const uint8_t** mask) {
+  // are read masked (MaskedRowsPerRun).
+  Status Refine(const BatchSteps& steps, BatchSteps* refined, int64_t* rows, BatchMask* mask) {
     QUIVER_ASSIGN_OR_RAISE(RecordBatchPtr batch, first_->Next());
     int64_t want = 0;
     int64_t span = 0;
@@ -541,10 +540,12 @@ class LateBatchReader final : public RecordBatchReader {
     }
     if (at < span) refined->push_back({span - at, 0});
     *rows = cover.row_count();
-    masked_ = !exact_ && masked_decode_ &&
-              DecodeMasked(cover_keep_.data(), 0, cover_length, matches_);
+    const int64_t rows_per_run =
+        exact_ || !masked_decode_ ? 0
+                                  : MaskedRowsPerRun(cover_keep_.data(), 0, cover_length, matches_);
+    masked_ = rows_per_run > 0;
     if (masked_) {
-      *mask = cover_keep_.data();
+      *mask = BatchMask{cover_keep_.data(), rows_per_run};
       *rows = matches_;
     }
     return Status::OK();

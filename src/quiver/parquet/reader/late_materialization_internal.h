@@ -39,18 +39,17 @@ inline constexpr int64_t kMergeGapRows = 1024;
 // every row reads as the plain read).
 inline constexpr int64_t kMergeEdgeRows = 256;
 // Masked decoding (ColumnReader::ReadRecordsMasked): the covered rows of a
-// row group (or batch) that are not all matches decode the payload's flat
-// leaves at the matches only when the matches are fragmented (fewer than
-// kMaskedDecodeMaxMatchesPerRun matches a run of matches on average: long
-// runs are read as runs already) and sparse enough that the work per run
-// pays (at least kMaskedDecodeMinRowsPerRun covered rows a run); otherwise
-// the covered rows are decoded and filtered. Measured in
-// late_materialization.cc's header comment.
+// row group (or batch) that are not all matches are read masked (the
+// payload's flat leaves decode the matches only, where their column reader
+// says it pays: ColumnReader::MaskedReadPays) when the matches are
+// fragmented: fewer than kMaskedDecodeMaxMatchesPerRun matches a run of
+// matches on average (longer runs are read as runs already); otherwise the
+// covered rows are decoded and filtered.
 inline constexpr int64_t kMaskedDecodeMaxMatchesPerRun = 16;
-inline constexpr int64_t kMaskedDecodeMinRowsPerRun = 8;
-// Whether covered rows with bits [offset, offset + rows) of `bits`, `set`
-// of them set, are read by masked decoding (the rule above).
-bool DecodeMasked(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set);
+// For covered rows with bits [offset, offset + rows) of `bits`, `set` of
+// them set: 0 when they are not read masked (the rule above), else the
+// covered rows per run of matches (RowMask::rows_per_run, at least 1).
+int64_t MaskedRowsPerRun(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set);
 
 // The rows of `selection` (a row group's rows, in order) whose bit is set
 // in `keep` (bit keep_offset + i is of the selection's i-th row), as runs;

@@ -25,10 +25,7 @@ namespace quiver::parquet::internal {
 
 // Masked reads (runs_decoder_internal.h): `skip` values of a page passed
 // over, then `take` decoded.
-struct ValueRun {
-  int64_t skip = 0;
-  int64_t take = 0;
-};
+using quiver::parquet::ValueRun;
 
 class LeafBuilder {
  public:

@@ -25,10 +25,8 @@ class RunsAdapter : public Base, public RunsDecoder {
     run_ = 0;
     taken_ = 0;
     this->set_encoding(inner->encoding());
-    this->values_left_ = 0;
     int64_t total = 0;
     for (int64_t i = 0; i < num_runs; ++i) total += runs[i].take;
-    if (num_runs > 0 && runs[0].skip > 0) QUIVER_RETURN_NOT_OK(inner_->Skip(runs[0].skip));
     this->values_left_ = total;
     return static_cast<Decoder*>(this);
   }
@@ -54,31 +52,41 @@ class RunsAdapter : public Base, public RunsDecoder {
   }
 
   // Calls take(m, done) for the next n taken values, m at a time within a
-  // run (done: those of the n before), skipping between runs.
+  // run (done: those of the n before), a run's skip made as it is entered.
   template <typename Take>
   Status Walk(int64_t n, Take&& take) {
     QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
     int64_t done = 0;
     while (done < n) {
       const ValueRun& run = runs_[run_];
+      Status st;
+      if (taken_ == 0 && run.skip > 0) st = inner_->Skip(run.skip);
       const int64_t m = std::min(n - done, run.take - taken_);
-      Status st = take(m, done);
-      if (st.ok()) {
-        taken_ += m;
-        done += m;
-        if (taken_ == run.take) {
-          taken_ = 0;
-          ++run_;
-          if (run_ < num_runs_ && runs_[run_].skip > 0) st = inner_->Skip(runs_[run_].skip);
-        }
-      }
+      if (st.ok()) st = take(m, done);
       if (!st.ok()) {
         this->values_left_ = 0;
         return st;
       }
+      taken_ += m;
+      done += m;
+      if (taken_ == run.take) {
+        taken_ = 0;
+        ++run_;
+      }
     }
     this->values_left_ -= n;
     return Status::OK();
+  }
+
+  // All the values left, from the start of a run: the page decoder's
+  // DecodeRuns over the runs left (one call); false when not so.
+  template <typename Out>
+  bool AllRunsLeft(int64_t n, Out* out, Status* status) {
+    if (taken_ != 0 || n != this->values_left_ || n == 0) return false;
+    *status = inner_->DecodeRuns(runs_ + run_, num_runs_ - run_, out);
+    run_ = num_runs_;
+    this->values_left_ = 0;
+    return true;
   }
 
   // ByteArrayDecoder's one-pass copy (DecodeInto), run by run into the
@@ -127,6 +135,8 @@ class TypedRuns final : public RunsAdapter<TypedDecoder<T>> {
  public:
   TypedRuns() : RunsAdapter<TypedDecoder<T>>(TypedDecoder<T>::kType, format::Encoding::kPlain) {}
   Status Decode(int64_t n, T* out) override {
+    Status status;
+    if (this->AllRunsLeft(n, out, &status)) return status;
     return this->Walk(n, [&](int64_t m, int64_t done) {
       return this->inner_->Decode(m, out + done);
     });
@@ -137,6 +147,8 @@ class FlbaRuns final : public RunsAdapter<FixedLenByteArrayDecoder> {
  public:
   explicit FlbaRuns(int type_length) : RunsAdapter(format::Encoding::kPlain, type_length) {}
   Status Decode(int64_t n, uint8_t* out) override {
+    Status status;
+    if (AllRunsLeft(n, out, &status)) return status;
     const int64_t width = type_length();
     return Walk(n, [&](int64_t m, int64_t done) { return inner_->Decode(m, out + done * width); });
   }

@@ -27,10 +27,12 @@ class RunsDecoder {
 
   // Binds to `inner` (the page's decoder, of this decoder's physical type)
   // and runs[0, num_runs) (each with take > 0; kept by the caller until the
-  // decoding is done): skips runs[0].skip values of `inner` and returns
-  // the decoder of the taken values (values_left(): their sum; the
-  // encoding `inner`'s). Decoding all of them leaves `inner` just past the
-  // last run's values; an error leaves the decoder empty.
+  // decoding is done) and returns the decoder of the taken values
+  // (values_left(): their sum; the encoding `inner`'s). Decoding all of
+  // them leaves `inner` just past the last run's values; an error leaves
+  // the decoder empty. Fixed widths decoded all at once go through the page
+  // decoder's DecodeRuns (one call for the runs: PLAIN copies them from
+  // the page, dictionaries map their indices); otherwise run by run.
   virtual Result<Decoder*> Bind(Decoder* inner, const ValueRun* runs, int64_t num_runs) = 0;
 
   // The runs decoder of physical type `type` (`type_length`: FLBA width).
