@@ -604,39 +604,6 @@ void RleBitPackedDecoder::LoadBlock() {
   lazy_pos_ = 0;
 }
 
-void RleBitPackedDecoder::SkipLiteral(int64_t k) {
-  const int64_t next = LiteralIndex() + k;
-  lit_left_ -= k;
-  if (block_pos_ < 32 && next / 32 == lit_block_ - 1) {
-    block_pos_ = static_cast<int>(next % 32);  // within the block loaded
-    return;
-  }
-  // Nothing is unpacked here: a read from inside block next / 32 loads it
-  // then (at the run's end none is needed: GetBits and Count take the rest
-  // of a run as bits).
-  lit_block_ = next / 32;
-  block_pos_ = 32;
-  lazy_pos_ = static_cast<int>(next % 32);
-}
-
-int64_t RleBitPackedDecoder::Skip(int64_t n) {
-  int64_t done = 0;
-  while (done < n) {
-    if (rle_left_ > 0) {
-      const int64_t k = std::min(rle_left_, n - done);
-      rle_left_ -= k;
-      done += k;
-    } else if (lit_left_ > 0) {
-      const int64_t k = std::min(lit_left_, n - done);
-      SkipLiteral(k);
-      done += k;
-    } else if (!NextRun()) {
-      break;
-    }
-  }
-  return done;
-}
-
 int64_t RleBitPackedDecoder::GetBits(uint8_t* out, int64_t out_offset, int64_t n,
                                      int64_t* ones) {
   int64_t read = 0;

@@ -178,7 +178,20 @@ class RleBitPackedDecoder {
     return block_pos_ == 32 ? lit_block_ * 32 + lazy_pos_ : (lit_block_ - 1) * 32 + block_pos_;
   }
   // Moves past k (<= lit_left_) values of the current bit-packed run.
-  void SkipLiteral(int64_t k);
+  // Nothing is unpacked here: a read from inside a block not loaded loads
+  // it then (at the run's end none is needed: GetBits and Count take the
+  // rest of a run as bits).
+  void SkipLiteral(int64_t k) {
+    const int64_t next = LiteralIndex() + k;
+    lit_left_ -= k;
+    if (block_pos_ < 32 && next / 32 == lit_block_ - 1) {
+      block_pos_ = static_cast<int>(next % 32);  // within the block loaded
+      return;
+    }
+    lit_block_ = next / 32;
+    block_pos_ = 32;
+    lazy_pos_ = static_cast<int>(next % 32);
+  }
 
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;
