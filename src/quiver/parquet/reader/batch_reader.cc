@@ -235,10 +235,18 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
       for (ArrayDataPtr& chunk : chunks) {
         const int64_t chunk_rows = chunk->length;
         if (at - mask_offset + chunk_rows > read_rows) break;  // (the check below reports it)
-        auto bits = std::make_shared<Buffer>(mask, bit_util::BytesForBits(at + chunk_rows));
-        auto keep = ArrayData::Make(boolean(), chunk_rows, {nullptr, std::move(bits)}, 0, at);
-        QUIVER_ASSIGN_OR_RAISE(auto context, compute::FilterContext::Make(keep, {}, impl_->pool));
-        QUIVER_ASSIGN_OR_RAISE(chunk, context.Apply(chunk));
+        const compute::FilterContext* shared =
+            group_mask_ != nullptr ? group_mask_->filter.get() : nullptr;
+        if (shared != nullptr && at == group_mask_->offset &&
+            shared->input_length() == chunk_rows) {
+          QUIVER_ASSIGN_OR_RAISE(chunk, shared->Apply(chunk));  // the row group's, made once
+        } else {
+          auto bits = std::make_shared<Buffer>(mask, bit_util::BytesForBits(at + chunk_rows));
+          auto keep = ArrayData::Make(boolean(), chunk_rows, {nullptr, std::move(bits)}, 0, at);
+          QUIVER_ASSIGN_OR_RAISE(auto context,
+                                 compute::FilterContext::Make(keep, {}, impl_->pool));
+          QUIVER_ASSIGN_OR_RAISE(chunk, context.Apply(chunk));
+        }
         at += chunk_rows;
       }
     }

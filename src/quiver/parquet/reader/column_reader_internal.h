@@ -118,9 +118,9 @@ class ColumnReader {
   // decode and copy: kMaskedMinRowsPerRunBytes). Measured on TPC-H
   // lineitem (one thread, random selections; docs/design.md "Filtered
   // reads"): fixed widths broke even near 13% of rows selected (about 9
-  // rows a run), strings near 50% (4).
+  // rows a run), strings between 30% and 50% (5 and 4).
   static constexpr int64_t kMaskedMinRowsPerRun = 8;
-  static constexpr int64_t kMaskedMinRowsPerRunBytes = 4;
+  static constexpr int64_t kMaskedMinRowsPerRunBytes = 5;
   bool MaskedReadPays(int64_t rows_per_run) const {
     const bool bytes = column_->physical_type == format::Type::kByteArray;
     return rows_per_run == 0 ||

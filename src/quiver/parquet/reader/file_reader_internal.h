@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "quiver/compute/filter.h"
 #include "quiver/memory/buffer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema/schema_descriptor_internal.h"
@@ -57,6 +58,9 @@ struct RowMask {
   int64_t offset = 0;
   bool decode_masked = true;
   int64_t rows_per_run = 0;
+  // Optional: the same mask (the selection's rows) as a filter, made once
+  // and shared by the columns that read every selected row.
+  std::shared_ptr<const compute::FilterContext> filter;
 };
 // ReadRowGroups(row_groups, selections, columns) returning of each row
 // group only the selected rows its mask sets (masks: one per row group).

@@ -17,6 +17,7 @@
 
 #include "quiver/compute/filter.h"
 #include "quiver/memory/buffer.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -359,7 +360,18 @@ Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
                            Buffer::Copy(cover_keep.data(),
                                         static_cast<int64_t>(cover_keep.size()), pool));
     for (size_t g = 0; g < masks.size(); ++g) {
-      if (inexact[g]) masks[g].bits = cover_bits;
+      if (!inexact[g]) continue;
+      masks[g].bits = cover_bits;
+      // The filter the columns that read every covered row share (made
+      // once, not once a column), unless every flat leaf reads masked.
+      if (!masks[g].decode_masked ||
+          masks[g].rows_per_run < ColumnReader::kMaskedMinRowsPerRun) {
+        const int64_t rows = covers[g].row_count();
+        QUIVER_ASSIGN_OR_RAISE(
+            auto context,
+            compute::FilterContext::Make(MaskOf(cover_bits, masks[g].offset, rows), {}, pool));
+        masks[g].filter = std::make_shared<const compute::FilterContext>(std::move(context));
+      }
     }
     QUIVER_ASSIGN_OR_RAISE(payload, ReadRowGroupsMasked(reader, row_groups, covers, masks,
                                                         split.payload));
