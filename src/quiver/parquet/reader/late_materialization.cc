@@ -1,13 +1,17 @@
 // Late materialization of filtered reads (late_materialization_internal.h;
 // docs/design.md "Filtered reads").
 //
-// The cost model is the one number kMergeGapRows: a run boundary in the
-// payload read costs a SkipRecords and a ReadRecords call per column (page
+// The runs' cost model is kMergeGapRows: a run boundary in the payload
+// read costs a SkipRecords and a ReadRecords call per column (page
 // lookups, level and value decoder state) and the assembly one more
 // append, about what decoding a few dozen values costs; a gap shorter than
-// that is decoded and filtered out rather than skipped. A selection whose
-// matches leave only short gaps so becomes one run over the rows the
-// pruning kept: read everything, then filter (the adaptive fallback).
+// that is covered rather than skipped. The covered rows that do not match
+// are then dropped inside the read (RowMask): the payload's flat leaves
+// decode the matches only where the matches are fragmented and the column
+// gains by it (MaskedRowsPerRun, ColumnReader::MaskedReadPays); the other
+// columns decode every covered row and are filtered (the adaptive
+// fallback: a dense selection reads as reading everything, then
+// filtering).
 #include "quiver/parquet/reader/late_materialization_internal.h"
 
 #include <algorithm>

@@ -8,9 +8,11 @@
 // rows the other (payload) columns read: the runs of matches, with runs
 // closer than kMergeGapRows merged (a skip between runs costs about as
 // much as decoding that many rows, measured with callgrind, see
-// late_materialization.cc), so a dense or fragmented selection reads its
+// late_materialization.cc). Covered rows that do not match are dropped in
+// the read: fragmented matches are decoded masked (the payload's flat
+// leaves decode the matches' values only), a dense selection reads its
 // covering rows and filters them, as reading everything and filtering
-// would; a sparse one decodes the payload at the matches only.
+// would.
 #pragma once
 
 #include <cstdint>
