@@ -6,6 +6,7 @@
 #   make release      library, CLI and examples (build/release)
 #   make bench-build  the benchmarks (release tree)
 #   make bench        run them
+#   make bench-peers-build  the Rust and Go peers, once (a stamp; ~40 min cold)
 #   make bench-peers  Quiver vs arrow-rs, arrow-go, pyarrow, duckdb, polars
 #   make bench-compute  compute kernels vs arrow-rs and pyarrow.compute
 #   make bench-filter  filtered reads vs arrow-rs, pyarrow, duckdb, polars
@@ -13,13 +14,13 @@
 #   make test-tsan    the thread-pool and use_threads tests (writer and reader) under ThreadSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers bench-compute bench-filter fuzz test-tsan clean
+.PHONY: help deps deps-python release debug demo test test-cpp test-python bench-build bench bench-peers-build bench-peers bench-compute bench-filter fuzz test-tsan clean
 
 export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 export CCACHE_MAXSIZE ?= 2G
 
 help:
-	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps.sh apt
@@ -67,12 +68,19 @@ bench-build:
 bench: bench-build
 	@$(bench_clock); bench/run.sh
 
+# The Rust and Go peers (bench/peers/build_peers.sh: arrow-rs twice, default
+# target and native, and arrow-go), built once outside any timed run: a stamp
+# (sources, toolchain, CPU) makes a second call a no-op. A missing cargo or go
+# is announced and that peer left out.
+bench-peers-build: deps
+	@$(bench_clock); bench/peers/build_peers.sh >/dev/null
+
 # Quiver's writer and reader against the other implementations, each a peer
-# process (bench/peers/PROTOCOL.md); the Rust and Go peers are built when cargo
-# and go are installed (arrow-rs twice: default target and native). Results:
+# process (bench/peers/PROTOCOL.md), with the peers bench-peers-build built;
+# the time budget starts after the builds. Results:
 # bench/results/peers_<date>_<commit>.{md,json.gz,png}. ARGS passes options to
 # bench/peers/run.py (e.g. ARGS=--quick).
-bench-peers: deps
+bench-peers: deps bench-peers-build
 	@$(bench_clock); \
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \
@@ -84,7 +92,7 @@ bench-peers: deps
 # kernel at 65,536 and 1,048,576 rows. Results:
 # bench/results/compute_<date>_<commit>.{md,json.gz,png}. ARGS passes options
 # to bench/peers/compute_run.py (e.g. ARGS=--quick).
-bench-compute: deps
+bench-compute: deps bench-peers-build
 	@$(bench_clock); \
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \
@@ -95,8 +103,9 @@ bench-compute: deps
 # polars, one thread and multi-threaded, on TPC-H lineitem SF1 and a
 # ClickBench-like table (bench/peers/filter_run.py). Results:
 # bench/results/filter_<date>_<commit>.{md,json.gz}; ARGS passes options to
-# filter_run.py (e.g. ARGS=--quick). Ends within 45 minutes.
-bench-filter: deps
+# filter_run.py (e.g. ARGS=--quick; ARGS="--resume PREV.json.gz" continues a
+# run that ran out of budget). Ends within 45 minutes (builds apart).
+bench-filter: deps bench-peers-build
 	@$(bench_clock); \
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \

@@ -1,12 +1,15 @@
 """The time budget of `make bench-peers` (run.py --budget-minutes, 57 by
-default; the clock starts with run.sh, so the builds count): it binds.
+default; the clock starts when run.sh has built the extension, after
+`make bench-peers-build` built the Rust and Go peers: builds are not in
+it): it binds.
 
 Issue 43: every make bench-* ends within 60 minutes on 2 cores. The
 budget is planned from an earlier full run (estimate.Reference: the newest
 in bench/results), each case costed under today's schedule (Plan) by two
 figures: its floor, the work no deadline removes (gate, warm-ups, R_MIN
-rounds of one repetition), and its full cost (every round the rule wants,
-its repetitions).
+rounds of one repetition, R_NEAR for a case with an arm within 1 +- NEAR;
+the far peers other than the fastest leave after one), and its full cost
+(every round the rule wants, its repetitions).
 
 - Inputs. When an input starts, the time left is split over it and every
   input still to come in proportion to their full costs, but never below a
@@ -19,7 +22,8 @@ its repetitions).
   and the session's peers). Now plus this case's part is its deadline.
 - A case's repetitions are cut (the same for every arm) so that R_MIN
   rounds fit before its deadline; past it, the case finishes the round in
-  progress and stops, never before R_MIN rounds (schedule.run_case). Every
+  progress and stops, never before R_MIN rounds (R_NEAR while an undecided
+  ratio lies within 1 +- NEAR) (schedule.run_case). Every
   arm of a round runs, the control and order checks are reported, and a
   ratio not yet decided is "undecided", flagged "budget: stopped at N
   rounds", never a win, tie or loss.
@@ -27,8 +31,10 @@ its repetitions).
 Time a case leaves unused goes to the cases after it, and an overrun is
 taken from them; the run ends at the budget as long as the floors fit in
 it. simulate() replays the reference's cases under these rules on a fake
-clock (estimate.py --simulate; schedule_test.py checks that the last full
-run would end within the budget).
+clock (estimate.py --simulate, also for a run of some sections or sinks;
+schedule_test.py checks that the last full run would end within the
+budget, its floor leaving room for more rounds).
+
 """
 
 import math
@@ -178,11 +184,11 @@ def _owner(arm):
     return arm["proc"]
 
 
-def _warmups(arm, today=True):
-    """The arm's untimed runs under today's rule (none after a long gate
-    run), or as the reference ran them."""
-    g = arm.get("gate_s")
-    if today and (g is None or g >= schedule.LONG_RUN_S):
+def _warmups(arm, today=True, main_gate_s=None):
+    """The arm's untimed runs under today's rule (schedule.warms_up: none
+    after a long gate run, nor for a peer far from Quiver's gate run
+    `main_gate_s`), or as the reference ran them."""
+    if today and not schedule.warms_up(arm.get("gate_s"), arm["role"], main_gate_s):
         return []
     return list(arm.get("warmups_s") or [])
 
@@ -196,7 +202,8 @@ def _warmups(arm, today=True):
 # of the write outside the timing (the file sink's unlink; measured 0.1-8
 # ms for 8-170 ms writes), a collection about nothing.
 GC_S, REP_S, REP_FRAC = 0.025, 0.001, 0.05
-PY_PROCS = ("quiver", "control", "pyarrow", "duckdb", "duckdb-mt", "polars", "polars-mt")
+PY_PROCS = ("quiver", "control", "pyarrow", "pyarrow-mt", "duckdb", "duckdb-mt", "polars",
+            "polars-mt")
 
 
 def _spent(part, k):
@@ -218,27 +225,81 @@ def _spent(part, k):
     return spent, py, arms
 
 
-def _case_parts(rec, new_parts, gc_s, rep, today=True):
+def _near(rec):
+    """{(sink, arm name)} of a reference case's deciding arms whose ratio
+    lay within 1 +- NEAR (schedule.near_one): such a case has R_NEAR rounds
+    before a deadline may stop it."""
+    out = set()
+    for sink, s in rec.get("sinks", {}).items():
+        for name, st in s.get("stats", {}).items():
+            if schedule.near_one(st):
+                out.add((sink, name))
+    roles = {(a["sink"], a["name"]): a["role"] for p in rec.get("parts", [rec])
+             for a in p.get("arms", {}).values()}
+    return {k for k in out if roles.get(k) in schedule.DECIDERS}
+
+
+def _leader(arm):
+    """The peer a follower arm goes with (a peer's -mt arm, a layout arm
+    quiver@PEER, a CDC writer's PEER:default), or None."""
+    n = arm["name"]
+    if arm["role"] not in ("follower", "layout"):
+        return None
+    if n.endswith("-mt"):
+        return n[:-3]
+    if schedule.LAYOUT_SEP in n:
+        return n.split(schedule.LAYOUT_SEP)[1]
+    return n.split(":")[0] if ":" in n else None
+
+
+def _far_one(rec, arms):
+    """Keys of `arms` ({key: (arm, times, session)}) that leave after one
+    round under today's rule (schedule.far_after_one), judged from the
+    reference's figures: peer arms other than their sink's fastest whose
+    ratio and gate runs' ratio both lie FAR or more from Quiver's on the
+    same side, and the arms that follow them."""
+    far = set()
+    gates = {(a["sink"], a["name"]): a.get("gate_s") for a, _, _ in arms.values()}
+    lo, hi = 1 / schedule.FAR, schedule.FAR
+    for a, _, _ in arms.values():
+        s = rec.get("sinks", {}).get(a["sink"], {})
+        st = s.get("stats", {}).get(a["name"])
+        q, g = gates.get((a["sink"], MAIN)), a.get("gate_s")
+        if a["role"] != "peer" or st is None or a["name"] == s.get("fastest") or not q or not g:
+            continue
+        if (st["ratio"] < lo and q / g < lo) or (st["ratio"] > hi and q / g > hi):
+            far.add((a["sink"], a["name"]))
+    return {key for key, (a, _, _) in arms.items()
+            if (a["sink"], a["name"]) in far or (a["sink"], _leader(a)) in far}
+
+
+def _case_parts(rec, new_parts, gc_s, rep, today=True, sinks=None):
     """The sessions of one case under today's plan `new_parts` (lists of
     peer processes): per session None (nothing timed there) or {"fixed":
     seconds of gates, warm-ups and what the reference spent outside the
     timing (less `gc_s` a Python call), "rounds": [(a, b)] a round's
     seconds being a times the repetitions plus b, "wanted": the rounds the
-    rule wants, "extra": a repeat round's (a, b), "arms", "reps": the
-    rule's repetitions}. `rep(seconds)`: seconds outside the timing of a
-    repetition after the first. today=False: as the reference ran (its
-    warm-ups, one repetition, no repeat of a failing check)."""
+    rule wants, "min_rounds": the rounds no deadline removes (R_MIN, R_NEAR
+    with an arm within 1 +- NEAR), "extra": a repeat round's (a, b),
+    "arms", "reps": the rule's repetitions}. `rep(seconds)`: seconds outside
+    the timing of a repetition after the first. today=False: as the
+    reference ran (its warm-ups, one repetition, no repeat of a failing
+    check, R_MIN). `sinks`: only these sinks' arms (a run of some sinks)."""
     parts = rec.get("parts", [rec])
     arms = {}   # key -> (arm, times {round: s}, reference session)
     outside = []
     for k, p in enumerate(parts):
         spent, py, here = _spent(p, k)
         for key, (a, t) in here.items():
+            if sinks is not None and a["sink"] not in sinks:
+                continue
             if _owner(a) != MAIN or key not in arms or len(t) > len(arms[key][1]):
                 arms[key] = (a, t, k)
         outside.append(p.get("seconds_total", 0.0) - spent - gc_s * py)
     wants_repeat = today and rec.get("economy") and any(
         s.get("flags") for s in rec.get("sinks", {}).values())
+    near = _near(rec) if today else set()
+    far = _far_one(rec, arms) if today else set()
     out = []
     for i, procs in enumerate(new_parts):
         mine = {key: v for key, v in arms.items()
@@ -250,13 +311,14 @@ def _case_parts(rec, new_parts, gc_s, rep, today=True):
         refs = {v[2] for v in mine.values()}
         rounds = max(len(v[1]) for v in mine.values())
         live = {**mine, **qc}
+        mains = {a["sink"]: a.get("gate_s") for a, _, _ in live.values() if a["role"] == "main"}
         fixed = max(0.0, sum(outside[k] for k in refs) / len(refs))
         for key, (a, t, _) in live.items():
             if a.get("gate_s") is None:
                 continue
             if _owner(a) != MAIN or i == 0:
-                fixed += a["gate_s"] + sum(_warmups(a, today))
-            elif a["gate_s"] < schedule.LONG_RUN_S or not today:  # reuse_gate's warm-up
+                fixed += a["gate_s"] + sum(_warmups(a, today, mains.get(a["sink"])))
+            elif schedule.warms_up(a["gate_s"]) or not today:  # reuse_gate's warm-up
                 fixed += statistics.median(t.values()) if t else a["gate_s"]
         per_round = []
         for r in range(rounds):
@@ -264,11 +326,26 @@ def _case_parts(rec, new_parts, gc_s, rep, today=True):
             for key, (a, t, _) in live.items():
                 here = r in t if _owner(a) != MAIN else any(
                     r in v[1] for v in mine.values() if v[0]["sink"] == a["sink"])
+                if r >= 1 and key in far:
+                    here = False  # decided after one round today
                 if here and t:
                     x = t.get(r, statistics.median(t.values()))
                     a_ += x + rep(x)
                     b_ -= rep(x)
             per_round.append((a_, b_))
+        close = {(a["sink"], a["name"]) for a, _, _ in mine.values()} & near
+        min_rounds = schedule.R_NEAR if close else schedule.R_MIN
+        if len(per_round) < min_rounds:
+            # The reference stopped it sooner (its budget): the rounds to
+            # R_NEAR run the close arms with their sinks' Quiver and control.
+            a_ = b_ = 0.0
+            for a, t, _ in live.values():
+                if t and ((a["sink"], a["name"]) in close or (
+                        a["role"] in ("main", "control") and a["sink"] in {s for s, _ in close})):
+                    x = statistics.median(t.values())
+                    a_ += x + rep(x)
+                    b_ -= rep(x)
+            per_round += [(a_, b_)] * (min_rounds - len(per_round))
         extra = [0.0, 0.0]
         if wants_repeat and rounds < schedule.R_CHECK:
             # The reference ran in economy (no repeat of a failing check):
@@ -281,10 +358,11 @@ def _case_parts(rec, new_parts, gc_s, rep, today=True):
                             x = statistics.median(t.values())
                             extra[0] += x + rep(x)
                             extra[1] -= rep(x)
-        arms_ = [_Arm(a["gate_s"], _warmups(a, today)) for a, t, _ in live.values()
-                 if t and a.get("gate_s")]
+        arms_ = [_Arm(a["gate_s"], _warmups(a, today, mains.get(a["sink"])))
+                 for a, t, _ in live.values() if t and a.get("gate_s")]
         out.append({"fixed": fixed, "rounds": per_round, "extra": tuple(extra),
-                    "wanted": max(rounds, schedule.R_CHECK if extra[0] else 0),
+                    "wanted": max(len(per_round), schedule.R_CHECK if extra[0] else 0),
+                    "min_rounds": min_rounds,
                     "arms": arms_, "reps": schedule.case_reps(arms_) if today else 1})
     return out
 
@@ -300,7 +378,7 @@ def session_costs(m):
     """(floor, full) seconds of a session model of _case_parts."""
     if m is None:
         return (0.0, 0.0)
-    floor = m["fixed"] + sum(a + b for a, b in m["rounds"][:schedule.R_MIN])
+    floor = m["fixed"] + sum(a + b for a, b in m["rounds"][:m["min_rounds"]])
     full = m["fixed"] + sum(a * m["reps"] + b for a, b in m["rounds"])
     full += max(0, m["wanted"] - len(m["rounds"])) * (m["extra"][0] * m["reps"] + m["extra"][1])
     return (floor, full)
@@ -312,18 +390,84 @@ def ref_sessions(rec):
             for p in rec.get("parts", [rec])]
 
 
+# The read section's multi-threaded sink (run.py READ_MT): Quiver and its
+# control with use_threads, and the peers' -mt processes. A reference run
+# without it is costed with a copy of its one-thread arms (the same
+# processes' sessions; a multi-threaded read takes at most about its
+# one-thread time on 2 cores, so the copy errs long).
+READ_MT = "read-mt"
+READ_MT_NAMES = {MAIN: MAIN, CONTROL: CONTROL, "pyarrow": "pyarrow-mt",
+                 "duckdb": "duckdb-mt", "polars": "polars-mt"}
+
+
+def with_read_mt(rec):
+    """`rec`, or for a read case without the read-mt sink, a copy of it
+    with that sink's arms, rounds and figures copied from its read sink's
+    (Quiver's, the control's, pyarrow's, duckdb's and polars')."""
+    parts = rec.get("parts", [rec])
+    if rec.get("section") != "read" or any(
+            a["sink"] == READ_MT for p in parts for a in p.get("arms", {}).values()):
+        return rec
+
+    def copy_part(p):
+        q = dict(p, arms=dict(p.get("arms", {})), times_s=dict(p.get("times_s", {})),
+                 sinks=dict(p.get("sinks", {})))
+        added = 0.0
+        for key, a in p.get("arms", {}).items():
+            name = READ_MT_NAMES.get(a["name"])
+            if a["sink"] != "read" or name is None:
+                continue
+            new = f"{name}/{READ_MT}"
+            q["arms"][new] = dict(a, name=name, sink=READ_MT)
+            t = p.get("times_s", {}).get(key)
+            if t is not None:
+                q["times_s"][new] = list(t)
+                added += sum(x for _, x in t) * p.get("reps", 1)
+            added += (a.get("gate_s") or 0.0) + sum(a.get("warmups_s") or [])
+        s = p.get("sinks", {}).get("read")
+        if s is not None:
+            q["sinks"][READ_MT] = {"stats": {READ_MT_NAMES[n]: st for n, st in
+                                             s.get("stats", {}).items() if n in READ_MT_NAMES},
+                                   "flags": list(s.get("flags", []))}
+        q["seconds_total"] = p.get("seconds_total", 0.0) + added
+        return q
+    if "parts" not in rec:
+        return copy_part(rec)
+    out = dict(rec, parts=[copy_part(p) for p in parts])
+    out["arms"] = {k: a for p in out["parts"] for k, a in p["arms"].items()}
+    s = rec.get("sinks", {}).get("read")
+    if s is not None:
+        out["sinks"] = dict(rec.get("sinks", {}))
+        out["sinks"][READ_MT] = {"stats": {READ_MT_NAMES[n]: st for n, st in
+                                           s.get("stats", {}).items() if n in READ_MT_NAMES},
+                                 "flags": list(s.get("flags", []))}
+    return out
+
+
+def today_records(ref, today=True):
+    """The reference's cases as today's run has them (with_read_mt), or as
+    they ran (today=False)."""
+    if not today:
+        return ref.records
+    cached = getattr(ref, "_today_records", None)
+    if cached is None:
+        cached = ref._today_records = [with_read_mt(r) for r in ref.records]
+    return cached
+
+
 class Plan:
     """(floor, full) seconds of each case of the reference `ref`
     (estimate.Reference) under today's schedule, in the sessions it ran in
     then; a reference without rounds (an older .md) gives a floor of 0 and
     its cost as the full."""
 
-    def __init__(self, ref, gc_s=None, rep_s=REP_S, rep_frac=REP_FRAC):
+    def __init__(self, ref, gc_s=None, rep_s=REP_S, rep_frac=REP_FRAC, today=True, sinks=None):
         self.ref = ref
         self.cases = {}
         gc_s = gc_cost(ref) if gc_s is None else gc_s
-        for r in ref.records:
-            models = _case_parts(r, ref_sessions(r), gc_s, lambda t: rep_s + rep_frac * t)
+        for r in today_records(ref, today):
+            models = _case_parts(r, ref_sessions(r), gc_s, lambda t: rep_s + rep_frac * t,
+                                 today, sinks)
             cost = (0.0, 0.0)
             for m in models:
                 cost = _add(cost, session_costs(m))
@@ -370,7 +514,7 @@ def _input_file(section, name, rows):
 
 
 def simulate(ref, limit_s, replan=True, available=None, gc_s=None, rep_s=REP_S,
-             rep_frac=REP_FRAC, today=True):
+             rep_frac=REP_FRAC, today=True, sections=None, sinks=None):
     """A full run replayed from the reference (estimate.Reference of a full
     run's .json.gz) under today's schedule and a binding budget of
     `limit_s`: {"end_s", "cut", "cases", "inputs": [...], "floor_s"}.
@@ -378,7 +522,11 @@ def simulate(ref, limit_s, replan=True, available=None, gc_s=None, rep_s=REP_S,
     as the reference machine's) instead of the reference's. `gc_s`,
     `rep_s`, `rep_frac`: see GC_S. today=False, replan=False, gc_s=0 and
     no budget replay the reference as it ran (its wall time, within a few
-    percent: the model's check)."""
+    percent: the model's check). Today's run has the read section's
+    multi-threaded sink, which a reference may lack (with_read_mt).
+    `sections`, `sinks`: a run of these only (run.py --sections, and the
+    sinks of every section: --sinks file stands for the matrix's and the
+    others' file sink), each with its own budget."""
     run = ref.run
     gc_s = gc_cost(ref) if gc_s is None else gc_s
     procs = run["args"]["procs"]
@@ -392,30 +540,34 @@ def simulate(ref, limit_s, replan=True, available=None, gc_s=None, rep_s=REP_S,
         if p.get("factor"):
             sizes[(p["mode"], os.path.basename(p["input"] or ""))] = p["peak_bytes"] / p["factor"]
     order = [(t["section"], t["input"]) for t in run["registry"].get("_timing", [])]
-    plan = Plan(ref, gc_s, rep_s, rep_frac)
+    startup = max(0.0, run.get("wall_s", 0.0) - sum(ref.inputs[k] for k in order))
+    plan = Plan(ref, gc_s, rep_s, rep_frac, today=today, sinks=sinks)
+    records = [r for r in today_records(ref, today)
+               if sections is None or r["section"] in sections]
     labels = {}
-    for r in ref.records:
+    for r in records:
         key = ("matrix" if r["section"] == "read" else r["section"], r["input"])
         labels.setdefault(key, []).append((r["section"], r["label"]))
+    order = [k for k in order if k in labels]
     clock = FakeClock()
     budget = Budget(limit_s, {k: plan.input(*k, labels.get(k, [])) for k in order},
                     clock=clock, t0=0.0)
-    clock.advance(max(0.0, run.get("wall_s", 0.0) - sum(ref.inputs[k] for k in order)))
+    clock.advance(startup)  # the pin self-test, outside the inputs
     floor, inputs, ncases, undecided = clock(), [], 0, 0
     for sec, name in order:
         secs = ("matrix", "read") if sec == "matrix" else (sec,)
-        recs = [r for r in ref.records if r["section"] in secs and r["input"] == name]
+        recs = [r for r in records if r["section"] in secs and r["input"] == name]
         mode = "shipped" if sec == "shipped" else "pinned"
         if replan:
             fname = _input_file(sec, name, rows)
             units = _units(procs, with_mt=sec == "matrix")
             size = sizes.get((mode, fname), 0.0)
-            sinks = run["args"]["sinks"] if sec == "matrix" else ["file"]
-            new = plan_parts(units, size, 1.0, sinks, peaks=ref.input_peaks(mode, fname),
+            used = run["args"]["sinks"] if sec == "matrix" else ["file"]
+            new = plan_parts(units, size, 1.0, used, peaks=ref.input_peaks(mode, fname),
                              available=mem, quiet=True) or [[]]
         else:
             new = ref_sessions(recs[0])
-        models = [_case_parts(r, new, gc_s, lambda t: rep_s + rep_frac * t, today)
+        models = [_case_parts(r, new, gc_s, lambda t: rep_s + rep_frac * t, today, sinks)
                   for r in recs]
         share = budget.share(sec, name)
         setup = plan.setup(sec, name)
@@ -433,14 +585,15 @@ def simulate(ref, limit_s, replan=True, available=None, gc_s=None, rep_s=REP_S,
             clock.advance(m["fixed"])
             reps = m["reps"]
             if deadline is not None:
-                reps = schedule.reps_within(m["arms"], deadline - clock(), reps)
+                reps = schedule.reps_within(m["arms"], deadline - clock(), reps,
+                                            m["min_rounds"])
             if reps < m["reps"]:
                 reps_cut.add(recs[j]["id"])
             cost = [a * reps + b for a, b in m["rounds"]]
-            floor += m["fixed"] + sum(a + b for a, b in m["rounds"][:schedule.R_MIN])
+            floor += m["fixed"] + sum(a + b for a, b in m["rounds"][:m["min_rounds"]])
             for r in range(m["wanted"]):
                 clock.advance(cost[r] if r < len(cost) else m["extra"][0] * reps + m["extra"][1])
-                if r + 1 >= schedule.R_MIN and r + 1 < m["wanted"] and deadline is not None \
+                if r + 1 >= m["min_rounds"] and r + 1 < m["wanted"] and deadline is not None \
                         and clock() >= deadline:
                     cut.add(recs[j]["id"])
                     stopped[recs[j]["id"]] = min(stopped.get(recs[j]["id"], r + 1), r + 1)
@@ -485,5 +638,6 @@ def print_simulation(sim):
           + f"; {sim['cut']} of {sim['cases']} cases stopped at their deadline, "
           f"{sim['reps_cut']} with fewer repetitions than the rule's, about {sim['undecided']} "
           f"case-sinks left undecided; the work no deadline removes (gates, "
-          f"warm-ups, {schedule.R_MIN} rounds of one repetition, set-up): "
+          f"warm-ups, {schedule.R_MIN} rounds of one repetition ({schedule.R_NEAR} for a case "
+          f"within 1 +- {schedule.NEAR:g}), set-up): "
           f"{sim['floor_s'] / 60:.1f} min")

@@ -190,7 +190,7 @@ def parse_args():
                     help=f"length of one timing (default {DEFAULT_TARGET_MS:g}, --quick "
                          f"{QUICK_TARGET_MS:g}; cut to fit the budget)")
     ap.add_argument("--budget-minutes", type=float, default=55.0,
-                    help="the run's budget, builds included when run through run_compute.sh "
+                    help="the run's budget, from run_compute.sh's budget_start (after the builds) "
                          "(default 55; make bench-compute must end within 60): the timings "
                          "are shortened so the plan's worst case fits, and while the run is "
                          "projected past it failing checks are not repeated (economy)")

@@ -4,6 +4,7 @@ simulating the budget over an earlier full run.
 
     bench/peers/estimate.py PARTIAL.json.gz [PARTIAL2.json.gz ...] [--reference REF]
     bench/peers/estimate.py --simulate [--reference REF] [--budget-minutes 57]
+                            [--sections S,...] [--sinks file|mem,read,read-mt]
 
 The reference (Reference below) is the newest full run in bench/results
 (its .json.gz: the wall time of each input, `_timing`, each case's
@@ -229,6 +230,11 @@ def main():
                     help="replay the reference under today's schedule and budget")
     ap.add_argument("--budget-minutes", type=float, default=57.0,
                     help="--simulate: the budget (run.py's default 57; 0: none)")
+    ap.add_argument("--sections", default=None,
+                    help="--simulate: a run of these sections only (run.py --sections)")
+    ap.add_argument("--sinks", default=None,
+                    help="--simulate: these sinks only (file, mem; read and read-mt are the "
+                         "read section's), e.g. a run with run.py --sinks file")
     args = ap.parse_args()
     ref = Reference(args.reference)
     print(f"reference: {os.path.relpath(ref.source, ROOT)}")
@@ -237,7 +243,9 @@ def main():
         if not ref.records:
             sys.exit("estimate: --simulate needs a full run's .json.gz as the reference")
         budget.print_simulation(budget.simulate(
-            ref, args.budget_minutes * 60 if args.budget_minutes else float("inf")))
+            ref, args.budget_minutes * 60 if args.budget_minutes else float("inf"),
+            sections=args.sections.split(",") if args.sections else None,
+            sinks=args.sinks.split(",") if args.sinks else None))
         return
     if not args.partial:
         ap.error("give partial runs' .json.gz, or --simulate")

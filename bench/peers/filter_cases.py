@@ -280,6 +280,14 @@ def case_specs(quick=False):
     return sorted(quick_out, key=lambda s: (s.dataset, CODECS.index(s.codec)))
 
 
+def duckdb_memory_limit(file_bytes):
+    """Bytes the duckdb peers may use to read a file of `file_bytes`:
+    max(4 GiB, 6x its size) (set per file, outside the timing: a filtered
+    read of all the columns of a compressed file holds several times its
+    bytes decoded)."""
+    return max(4 << 30, 6 * file_bytes)
+
+
 # ---------------------------------------------------------------------------
 # The oracle and the gate.
 

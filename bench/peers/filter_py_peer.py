@@ -18,6 +18,11 @@ polars is given the mapping's bytes as a memory source (scan_parquet takes
 bytes; copied once into the process, outside the timing); duckdb reads the
 path on /dev/shm (read_parquet takes paths only). Replies say which
 ("source").
+
+duckdb's memory limit is set per file, outside the timing, to
+max(4 GiB, 6x the file's size) (a large filtered read
+of a compressed file must not fail for want of it); its replies say it
+("memory_limit"; filter_cases.duckdb_memory_limit).
 """
 
 import gc
@@ -158,9 +163,15 @@ def prepare(peer, sources, cmd):
                                       use_threads=mt)), "mmap of /dev/shm (memory)"
     if NAME.startswith("duckdb"):
         con = peer.con
+        limit = fc.duckdb_memory_limit(os.path.getsize(path))
+        # (fetchall: duckdb refuses the next statement while a result is open.)
+        con.execute(f"SET memory_limit = '{-(-limit // (1 << 20))}MiB'").fetchall()
         sql = (f"SELECT {', '.join(chr(34) + c + chr(34) for c in cols)} FROM "
                f"read_parquet('{path}') WHERE {sql_where(pred)}")
-        return (lambda: con.sql(sql).to_arrow_table()), "path on /dev/shm"
+        call = lambda: con.sql(sql).to_arrow_table()  # noqa: E731
+        call.state = {"memory_limit": con.execute(
+            "SELECT current_setting('memory_limit')").fetchall()[0][0]}
+        return call, "path on /dev/shm"
     if NAME.startswith("polars"):
         pl = peer.pl
         data = sources.get(path, want_bytes=True)
@@ -198,8 +209,9 @@ def do_filter(peer, sources, cmd):
         del result
     out = {"seconds": seconds, "rows": rows, "source": source}
     st = getattr(call, "state", {})
-    if "read_stats" in st:
-        out["read_stats"] = st["read_stats"]
+    for key in ("read_stats", "memory_limit"):
+        if key in st:
+            out[key] = st[key]
     return out
 
 

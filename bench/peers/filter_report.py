@@ -145,7 +145,8 @@ def cell_row(rec, sink, peers):
              (f"[{fmt(s['fastest_interval'][0])}, {fmt(s['fastest_interval'][1])}]"
               if s.get("fastest_interval") else "-"),
              fmt(s.get("control"), 3), cell_verdict(rec, sink)]
-    flags = list(s.get("flags", [])) + ([rec["skipped"]] if rec.get("skipped") else [])
+    flags = list(s.get("flags", [])) + ([rec["skipped"]] if rec.get("skipped") else []) + \
+        (["resumed"] if rec.get("resumed_from") else [])
     if s.get("budget"):
         flags.append(s["budget"])
     if sink == "st":
@@ -189,16 +190,30 @@ def sources(results):
     return out
 
 
+def case_counts(results, m):
+    """'N of M cases measured (...)': every case of the matrix accounted for."""
+    skipped = [r for r in results if r.get("skipped")]
+    budget = sum(1 for r in skipped if not r.get("not_reached"))
+    resumed = sum(1 for r in results if r.get("resumed_from") and not r.get("skipped"))
+    return (f"{len(results) - len(skipped)} of {m} cases measured"
+            + (f" ({resumed} of them by the run resumed)" if resumed else "")
+            + f", {budget} not run for the budget, {len(skipped) - budget} not reached"
+            + (f", {m - len(results)} missing" if len(results) != m else ""))
+
+
 def write(args, results, registry, figures, started, stem, wall, final):
     """Writes the report; returns False if a Quiver arm failed its gate."""
     req = required(results, figures)
     mach = machine()
+    resumed = registry.get("_resumed")
     lines = [f"# make bench-filter, {started:%Y-%m-%d %H:%M}, commit {mach.get('commit', '?')}"
-             + ("" if final else " (partial: in progress)"), "",
+             + ("" if final else " (partial: in progress or stopped)"), "",
              f"Wall time {wall / 60:.1f} min; budget {args.budget_minutes:g} min; "
-             f"{sum(1 for r in results if not r.get('skipped'))} of {len(args.specs)} cases run"
-             f" ({sum(1 for r in results if r.get('skipped'))} not run for the budget); command `{' '.join(args.argv)}`"
-             + (" (--quick: correctness smoke test, timings not meaningful)" if args.quick else ""),
+             + case_counts(results, len(args.specs)) + f"; command `{' '.join(args.argv)}`"
+             + (" (--quick: correctness smoke test, timings not meaningful)" if args.quick else "")
+             + (f". Resumed from {resumed['from']} (started {resumed.get('started')}, "
+                f"{resumed['cases']} cases measured there, kept as they are: \"resumed\" in "
+                "their flags)" if resumed else ""),
              "", f"Machine: {mach.get('Model name', '?')}, {mach.get('cores')} cores, "
              f"{mach.get('memory', '?')}. Load average at the end: {os.getloadavg()[0]:.1f}.",
              "", "## Required figures (issue 45, section 4)", ""]
@@ -236,7 +251,8 @@ def write(args, results, registry, figures, started, stem, wall, final):
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     blob = {"started": started.isoformat(), "wall_s": wall, "final": final, "machine": mach,
-            "argv": args.argv, "registry": registry, "results": results,
+            "argv": args.argv, "quick": bool(args.quick), "registry": registry,
+            "results": results,
             "figures": {f"{d}.{c}": v for (d, c), v in figures.items()},
             "required": [{"name": n, "ok": ok, "detail": d} for n, ok, d in req]}
     with gzip.open(stem + ".json.gz", "wt") as f:

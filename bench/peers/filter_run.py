@@ -15,34 +15,45 @@ Cases: predicates on a sorted key, unsorted ints, dates, strings, two
 conjuncts and an OR, at 0.1%, 1%, 10% and 50% (literals from the data's
 quantiles; the achieved selectivity is printed), each with three projections
 (the filter's columns and two payload columns, all columns, the payload
-only). Arms, sink `st` (one thread): Quiver (read_table(filters=)) and its
-control (a second Quiver process), Quiver reading the rows then filtering
-(`quiver-rtf`: read_table of the projection and filter columns, then
-Table.filter(expression); timed beside Quiver, never a peer), pyarrow,
-duckdb, polars, arrow-rs and arrow-rs-native. Sink `mt`: Quiver with
-use_threads=True (the sink runs only if this build of Quiver takes it)
-against pyarrow-mt, duckdb-mt and polars-mt on all cores. Every arm's
+only). Arms, sink `st` (one thread): Quiver (read_table(filters=),
+use_threads=False) and its control (a second Quiver process), Quiver
+reading the rows then filtering (`quiver-rtf`: read_table of the
+projection and filter columns, then Table.filter(expression); timed beside
+Quiver, never a peer), pyarrow, duckdb, polars, arrow-rs and
+arrow-rs-native. Sink `mt`: Quiver with use_threads=True and its control
+(likewise) against pyarrow-mt (pyarrow's default: use_threads=True, its
+pools at every core), duckdb-mt and polars-mt on all cores (a build of
+Quiver that refused use_threads would leave the sink unsupported, and the
+report says so). duckdb's memory limit: max(4 GiB, 6x the file's size)
+(filter_cases.duckdb_memory_limit). Every arm's
 result is checked against the oracle (pyarrow reads the file, then
 filters; values in file order, the mt arms as a multiset of rows) before it
 is timed; an arm that fails is reported, not timed.
 
 Rounds, control, order check, bootstrap intervals and verdicts are
 bench/peers/schedule.py's (RULE in the report). The time budget
-(--budget-minutes, default 43; the clock starts with run_filter.sh, so the
-builds count; make bench-filter must end within 45) is split over the cases
+(--budget-minutes, default 43; the clock starts when run_filter.sh has
+built the extension, the peers being built by make bench-peers-build
+beforehand; make bench-filter must end within 45) is split over the cases
 still to run by their estimated costs (budget.split): each case gets a
 deadline, its repetitions are cut so that two rounds fit, and past it the
 case stops ("budget: stopped at N rounds", "undecided").
 
 Output: <out-dir>/filter_<date>_<commit>[_partial].{md,json.gz} (report
 written by bench/peers/filter_report.py; the issue's required figures
-checked there). Run through bench/peers/run_filter.sh.
+checked there), rewritten after every case and when the run is stopped
+(SIGINT, SIGTERM), every case of the matrix in it: measured, not run for
+the budget, or not reached. --resume PREV.json.gz continues such a run
+(bench/peers/filter_resume.py): the cases PREV measured are kept, the
+others run under this run's budget, and one merged result is written. Run
+through bench/peers/run_filter.sh.
 """
 
 import argparse
 import datetime
 import os
 import shutil
+import signal
 import sys
 import time
 from types import SimpleNamespace
@@ -58,6 +69,7 @@ import pyarrow.parquet as pq  # noqa: E402
 import budget  # noqa: E402
 import filter_cases as fc  # noqa: E402
 import filter_report  # noqa: E402
+import filter_resume  # noqa: E402
 import peer_process  # noqa: E402
 import schedule  # noqa: E402
 from inputs import Inputs, read_ipc  # noqa: E402
@@ -90,8 +102,10 @@ def make_arms(path, columns, pred, procs):
             Arm("quiver-rtf", "st", "quiver", "follower", leader=schedule.MAIN,
                 kernel=dict(cmd, mode="read_then_filter"))]
     arms += [Arm(p, "st", p, "peer", kernel=dict(cmd)) for p in ST_PEERS if p in procs]
-    arms.append(Arm(schedule.MAIN, "mt", "quiver", "main", use_threads=True,
-                    kernel=dict(cmd, use_threads=True)))
+    arms += [Arm(schedule.MAIN, "mt", "quiver", "main", use_threads=True,
+                 kernel=dict(cmd, use_threads=True)),
+             Arm(schedule.CONTROL, "mt", "control", "control", use_threads=True,
+                 kernel=dict(cmd, use_threads=True))]
     arms += [Arm(p, "mt", p, "peer", kernel=dict(cmd)) for p in MT_PEERS if p in procs]
     return [a for a in arms if a.proc in procs]
 
@@ -249,9 +263,9 @@ def run_input(args, session, dataset, paths, specs, state):
         results.append(rec)
         state.budgeter.record(i, time.perf_counter() - c0)
         session.revive()
-        if len(results) % 12 == 0:
-            filter_report.write(args, results, state.registry, figures, state.started, args.stem,
-                                time.perf_counter() - args.t0, final=False)
+        # After every case: a run stopped any time leaves what it measured
+        # (and --resume continues from it).
+        state.report(final=False, reason="not reached yet (the run is in progress)")
 
 
 def parse_args():
@@ -264,9 +278,14 @@ def parse_args():
     ap.add_argument("--datasets", default=",".join(fc.DATASETS))
     ap.add_argument("--kinds", default=",".join(fc.KINDS))
     ap.add_argument("--budget-minutes", type=float, default=43.0,
-                    help="the run's budget, builds included when run through run_filter.sh "
+                    help="the run's budget, from run_filter.sh's budget_start (after the builds) "
                          "(default 43; make bench-filter must end within 45)")
     ap.add_argument("--no-pin-selftest", dest="pin_selftest", action="store_false")
+    ap.add_argument("--resume", default=None, metavar="PREV.json.gz",
+                    help="continue the run whose raw result is PREV (one that ran out of budget "
+                         "or was stopped; same --quick and commit): the cases it measured are "
+                         "kept, the others run, and one merged result is written "
+                         "(bench/peers/filter_resume.py)")
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--peer-bin", action="append", default=[], metavar="NAME=PATH",
                     help="binary of arrow-rs or arrow-rs-native")
@@ -289,6 +308,11 @@ def parse_args():
     return args
 
 
+def stopped(signum, frame):
+    """SIGTERM: as an interrupt (the report of what was measured is written)."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main():
     args = parse_args()
     started = datetime.datetime.now()
@@ -300,9 +324,21 @@ def main():
     args.stem = os.path.join(args.out_dir, f"filter_{started.strftime('%Y-%m-%d')}_{commit()}"
                              + ("" if args.full or args.quick else "_partial"))
     registry, results, figures = {}, [], {}
+    done = {}
+    if args.resume:
+        try:
+            done, prev_figures, registry["_resumed"] = filter_resume.load(
+                args.resume, args.quick, commit())
+        except (OSError, ValueError) as e:
+            sys.exit(f"bench-filter: {e}")
+        figures.update(prev_figures)
+    todo = [s for s in args.specs if filter_resume.case_id(s) not in done]
     registry["_plan"] = {"cases": len(args.specs), "procs": args.procs,
-                         "budget_min": args.budget_minutes}
-    log(f"bench-filter: {len(args.specs)} cases, processes {', '.join(args.procs)}; budget "
+                         "budget_min": args.budget_minutes, "to_run": len(todo)}
+    log(f"bench-filter: {len(args.specs)} cases"
+        + (f" ({len(args.specs) - len(todo)} measured by {args.resume}, {len(todo)} to run)"
+           if args.resume else "")
+        + f", processes {', '.join(args.procs)}; budget "
         f"{args.budget_minutes:g} min ({(time.time() - wall0) / 60:.1f} spent before the run)")
     log("rule: " + schedule.RULE)
     if args.pin_selftest:
@@ -312,24 +348,34 @@ def main():
             f"{p} with {o}: {r}" for p, o, r in registry["_selftest"]))
     os.makedirs(RUN_SHM, exist_ok=True)
     files = prepare_inputs(args)
-    budgeter = Budgeter(args.budget_minutes * 60, wall0, [weight(s) for s in args.specs])
+    budgeter = Budgeter(args.budget_minutes * 60, wall0, [weight(s) for s in todo])
+
+    def report(final, reason):
+        return filter_report.write(args, filter_resume.merged(args.specs, results, done, reason),
+                                   registry, figures, started, args.stem,
+                                   time.perf_counter() - args.t0, final=final)
     state = SimpleNamespace(registry=registry, results=results, figures=figures,
-                            budgeter=budgeter, index=0, started=started)
+                            budgeter=budgeter, index=0, started=started, report=report)
+    signal.signal(signal.SIGTERM, stopped)
     session = Session(args.procs, args.bins, args.log_dir, registry, argv_of=argv_of)
     try:
-        for dataset in dict.fromkeys(s.dataset for s in args.specs):
+        for dataset in dict.fromkeys(s.dataset for s in todo):
             paths = files(dataset)
-            specs = [s for s in args.specs if s.dataset == dataset]
+            specs = [s for s in todo if s.dataset == dataset]
             run_input(args, session, dataset, paths, specs, state)
             for p in paths.values():
                 os.unlink(p)
+    except KeyboardInterrupt as e:
+        report(final=False, reason="not reached: the run was stopped before it")
+        log(f"\nbench-filter: stopped ({e or 'interrupt'}); {args.stem}.md, .json.gz hold what "
+            f"it measured (--resume {args.stem}.json.gz continues it)")
+        sys.exit(130)
     finally:
         session.close()
         shutil.rmtree(RUN_SHM, ignore_errors=True)
     wall = time.perf_counter() - args.t0
-    ok = filter_report.write(args, results, registry, figures, started, args.stem, wall,
-                             final=True)
-    log(f"\nbench-filter: wall time {wall / 60:.1f} min (since the build started: "
+    ok = report(final=True, reason="not reached: the run ended before it")
+    log(f"\nbench-filter: wall time {wall / 60:.1f} min (since the budget started: "
         f"{(time.time() - wall0) / 60:.1f} min); {args.stem}.md, .json.gz")
     if not ok:
         sys.exit(1)

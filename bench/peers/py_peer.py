@@ -10,6 +10,8 @@ NAME is one of (each writes to the two sinks of PROTOCOL.md, bench/sinks.py):
   quiver      quiver.write_parquet(table, PATH | None, **opts) (this tree's build);
               `"use_threads": true` in a write command: the multi-threaded arm
   pyarrow     pq.write_table(table, PATH | pa.BufferOutputStream(), **opts) (Arrow C++)
+  pyarrow-mt  reads only (the read section's multi-threaded arm): pq.read_table with
+              use_threads=True and pyarrow's CPU and I/O pools at the machine's cores
   duckdb      COPY (SELECT * FROM t) TO 'PATH' (FORMAT parquet, ...), SET threads=1
               (files only: no memory sink)
   duckdb-mt   the same with threads = the machine's cores
@@ -57,7 +59,7 @@ sys.path.insert(0, os.path.dirname(HERE))  # bench/
 
 import allocators  # noqa: E402  (nothing heavy: the re-exec comes before the imports)
 
-PEERS = ("quiver", "pyarrow", "duckdb", "duckdb-mt", "polars", "polars-mt")
+PEERS = ("quiver", "pyarrow", "pyarrow-mt", "duckdb", "duckdb-mt", "polars", "polars-mt")
 INTEROP_VARIANTS = ("default", "parquet_2", "zstd", "cdc")
 ENGINE_PIN_VARS = ("DUCKDB_JE_MALLOC_CONF", "_RJEM_MALLOC_CONF")
 
@@ -187,8 +189,10 @@ NO_DISTINCT_COUNT = {
 # Peers. Each has load(table), prepare(variant, sink, path, use_threads) ->
 # a callable (timed by the caller; the mem sink's returns the buffer),
 # settings(variant, sink) -> (dict, [differences]), read_setup(path) ->
-# state, read(state) -> the decoded table (timed) and to_arrow(table) ->
-# pyarrow.Table (the read gate, untimed).
+# state, read(state, use_threads) -> the decoded table (timed) and
+# to_arrow(table) -> pyarrow.Table (the read gate, untimed). A read's
+# use_threads is the quiver peer's multi-threaded arm; the others read with
+# the process's THREADS (one, or every core for a -mt peer) and refuse it.
 
 _OPTION_PROBES = {}
 
@@ -270,21 +274,29 @@ class QuiverPeer:
         with open(path, "rb") as f:
             return f.read()
 
-    def read(self, data):
-        return quiver.read_table(data)
+    def read(self, data, use_threads=False):
+        return quiver.read_table(data, use_threads=use_threads)
 
     def to_arrow(self, table):
         return pa.table(table)
 
 
+PYARROW_MT_WRITES = ("pyarrow-mt is the read section's multi-threaded arm: pq.write_table "
+                     "writes the columns of a row group one after another (no use_threads)")
+
+
 class PyarrowPeer:
-    def __init__(self):
+    def __init__(self, mt=False):
         self.version = f"pyarrow {pa.__version__} (Arrow C++ {pa.cpp_version})"
+        self.mt = mt
 
     def load(self, table):
-        self.table = table
+        # (pyarrow-mt only reads files: it keeps no input.)
+        self.table = None if self.mt else table
 
     def options(self, variant):
+        if self.mt:
+            raise Unsupported(PYARROW_MT_WRITES)
         known_variant(variant)
         if any(k in wm.QUIVER_ONLY_OPTIONS for k in wm.ALL_VARIANTS[variant]):
             raise Unsupported(NO_DISTINCT_COUNT["pyarrow"])
@@ -312,8 +324,10 @@ class PyarrowPeer:
         with open(path, "rb") as f:
             return f.read()
 
-    def read(self, data):
-        return pq.read_table(pa.BufferReader(data), use_threads=False)
+    def read(self, data, use_threads=False):
+        no_threads_option(use_threads, "pyarrow")
+        # One thread, or (pyarrow-mt) pyarrow's default: its pools at every core.
+        return pq.read_table(pa.BufferReader(data), use_threads=self.mt)
 
     def to_arrow(self, table):
         return table
@@ -462,7 +476,8 @@ class DuckdbPeer:
             os.unlink(self.read_copy)
         self.read_copy = None
 
-    def read(self, path):
+    def read(self, path, use_threads=False):
+        no_threads_option(use_threads, "duckdb")
         return self.con.sql(f"SELECT * FROM read_parquet('{path}')").to_arrow_table()
 
     def to_arrow(self, table):
@@ -567,7 +582,8 @@ class PolarsPeer:
         with open(path, "rb") as f:
             return f.read()
 
-    def read(self, data):
+    def read(self, data, use_threads=False):
+        no_threads_option(use_threads, "polars")
         return self.pl.read_parquet(io.BytesIO(data))
 
     def to_arrow(self, df):
@@ -580,7 +596,7 @@ def make_peer(name):
     if base == "quiver":
         return QuiverPeer(ARGS.quiver_options)
     if base == "pyarrow":
-        return PyarrowPeer()
+        return PyarrowPeer(mt)
     if base == "duckdb":
         return DuckdbPeer(mt)
     return PolarsPeer(mt)
@@ -636,6 +652,8 @@ def do_write(peer, variant, reps, sink, path, out, use_threads=False):
     """PROTOCOL.md `write`: R timed writes into `sink`; the file sink's file
     is removed after each (outside the timing), the last one moved to `out`
     if asked; the mem sink's buffer is freed outside the timing too."""
+    if isinstance(peer, PyarrowPeer) and peer.mt:
+        raise Unsupported(PYARROW_MT_WRITES)
     if getattr(peer, "table", None) is None and getattr(peer, "df", None) is None:
         raise ValueError("no table loaded (send load first)")
     if sink not in sinks.SINKS:
@@ -665,11 +683,11 @@ def do_write(peer, variant, reps, sink, path, out, use_threads=False):
     return {"seconds": seconds, "bytes": nbytes, "cpu_seconds": cpu}
 
 
-def do_read(peer, path, reps, out):
+def do_read(peer, path, reps, out, use_threads=False):
     state = peer.read_setup(path)
     seconds, cpu, rows = [], [], None
     for i in range(reps):
-        table, w, c = timed_call(lambda: peer.read(state))
+        table, w, c = timed_call(lambda: peer.read(state, use_threads))
         seconds.append(w)
         cpu.append(c)
         arrow = peer.to_arrow(table)
@@ -682,6 +700,12 @@ def do_read(peer, path, reps, out):
 
 def startup(peer_name):
     pin = allocators.pin_allocators()  # process jemalloc + Quiver's pool + pyarrow's pool
+    if peer_name == "pyarrow-mt":
+        # pin_allocators leaves pyarrow on one thread: its default is every core.
+        pa.set_cpu_count(THREADS)
+        pa.set_io_thread_count(THREADS)
+        pin += (f"; pyarrow pools set back to {pa.cpu_count()} CPU / "
+                f"{pa.io_thread_count()} I/O threads")
     peer = make_peer(peer_name)
     extra = peer.pin() if hasattr(peer, "pin") else None
     if MODE == "pinned":
@@ -725,7 +749,8 @@ def serve(peer_name, commands=None, hello=None):
                                cmd.get("sink", "mem"), cmd.get("path"), cmd.get("out"),
                                bool(cmd.get("use_threads", False))))
             elif op == "read":
-                reply(do_read(peer, cmd["file"], int(cmd.get("reps", 1)), cmd.get("out")))
+                reply(do_read(peer, cmd["file"], int(cmd.get("reps", 1)), cmd.get("out"),
+                              bool(cmd.get("use_threads", False))))
             elif op == "settings":
                 settings, diffs = peer.settings(cmd["variant"], cmd.get("sink", "mem"))
                 reply({"settings": settings, "differences": diffs})

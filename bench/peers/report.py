@@ -22,7 +22,16 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 VERDICTS = ("win", "tie", "loss", "noise", "undecided")
 SINK_TITLES = {"file": "file sink: each writer creates a file on /dev/shm (the headline)",
                "mem": "memory sink: each writer ends with one contiguous buffer the caller owns",
-               "read": "reading the pyarrow-written file from memory"}
+               "read": "reading the pyarrow-written file from memory, one thread everywhere "
+                       "(Quiver use_threads=False)",
+               "read-mt": "reading the pyarrow-written file from memory, multi-threaded: Quiver "
+                          "use_threads=True against pyarrow's default (use_threads=True), duckdb "
+                          "and polars on every core; arrow-rs and arrow-go n/a (one thread)"}
+# Sinks whose peers are the -mt processes: a peer column p shows p-mt, and
+# the peers without a multi-threaded read say why.
+MT_SINKS = ("read-mt",)
+NO_MT = {"arrow-rs": "n/a: one thread", "arrow-rs-native": "n/a: one thread",
+         "arrow-go": "n/a: one thread"}
 # codec variant -> the same variant without the codec; CDC variant -> without CDC.
 CODEC_BASE = {"zstd": "default", "snappy": "default", "zstd_parquet_2": "parquet_2",
               "cdc_zstd": "cdc", "cdc_snappy": "cdc"}
@@ -35,6 +44,14 @@ DIFFERENCES = [
     "sink.",
     "arrow-rs is built twice, for the default x86-64 target and with -C target-cpu=native; "
     "both are reported, and the faster is the peer (\"fastest\" is taken over both).",
+    "Reading on one thread (sink read): Quiver read_table(use_threads=False), pyarrow "
+    "use_threads=False, duckdb threads=1, polars POLARS_MAX_THREADS=1, arrow-rs and arrow-go "
+    "(GOMAXPROCS=1) on one thread. Multi-threaded (sink read-mt): Quiver use_threads=True "
+    "against pyarrow's default (pyarrow-mt: use_threads=True, its pools at every core), "
+    "duckdb-mt and polars-mt on every core. arrow-rs and arrow-go are n/a there: the arrow-rs "
+    "peer's ParquetRecordBatchReader decodes on the calling thread, and the arrow-go peer runs "
+    "on one P; the fastest multi-threaded peer is taken over pyarrow-mt, duckdb-mt and "
+    "polars-mt only.",
 ]
 
 
@@ -138,7 +155,7 @@ def summary_rows(args, results):
     """(section, sink, M, counts, medians) of every section and sink run."""
     rows = []
     plan = [("matrix", s) for s in args.sinks] + [("shipped", s) for s in args.shipped_sinks] \
-        + [("cdc", s) for s in args.cdc_sinks] + [("read", "read")] \
+        + [("cdc", s) for s in args.cdc_sinks] + [("read", "read"), ("read", "read-mt")] \
         + [("tpch", s) for s in args.tpch_sinks]
     for section, sink in plan:
         if section not in args.sections:
@@ -148,7 +165,10 @@ def summary_rows(args, results):
         ss = [r["sinks"][sink] for r in recs]
         med = {"fastest": median(s.get("ratio_fastest") for s in ss)}
         for p in ST_PEERS:
-            med[p] = median(s.get("ratio", {}).get(p) for s in ss)
+            if sink in MT_SINKS:
+                med[p] = NO_MT.get(p) or median(s.get("ratio", {}).get(p + "-mt") for s in ss)
+            else:
+                med[p] = median(s.get("ratio", {}).get(p) for s in ss)
         rows.append((section, sink, m, c, med))
     return rows
 
@@ -162,7 +182,8 @@ def summary_table(rows):
         lines.append(f"| {section} | {sink} | {m} | {c.get('win', 0)} | {c.get('tie', 0)} | "
                      f"{c.get('loss', 0)} | {c.get('noise', 0)} | {c.get('undecided', 0)} | "
                      f"{nm} | {fmt(med['fastest'])} | "
-                     + " | ".join(fmt(med[p]) for p in ST_PEERS) + " |")
+                     + " | ".join(med[p] if isinstance(med[p], str) else fmt(med[p])
+                                  for p in ST_PEERS) + " |")
     return lines
 
 
@@ -213,6 +234,8 @@ def native_text(results):
 # Tables.
 
 def cell(rec, sink, peer):
+    if sink in MT_SINKS and peer in NO_MT:
+        return NO_MT[peer]
     a = rec.get("arms", {}).get(f"{peer}/{sink}")
     if a is None:
         return "-"
@@ -280,6 +303,13 @@ def case_table(recs, sink, peers, first_cols):
         row += [control_text(s), order_text(s), flags_text(rec, sink)]
         lines.append("| " + " | ".join(row) + " |")
     return lines
+
+
+def mt_columns(peers):
+    """A multi-threaded sink's peer columns: each peer's -mt process, or the
+    peer itself where it has none (its cells say n/a)."""
+    return [p + "-mt" if p + "-mt" in ("pyarrow-mt", "duckdb-mt", "polars-mt") else p
+            for p in peers]
 
 
 def threads_table(results, args):
@@ -448,8 +478,8 @@ def budget_lines(args, results, registry, wall):
     undecided = sum(1 for r in results for s in r.get("sinks", {}).values()
                     if s.get("verdict") == "undecided")
     spent = done[-1]["spent_min"] if done else None
-    return ["", f"**Time budget** {plan['minutes']:g} min (run.py --budget-minutes; run.sh's "
-                "builds included), binding (bench/peers/budget.py): planned from "
+    return ["", f"**Time budget** {plan['minutes']:g} min (run.py --budget-minutes, from "
+                "run.sh's start after its builds), binding (bench/peers/budget.py): planned from "
                 f"{plan['reference']} ({plan['floor_min']:.0f} min of work no deadline removes, "
                 f"{plan['full_min']:.0f} min for every round the rule wants), each input a share "
                 "and each case a deadline. "
@@ -476,8 +506,9 @@ def write(args, results, registry, settings, started, stem, wall, final):
           + ("QUICK smoke run (small inputs): the numbers mean nothing. " if args.quick else ""),
           "", f"Command: `{' '.join(args.argv)}`", "",
           "Cells are Quiver's median time divided by the peer's (below 1: Quiver faster), over "
-          "the rounds both ran. q/fastest: against the fastest single-threaded peer of that "
-          "sink, with its 95% bootstrap interval. control = second Quiver process / Quiver "
+          "the rounds both ran. q/fastest: against the fastest peer of that sink (the "
+          "single-threaded peers; in read-mt the multi-threaded ones), with its 95% bootstrap "
+          "interval. control = second Quiver process / Quiver "
           "[per-round min..max]. order = (Quiver/fastest when Quiver ran first) / (... when it "
           "ran second) - 1. unsup = the peer cannot do it (reasons below); FAIL = its output did "
           "not check (the gate).", "", "**Schedule:** " + RULE, "",
@@ -512,12 +543,12 @@ def write(args, results, registry, settings, started, stem, wall, final):
                 md += shipped_table(results, args.shipped_sinks)
             continue
         sinks = sorted({s for r in results if r["section"] == sec for s in r.get("sinks", {})},
-                       key=lambda s: ("file", "mem", "read").index(s))
+                       key=lambda s: ("file", "mem", "read", "read-mt").index(s))
         for sink in sinks:
             recs = [r for r in results if r["section"] == sec]
             c, m = counts(args, results, sec, sink)
             md += ["", f"## {title} -- {SINK_TITLES[sink]}", "", count_text(c, m) + ".", ""]
-            md += case_table(recs, sink, peers, cols)
+            md += case_table(recs, sink, mt_columns(peers) if sink in MT_SINKS else peers, cols)
     md += ["", "## use_threads (multi-threaded arms against their single-threaded selves)", ""]
     md += threads_table(results, args)
     if any(r["section"] == "cdc" for r in results):
@@ -548,7 +579,8 @@ def write(args, results, registry, settings, started, stem, wall, final):
 
 
 # The plot's mark per sink (make bench-compute passes its own).
-PLOT_MARKS = {"file": ("D", "black"), "mem": ("o", "tab:blue"), "read": ("s", "tab:green")}
+PLOT_MARKS = {"file": ("D", "black"), "mem": ("o", "tab:blue"), "read": ("s", "tab:green"),
+              "read-mt": ("^", "tab:olive")}
 
 
 def plot(results, args, path, when, mach, marks=None, title="Quiver vs peers"):

@@ -9,7 +9,8 @@ twice (default target and -C target-cpu=native: both reported, the faster
 counts) and arrow-go (bench/peers/arrow-rs, bench/peers/arrow-go; skipped,
 loudly, when their binaries are missing). Multi-threaded arms: quiver-mt
 (use_threads=True, in Quiver's own process), duckdb-mt and polars-mt, on the
-matrix's default variant of every group (and quiver-mt on TPC-H).
+matrix's default variant of every group (and quiver-mt on TPC-H); in the
+read section, the sink `read-mt` (below).
 
 Sinks (bench/sinks.py, PROTOCOL.md): `file`, every writer creates a file on
 /dev/shm with its normal API and defaults (the headline; Quiver's temporary
@@ -29,7 +30,15 @@ Sections (--sections):
            make_inputs), each written with `default` and `cdc`;
   read     every peer reads the pyarrow-written file (read_bench.write_pyarrow)
            of each group, uncompressed and zstd; the gate compares each
-           peer's decoded values with pyarrow's reading;
+           peer's decoded values with pyarrow's reading. Two sinks: `read`,
+           one thread everywhere (Quiver read_table(use_threads=False),
+           pyarrow use_threads=False, duckdb threads=1, polars
+           POLARS_MAX_THREADS=1, arrow-rs, arrow-go on one thread), and
+           `read-mt`, Quiver use_threads=True (and its control) against
+           pyarrow's default (pyarrow-mt: use_threads=True, pools at every
+           core), duckdb-mt and polars-mt on every core; arrow-rs and
+           arrow-go read on one thread only: "n/a" in that table, and said
+           among the differences;
   tpch     TPC-H lineitem (tpchgen-cli, scale factor 1) from an in-memory
            Arrow table into a file: snappy, zstd, cdc_snappy, cdc_zstd
            (docs/benchmarks.md section 4), and Quiver's use_threads arm.
@@ -80,6 +89,7 @@ import writer_matrix as wm  # noqa: E402
 import budget  # noqa: E402
 import estimate  # noqa: E402
 import gate  # noqa: E402
+import merge  # noqa: E402
 import report  # noqa: E402
 import schedule  # noqa: E402
 from inputs import CDC_INPUTS, Inputs, read_ipc  # noqa: E402
@@ -90,7 +100,10 @@ from schedule import MT_ARM, ST_PEERS, Arm, Case  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 MT_PEERS = ("duckdb-mt", "polars-mt")
-DEFAULT_PEERS = ST_PEERS + MT_PEERS
+# The read section's multi-threaded peers (sink read-mt); pyarrow-mt only reads.
+READ_MT_PEERS = ("pyarrow-mt", "duckdb-mt", "polars-mt")
+READ_MT = "read-mt"
+DEFAULT_PEERS = ST_PEERS + ("pyarrow-mt",) + MT_PEERS
 MATRIX_VARIANTS = ",".join(wm.MATRIX_VARIANTS)
 # docs/benchmarks.md section 4: snappy and zstd, with and without CDC.
 TPCH_VARIANTS = "snappy,zstd,cdc_snappy,cdc_zstd"
@@ -133,14 +146,25 @@ def write_arms(peers, variant, sinks, mt=False, layouts=False, first_part=True):
 
 
 def read_arms(peers, path):
+    """Sink `read`: every arm on one thread (Quiver use_threads=False).
+    Sink `read-mt`: Quiver and its control with use_threads=True against the
+    -mt peers (arrow-rs and arrow-go have no multi-threaded read: n/a)."""
     arms = [Arm(MAIN, "read", MAIN, "main", file=path),
             Arm(CONTROL, "read", CONTROL, "control", file=path)]
-    return arms + [Arm(p, "read", p, "peer", file=path) for p in ST_PEERS if p in peers]
+    arms += [Arm(p, "read", p, "peer", file=path) for p in ST_PEERS if p in peers]
+    if any(p in peers for p in READ_MT_PEERS):
+        arms += [Arm(MAIN, READ_MT, MAIN, "main", file=path, use_threads=True),
+                 Arm(CONTROL, READ_MT, CONTROL, "control", file=path, use_threads=True)]
+        arms += [Arm(p, READ_MT, p, "peer", file=path) for p in READ_MT_PEERS if p in peers]
+    return arms
 
 
-def peer_units(procs, with_mt):
-    """[[peer, peer-mt], ...]: a peer and its multi-threaded arm share a session."""
-    return [[p] + ([p + "-mt"] if with_mt and p + "-mt" in procs else [])
+def peer_units(procs, with_mt, read_mt=False):
+    """[[peer, peer-mt], ...]: a peer and its multi-threaded arm share a
+    session (pyarrow-mt, which only reads, when `read_mt`)."""
+    def mt(p):
+        return (with_mt and p + "-mt" in MT_PEERS) or (read_mt and p + "-mt" in READ_MT_PEERS)
+    return [[p] + ([p + "-mt"] if mt(p) and p + "-mt" in procs else [])
             for p in procs if p in ST_PEERS]
 
 
@@ -153,7 +177,7 @@ def run_in_parts(args, path, units, make_cases, variants, sinks, expected_bytes,
     control) hold the input for all of them; the peers come in sets that fit
     in memory beside them (plan_parts, with the peaks the reference run
     measured), each set running every case, so a case's figures may come
-    from several sets (schedule.merge_parts). Quiver's gate is made once a
+    from several sets (merge.merge_parts). Quiver's gate is made once a
     case (schedule.gate_arms' cache). `share` (budget.Share): the input's
     part of the time budget, which gives each case its deadline."""
     by_id, order, gate_cache = {}, [], {}
@@ -200,7 +224,7 @@ def run_in_parts(args, path, units, make_cases, variants, sinks, expected_bytes,
     finally:
         quiver.close(expected_bytes)
     for i in order:
-        results.append(schedule.merge_parts(by_id[i]))
+        results.append(merge.merge_parts(by_id[i]))
 
 
 def start_input(args, section, name):
@@ -279,7 +303,7 @@ def section_matrix(args, inputs, state):
             for codec, (f, want) in reads.items():
                 cases.append(Case("read", g, codec, "read", read_arms(session.peers, f), want))
             return cases
-        run_in_parts(args, path, peer_units(args.procs, with_mt=write), make_cases,
+        run_in_parts(args, path, peer_units(args.procs, with_mt=write, read_mt=read), make_cases,
                      args.variants, args.sinks, expected.nbytes, *state, load=write,
                      share=started[0])
         for f, _ in reads.values():
@@ -391,8 +415,8 @@ def parse_args():
                     help="matrix cases without the layout arms (Quiver writing polars' and "
                          "arrow-go's own page layouts beside them: writer_matrix.PEER_LAYOUTS)")
     ap.add_argument("--budget-minutes", type=float, default=57.0,
-                    help="the run's time budget, builds included when run through run.sh "
-                         "(default 57; 0: none): it binds, each input and case getting a "
+                    help="the run's time budget, from run.sh's budget_start (after the "
+                         "builds: make bench-peers-build builds the peers) (default 57; 0: none): it binds, each input and case getting a "
                          "share and a deadline planned from --reference (bench/peers/"
                          "budget.py); a case past its deadline ends with the round in "
                          "progress (at least 2) and says so")
@@ -469,7 +493,8 @@ def main():
     registry, settings, results = {}, {}, []
     state = (registry, settings, results)
     args.reference = estimate.Reference(args.reference, quick=args.quick)
-    args.plan = budget.Plan(args.reference)
+    args.plan = budget.Plan(args.reference, sinks=set(
+        args.sinks + args.shipped_sinks + args.cdc_sinks + args.tpch_sinks + ["read", READ_MT]))
     start = os.environ.get("QUIVER_BENCH_START")
     args.budget = budget.Budget(args.budget_minutes * 60 if args.budget_minutes else math.inf,
                                 budget_costs(args), t0=float(start) if start else None)
@@ -496,7 +521,7 @@ def main():
     plan = registry["_budget_plan"]
     if args.budget.binding:
         log(f"budget: {args.budget_minutes:g} min from the start of the run"
-            f"{' (run.sh: builds included)' if start else ''}, "
+            f"{' (run.sh: after the builds)' if start else ''}, "
             f"{(time.time() - args.budget.t0) / 60:.1f} spent; planned from {plan['reference']}: "
             f"{plan['floor_min']:.0f} min the work no deadline removes, {plan['full_min']:.0f} "
             "min every round the rule wants")

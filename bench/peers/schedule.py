@@ -7,7 +7,11 @@ The rule (RULE below is printed in every report):
   once more untimed, and again (at most MAX_WARMUPS in all) while a run is
   more than 10% faster than the one before it (a pool still settling; the
   median of the rounds absorbs one more). An arm whose gate run took
-  LONG_RUN_S or more has no further warm-up: such a run warms itself.
+  LONG_RUN_S (0.25 s) or more has no further warm-up: such a run warms
+  itself (its allocations are made once and, decay off, kept). Nor has a
+  peer arm whose gate run took FAR (2) times Quiver's or more, or under
+  1/FAR of it: a first timed run some percent slow cannot bring its ratio
+  within reach of 1 +- NEAR, and its gate run was its warm-up.
 - A run is REPS back-to-back repetitions and its time their median, REPS
   the same for every arm of a case: enough that the case's fastest arm runs
   MIN_RUN_S, at most MAX_REPS, and at most what keeps its slowest arm's run
@@ -24,7 +28,11 @@ The rule (RULE below is printed in every report):
   ratio of medians over the rounds both ran, with a 95% bootstrap interval
   (the rounds resampled in pairs, B resamples). An arm whose ratio and whole
   interval lie outside 1 +- NEAR is decided and leaves the rounds (arms that
-  follow it, a layout arm or a peer's -mt arm, leave with it).
+  follow it, a layout arm or a peer's -mt arm, leave with it). Sooner, after
+  one round: a peer arm, not its sink's fastest in that round, whose gate
+  run and first round both put it FAR (2x) or more from Quiver on the same
+  side (far_after_one; its interval is the range of those two ratios): the
+  slow peers' second round decided nothing.
 - The case stops when every arm is decided and both checks hold in every
   sink, or at R_MAX rounds. So a case whose ratio comes within 10% of 1 runs
   R_MAX (11) rounds and reports its interval.
@@ -40,8 +48,11 @@ The rule (RULE below is printed in every report):
   tie (0.98-1.02), win (below), loss (above).
 - Deadlines (make bench-peers: run.py's budget, bench/peers/budget.py):
   a case may have one. Its repetitions are cut (the same for every arm) so
-  that R_MIN rounds fit before it; past it, the case finishes the round in
-  progress and stops, never before R_MIN rounds. A sink still open then
+  that R_MIN rounds fit before it (R_NEAR when the warm-ups put an arm
+  within 1 +- NEAR of Quiver); past it, the case finishes the round in
+  progress and stops, never before R_MIN rounds, nor before R_NEAR (3)
+  while an undecided arm's ratio lies within 1 +- NEAR (a case within 10%
+  of 1 gets at least three rounds under any budget). A sink still open then
   (an arm undecided, a check failing) is flagged "budget: stopped at N
   rounds", and its verdict is "undecided" where the fastest peer's ratio
   was not decided (never a win, tie or loss); the control and order checks
@@ -61,13 +72,15 @@ from gate import file_hash, read_gate, write_gate
 from peer_process import CONTROL, MAIN, PeerDied, log
 
 R_MIN = 2
+R_NEAR = 3
 R_CHECK = 7
 R_MAX = 11
 NEAR = 0.10
 THRESHOLD = 0.03
 TIE = 0.02
 MIN_WARMUPS, MAX_WARMUPS, SETTLING = 1, 2, 0.9
-LONG_RUN_S = 1.0
+LONG_RUN_S = 0.25
+FAR = 2.0
 MIN_RUN_S, MAX_RUN_S, MAX_REPS = 0.05, 1.0, 50
 BOOTSTRAP = 2000
 PHI = (5 ** 0.5 - 1) / 2
@@ -84,10 +97,13 @@ DECIDERS = ("peer", "mt")
 RULE = (
     f"Each arm: the correctness gate's run, then {MIN_WARMUPS} to {MAX_WARMUPS} untimed runs "
     f"(more while a run is over {1 - SETTLING:.0%} faster than the one before; none after a "
-    f"gate run of {LONG_RUN_S:g} s or more). A run is the median of back-to-back repetitions, "
+    f"gate run of {LONG_RUN_S:g} s or more, nor for a peer whose gate run took {FAR:g}x "
+    f"Quiver's or more, or under 1/{FAR:g} of it). A run is the median of back-to-back repetitions, "
     f"as many for every arm of a case, so that its fastest arm runs {MIN_RUN_S * 1e3:g} ms "
     f"(at most {MAX_REPS}, and its slowest under {MAX_RUN_S:g} s). Rounds in a "
-    f"rotating order; after {R_MIN} rounds, and after each further round, every peer arm "
+    f"rotating order; a peer arm other than its sink's fastest whose gate run and first "
+    f"round both put it {FAR:g}x or more from Quiver leaves after that round (interval: the "
+    f"range of the two ratios); after {R_MIN} rounds, and after each further round, every peer arm "
     f"whose ratio (Quiver/peer, ratio of medians over the rounds both ran) and whole 95% "
     f"bootstrap interval lie outside 1 +- {NEAR:.2f} is decided and leaves the rounds; the "
     f"case stops when all are decided and the control and order checks are within "
@@ -97,7 +113,8 @@ RULE = (
     f"the case is \"noise\" in that sink. Verdict from Quiver/fastest peer: tie within "
     f"{1 - TIE:.2f}-{1 + TIE:.2f}, win below, loss above. A case's deadline (make "
     f"bench-peers' time budget) cuts its repetitions so that {R_MIN} rounds fit, and past "
-    f"it the case ends with the round in progress (at least {R_MIN}): a sink left open is "
+    f"it the case ends with the round in progress (at least {R_MIN}, and {R_NEAR} while an "
+    f"undecided ratio lies within 1 +- {NEAR:.2f}): a sink left open is "
     f"flagged \"budget: stopped at N rounds\", and \"undecided\" where the fastest peer's "
     f"ratio was not decided (make bench-compute: no deadlines; no repeat while its run is "
     f"projected past its budget, \"economy\").")
@@ -120,6 +137,7 @@ class Arm:
         self.gate_s, self.warmups_s, self.bytes = None, [], None
         self.gate_reply = {}
         self.reps = 1  # repetitions of a timed run (run_case sets them per case)
+        self.far_gate_ratio = None  # set when decided after one round (far_after_one)
 
     @property
     def key(self):
@@ -175,14 +193,69 @@ def case_reps(live):
     return int(max(1, min(reps, MAX_RUN_S // max(best))))
 
 
-def reps_within(live, seconds, reps):
-    """`reps`, or fewer (at least 1, the same for every arm) so that R_MIN
-    rounds of the arms `live` fit in `seconds`, each arm's run taken as its
-    best untimed one times the repetitions."""
+def reps_within(live, seconds, reps, rounds=R_MIN):
+    """`reps`, or fewer (at least 1, the same for every arm) so that
+    `rounds` rounds of the arms `live` fit in `seconds`, each arm's run
+    taken as its best untimed one times the repetitions."""
     per_rep = sum(min([a.gate_s] + a.warmups_s) for a in live if a.gate_s)
     if per_rep <= 0:
         return reps
-    return int(max(1, min(reps, seconds // (R_MIN * per_rep))))
+    return int(max(1, min(reps, seconds // (rounds * per_rep))))
+
+
+def warms_up(gate_s, role=None, main_gate_s=None):
+    """Whether an arm whose gate run took `gate_s` gets untimed warm-ups:
+    not after a run of LONG_RUN_S or more (it warmed itself), nor for a
+    peer arm FAR or more from Quiver's gate run (`main_gate_s`) either way,
+    whose ratio a first timed run a little slow cannot bring within reach
+    of 1 +- NEAR (its gate run was its warm-up)."""
+    if gate_s is None or gate_s >= LONG_RUN_S:
+        return False
+    if role == "peer" and main_gate_s:
+        return 1 / FAR < gate_s / main_gate_s < FAR
+    return True
+
+
+def far_after_one(live, times, active):
+    """Keys of the peer arms decided after one round: in each sink, every
+    peer arm but the one fastest in round 0 whose gate run and round-0 run
+    both put it FAR or more from Quiver's, on the same side (Quiver / peer
+    under 1/FAR in both, or over FAR in both). Each such arm gets
+    `far_gate_ratio` (its gate runs' ratio): its reported interval is the
+    range of the two ratios."""
+    out = set()
+    for sink in dict.fromkeys(a.sink for a in live):
+        main = next((a for a in live if a.sink == sink and a.role == "main"), None)
+        if main is None or 0 not in times.get(main.key, {}) or not main.gate_s:
+            continue
+        peers = [a for a in live if a.sink == sink and a.role == "peer" and a.key in active
+                 and 0 in times.get(a.key, {}) and a.gate_s]
+        if len(peers) < 2:
+            continue
+        fastest = min(peers, key=lambda a: times[a.key][0])
+        for a in peers:
+            if a is fastest:
+                continue
+            r0, g = times[main.key][0] / times[a.key][0], main.gate_s / a.gate_s
+            if (r0 < 1 / FAR and g < 1 / FAR) or (r0 > FAR and g > FAR):
+                a.far_gate_ratio = g
+                out.add(a.key)
+    return out
+
+
+def near_one(st):
+    """Whether a ratio's point estimate lies within 1 +- NEAR."""
+    return st is not None and abs(st["ratio"] - 1) <= NEAR
+
+
+def guess_near(live):
+    """Whether the warm-ups put some deciding arm within 1 +- NEAR of its
+    sink's Quiver (such a case has R_NEAR rounds before a deadline may stop
+    it: its repetitions are cut for R_NEAR rounds)."""
+    best = {a.key: min([a.gate_s] + a.warmups_s) for a in live if a.gate_s}
+    mains = {a.sink: best.get(a.key) for a in live if a.role == "main"}
+    return any(a.role in DECIDERS and best.get(a.key) and mains.get(a.sink)
+               and abs(mains[a.sink] / best[a.key] - 1) <= NEAR for a in live)
 
 
 def call(peer, arm, work, reps=1, out=None, timeout=None):
@@ -191,7 +264,9 @@ def call(peer, arm, work, reps=1, out=None, timeout=None):
         name = fields.pop("cmd", "kernel")
         return peer.call(cmd=name, reps=reps, out=out, _timeout=timeout, **fields)
     if arm.file is not None:
-        return peer.call(cmd="read", file=arm.file, reps=reps, out=out, _timeout=timeout)
+        extra = {"use_threads": True} if arm.use_threads else {}
+        return peer.call(cmd="read", file=arm.file, reps=reps, out=out, _timeout=timeout,
+                         **extra)
     cmd = {"cmd": "write", "variant": arm.variant, "reps": reps, "sink": arm.sink, "out": out}
     if arm.sink == "file":
         cmd["path"] = os.path.join(work, "files", arm.key.replace("/", ".") + ".parquet")
@@ -226,6 +301,10 @@ def gate_arms(case, peers, work, cache=None):
             if arm.sink in idle:
                 skip(arm, p, "nothing to compare with in this session")
                 continue
+            if arm.leader not in (None, MAIN) and arm.leader not in peers:
+                # (A layout arm or a peer's -mt arm runs only beside its leader.)
+                arm.status, arm.message = "absent", f"{arm.leader} is not in this session"
+                continue
             main = next((m for m in mains if m.sink == arm.sink), None)
             if arm.role != "main" and (main is None or main.status != "ok"):
                 skip(arm, p, "not run: Quiver cannot run in this sink"
@@ -235,7 +314,7 @@ def gate_arms(case, peers, work, cache=None):
             if arm.role in ("main", "control") and key in cache:
                 reuse_gate(arm, p, work, cache[key])
                 continue
-            out = gate_run(case, arm, p, work)
+            out = gate_run(case, arm, p, work, main)
             if out is not None:
                 pending.append((arm, checker.submit(check, case, arm, out, verdicts)))
             elif arm.role in ("main", "control"):
@@ -278,7 +357,7 @@ def reuse_gate(arm, p, work, state):
         setattr(arm, k, state[k])
     if arm.status != "ok":
         return
-    if arm.gate_s is not None and arm.gate_s >= LONG_RUN_S:
+    if not warms_up(arm.gate_s):
         return
     try:
         arm.warmups_s.append(call(p, arm, work)["seconds"][0])
@@ -298,9 +377,10 @@ def skip(arm, peer, message):
             arm.status, arm.message = "unsupported", r["error"]
 
 
-def gate_run(case, arm, p, work):
+def gate_run(case, arm, p, work, main=None):
     """The arm's gate run (its output left at the returned path) and its
-    warm-ups; None, with the arm's status set, if it could not run."""
+    warm-ups (warms_up: against `main`, its sink's Quiver arm); None, with
+    the arm's status set, if it could not run."""
     suffix = ".arrow" if case.kind in ("read", "kernel", "filter") else ".parquet"
     out = os.path.join(work, "gate", arm.key.replace("/", ".") + suffix)
     if os.path.exists(out):
@@ -312,7 +392,8 @@ def gate_run(case, arm, p, work):
             arm.bytes = r.get("bytes")
             arm.gate_reply = {k: v for k, v in r.items() if k != "seconds"}
             prev = arm.gate_s
-            for k in range(MAX_WARMUPS if arm.gate_s < LONG_RUN_S else 0):
+            main_s = main.gate_s if main is not None and main is not arm else None
+            for k in range(MAX_WARMUPS if warms_up(arm.gate_s, arm.role, main_s) else 0):
                 t = call(p, arm, work)["seconds"][0]
                 arm.warmups_s.append(t)
                 if k + 1 >= MIN_WARMUPS and t > SETTLING * prev:
@@ -453,6 +534,9 @@ def sink_summary(arms, times, positions, rng):
         st = ratio_stats(q, times[a.key], rng)
         if st is None:
             continue
+        if getattr(a, "far_gate_ratio", None) is not None and st["rounds"] == 1:
+            st["interval"] = sorted([st["ratio"], a.far_gate_ratio])
+            st["far_after_one"] = True
         s["ratio"][a.name] = st["ratio"]
         s["stats"][a.name] = st
         if a.leader and a.leader != MAIN and by.get(a.leader_key) is not None \
@@ -567,7 +651,7 @@ def run_case(case, peers, work, gate_cache=None, economy=False, deadline=None, c
     order0 = arrange(live)
     reps = rule_reps = case_reps(live)
     if deadline is not None:
-        reps = reps_within(live, deadline - clock(), reps)
+        reps = reps_within(live, deadline - clock(), reps, R_NEAR if guess_near(live) else R_MIN)
     for a in live:
         a.reps = reps
     cut, cut_sinks = None, set()
@@ -581,6 +665,10 @@ def run_case(case, peers, work, gate_cache=None, economy=False, deadline=None, c
         run_round(case, act[shift:] + act[:shift], peers, work, times, positions, r, dead)
         r += 1
         if r < R_MIN:
+            if r == 1:
+                far = far_after_one(live, times, active)
+                gone.update({k: r for k in far})
+                active -= far | {a.key for a in live if a.leader_key in far}
             continue
         sums = summaries([a for a in live if a.key not in dead], times, positions, rng)
         undecided = set()
@@ -597,7 +685,9 @@ def run_case(case, peers, work, gate_cache=None, economy=False, deadline=None, c
             failing = {}
         if (not undecided and not failing) or r >= R_MAX:
             break
-        if deadline is not None and clock() >= deadline:
+        near = any(near_one(sums.get(a.sink, {}).get("stats", {}).get(a.name))
+                   for a in live if a.key in undecided)
+        if deadline is not None and clock() >= deadline and (r >= R_NEAR or not near):
             cut = r
             cut_sinks = set(failing) | {a.sink for a in live if a.key in undecided}
             break
@@ -669,64 +759,3 @@ def budget_notes(rec, s):
     if rec.get("reps_cut"):
         out.append(f"budget: {rec['reps']} reps a run (the rule's {rec['reps_cut']})")
     return out
-
-
-# ---------------------------------------------------------------------------
-# A case that ran in several sessions (memory): one record.
-
-def merge_parts(recs):
-    """Each peer's figures are to the Quiver of its own session; the fastest
-    peer of a sink is the one with the largest ratio; control, order and the
-    verdict come from the fastest peer's session."""
-    if len(recs) == 1:
-        return recs[0]
-    merged = dict(recs[0])
-    merged["parts"] = recs
-    merged["arms"] = {}
-    for r in recs:
-        for k, a in r.get("arms", {}).items():
-            # Quiver's arms are in every session: one that ran, if any did.
-            if k not in merged["arms"] or (a["role"] in ("main", "control")
-                                           and merged["arms"][k]["status"] != "ok"):
-                merged["arms"][k] = a
-    merged["rounds"] = max(r.get("rounds", 0) for r in recs)
-    cuts = [r["cut"] for r in recs if r.get("cut")]
-    merged["cut"] = max(cuts) if cuts else None
-    merged["reps"] = min((r["reps"] for r in recs if "reps" in r), default=merged.get("reps"))
-    rule = [r["reps_cut"] for r in recs if r.get("reps_cut")]
-    merged["reps_cut"] = max(rule) if rule else None
-    merged["seconds_total"] = sum(r.get("seconds_total", 0) for r in recs)
-    sinks = {}
-    for sink in dict.fromkeys(s for r in recs for s in r.get("sinks", {})):
-        parts = [r["sinks"][sink] for r in recs if "median_s" in r.get("sinks", {}).get(sink, {})]
-        if not parts:
-            continue
-        s = {"median_s": {}, "rounds": {}, "ratio": {}, "stats": {}, "to_leader": {}}
-        for p in parts:
-            for k in ("median_s", "rounds"):
-                s[k].update({a: v for a, v in p[k].items() if a not in (MAIN, CONTROL)})
-            for k in ("ratio", "stats", "to_leader"):
-                s[k].update(p.get(k, {}))
-        s["median_s"][MAIN] = statistics.median(p["median_s"][MAIN] for p in parts)
-        s["quiver_medians_by_part"] = [p["median_s"][MAIN] for p in parts]
-        home = parts[0]
-        with_fastest = [p for p in parts if "fastest" in p]
-        if with_fastest:
-            home = max(with_fastest, key=lambda p: p["ratio_fastest"])
-        for k in ("fastest", "ratio_fastest", "fastest_interval", "control", "control_range",
-                  "order_effect", "order_before", "order_after", "order_rounds", "order_from",
-                  "layout", "ratio_fastest_layouts", "flags", "budget", "budget_cut"):
-            if k in home:
-                s[k] = home[k]
-        layouts = {}
-        for p in parts:
-            layouts.update(p.get("layout", {}))
-        if layouts:
-            s["layout"] = layouts
-        s["other_part_flags"] = [f for p in parts if p is not home
-                                 for f in p.get("flags", []) + ([p["budget"]] if "budget" in p
-                                                                 else [])]
-        s["verdict"] = verdict(s)
-        sinks[sink] = s
-    merged["sinks"] = sinks
-    return merged

@@ -174,7 +174,8 @@ def test_a_filter_case_runs_through_the_schedule_and_the_report(tmp_path):
     procs = ["quiver", "control", "pyarrow", "duckdb", "arrow-rs", "pyarrow-mt"]
     arms = filter_run.make_arms("/dev/shm/x.parquet", ["k", "v"], pred, procs)
     assert {a.key for a in arms} == {"quiver/st", "control/st", "quiver-rtf/st", "pyarrow/st",
-                                     "duckdb/st", "arrow-rs/st", "quiver/mt", "pyarrow-mt/mt"}
+                                     "duckdb/st", "arrow-rs/st", "quiver/mt", "control/mt",
+                                     "pyarrow-mt/mt"}
     q = FilterPeer(1e-3, want, read_stats={"pages_skipped": 9, "row_groups_pruned_statistics": 0})
 
     class Quiver:
@@ -239,3 +240,95 @@ def test_the_budget_gives_deadlines_and_stops_running_cases_it_cannot_afford():
     b.wall0 -= 560  # 560 s of the 600 gone: less than case 2's floor (15 s) is left
     assert not b.affordable(2)
     assert filter_run.weight(fc.CaseSpec("x", "none", "or", 0.5, "all")) == 6.0
+
+
+def test_the_multi_threaded_sink_runs_quiver_and_its_control_with_threads(tmp_path):
+    """Sink mt: Quiver and its control with use_threads=True against the
+    -mt peers (each peer process reads on all its threads, so no
+    use_threads goes to them); the one-thread sink never asks for threads."""
+    import filter_run
+    table = pa.table({"k": list(range(100))})
+    pred = fc.Predicate("sorted_key", 0.01, [[["k", ">=", 10]], [["k", "<", 11]]])
+    want = fc.oracle(table, pred, ["k"])
+    procs = ["quiver", "control", "pyarrow", "pyarrow-mt", "duckdb-mt"]
+    arms = filter_run.make_arms("/dev/shm/x.parquet", ["k"], pred, procs)
+
+    class Threaded(FilterPeer):
+        def call(self, _timeout=None, **cmd):  # 2x faster with threads
+            self.seconds = 5e-4 if cmd.get("use_threads") else 1e-3
+            return super().call(**cmd)
+    peers = {"quiver": Threaded(1e-3, want), "control": Threaded(1e-3, want),
+             "pyarrow": FilterPeer(3e-3, want), "pyarrow-mt": FilterPeer(2e-3, want),
+             "duckdb-mt": FilterPeer(1e-3, want)}
+    rec = schedule.run_case(Case("filter", "t.none", "sorted_key@0.01/filter_payload", "filter",
+                                 arms, filter_run.gate_for(want)), peers, str(tmp_path))
+    mt = rec["sinks"]["mt"]
+    assert mt["median_s"]["quiver"] == pytest.approx(5e-4)
+    assert mt["fastest"] == "duckdb-mt" and mt["ratio_fastest"] == pytest.approx(0.5)
+    assert mt["control"] == pytest.approx(1.0) and mt["verdict"] == "win"
+    assert rec["sinks"]["st"]["median_s"]["quiver"] == pytest.approx(1e-3)
+    for name in ("quiver", "control"):
+        st_calls = [c for c in peers[name].calls if not c.get("use_threads")]
+        assert st_calls and len(st_calls) < len(peers[name].calls)
+    assert not any(c.get("use_threads") for p in ("pyarrow", "pyarrow-mt", "duckdb-mt")
+                   for c in peers[p].calls)
+
+
+def test_duckdb_memory_limit_is_at_least_4_gib_and_six_times_the_file():
+    assert fc.duckdb_memory_limit(10 << 20) == 4 << 30
+    assert fc.duckdb_memory_limit(1 << 30) == 6 << 30
+
+
+def fake_blob(path, results, quick=False, commit="abc1234", figures=None):
+    import gzip
+    import json
+    with gzip.open(path, "wt") as f:
+        json.dump({"started": "2026-12-07T10:00:00", "wall_s": 2580.0, "final": True,
+                   "quick": quick, "machine": {"commit": commit}, "argv": ["x"],
+                   "results": results, "figures": figures or {}}, f)
+
+
+def test_resume_keeps_what_prev_measured_and_accounts_for_every_case(tmp_path):
+    import datetime
+    import filter_resume as fr
+    specs = fc.case_specs(quick=True)[:5]
+    ids = [fr.case_id(s) for s in specs]
+    assert ids[0] == f"filter/{specs[0].input_name}/{specs[0].label}"
+    prev = [
+        {"id": ids[0], "input": specs[0].input_name, "label": specs[0].label,
+         "sinks": {"st": {"verdict": "win"}}, "arms": {}},
+        {"id": ids[1], "input": specs[1].input_name, "label": specs[1].label, "sinks": {},
+         "arms": {}, "skipped": "not run: the budget's time was spent"},
+        {"id": ids[2], "input": specs[2].input_name, "label": specs[2].label, "sinks": {},
+         "error": "peer died"},
+    ]
+    path = str(tmp_path / "prev.json.gz")
+    fig = {"bytes_read": 10, "column_bytes": 1000, "fraction": 0.01, "read_stats": {}}
+    fake_blob(path, prev, quick=True, figures={"clickbench.none": fig})
+    done, figures, info = fr.load(path, quick=True, commit="abc1234")
+    assert set(done) == {ids[0]} and done[ids[0]]["resumed_from"] == path
+    assert figures == {("clickbench", "none"): fig}
+    assert info["cases"] == 1 and info["of"] == 3
+    with pytest.raises(ValueError, match="--quick"):
+        fr.load(path, quick=False, commit="abc1234")
+    with pytest.raises(ValueError, match="commit abc1234"):
+        fr.load(path, quick=True, commit="def5678")
+    # This run measured case 1 (the budget's skip of PREV) and stopped.
+    new = [{"id": ids[1], "input": specs[1].input_name, "label": specs[1].label,
+            "sinks": {"st": {"verdict": "loss"}}, "arms": {}}]
+    merged = fr.merged(specs, new, done, "not reached: the run was stopped before it")
+    assert [r["id"] for r in merged] == ids  # every case, in the matrix's order
+    assert merged[0] is done[ids[0]] and merged[1] is new[0]
+    assert all(r["not_reached"] and r["skipped"].startswith("not reached") for r in merged[2:])
+    text = filter_report.case_counts(merged, len(specs))
+    assert text == ("2 of 5 cases measured (1 of them by the run resumed), 0 not run for the "
+                    "budget, 3 not reached")
+    args = SimpleNamespace(budget_minutes=43, specs=specs, argv=["x"], quick=True)
+    filter_report.write(args, merged, {"_resumed": info}, figures, datetime.datetime.now(),
+                        str(tmp_path / "merged"), 1.0, final=False)
+    md = (tmp_path / "merged.md").read_text()
+    assert f"Resumed from {path}" in md and "resumed" in md and "not reached" in md
+    # The merged result is itself a run --resume can continue.
+    done2, _, _ = fr.load(str(tmp_path / "merged.json.gz"), quick=True, commit=None)
+    assert set(done2) == {ids[0], ids[1]}
+    assert done2[ids[0]]["resumed_from"] == path

@@ -406,3 +406,121 @@ def test_cli_cat_where(tmp_path):
     got = cat(ipc, "--where", "x < 3 or x == 9999", "--format", "jsonl")
     assert got.returncode == 0 and [json.loads(r)["x"] for r in got.stdout.split()] == [0, 1, 2,
                                                                                        9999]
+
+
+# ---- quiver cat --stats -------------------------------------------------------------
+
+READ_STATS_KEYS = ["row_groups_pruned_statistics", "row_groups_pruned_bloom",
+                   "row_groups_pruned_dictionary", "pages_skipped", "pages_decompressed",
+                   "bytes_read", "values_decoded"]  # docs/interfaces.md, in that order
+
+
+@needs_cli
+def test_cli_cat_stats(tmp_path):
+    """`cat --stats` prints, after the rows, the read's counters on stderr as `key: value`
+    lines. `cat` reads batch by batch, so they are those of quiver.ParquetFile(...)
+    .iter_batches(filters=...) with the CLI's batches (65,536 rows for csv) for the same
+    file, filter and columns; the row groups pruned and the pages skipped and decompressed
+    are also those of .read(filters=...), while bytes_read and values_decoded may differ from
+    it (a batch read asks for each next page header with a window, then for the page; how
+    many values around the matches are decoded depends on where batches end). The rows are
+    pyarrow's decode-then-filter; the row groups pruned are those pyarrow's statistics rule
+    out."""
+    n = 200_000
+    rng = np.random.default_rng(45)
+    table = pa.table({"id": pa.array(np.arange(n), pa.int64()),
+                      "g": pa.array([f"g{i % 7}" for i in range(n)]),
+                      "v": pa.array(rng.random(n))})
+    path = tmp_path / "stats.parquet"
+    pq.write_table(table, path, row_group_size=50_000, data_page_size=16_384,
+                   write_page_index=True, compression="zstd")
+    row_group_bounds = [(rg.column(0).statistics.min, rg.column(0).statistics.max)
+                        for rg in (pq.ParquetFile(path).metadata.row_group(i)
+                                        for i in range(4))]
+    cases = [  # (--where, the same as filters=, columns)
+        ("id >= 120000 and id < 121000", [("id", ">=", 120_000), ("id", "<", 121_000)], None),
+        ("id >= 120000 and id < 121000 and g == 'g3'",
+         [("id", ">=", 120_000), ("id", "<", 121_000), ("g", "==", "g3")], ["v"]),
+        ("id < 10 or id >= 199990", [[("id", "<", 10)], [("id", ">=", 199_990)]], ["g", "id"]),
+        ("v > 2", [("v", ">", 2)], ["id"]),  # no match: every row group pruned
+        ("g in ('g1', 'g5')", [("g", "in", ["g1", "g5"])], ["id"]),  # no pruning
+    ]
+    for where, filters, columns in cases:
+        args = [path, "--where", where, "--stats", "--format", "csv"]
+        if columns is not None:
+            args += ["--columns", ",".join(columns)]
+        got = cat(*args)
+        assert got.returncode == 0, (where, got.stderr)
+        with quiver.ParquetFile(str(path)) as f:
+            f.read(columns=columns, filters=filters)
+            whole = f.read_stats
+            sum(b.num_rows for b in f.iter_batches(batch_size=65_536, columns=columns,
+                                                   filters=filters))
+            want = f.read_stats
+        assert list(want) == READ_STATS_KEYS
+        lines = got.stderr.decode().splitlines()
+        assert lines == [f"{k}: {v}" for k, v in want.items()], (where, lines, want)
+        for key in READ_STATS_KEYS[:5]:  # the pruning and page counters
+            assert want[key] == whole[key], (where, key, want, whole)
+        # The rows: pyarrow's decode-then-filter.
+        oracle = table.filter(pq.filters_to_expression(filters))
+        out = pa_csv.read_csv(io.BytesIO(got.stdout)) if got.stdout.strip() else None
+        assert (0 if out is None else out.num_rows) == oracle.num_rows, where
+        if out is not None and "id" in out.column_names:
+            assert out.column("id").to_pylist() == oracle.column("id").to_pylist()
+        # Row groups pruned by statistics: those whose id bounds (pyarrow's metadata) miss
+        # an id-only range.
+        stats = dict(line.split(": ") for line in lines)
+        if where.startswith("id >= 120000"):
+            assert int(stats["row_groups_pruned_statistics"]) == sum(
+                1 for lo, hi in row_group_bounds if hi < 120_000 or lo >= 121_000) == 3
+            assert int(stats["pages_skipped"]) > 0
+        if where == "v > 2":
+            assert int(stats["row_groups_pruned_statistics"]) == 4
+            assert int(stats["pages_decompressed"]) == int(stats["values_decoded"]) == 0
+
+    # Without --where: the plain read's counters (every page, every value), those of
+    # iter_batches (a plain batch read asks for more bytes than ReadTable's row-group
+    # prefetch: it reads each next page header with a window, then the page again).
+    got = cat(path, "--stats", "--format", "csv", "--columns", "id,g")
+    assert got.returncode == 0, got.stderr
+    with quiver.ParquetFile(str(path)) as f:
+        sum(b.num_rows for b in f.iter_batches(batch_size=65_536, columns=["id", "g"]))
+        want = f.read_stats
+        f.read(columns=["id", "g"])
+        whole = f.read_stats
+    assert got.stderr.decode().splitlines() == [f"{k}: {v}" for k, v in want.items()]
+    assert want["values_decoded"] == whole["values_decoded"] == 2 * n
+    assert want["pages_decompressed"] == whole["pages_decompressed"]
+    # --stats goes to stderr only: stdout holds the rows alone.
+    assert pa_csv.read_csv(io.BytesIO(got.stdout)).num_rows == n
+    # --head N: the counters of the batches read until N rows were out, fewer than all.
+    got = cat(path, "--stats", "--format", "csv", "--head", 5, "--columns", "id,g")
+    assert got.returncode == 0, got.stderr
+    head = dict(line.split(": ") for line in got.stderr.decode().splitlines())
+    assert list(head) == READ_STATS_KEYS
+    assert 0 < int(head["pages_decompressed"]) < want["pages_decompressed"]
+    assert 0 < int(head["values_decoded"]) < want["values_decoded"]
+    # A reader that goes away (`| head -1`) ends quietly, the counters still printed.
+    proc = subprocess.Popen([str(CLI), "cat", str(path), "--stats", "--format", "csv"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 0
+    lines = proc.stderr.read().decode().splitlines()
+    proc.stderr.close()
+    assert [line.split(": ")[0] for line in lines] == READ_STATS_KEYS
+    # An Arrow IPC input has no read stats.
+    ipc = tmp_path / "stats.arrow"
+    with pa.ipc.new_file(ipc, table.schema) as w:
+        w.write_table(table.slice(0, 1000))
+    got = cat(ipc, "--where", "id < 3", "--stats", "--format", "jsonl")
+    assert got.returncode == 0, got.stderr
+    assert got.stderr.decode().splitlines() == ["read_stats: none"]
+    assert [json.loads(r)["id"] for r in got.stdout.split()] == [0, 1, 2]
+    # An error prints no stats.
+    got = cat(path, "--where", "zz = 1", "--stats")
+    assert got.returncode == 1 and b"row_groups_pruned" not in got.stderr
+    # The help names the flag.
+    helped = subprocess.run([str(CLI), "cat", "--help"], capture_output=True, timeout=60)
+    assert b"--stats" in helped.stdout

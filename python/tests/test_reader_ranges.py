@@ -176,3 +176,51 @@ def test_filtered_read_on_a_sorted_column_fetches_few_bytes(source):
         if offset < data_end:
             assert group[0][0] <= offset and offset + length <= group[-1][1], (offset, length)
     assert len(reads) <= 12
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_selective_read_past_a_dictionary_fallback_skips_the_dictionary_page(source):
+    """A unique sorted key overflows pyarrow's dictionary (1 MiB) and falls back
+    to PLAIN mid-chunk: a range in the PLAIN pages reads neither dictionary
+    page (the filter column's nor the payload's) nor decompresses it; a range
+    in the dictionary-encoded pages reads them."""
+    n = 400_000
+    key = pa.array(np.arange(n, dtype=np.int64))
+    payload = pa.array([f"value-{i:09d}" for i in range(n)])
+    table = pa.table({"k": key, "p": payload})
+    sink = io.BytesIO()
+    pq.write_table(table, sink, row_group_size=n, data_page_size=16 * 1024,
+                   write_batch_size=1000, write_page_index=True, compression="none")
+    data = sink.getvalue()
+    metadata = pq.ParquetFile(io.BytesIO(data)).metadata
+    dictionaries = []
+    for c in range(2):
+        col = metadata.row_group(0).column(c)
+        assert col.has_dictionary_page
+        assert "PLAIN" in col.encodings and "RLE_DICTIONARY" in col.encodings
+        dictionaries.append((col.dictionary_page_offset,
+                             col.data_page_offset - col.dictionary_page_offset))
+    assert min(length for _, length in dictionaries) > 100_000
+
+    def read(lo, hi):
+        rec = SOURCES[source](data)
+        with quiver.ParquetFile(rec) as f:
+            rec.take()
+            got = f.read(filters=[("k", ">=", lo), ("k", "<", hi)])
+            stats = f.read_stats
+        assert pa.table(got).equals(table.slice(lo, hi - lo))
+        reads = rec.take()
+        assert stats["bytes_read"] == sum(length for _, length in reads)
+        touched = [any(o < d + dl and d < o + length for o, length in reads)
+                   for d, dl in dictionaries]
+        return stats, touched
+
+    # The last rows: PLAIN pages of both columns.
+    stats, touched = read(n - 300, n - 200)
+    assert touched == [False, False]
+    assert stats["bytes_read"] < 100_000
+    assert stats["pages_decompressed"] <= 4
+    # The first rows: dictionary-encoded pages, which need their dictionaries.
+    stats, touched = read(100, 200)
+    assert touched == [True, True]
+    assert stats["bytes_read"] > sum(length for _, length in dictionaries)

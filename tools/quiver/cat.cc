@@ -1,6 +1,6 @@
 // `quiver cat FILE [--columns a,b] [--head N] [--row-groups 0,2]
-// [--where EXPR] [--format table|csv|jsonl|arrow]`: the rows of a Parquet file (or an
-// Arrow IPC file or stream) on standard output.
+// [--where EXPR] [--stats] [--format table|csv|jsonl|arrow]`: the rows of a Parquet
+// file (or an Arrow IPC file or stream) on standard output.
 //
 //   table  aligned columns for a terminal: a header (names, types, a rule),
 //          then the rows; cells longer than --max-width code points are cut
@@ -26,13 +26,24 @@
 // with exits 1 with pyarrow's message. --head N --where stops reading once
 // N rows matched.
 //
+// --stats: once the rows are out, what the read did, on standard error as
+// `key: value` lines with read_stats' keys (docs/interfaces.md:
+// row_groups_pruned_statistics ... values_decoded), the counters of
+// parquet::FileReader::read_stats() for the batches this command read
+// (with --head, those up to the N-th row); an IPC input, which has no read
+// stats, prints `read_stats: none`. Printed too when the reader of
+// standard output went away (a quiet end), not after an error.
+//
 // Exit codes: 0 ok, 1 unreadable input / unknown column or row group /
 // write error, 2 usage.
 #include <unistd.h>
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -43,6 +54,7 @@
 #include "json_writer.h"
 #include "progress.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/parquet/reader/file_reader.h"
 #include "text_table.h"
 
 namespace quiver::cli {
@@ -61,6 +73,7 @@ struct CatArgs {
   std::string format = "table";
   size_t max_width = 40;
   bool quiet = false;
+  bool stats = false;
 };
 
 // Writes batches in one format to standard output.
@@ -259,6 +272,27 @@ std::unique_ptr<RowWriter> MakeRowWriter(const CatArgs& args, StdoutSink* sink) 
   return std::make_unique<TableWriter>(sink, args.max_width);
 }
 
+// --stats: the source's read_stats on stderr, one `key: value` line per
+// counter, keyed as docs/interfaces.md names them.
+void PrintReadStats(BatchSource& source) {
+  const parquet::FileReader* reader = source.parquet_reader();
+  if (reader == nullptr) {
+    std::fputs("read_stats: none\n", stderr);
+    return;
+  }
+  const parquet::ReadStats s = reader->read_stats();
+  const std::pair<const char*, int64_t> counters[] = {
+      {"row_groups_pruned_statistics", s.row_groups_pruned_statistics},
+      {"row_groups_pruned_bloom", s.row_groups_pruned_bloom},
+      {"row_groups_pruned_dictionary", s.row_groups_pruned_dictionary},
+      {"pages_skipped", s.pages_skipped},
+      {"pages_decompressed", s.pages_decompressed},
+      {"bytes_read", s.bytes_read},
+      {"values_decoded", s.values_decoded},
+  };
+  for (const auto& [key, value] : counters) std::fprintf(stderr, "%s: %" PRId64 "\n", key, value);
+}
+
 int RunCat(const CatArgs& args) {
   IgnoreSigpipe();
   SourceOptions options;
@@ -294,7 +328,10 @@ int RunCat(const CatArgs& args) {
                     source->total_bytes());
   auto fail = [&](const Status& st) {
     progress.Finish();
-    if (sink.broken_pipe()) return static_cast<int>(kExitOk);  // the reader went away
+    if (sink.broken_pipe()) {  // the reader went away: a quiet end
+      if (args.stats) PrintReadStats(*source);
+      return static_cast<int>(kExitOk);
+    }
     PrintError(kCommand, ErrorMessage(st));
     return static_cast<int>(kExitFailure);
   };
@@ -315,6 +352,7 @@ int RunCat(const CatArgs& args) {
   }
   if (Status st = writer->End(); !st.ok()) return fail(st);
   progress.Finish();
+  if (args.stats) PrintReadStats(*source);
   return kExitOk;
 }
 
@@ -346,6 +384,10 @@ Runner AddCatCommand(CLI::App* app) {
   cmd->add_option("--max-width", args->max_width, "table: cells cut to this many characters")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--stats", args->stats,
+                "After the rows, print what the read did on stderr as `key: value` lines "
+                "(read_stats: row groups pruned, pages skipped and decompressed, bytes read, "
+                "values decoded; `read_stats: none` for Arrow IPC input)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line");
   cmd->footer(
       "Values: table cuts long cells; csv and jsonl print values in full (binary as hex in\n"
@@ -354,6 +396,7 @@ Runner AddCatCommand(CLI::App* app) {
       "  quiver cat data.parquet --head 20\n"
       "  quiver cat data.parquet --columns id,user.name --format csv > out.csv\n"
       "  quiver cat data.parquet --where \"id >= 100 and id < 200\" --columns name\n"
+      "  quiver cat data.parquet --where \"id >= 100 and id < 200\" --stats > /dev/null\n"
       "  quiver cat data.parquet --row-groups 0 --format arrow | some-arrow-consumer\n");
   return [args] { return RunCat(*args); };
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "quiver/memory/huge_block_cache_internal.h"
 #include "quiver/memory/memory_pool_internal.h"
 #include "quiver/memory/zero_size_area.h"
 
@@ -116,6 +117,7 @@ class PoolStats {
 
 struct SystemAllocator {
   static constexpr const char* kName = "system";
+  static constexpr bool kCacheHugeBlocks = false;
   static uint8_t* Allocate(int64_t size, int64_t alignment) {
     void* p = nullptr;
     if (posix_memalign(&p, static_cast<size_t>(alignment), static_cast<size_t>(size)) != 0) {
@@ -247,6 +249,7 @@ int JemallocAlignFlag(int64_t alignment) { return __builtin_ctzll(static_cast<ui
 // otherwise) is freed and mallocx used instead.
 struct JemallocAllocator {
   static constexpr const char* kName = "jemalloc";
+  static constexpr bool kCacheHugeBlocks = false;
   JemallocAllocator() {
     const JemallocApi& api = Jemalloc();
     mallocx = api.mallocx;
@@ -291,6 +294,9 @@ struct JemallocAllocator {
 
 struct MimallocAllocator {
   static constexpr const char* kName = "mimalloc";
+  // Blocks of 16 MiB or more go through a HugeBlockCache (see
+  // huge_block_cache_internal.h): mimalloc 2.0 maps and unmaps each.
+  static constexpr bool kCacheHugeBlocks = true;
   static uint8_t* Allocate(int64_t size, int64_t alignment) {
     return static_cast<uint8_t*>(
         Mimalloc().malloc_aligned(static_cast<size_t>(size), static_cast<size_t>(alignment)));
@@ -301,6 +307,14 @@ struct MimallocAllocator {
   }
   static void Free(uint8_t* ptr, int64_t, int64_t) { Mimalloc().free(ptr); }
 };
+
+// The huge-block cache of a backend whose allocator asks for one (never
+// destroyed: buffers may be freed during static destruction).
+template <typename Allocator>
+internal::HugeBlockCache& HugeCacheOf() {
+  static auto* cache = new internal::HugeBlockCache(&Allocator::Allocate, &Allocator::Free);
+  return *cache;
+}
 
 template <typename Allocator>
 class BackendPool final : public MemoryPool {
@@ -313,7 +327,14 @@ class BackendPool final : public MemoryPool {
       if (size == 0) return ZeroSizeArea();
     }
     alignment = EffectiveAlignment(alignment);
-    uint8_t* p = allocator_.Allocate(size, alignment);
+    uint8_t* p = nullptr;
+    if constexpr (Allocator::kCacheHugeBlocks) {
+      p = internal::HugeBlockCache::IsHuge(size)
+              ? HugeCacheOf<Allocator>().Allocate(size, alignment)
+              : allocator_.Allocate(size, alignment);
+    } else {
+      p = allocator_.Allocate(size, alignment);
+    }
     if (QUIVER_PREDICT_FALSE(p == nullptr)) {
       return Status::OutOfMemory(Allocator::kName, " pool: failed to allocate ", size,
                                  " bytes");
@@ -335,7 +356,15 @@ class BackendPool final : public MemoryPool {
       Free(ptr, old_size, alignment);
       return ZeroSizeArea();
     }
-    uint8_t* p = allocator_.Reallocate(ptr, old_size, new_size, alignment);
+    uint8_t* p = nullptr;
+    if constexpr (Allocator::kCacheHugeBlocks) {
+      p = internal::HugeBlockCache::IsHuge(old_size) || internal::HugeBlockCache::IsHuge(new_size)
+              ? HugeCacheOf<Allocator>().Reallocate(ptr, old_size, new_size, alignment,
+                                                    &Allocator::Allocate, &Allocator::Free)
+              : allocator_.Reallocate(ptr, old_size, new_size, alignment);
+    } else {
+      p = allocator_.Reallocate(ptr, old_size, new_size, alignment);
+    }
     if (QUIVER_PREDICT_FALSE(p == nullptr)) {
       return Status::OutOfMemory(Allocator::kName, " pool: failed to reallocate ", old_size,
                                  " bytes to ", new_size);
@@ -346,7 +375,15 @@ class BackendPool final : public MemoryPool {
 
   void Free(uint8_t* ptr, int64_t size, int64_t alignment) override {
     if (ptr == nullptr || IsZeroSizeArea(ptr)) return;
-    allocator_.Free(ptr, size, EffectiveAlignment(alignment));
+    if constexpr (Allocator::kCacheHugeBlocks) {
+      if (internal::HugeBlockCache::IsHuge(size)) {
+        HugeCacheOf<Allocator>().Free(ptr, size, EffectiveAlignment(alignment));
+      } else {
+        allocator_.Free(ptr, size, EffectiveAlignment(alignment));
+      }
+    } else {
+      allocator_.Free(ptr, size, EffectiveAlignment(alignment));
+    }
     stats_.DidFree(size);
   }
 
@@ -433,6 +470,11 @@ MemoryPool* ChooseMemoryPool(const char* requested, std::string* warning) {
   if (auto je = JemallocMemoryPool(); je.ok()) return *je;
   if (auto mi = MimallocMemoryPool(); mi.ok()) return *mi;
   return SystemMemoryPool();
+}
+
+HugeBlockCache* MimallocHugeBlockCache() {
+  if (!MimallocMemoryPool().ok()) return nullptr;
+  return &HugeCacheOf<MimallocAllocator>();
 }
 
 }  // namespace internal

@@ -12,4 +12,9 @@ namespace quiver::internal {
 // `*warning` to the one line to print.
 MemoryPool* ChooseMemoryPool(const char* requested, std::string* warning);
 
+class HugeBlockCache;
+// The mimalloc pool's cache of freed huge blocks (huge_block_cache_internal.h);
+// nullptr when mimalloc is not available.
+HugeBlockCache* MimallocHugeBlockCache();
+
 }  // namespace quiver::internal

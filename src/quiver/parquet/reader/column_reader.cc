@@ -1,7 +1,6 @@
 #include "quiver/parquet/reader/column_reader_internal.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 
 #include "quiver/parquet/metadata/footer_internal.h"
@@ -15,15 +14,19 @@ namespace {
 // Levels decoded at once ahead of the record scan.
 constexpr int64_t kPendingLevels = 4096;
 
-// The unset bits of `bits` from bit `offset` on, at most `limit`.
-int64_t ZeroRun(const uint8_t* bits, int64_t offset, int64_t limit) {
-  for (int64_t n = 0; n < limit;) {
-    const int k = static_cast<int>(std::min<int64_t>(64, limit - n));
-    const uint64_t word = bitmap::LoadBits(bits, offset + n, k);
-    if (word != 0) return n + std::countr_zero(word);
-    n += k;
+// Whether the chunk's encoding_stats list a data page whose values are not
+// dictionary-encoded (without encoding_stats: not known, false).
+bool HasPlainFallback(const format::ColumnMetaData& meta) {
+  if (!meta.encoding_stats.has_value()) return false;
+  for (const auto& e : *meta.encoding_stats) {
+    if ((e.page_type == format::PageType::kDataPage ||
+         e.page_type == format::PageType::kDataPageV2) &&
+        e.count > 0 && e.encoding != format::Encoding::kPlainDictionary &&
+        e.encoding != format::Encoding::kRleDictionary) {
+      return true;
+    }
   }
-  return limit;
+  return false;
 }
 
 }  // namespace
@@ -86,6 +89,8 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   }
   chunk_levels_left_ = meta.num_values;
   chunk_bytes_ = meta.total_uncompressed_size;
+  plain_fallback_ = HasPlainFallback(meta);
+  current_row_group_ = row_group;
   group_rows_left_ = group.num_rows;
   chunk_rows_ = group.num_rows;
   if (meta.num_values == 0) {
@@ -113,6 +118,7 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   row_ = 0;
   seeked_ = false;
   dictionary_decoder_.reset();
+  dictionary_deferred_ = false;
   builder_->DictionaryChanged();
   decoders_.clear();
   values_ = nullptr;
@@ -130,7 +136,10 @@ void ColumnReader::NeededRanges(const RowRanges* selection,
     out->push_back({chunk.offset, chunk.length});
     return;
   }
-  if (locations_.front().offset > chunk.offset) {
+  if (locations_.front().offset > chunk.offset && !plain_fallback_) {
+    // The dictionary page. With a fallback to PLAIN, the selected pages
+    // may not need it: it is then read only when one does
+    // (LoadDeferredDictionary), straight from the file.
     out->push_back({chunk.offset, locations_.front().offset - chunk.offset});
   }
   // Pages and selected ranges are both in row order: one walk.
@@ -160,8 +169,12 @@ void ColumnReader::OffsetIndexRange(int row_group, std::vector<io::ReadRange>* o
 }
 
 Status ColumnReader::PageError(const Status& status) const {
+  return PageErrorOf(*pages_, status);
+}
+
+Status ColumnReader::PageErrorOf(const PageReader& pages, const Status& status) {
   if (status.ok()) return status;
-  Status error = pages_->PageError(status.message());
+  Status error = pages.PageError(status.message());
   if (status.IsNotImplemented()) return Status::NotImplemented(error.message());
   if (status.IsCapacityError()) return Status::CapacityError(error.message());
   if (status.IsOutOfMemory()) return Status::OutOfMemory(error.message());
@@ -171,6 +184,9 @@ Status ColumnReader::PageError(const Status& status) const {
 Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
   if (encoding == format::Encoding::kPlainDictionary ||
       encoding == format::Encoding::kRleDictionary) {
+    if (dictionary_decoder_ == nullptr && dictionary_deferred_) {
+      QUIVER_RETURN_NOT_OK(LoadDeferredDictionary());
+    }
     if (dictionary_decoder_ == nullptr) {
       return Status::Invalid("a data page is ", format::EnumName(encoding),
                              " encoded but the column chunk has no dictionary page");
@@ -186,16 +202,35 @@ Result<Decoder*> ColumnReader::DecoderFor(format::Encoding encoding) {
   return it->second.get();
 }
 
-Status ColumnReader::TakeDictionaryPage() {
-  const DictionaryPage& page = pages_->dictionary_page();
+Status ColumnReader::TakeDictionaryPage(const PageReader& pages) {
+  const DictionaryPage& page = pages.dictionary_page();
   auto made = MakeDecoder(column_->physical_type, format::Encoding::kRleDictionary,
                           column_->type_length, options_.pool);
-  if (!made.ok()) return PageError(made.status());
-  dictionary_decoder_ = std::move(made).MoveValueUnsafe();
-  QUIVER_RETURN_NOT_OK(PageError(dictionary_decoder_->SetDictionary(
-      page.num_values, page.data.data(), static_cast<int64_t>(page.data.size()))));
+  if (!made.ok()) return PageErrorOf(pages, made.status());
+  auto decoder = std::move(made).MoveValueUnsafe();
+  const Status set = decoder->SetDictionary(page.num_values, page.data.data(),
+                                            static_cast<int64_t>(page.data.size()));
+  if (!set.ok()) return PageErrorOf(pages, set);
+  dictionary_decoder_ = std::move(decoder);
   builder_->DictionaryChanged();
   return Status::OK();
+}
+
+Status ColumnReader::LoadDeferredDictionary() {
+  dictionary_deferred_ = false;
+  const format::RowGroup& group = metadata_->row_groups[static_cast<size_t>(current_row_group_)];
+  const format::ColumnMetaData& meta =
+      *group.columns[static_cast<size_t>(leaf_->column)].meta_data;
+  ColumnChunkContext context{file_->name(), current_row_group_, column_->path};
+  QUIVER_ASSIGN_OR_RAISE(auto pages,
+                         PageReader::Make(file_, meta, data_end_, *column_, context, options_));
+  pages->SetPageLocations(locations_);
+  QUIVER_ASSIGN_OR_RAISE(bool more, pages->Next());
+  if (!more || !pages->is_dictionary()) {
+    return PageError(Status::Invalid(
+        "the bytes before the offset index's first page are not a dictionary page"));
+  }
+  return TakeDictionaryPage(*pages);
 }
 
 Result<bool> ColumnReader::NextDataPage() {
@@ -204,7 +239,7 @@ Result<bool> ColumnReader::NextDataPage() {
     QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
     if (!more) return false;
     if (pages_->is_dictionary()) {
-      QUIVER_RETURN_NOT_OK(TakeDictionaryPage());
+      QUIVER_RETURN_NOT_OK(TakeDictionaryPage(*pages_));
       continue;
     }
     ++page_ordinal_;
@@ -452,116 +487,6 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
   return Status::OK();
 }
 
-Status ColumnReader::ReadRecordsMasked(int64_t want, const uint8_t* mask, int64_t mask_offset,
-                                       int64_t* read) {
-  if (!flat_) {
-    return Status::Invalid("column '", column_->path, "': a masked read of a column that is "
-                           "not a flat leaf");
-  }
-  QUIVER_RETURN_NOT_OK(ReserveFor(bitmap::CountSetBits(mask, mask_offset, want)));
-  int64_t records = 0;
-  while (records < want) {
-    if (page_levels_left_ == 0 || !bit_util::GetBit(mask, mask_offset + records)) {
-      // Unselected rows up to the page's end or past it: skipped whole.
-      const int64_t zeros = ZeroRun(mask, mask_offset + records, want - records);
-      if (zeros > 0 && zeros >= page_levels_left_) {
-        int64_t skipped = 0;
-        QUIVER_RETURN_NOT_OK(SkipRecords(zeros, &skipped));
-        records += skipped;
-        if (skipped < zeros) break;
-        continue;
-      }
-      if (page_levels_left_ == 0) {
-        QUIVER_ASSIGN_OR_RAISE(bool more, NextDataPage());
-        if (!more) break;
-        continue;
-      }
-    }
-    const int64_t n = std::min(want - records, page_levels_left_);
-    QUIVER_RETURN_NOT_OK(ReadMaskedInPage(n, mask, mask_offset + records));
-    records += n;
-  }
-  *read = records;
-  return Status::OK();
-}
-
-Status ColumnReader::ReadMaskedInPage(int64_t n, const uint8_t* mask, int64_t mask_offset) {
-  // The rows' definition bits (nullptr: every row holds a value).
-  const uint8_t* def = nullptr;
-  int64_t def_offset = 0;
-  if (max_def_ > 0) {
-    if (page_bits_ready_) {
-      def = page_bits_.data();
-      def_offset = page_bits_pos_;
-      page_bits_pos_ += n;
-    } else {
-      masked_def_.assign(static_cast<size_t>(bit_util::BytesForBits(n)), 0);
-      auto ones = def_decoder_.DecodeBits(n, masked_def_.data(), 0);
-      if (!ones.ok()) return PageError(ones.status());
-      def = masked_def_.data();
-    }
-  }
-  page_levels_left_ -= n;
-  chunk_levels_left_ -= n;
-  group_rows_left_ -= n;
-  row_ += n;
-  auto values_in = [&](int64_t begin, int64_t length) {
-    return def == nullptr ? length : bitmap::CountSetBits(def, def_offset + begin, length);
-  };
-  const int64_t selected = bitmap::CountSetBits(mask, mask_offset, n);
-  if (selected == 0) {
-    const int64_t values = values_in(0, n);
-    return values > 0 ? PageError(values_->Skip(values)) : Status::OK();
-  }
-  // The selected rows as runs of values; their definition bits (the
-  // slots' validity) gathered.
-  if (def != nullptr) {
-    QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + selected)));
-  }
-  value_runs_.clear();
-  int64_t slots = 0;
-  int64_t taken = 0;
-  int64_t skip = 0;  // values before the next run
-  int64_t last = 0;  // the row after the previous selected run
-  bitmap::VisitSetBitRuns(mask, mask_offset, n, [&](int64_t pos, int64_t length) {
-    skip += values_in(last, pos - last);
-    const int64_t take = values_in(pos, length);
-    if (def != nullptr) {
-      bitmap::CopyBitmap(def, def_offset + pos, length, valid_.data(), num_slots_ + slots);
-    }
-    if (take > 0) {
-      value_runs_.push_back({skip, take});
-      skip = 0;
-      taken += take;
-    }
-    slots += length;
-    last = pos + length;
-  });
-  skip += values_in(last, n - last);
-  const uint8_t* valid = taken == selected ? nullptr : valid_.data();
-  if (taken > 0) {
-    if (runs_decoder_ == nullptr) {
-      runs_decoder_ = RunsDecoder::Make(column_->physical_type, column_->type_length);
-    }
-    builder_->set_page_values_before(page_values_ - values_->values_left(), value_runs_.data(),
-                                     static_cast<int64_t>(value_runs_.size()));
-    auto bound = runs_decoder_->Bind(values_, value_runs_.data(),
-                                     static_cast<int64_t>(value_runs_.size()));
-    if (!bound.ok()) return PageError(bound.status());
-    if (stats_ != nullptr) stats_->values_decoded += taken;
-    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(*bound, selected, valid, num_slots_, taken)));
-  } else {
-    // Every selected row null: slots only.
-    builder_->set_page_values_before(page_values_ - values_->values_left());
-    QUIVER_RETURN_NOT_OK(PageError(builder_->Append(values_, selected, valid, num_slots_, 0)));
-  }
-  if (skip > 0) QUIVER_RETURN_NOT_OK(PageError(values_->Skip(skip)));
-  num_levels_ += selected;
-  num_nulls_ += selected - taken;
-  num_slots_ += selected;
-  return Status::OK();
-}
-
 Result<bool> ColumnReader::NextRecordRun(int64_t want, int64_t* records, int64_t* end) {
   const bool repeated = max_rep_ > 0;
   while (pending_pos_ == pending_len_) {
@@ -671,13 +596,9 @@ Status ColumnReader::SeekTowards(int64_t target, int64_t* records) {
                                      " was reached before it"));
   }
   if (!pages_->started() && pages_->has_leading_page()) {
-    // The dictionary page, in front of the first data page.
-    QUIVER_ASSIGN_OR_RAISE(bool more, pages_->Next());
-    if (!more || !pages_->is_dictionary()) {
-      return PageError(Status::Invalid(
-          "the bytes before the offset index's first page are not a dictionary page"));
-    }
-    QUIVER_RETURN_NOT_OK(TakeDictionaryPage());
+    // The dictionary page, in front of the first data page: read only when
+    // a data page needs it (a PLAIN fallback page does not).
+    dictionary_deferred_ = true;
   }
   if (stats_ != nullptr) stats_->pages_skipped += page - (page_ordinal_ + 1);
   pages_->SeekToPage(page);

@@ -15,8 +15,8 @@
 // lies in a later page drops the rest of the current page and moves the
 // page reader straight to the page holding the target (the last page whose
 // first_row_index is <= it): the pages between are neither read nor
-// decompressed (ReadStats::pages_skipped); the dictionary page is still
-// read first when the chunk has one. Within a page, or without an offset
+// decompressed (ReadStats::pages_skipped); the chunk's dictionary page is
+// read only when a data page read needs it (not for PLAIN fallback pages). Within a page, or without an offset
 // index, the levels of the records skipped are decoded (to find where
 // records end and how many values they hold) and their values passed over
 // with Decoder::Skip: nothing is appended to the leaf. The offset index is
@@ -74,7 +74,8 @@ class ColumnReader {
   // The file bytes the current chunk's read needs (after StartRowGroup),
   // appended to `out`: the whole chunk; or, when its offset index was taken
   // and `selection` (the rows read; nullptr: all) is given, the bytes in
-  // front of the first data page (a dictionary page) and the data pages
+  // front of the first data page (a dictionary page; left out when the
+  // chunk's encoding_stats list PLAIN data pages) and the data pages
   // holding a selected row. Nothing for an empty chunk.
   void NeededRanges(const RowRanges* selection, std::vector<io::ReadRange>* out) const;
   // The column's offset index in row group `row_group` (what
@@ -171,7 +172,11 @@ class ColumnReader {
 
   Result<bool> NextDataPage();
   // A dictionary page into the dictionary decoder.
-  Status TakeDictionaryPage();
+  Status TakeDictionaryPage(const PageReader& pages);
+  // The dictionary page a seek passed over (see SeekTowards), read now
+  // that a data page needs it, through a page reader of its own (the
+  // current data page's sections stay valid).
+  Status LoadDeferredDictionary();
   // With page locations: when `target` (a row of the chunk) lies in a
   // later page than the current one, moves to that page (reading the
   // dictionary page first if no page was read yet) and sets *records so
@@ -209,6 +214,8 @@ class ColumnReader {
   Result<bool> NextRecordRun(int64_t want, int64_t* records, int64_t* end);
   Result<Decoder*> DecoderFor(format::Encoding encoding);
   Status PageError(const Status& status) const;
+  // The same for a page of `pages`.
+  static Status PageErrorOf(const PageReader& pages, const Status& status);
   // builder_->Append, told where in the page the values start.
   Status AppendValues(int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                       int64_t num_values);
@@ -235,6 +242,14 @@ class ColumnReader {
   std::unique_ptr<LeafBuilder> builder_;
   std::unique_ptr<PageReader> pages_;
   std::unique_ptr<Decoder> dictionary_decoder_;
+  // A seek passed over the chunk's leading (dictionary) page without
+  // reading it: read when the first dictionary-encoded data page comes.
+  bool dictionary_deferred_ = false;
+  // The chunk's encoding_stats list a data page that is not
+  // dictionary-encoded (a fallback to PLAIN): a selection's pages may not
+  // need the dictionary page, which NeededRanges then leaves out.
+  bool plain_fallback_ = false;
+  int current_row_group_ = -1;
   std::map<format::Encoding, std::unique_ptr<Decoder>> decoders_;
   Decoder* values_ = nullptr;
   LevelDecoder def_decoder_;

@@ -204,8 +204,43 @@ struct Expected {
   std::vector<RowRange> skipped_pages;  // [offset, end) never to be requested
 };
 
-Expected ExpectedFor(const FileReader& reader, const std::vector<int>& groups,
-                     const std::vector<RowRanges>& selections, const std::vector<int>& leaves) {
+// Whether the data page at `location` holds dictionary-encoded values
+// (its header, read from `file`).
+bool DictionaryEncoded(const io::RandomAccessFile& file, const PageLocation& location) {
+  auto bytes = file.ReadAt(location.offset, location.compressed_page_size);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  if (!bytes.ok()) return false;
+  auto page = DecodePageHeader((*bytes)->data(), (*bytes)->size(), 0, location.offset);
+  EXPECT_TRUE(page.ok()) << page.status();
+  if (!page.ok()) return false;
+  const format::PageHeader& h = page->header;
+  format::Encoding encoding = format::Encoding::kPlain;
+  if (h.data_page_header.has_value()) encoding = h.data_page_header->encoding;
+  if (h.data_page_header_v2.has_value()) encoding = h.data_page_header_v2->encoding;
+  return encoding == format::Encoding::kRleDictionary ||
+         encoding == format::Encoding::kPlainDictionary;
+}
+
+// Whether the chunk's encoding_stats list a data page that is not
+// dictionary-encoded (the reader then does not prefetch the dictionary).
+bool ListsPlainDataPages(const format::ColumnMetaData& meta) {
+  if (!meta.encoding_stats.has_value()) return false;
+  for (const auto& e : *meta.encoding_stats) {
+    if (e.page_type != format::PageType::kDictionaryPage && e.count > 0 &&
+        e.encoding != format::Encoding::kRleDictionary &&
+        e.encoding != format::Encoding::kPlainDictionary) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The dictionary page is read (and decompressed) only when a data page
+// read needs it; its bytes are fetched with the pages unless the chunk
+// says it falls back to PLAIN.
+Expected ExpectedFor(const FileReader& reader, const io::RandomAccessFile& file,
+                     const std::vector<int>& groups, const std::vector<RowRanges>& selections,
+                     const std::vector<int>& leaves) {
   Expected e;
   const auto& thrift = ThriftOf(*reader.metadata());
   for (size_t g = 0; g < groups.size(); ++g) {
@@ -224,20 +259,24 @@ Expected ExpectedFor(const FileReader& reader, const std::vector<int>& groups,
       const int64_t start = ColumnChunkStart(*chunk.meta_data);
       const bool dictionary = pages.front().offset > start;
       int64_t touched = 0;
+      bool needs_dictionary = false;
       for (size_t p = 0; p < pages.size(); ++p) {
         const int64_t first = pages[p].first_row_index;
         const int64_t last = p + 1 < pages.size() ? pages[p + 1].first_row_index : rows;
         const bool touches = whole || !selection.Intersect(*RowRanges::Make({{first, last}})).empty();
         if (touches) {
           ++touched;
+          needs_dictionary = needs_dictionary || DictionaryEncoded(file, pages[p]);
           e.bytes += pages[p].compressed_page_size;
         } else {
           e.skipped_pages.push_back({pages[p].offset, pages[p].offset + pages[p].compressed_page_size});
         }
       }
-      e.stats.pages_decompressed += touched + (dictionary && touched > 0 ? 1 : 0);
+      e.stats.pages_decompressed += touched + (dictionary && needs_dictionary ? 1 : 0);
       if (!whole) e.stats.pages_skipped += static_cast<int64_t>(pages.size()) - touched;
-      if (dictionary && touched > 0) e.bytes += pages.front().offset - start;
+      const bool fetched =
+          needs_dictionary || (touched > 0 && !ListsPlainDataPages(*chunk.meta_data));
+      if (dictionary && fetched) e.bytes += pages.front().offset - start;
       e.bytes += *chunk.offset_index_length;
     }
   }
@@ -312,7 +351,7 @@ void CheckSelections(const TestFile& test, uint64_t seed, int rounds) {
     for (const RowRange& r : reads) bytes += r.length();
     EXPECT_EQ(stats.bytes_read, bytes);
     if (test.page_index) {
-      const Expected e = ExpectedFor(reader, groups, selections, LeavesOf(reader));
+      const Expected e = ExpectedFor(reader, *test.file, groups, selections, LeavesOf(reader));
       recording->TakeReads();  // (the offset index reads of ExpectedFor)
       EXPECT_EQ(stats.pages_skipped, e.stats.pages_skipped);
       EXPECT_EQ(stats.pages_decompressed, e.stats.pages_decompressed);
@@ -376,7 +415,7 @@ TEST(SelectionReadTest, PlainReadCounters) {
       groups.push_back(g);
       all.push_back(RowRanges::All(ThriftOf(*(*reader)->metadata()).row_groups[g].num_rows));
     }
-    const Expected e = ExpectedFor(**reader, groups, all, LeavesOf(**reader));
+    const Expected e = ExpectedFor(**reader, *test.file, groups, all, LeavesOf(**reader));
     recording->TakeReads();
     auto table = (*reader)->ReadTable();
     ASSERT_TRUE(table.ok());
