@@ -70,10 +70,12 @@ Status BooleanDecoder::Skip(int64_t n) {
 template <typename T>
 Status TypedDecoder<T>::Skip(int64_t n) {
   QUIVER_RETURN_NOT_OK(CheckWanted(n));
-  std::vector<T> scratch(static_cast<size_t>(std::min(n, kScratchValues)));
+  // On the stack: a masked read skips between every few values it takes.
+  constexpr int64_t kChunk = 256;
+  T scratch[kChunk];
   for (int64_t done = 0; done < n;) {
-    const int64_t m = std::min(n - done, kScratchValues);
-    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    const int64_t m = std::min(n - done, kChunk);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch));
     done += m;
   }
   return Status::OK();
@@ -91,6 +93,16 @@ Status TypedDecoder<T>::DecodeSpaced(int64_t num_slots, const uint8_t* validity,
   internal::ExpandSpaced(sizeof(T), reinterpret_cast<const uint8_t*>(out + (num_slots - valid)),
                          valid, validity, validity_offset, num_slots,
                          reinterpret_cast<uint8_t*>(out));
+  return Status::OK();
+}
+
+template <typename T>
+Status TypedDecoder<T>::DecodeRuns(const ValueRun* runs, int64_t num_runs, T* out) {
+  for (int64_t r = 0; r < num_runs; ++r) {
+    if (runs[r].skip > 0) QUIVER_RETURN_NOT_OK(Skip(runs[r].skip));
+    QUIVER_RETURN_NOT_OK(Decode(runs[r].take, out));
+    out += runs[r].take;
+  }
   return Status::OK();
 }
 
@@ -113,12 +125,23 @@ Status FixedLenByteArrayDecoder::Skip(int64_t n) {
   return Status::OK();
 }
 
+Status FixedLenByteArrayDecoder::DecodeRuns(const ValueRun* runs, int64_t num_runs,
+                                            uint8_t* out) {
+  for (int64_t r = 0; r < num_runs; ++r) {
+    if (runs[r].skip > 0) QUIVER_RETURN_NOT_OK(Skip(runs[r].skip));
+    QUIVER_RETURN_NOT_OK(Decode(runs[r].take, out));
+    out += runs[r].take * type_length_;
+  }
+  return Status::OK();
+}
+
 Status ByteArrayDecoder::Skip(int64_t n) {
   QUIVER_RETURN_NOT_OK(CheckWanted(n));
-  std::vector<std::string_view> scratch(static_cast<size_t>(std::min(n, kScratchValues)));
+  constexpr int64_t kChunk = 256;  // on the stack, as TypedDecoder's
+  std::string_view scratch[kChunk];
   for (int64_t done = 0; done < n;) {
-    const int64_t m = std::min(n - done, kScratchValues);
-    QUIVER_RETURN_NOT_OK(Decode(m, scratch.data()));
+    const int64_t m = std::min(n - done, kChunk);
+    QUIVER_RETURN_NOT_OK(Decode(m, scratch));
     done += m;
   }
   return Status::OK();

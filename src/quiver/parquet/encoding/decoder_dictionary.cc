@@ -55,6 +55,18 @@ class DictionaryDecoderBase : public Base {
     return Status::OK();
   }
 
+  // The indices passed over by the RLE/bit-packed skip, not unpacked nor
+  // checked against the dictionary (an index out of range is an error
+  // where it is decoded).
+  Status Skip(int64_t n) override {
+    QUIVER_RETURN_NOT_OK(this->CheckWanted(n));
+    const int64_t got = indices_.Skip(n);
+    if (got != n) return Fail(n, got);
+    position_ += n;
+    this->values_left_ -= n;
+    return Status::OK();
+  }
+
  protected:
   // Before SetDictionary() decodes the new dictionary.
   void StartDictionary() { has_dictionary_ = false; }
@@ -62,6 +74,58 @@ class DictionaryDecoderBase : public Base {
   void EndDictionary(int64_t size) {
     dictionary_size_ = size;
     has_dictionary_ = true;
+  }
+
+  // ForEachBatch over the taken values of runs (ValueRun: skip, then
+  // take): the skips by the RLE/bit-packed skip, the taken indices of many
+  // runs gathered into one batch, checked and mapped together.
+  template <typename Map>
+  Status ForEachRunsBatch(const ValueRun* runs, int64_t num_runs, Map&& map) {
+    int64_t total = 0;
+    for (int64_t r = 0; r < num_runs; ++r) total += runs[r].skip + runs[r].take;
+    QUIVER_RETURN_NOT_OK(this->CheckWanted(total));
+    int64_t filled = 0;  // indices in scratch_
+    int64_t done = 0;    // taken values mapped
+    int64_t passed = 0;  // values of the runs passed (skipped or gathered)
+    run_starts_.clear();  // (scratch_ offset, page position) of each piece
+    auto flush = [&]() -> Status {
+      if (filled == 0) return Status::OK();
+      if (QUIVER_PREDICT_FALSE(MaxIndex(scratch_, filled) >= dictionary_size_)) {
+        int64_t j = 0;
+        while (scratch_[j] < dictionary_size_) ++j;
+        int64_t at = 0;
+        for (const auto& [offset, page_position] : run_starts_) {
+          if (offset <= j) at = page_position + (j - offset);
+        }
+        return OutOfRangeAt(scratch_[j], at);
+      }
+      map(static_cast<const uint32_t*>(scratch_), filled, done);
+      done += filled;
+      filled = 0;
+      run_starts_.clear();
+      return Status::OK();
+    };
+    for (int64_t r = 0; r < num_runs; ++r) {
+      if (runs[r].skip > 0) {
+        const int64_t got = indices_.Skip(runs[r].skip);
+        if (got != runs[r].skip) return Fail(total, passed + got);
+        passed += got;
+      }
+      for (int64_t left = runs[r].take; left > 0;) {
+        const int64_t m = std::min(left, Decoder::kScratchValues - filled);
+        run_starts_.push_back({filled, position_ + passed});
+        const int64_t got = indices_.GetBatch(scratch_ + filled, m);
+        if (got != m) return Fail(total, passed + got);
+        filled += m;
+        passed += m;
+        left -= m;
+        if (filled == Decoder::kScratchValues) QUIVER_RETURN_NOT_OK(flush());
+      }
+    }
+    QUIVER_RETURN_NOT_OK(flush());
+    position_ += total;
+    this->values_left_ -= total;
+    return Status::OK();
   }
 
   // Calls map(indices, m, done) for each batch of m <= kScratchValues
@@ -97,9 +161,12 @@ class DictionaryDecoderBase : public Base {
   Status OutOfRange(const uint32_t* indices) {
     int64_t j = 0;
     while (indices[j] < dictionary_size_) ++j;
+    return OutOfRangeAt(indices[j], position_ + j);
+  }
+  Status OutOfRangeAt(uint32_t index, int64_t value) {
     this->values_left_ = 0;
     return Status::Invalid(EnumName(this->encoding()), " ", EnumName(this->physical_type()),
-                           " page: index ", indices[j], " of value ", position_ + j,
+                           " page: index ", index, " of value ", value,
                            " is out of range for a dictionary of ", dictionary_size_,
                            " values");
   }
@@ -109,6 +176,7 @@ class DictionaryDecoderBase : public Base {
   int64_t dictionary_size_ = 0;
   int64_t position_ = 0;  // values of the page mapped so far
   uint32_t scratch_[Decoder::kScratchValues];
+  std::vector<std::pair<int64_t, int64_t>> run_starts_;  // ForEachRunsBatch's
 };
 
 Status BadDictionary(int64_t num_values, int64_t available, format::Type type) {
@@ -148,6 +216,15 @@ class DictDecoder final : public DictionaryDecoderBase<TypedDecoder<T>> {
     });
   }
 
+  Status DecodeRuns(const ValueRun* runs, int64_t num_runs, T* out) override {
+    const T* dictionary = dictionary_.template data_as<T>();
+    return this->ForEachRunsBatch(runs, num_runs,
+                                  [&](const uint32_t* idx, int64_t m, int64_t done) {
+                                    T* dest = out + done;
+                                    for (int64_t j = 0; j < m; ++j) dest[j] = dictionary[idx[j]];
+                                  });
+  }
+
  private:
   MutableBuffer dictionary_;  // from the reader's pool, as the pages
 };
@@ -184,26 +261,37 @@ class DictFlbaDecoder final : public DictionaryDecoderBase<FixedLenByteArrayDeco
     // Common widths as constants (float16, decimals, UUIDs): a memcpy of a
     // run-time width is a libc call per value.
     switch (type_length()) {
-      case 2: return Gather<2>(n, out);
-      case 4: return Gather<4>(n, out);
-      case 8: return Gather<8>(n, out);
-      case 16: return Gather<16>(n, out);
-      default: return Gather<0>(n, out);
+      case 2: return Gather<2>(n, nullptr, out);
+      case 4: return Gather<4>(n, nullptr, out);
+      case 8: return Gather<8>(n, nullptr, out);
+      case 16: return Gather<16>(n, nullptr, out);
+      default: return Gather<0>(n, nullptr, out);
+    }
+  }
+  Status DecodeRuns(const ValueRun* runs, int64_t num_runs, uint8_t* out) override {
+    switch (type_length()) {
+      case 2: return Gather<2>(num_runs, runs, out);
+      case 4: return Gather<4>(num_runs, runs, out);
+      case 8: return Gather<8>(num_runs, runs, out);
+      case 16: return Gather<16>(num_runs, runs, out);
+      default: return Gather<0>(num_runs, runs, out);
     }
   }
 
  private:
-  // kWidth 0: type_length().
+  // kWidth 0: type_length(). The next n values, or (runs) the taken values
+  // of runs[0, n).
   template <int kWidth>
-  Status Gather(int64_t n, uint8_t* out) {
+  Status Gather(int64_t n, const ValueRun* runs, uint8_t* out) {
     const auto width = kWidth > 0 ? static_cast<size_t>(kWidth) : static_cast<size_t>(type_length());
     const uint8_t* dictionary = dictionary_->data();
-    return ForEachBatch(n, [&](const uint32_t* idx, int64_t m, int64_t done) {
+    auto map = [&](const uint32_t* idx, int64_t m, int64_t done) {
       uint8_t* dest = out + static_cast<size_t>(done) * width;
       for (int64_t j = 0; j < m; ++j) {
         std::memcpy(dest + static_cast<size_t>(j) * width, dictionary + idx[j] * width, width);
       }
-    });
+    };
+    return runs != nullptr ? ForEachRunsBatch(runs, n, map) : ForEachBatch(n, map);
   }
 
   MemoryPool* pool_;

@@ -53,6 +53,18 @@
 
 namespace quiver::parquet {
 
+namespace internal {
+template <typename Base>
+class RunsAdapter;  // reader/runs_decoder.cc: a decoder standing for another
+}  // namespace internal
+
+// A run of a page's values for DecodeRuns (the reader's masked reads):
+// `skip` values passed over, then `take` decoded.
+struct ValueRun {
+  int64_t skip = 0;
+  int64_t take = 0;
+};
+
 class Decoder {
  public:
   // Values decoded at once into scratch memory by the generic paths (Skip,
@@ -118,6 +130,9 @@ class Decoder {
   Status EndedEarly(int64_t n, int64_t decoded) const;
   // Invalid: the header or bytes of a page hold only `available` values.
   Status TooFew(int64_t num_values, int64_t available, const char* where) const;
+  // For a decoder that stands for another (internal::RunsAdapter): the
+  // encoding it presents, that of the page it reads through.
+  void set_encoding(format::Encoding encoding) { encoding_ = encoding; }
 
   int64_t values_left_ = 0;
 
@@ -168,6 +183,11 @@ class TypedDecoder : public Decoder {
   // from the page).
   virtual Status DecodeSpaced(int64_t num_slots, const uint8_t* validity,
                               int64_t validity_offset, T* out);
+
+  // For each of runs[0, num_runs): skip its `skip` values, then decode its
+  // `take` into out (one after the other). By default a Skip and a Decode
+  // a run; PLAIN and dictionaries walk the runs inside one call.
+  virtual Status DecodeRuns(const ValueRun* runs, int64_t num_runs, T* out);
 
   Status Skip(int64_t n) override;
 
@@ -237,6 +257,9 @@ class ByteArrayDecoder : public Decoder {
   template <typename Offset>
   Status AppendArrow(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
                      MutableBuffer* offsets, MutableBuffer* data);
+  // Calls the DecodeInto of the decoder it stands for.
+  template <typename Base>
+  friend class internal::RunsAdapter;
 
  private:
   std::vector<std::string_view> views_;  // DecodeArrow's scratch
@@ -253,6 +276,8 @@ class FixedLenByteArrayDecoder : public Decoder {
 
   // The next n values, n * type_length() bytes.
   virtual Status Decode(int64_t n, uint8_t* out) = 0;
+  // TypedDecoder::DecodeRuns for these values.
+  virtual Status DecodeRuns(const ValueRun* runs, int64_t num_runs, uint8_t* out);
 
   Status Skip(int64_t n) override;
 

@@ -57,6 +57,12 @@ class PlainDecoder final : public PlainDecoderBase<TypedDecoder<T>, PlainFixedWi
     return this->Take(n, [&] { return this->inner_.Decode(n, out); });
   }
 
+  Status DecodeRuns(const ValueRun* runs, int64_t num_runs, T* out) override {
+    int64_t values = 0;
+    for (int64_t r = 0; r < num_runs; ++r) values += runs[r].skip + runs[r].take;
+    return this->Take(values, [&] { return this->inner_.DecodeRuns(runs, num_runs, out); });
+  }
+
   // Runs of valid slots copied straight from the page.
   Status DecodeSpaced(int64_t num_slots, const uint8_t* validity, int64_t validity_offset,
                       T* out) override {
@@ -81,6 +87,11 @@ class PlainFlbaDecoder final
 
   Status Decode(int64_t n, uint8_t* out) override {
     return Take(n, [&] { return inner_.Decode(n, out); });
+  }
+  Status DecodeRuns(const ValueRun* runs, int64_t num_runs, uint8_t* out) override {
+    int64_t values = 0;
+    for (int64_t r = 0; r < num_runs; ++r) values += runs[r].skip + runs[r].take;
+    return Take(values, [&] { return inner_.DecodeRuns(runs, num_runs, out); });
   }
 
  private:

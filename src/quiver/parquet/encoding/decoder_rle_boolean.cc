@@ -33,6 +33,11 @@ class RleBoolDecoder final : public BooleanDecoder {
     return Finish(n, got);
   }
 
+  Status Skip(int64_t n) override {
+    QUIVER_RETURN_NOT_OK(CheckWanted(n));
+    return Finish(n, decoder_.Skip(n));
+  }
+
   Status Decode(int64_t n, uint8_t* out_bits, int64_t out_offset) override {
     QUIVER_RETURN_NOT_OK(CheckWanted(n));
     uint8_t bytes[kScratchValues];

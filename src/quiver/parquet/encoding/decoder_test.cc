@@ -375,6 +375,81 @@ TEST(DecoderTest, EveryTypeAndEncodingInBatchesAndSkips) {
   }
 }
 
+// DecodeRuns (the reader's masked reads) of every fixed-width page against
+// decoding everything: random (skip, take) runs, then the rest decoded.
+Status DecodeRuns(Decoder& decoder, const std::vector<ValueRun>& runs, int64_t taken,
+                  Values* out) {
+  const auto n = static_cast<int64_t>(runs.size());
+  switch (decoder.physical_type()) {
+#define QUIVER_RUNS_CASE(KIND, T)                                                              \
+  case Type::KIND: {                                                                          \
+    std::vector<T> values(static_cast<size_t>(taken));                                        \
+    QUIVER_RETURN_NOT_OK(static_cast<TypedDecoder<T>&>(decoder).DecodeRuns(runs.data(), n,    \
+                                                                          values.data()));   \
+    for (const T& v : values) out->emplace_back(reinterpret_cast<const char*>(&v), sizeof(T)); \
+    return Status::OK();                                                                      \
+  }
+    QUIVER_RUNS_CASE(kInt32, int32_t)
+    QUIVER_RUNS_CASE(kInt64, int64_t)
+    QUIVER_RUNS_CASE(kInt96, Int96)
+    QUIVER_RUNS_CASE(kFloat, float)
+    QUIVER_RUNS_CASE(kDouble, double)
+#undef QUIVER_RUNS_CASE
+    case Type::kFixedLenByteArray: {
+      auto& typed = static_cast<FixedLenByteArrayDecoder&>(decoder);
+      std::vector<char> bytes(static_cast<size_t>(taken * typed.type_length()));
+      QUIVER_RETURN_NOT_OK(
+          typed.DecodeRuns(runs.data(), n, reinterpret_cast<uint8_t*>(bytes.data())));
+      for (int64_t i = 0; i < taken; ++i) {
+        out->emplace_back(bytes.data() + i * typed.type_length(), typed.type_length());
+      }
+      return Status::OK();
+    }
+    default:
+      return Status::Invalid("no DecodeRuns");
+  }
+}
+
+TEST(DecoderTest, DecodeRunsEqualsDecodeSliced) {
+  std::mt19937_64 rng(45);
+  for (const Page& page : AllPages(3000, 77)) {
+    if (page.type == Type::kBoolean || page.type == Type::kByteArray) continue;
+    SCOPED_TRACE(page.Name());
+    const auto n = static_cast<int64_t>(page.values.size());
+    for (int round = 0; round < 4; ++round) {
+      std::vector<ValueRun> runs;
+      Values want;
+      int64_t pos = 0;
+      int64_t taken = 0;
+      // Short runs (1-3 values) among skips of up to 60, or long ones.
+      while (pos < n / 2) {
+        const int64_t skip = static_cast<int64_t>(rng() % (round == 3 ? 3 : 60));
+        const int64_t take = 1 + static_cast<int64_t>(rng() % (round == 3 ? 200 : 3));
+        if (pos + skip + take > n) break;
+        runs.push_back({skip, take});
+        want.insert(want.end(), page.values.begin() + pos + skip,
+                    page.values.begin() + pos + skip + take);
+        pos += skip + take;
+        taken += take;
+      }
+      auto decoder = MakeFor(page);
+      ASSERT_OK(decoder->SetData(n, page.data.data(), static_cast<int64_t>(page.data.size())));
+      Values got;
+      ASSERT_OK(DecodeRuns(*decoder, runs, taken, &got));
+      ASSERT_EQ(got, want);
+      EXPECT_EQ(decoder->values_left(), n - pos);
+      Values rest;
+      ASSERT_OK(Read(*decoder, n - pos, 0, &rest));  // goes on where the runs ended
+      ASSERT_TRUE(std::equal(rest.begin(), rest.end(), page.values.begin() + pos));
+      // Runs past the page's values: Invalid.
+      auto again = MakeFor(page);
+      ASSERT_OK(again->SetData(n, page.data.data(), static_cast<int64_t>(page.data.size())));
+      Values none;
+      EXPECT_TRUE(DecodeRuns(*again, {{n, 1}}, 1, &none).IsInvalid());
+    }
+  }
+}
+
 TEST(DecoderTest, EmptyPages) {
   for (const Page& page : AllPages(0, 2)) {
     SCOPED_TRACE(page.Name());
@@ -668,7 +743,9 @@ TEST(DecoderTest, HugeValueCountsAllocateNothing) {
 }
 
 // A dictionary of 5 values and 40 indices 0..7 at bit width 3 (7 in the
-// first 16 of a batch of 40, then among the last 10).
+// first 16 of a batch of 40, then among the last 10). An index out of
+// range is an error where it is decoded; a skip passes over it unchecked
+// (a masked read skips the values of the rows it does not take).
 TEST(DecoderTest, DictionaryIndexOutOfRange) {
   std::vector<int32_t> indices = {0, 1, 2, 3, 4, 4, 3, 7, 0, 1};
   indices.resize(40, 2);
@@ -683,7 +760,7 @@ TEST(DecoderTest, DictionaryIndexOutOfRange) {
     auto decoder = MakeDecoder(type, format::Encoding::kRleDictionary, 6);
     ASSERT_OK(decoder.status());
     ASSERT_OK((*decoder)->SetDictionary(5, dictionary_page.data(), dictionary_page.size()));
-    for (int path = 0; path < 3; ++path) {
+    for (int path = 0; path < 5; ++path) {
       ASSERT_OK((*decoder)->SetData(40, page.data(), page.size()));
       Values got;
       Status st;
@@ -692,10 +769,32 @@ TEST(DecoderTest, DictionaryIndexOutOfRange) {
       } else if (path == 1) {
         std::vector<int32_t> out(10);
         st = (*decoder)->DecodeIndices(10, out.data());
+      } else if (path == 2) {
+        ASSERT_OK(Read(**decoder, 5, 0, &got));  // the values before it are fine
+        for (int64_t i = 0; i < 5; ++i) ASSERT_EQ(got[i], dictionary[indices[i]]);
+        got.clear();
+        ASSERT_OK((*decoder)->Skip(1));
+        ASSERT_OK(Read(**decoder, 1, 0, &got));
+        ASSERT_EQ(got[0], dictionary[indices[6]]);
+        st = Read(**decoder, 3, 0, &got);  // decodes index 7
+      } else if (path == 3) {
+        // DecodeRuns: index 7 skipped, then decoded (named at its place).
+        if (type == Type::kByteArray) continue;  // (fixed widths only)
+        Values runs_got;
+        ASSERT_OK(DecodeRuns(**decoder, {{2, 3}, {3, 2}}, 5, &runs_got));  // 2-4, 8-9
+        for (int64_t i = 0; i < 3; ++i) ASSERT_EQ(runs_got[i], dictionary[indices[2 + i]]);
+        EXPECT_EQ(runs_got[3], dictionary[indices[8]]);
+        ASSERT_OK(DecodeRuns(**decoder, {{1, 2}, {20, 3}}, 5, &runs_got));  // 11-12, 33-35
+        ASSERT_OK((*decoder)->SetData(40, page.data(), page.size()));
+        st = DecodeRuns(**decoder, {{0, 2}, {3, 3}}, 5, &runs_got);  // 0-1, then 5-7
       } else {
-        ASSERT_OK(Read(**decoder, 7, 0, &got));  // the values before it are fine
-        for (int64_t i = 0; i < 7; ++i) ASSERT_EQ(got[i], dictionary[indices[i]]);
-        st = (*decoder)->Skip(3);
+        ASSERT_OK(Read(**decoder, 7, 0, &got));
+        ASSERT_OK((*decoder)->Skip(3));  // over index 7: not checked
+        got.clear();
+        ASSERT_OK(Read(**decoder, 30, 0, &got));
+        for (int64_t i = 0; i < 30; ++i) ASSERT_EQ(got[i], dictionary[indices[10 + i]]);
+        EXPECT_EQ((*decoder)->values_left(), 0);
+        continue;
       }
       ASSERT_TRUE(st.IsInvalid()) << st.ToString();
       EXPECT_NE(st.message().find("index 7 of value 7 is out of range for a dictionary of 5"),

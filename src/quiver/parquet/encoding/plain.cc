@@ -387,25 +387,47 @@ template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int32_t*, ui
 template Status PlainByteArrayDecoder::DecodeInto(int64_t, int64_t, int64_t*, uint8_t*,
                                                   int64_t*, bool*);
 
+Status PlainByteArrayDecoder::NextLength(int64_t* length) const {
+  if (size_ - pos_ < 4) {
+    return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_,
+                           " has no room for its 4-byte length at byte ", pos_, " of ", size_);
+  }
+  const int64_t announced = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
+  if (announced > size_ - pos_ - 4) {
+    return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_, " at byte ", pos_,
+                           " claims ", announced, " bytes but only ", size_ - pos_ - 4,
+                           " remain");
+  }
+  if (length != nullptr) *length = announced;
+  return Status::OK();
+}
+
 Status PlainByteArrayDecoder::Decode(int64_t n, std::string_view* out) {
   for (int64_t i = 0; i < n; ++i) {
-    if (size_ - pos_ < 4) {
-      return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_,
-                             " has no room for its 4-byte length at byte ", pos_, " of ",
-                             size_);
-    }
+    if (QUIVER_PREDICT_FALSE(size_ - pos_ < 4)) return NextLength(nullptr);
     const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos_));
-    if (length > size_ - pos_ - 4) {
-      return Status::Invalid("PLAIN BYTE_ARRAY data: value ", values_read_, " at byte ", pos_,
-                             " claims ", length, " bytes but only ", size_ - pos_ - 4,
-                             " remain");
-    }
+    if (QUIVER_PREDICT_FALSE(length > size_ - pos_ - 4)) return NextLength(nullptr);
     out[i] = std::string_view(reinterpret_cast<const char*>(data_ + pos_ + 4),
                               static_cast<size_t>(length));
     pos_ += 4 + length;
     ++values_read_;
   }
   return Status::OK();
+}
+
+Status PlainByteArrayDecoder::Skip(int64_t n) {
+  // The lengths only, in locals (a masked read skips most values of a page).
+  int64_t pos = pos_;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    if (QUIVER_PREDICT_FALSE(size_ - pos < 4)) break;
+    const int64_t length = bit_util::FromLittleEndian(bit_util::SafeLoad<uint32_t>(data_ + pos));
+    if (QUIVER_PREDICT_FALSE(length > size_ - pos - 4)) break;
+    pos += 4 + length;
+  }
+  pos_ = pos;
+  values_read_ += i;
+  return i == n ? Status::OK() : NextLength(nullptr);
 }
 
 }  // namespace quiver::parquet

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 
@@ -121,12 +122,46 @@ class PlainFixedWidthDecoder {
                       void* out);
   // Moves past the next n values; Invalid if fewer remain.
   Status Skip(int64_t n);
+  // For each run, skips its `skip` values and copies its `take` to `out`,
+  // one after the other; Invalid (nothing moved) if the runs pass the end.
+  template <typename Run>
+  Status DecodeRuns(const Run* runs, int64_t num_runs, void* out) {
+    int64_t values = 0;
+    for (int64_t r = 0; r < num_runs; ++r) values += runs[r].skip + runs[r].take;
+    if (values > values_left()) return NotEnough(values);
+    auto* dest = static_cast<uint8_t*>(out);
+    const uint8_t* src = data_ + pos_;
+    // Widths 4 and 8 as constants: most runs are a value or two.
+    switch (byte_width_) {
+      case 4: CopyRuns<4>(runs, num_runs, src, dest); break;
+      case 8: CopyRuns<8>(runs, num_runs, src, dest); break;
+      default: CopyRuns<0>(runs, num_runs, src, dest); break;
+    }
+    pos_ += values * byte_width_;
+    return Status::OK();
+  }
 
   int64_t values_left() const { return byte_width_ > 0 ? (size_ - pos_) / byte_width_ : 0; }
   int64_t bytes_consumed() const { return pos_; }
 
  private:
   Status NotEnough(int64_t wanted) const;
+  // kWidth 0: byte_width_.
+  template <int kWidth, typename Run>
+  void CopyRuns(const Run* runs, int64_t num_runs, const uint8_t* src, uint8_t* dest) const {
+    const size_t width = kWidth > 0 ? static_cast<size_t>(kWidth) : static_cast<size_t>(byte_width_);
+    for (int64_t r = 0; r < num_runs; ++r) {
+      src += static_cast<size_t>(runs[r].skip) * width;
+      const auto take = static_cast<size_t>(runs[r].take);
+      if (kWidth > 0 && take <= 2) {
+        for (size_t i = 0; i < take; ++i) std::memcpy(dest + i * width, src + i * width, width);
+      } else {
+        std::memcpy(dest, src, take * width);
+      }
+      src += take * width;
+      dest += take * width;
+    }
+  }
 
   const uint8_t* data_ = nullptr;
   int64_t size_ = 0;
@@ -165,6 +200,9 @@ class PlainByteArrayDecoder {
   // The next n values, as views into the page data; Invalid (naming the
   // value and byte offset) if a length or the bytes it announces are missing.
   Status Decode(int64_t n, std::string_view* out);
+  // Moves past the next n values, reading only their lengths; the same
+  // checks as Decode.
+  Status Skip(int64_t n);
   // The next n values' bytes to out[0, ...) and their end offsets (base +
   // the bytes so far) to ends[0, n); *bytes gets the bytes written. `out`
   // has room for bytes_left() bytes. The same checks as Decode. With
@@ -182,6 +220,11 @@ class PlainByteArrayDecoder {
   bool at_end() const { return pos_ == size_; }
 
  private:
+  // The length of the value at pos_ (to *length unless nullptr), checked:
+  // its 4 bytes and the bytes it announces are there; else the error
+  // naming the value and byte.
+  Status NextLength(int64_t* length) const;
+
   const uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   int64_t pos_ = 0;

@@ -562,6 +562,7 @@ bool RleBitPackedDecoder::NextRun() {
     lit_left_ = values;
     lit_block_ = 0;
     block_pos_ = 32;
+    lazy_pos_ = 0;
     pos_ += bytes;
     return values > 0;
   }
@@ -599,22 +600,8 @@ void RleBitPackedDecoder::LoadBlock() {
     internal::Unpack32(padded, bit_width_, block_);
   }
   ++lit_block_;
-  block_pos_ = 0;
-}
-
-void RleBitPackedDecoder::SkipLiteral(int64_t k) {
-  const int64_t next = LiteralIndex() + k;
-  lit_left_ -= k;
-  lit_block_ = next / 32;
-  // At the run's end no block is needed (GetBits and Count take the rest
-  // of a run as bits: unpacking its last block was a tenth of reading a
-  // sparse column).
-  if (next % 32 == 0 || lit_left_ == 0) {
-    block_pos_ = 32;
-  } else {
-    LoadBlock();  // block lit_block_, then lit_block_ + 1 is the next to load
-    block_pos_ = static_cast<int>(next % 32);
-  }
+  block_pos_ = lazy_pos_;
+  lazy_pos_ = 0;
 }
 
 int64_t RleBitPackedDecoder::GetBits(uint8_t* out, int64_t out_offset, int64_t n,
@@ -711,12 +698,24 @@ int64_t RleBitPackedDecoder::GetBatch(T* out, int64_t n) {
       ExpandBits(lit_data_, LiteralIndex(), k, out + read);
       SkipLiteral(k);
       read += k;
+    } else if (lit_left_ > 0 && block_pos_ == 32 && n - read < 8) {
+      // A few values where no block is unpacked (after a skip): each read
+      // from its bits, not a block of 32 unpacked.
+      const int64_t k = std::min(lit_left_, n - read);
+      const int64_t size = end_ - lit_data_;
+      const int64_t index = LiteralIndex();
+      for (int64_t j = 0; j < k; ++j) {
+        out[read + j] = static_cast<T>(
+            bitmap::LoadBitsIn(lit_data_, size, (index + j) * bit_width_, bit_width_));
+      }
+      SkipLiteral(k);
+      read += k;
     } else if (lit_left_ > 0) {
       int64_t k = std::min(lit_left_, n - read);
       lit_left_ -= k;
       // Whole blocks straight into the output when the types match.
       if constexpr (sizeof(T) == sizeof(uint32_t)) {
-        if (block_pos_ == 32 && k >= 32) {
+        if (block_pos_ == 32 && lazy_pos_ == 0 && k >= 32) {
           const int64_t blocks = k / 32;
           const uint8_t* p = lit_data_ + lit_block_ * 4 * int64_t{bit_width_};
           internal::UnpackBlocks32(p, end_ - p, bit_width_, blocks,

@@ -158,6 +158,13 @@ class RleBitPackedDecoder {
   // were decoded, as GetBatch().
   int64_t GetBits(uint8_t* out, int64_t out_offset, int64_t n, int64_t* ones);
 
+  // Moves past up to n values without unpacking them: RLE runs by their
+  // counts, bit-packed runs by arithmetic (a block is unpacked only when a
+  // later call reads from inside it). Values are not checked (an index a
+  // skip passes over is never compared with anything). Returns how many it
+  // moved past, as GetBatch().
+  int64_t Skip(int64_t n);
+
   // OK, or why decoding stopped before the end of the data.
   const Status& status() const { return status_; }
   int bit_width() const { return bit_width_; }
@@ -168,10 +175,23 @@ class RleBitPackedDecoder {
   void LoadBlock();
   // The index, within the current bit-packed run, of its next value.
   int64_t LiteralIndex() const {
-    return block_pos_ == 32 ? lit_block_ * 32 : (lit_block_ - 1) * 32 + block_pos_;
+    return block_pos_ == 32 ? lit_block_ * 32 + lazy_pos_ : (lit_block_ - 1) * 32 + block_pos_;
   }
   // Moves past k (<= lit_left_) values of the current bit-packed run.
-  void SkipLiteral(int64_t k);
+  // Nothing is unpacked here: a read from inside a block not loaded loads
+  // it then (at the run's end none is needed: GetBits and Count take the
+  // rest of a run as bits).
+  void SkipLiteral(int64_t k) {
+    const int64_t next = LiteralIndex() + k;
+    lit_left_ -= k;
+    if (block_pos_ < 32 && next / 32 == lit_block_ - 1) {
+      block_pos_ = static_cast<int>(next % 32);  // within the block loaded
+      return;
+    }
+    lit_block_ = next / 32;
+    block_pos_ = 32;
+    lazy_pos_ = static_cast<int>(next % 32);
+  }
 
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;
@@ -187,6 +207,9 @@ class RleBitPackedDecoder {
   const uint8_t* lit_data_ = nullptr;
   int64_t lit_block_ = 0;  // index of the next block of 32 values to decode
   int block_pos_ = 32;     // next value in block_ (32: empty)
+  // With block_pos_ 32: the next value is value lazy_pos_ of block
+  // lit_block_ (a skip ended there; LoadBlock starts at it).
+  int lazy_pos_ = 0;
   uint32_t block_[32];
 };
 

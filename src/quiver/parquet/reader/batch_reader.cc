@@ -5,9 +5,11 @@
 #include <set>
 #include <utility>
 
+#include "quiver/compute/filter.h"
 #include "quiver/parquet/reader/assembly_internal.h"
 #include "quiver/parquet/reader/batch_reader_internal.h"
 #include "quiver/parquet/reader/invalid_utf8_internal.h"
+#include "quiver/util/bitmap.h"
 
 namespace quiver::parquet {
 
@@ -107,6 +109,8 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
     }
     if (prefetch_) QUIVER_RETURN_NOT_OK(cache_->Cache(std::move(ranges)));
     current_group_ = group;
+    group_mask_ = !masks_.empty() && masks_[index].bits != nullptr ? &masks_[index] : nullptr;
+    selected_pos_ = 0;
     rows_left_ = selection_ != nullptr ? selection_->row_count() : meta.num_rows;
     next_range_ = 0;
     group_pos_ = 0;
@@ -132,11 +136,34 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
     }
   }
   int64_t out_rows = want;
+  // Masked: bit mask_offset + i of `mask` for the i-th row the steps read.
+  const uint8_t* mask = nullptr;
+  int64_t mask_offset = 0;
+  bool decode_masked = true;
+  int64_t rows_per_run = 0;
+  if (group_mask_ != nullptr) {
+    decode_masked = group_mask_->decode_masked;
+    rows_per_run = group_mask_->rows_per_run;
+    mask = group_mask_->bits->data();
+    mask_offset = group_mask_->offset + selected_pos_;
+    out_rows = bitmap::CountSetBits(mask, mask_offset, want);
+  }
+  selected_pos_ += want;
   if (refiner_) {
     std::vector<std::pair<int64_t, int64_t>> refined;
-    QUIVER_RETURN_NOT_OK(refiner_(current_group_, start, steps_, &refined, &out_rows));
+    BatchMask refined_mask;
+    QUIVER_RETURN_NOT_OK(
+        refiner_(current_group_, start, steps_, &refined, &out_rows, &refined_mask));
     steps_ = std::move(refined);
+    if (refined_mask.bits != nullptr) {
+      mask = refined_mask.bits;
+      mask_offset = 0;
+      decode_masked = true;
+      rows_per_run = refined_mask.rows_per_run;
+    }
   }
+  int64_t read_rows = 0;  // the rows the steps read
+  for (const auto& step : steps_) read_rows += step.second;
   rows_left_ -= want;
   const int64_t group_rows =
       impl_->thrift().row_groups[static_cast<size_t>(current_group_)].num_rows;
@@ -151,8 +178,17 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
   std::vector<std::vector<ArrayDataPtr>> columns(nodes_.size());
   auto read_node = [&](int64_t i) -> Status {
     const size_t n = static_cast<size_t>(i);
+    const ReadNode& node = nodes_[n];
+    // A masked batch: a flat leaf reads the mask's rows only; other nodes
+    // read every row of the steps and are filtered after.
+    bool masked_leaf = mask != nullptr && decode_masked && node.kind == ReadNode::Kind::kLeaf;
+    if (masked_leaf) {
+      const ColumnReader& leaf = *readers_[static_cast<size_t>(node.column)];
+      masked_leaf = leaf.CanReadMasked() && leaf.MaskedReadPays(rows_per_run);
+    }
     for (ColumnReader* reader : node_readers_[n]) {
       int64_t pos = start;
+      int64_t bit = mask_offset;
       for (const auto& [skip, take] : steps_) {
         int64_t done = 0;
         if (skip > 0) {
@@ -161,17 +197,22 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
           pos += skip;
         }
         if (take == 0) continue;
-        QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
+        if (masked_leaf) {
+          QUIVER_RETURN_NOT_OK(reader->ReadRecordsMasked(take, mask, bit, &done));
+        } else {
+          QUIVER_RETURN_NOT_OK(reader->ReadRecords(take, &done));
+        }
         if (done != take) return ChunkEnded(*reader, pos + done);
         pos += take;
+        bit += take;
       }
     }
+    const int64_t node_rows = mask != nullptr && !masked_leaf ? read_rows : out_rows;
     if (check_end) {
       QUIVER_RETURN_NOT_OK(CheckChunksEnd(node_readers_[n]));
     } else if (group_done) {
       for (ColumnReader* reader : node_readers_[n]) reader->EndChunkEarly();
     }
-    const ReadNode& node = nodes_[n];
     std::vector<ArrayDataPtr> chunks;
     if (chunked_leaves_ && node.kind == ReadNode::Kind::kLeaf) {
       auto finished = readers_[static_cast<size_t>(node.column)]->FinishLeafChunks();
@@ -181,12 +222,33 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
       }
       chunks = std::move(finished).MoveValueUnsafe();
     } else {
-      auto array = internal::AssembleArray(node, readers_, impl_->pool, out_rows);
+      auto array = internal::AssembleArray(node, readers_, impl_->pool, node_rows);
       if (!array.ok()) {
         return array.status().WithContext(impl_->file->name(), ": row group ", current_group_,
                                           ": ");
       }
       chunks.push_back(std::move(array).MoveValueUnsafe());
+    }
+    if (mask != nullptr && !masked_leaf) {
+      // Filtered by the mask, chunk by chunk.
+      int64_t at = mask_offset;
+      for (ArrayDataPtr& chunk : chunks) {
+        const int64_t chunk_rows = chunk->length;
+        if (at - mask_offset + chunk_rows > read_rows) break;  // (the check below reports it)
+        const compute::FilterContext* shared =
+            group_mask_ != nullptr ? group_mask_->filter.get() : nullptr;
+        if (shared != nullptr && at == group_mask_->offset &&
+            shared->input_length() == chunk_rows) {
+          QUIVER_ASSIGN_OR_RAISE(chunk, shared->Apply(chunk));  // the row group's, made once
+        } else {
+          auto bits = std::make_shared<Buffer>(mask, bit_util::BytesForBits(at + chunk_rows));
+          auto keep = ArrayData::Make(boolean(), chunk_rows, {nullptr, std::move(bits)}, 0, at);
+          QUIVER_ASSIGN_OR_RAISE(auto context,
+                                 compute::FilterContext::Make(keep, {}, impl_->pool));
+          QUIVER_ASSIGN_OR_RAISE(chunk, context.Apply(chunk));
+        }
+        at += chunk_rows;
+      }
     }
     int64_t length = 0;
     for (const auto& chunk : chunks) length += chunk->length;

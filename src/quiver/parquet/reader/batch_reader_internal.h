@@ -125,7 +125,8 @@ struct FileReader::Impl {
   Result<TablePtr> Read(const std::optional<std::vector<std::string>>& columns,
                         const std::vector<int>& groups, const std::vector<RowRanges>* selections);
   Result<TablePtr> ReadGroups(std::vector<ReadNode> nodes, const std::vector<int>& groups,
-                              const std::vector<RowRanges>* selections);
+                              const std::vector<RowRanges>* selections,
+                              const std::vector<RowMask>* masks = nullptr);
 
   Result<std::vector<int>> RowGroups(const std::optional<std::vector<int>>& row_groups) const {
     const int n = static_cast<int>(thrift().row_groups.size());
@@ -182,6 +183,10 @@ class ParquetBatchReader final : public RecordBatchReader {
   // Late materialization (file_reader_internal.h): each batch's steps
   // refined before they are read.
   void set_refiner(BatchRefiner refiner) { refiner_ = std::move(refiner); }
+  // Masked reads (file_reader_internal.h): of each row group's selected
+  // rows only those its mask sets (one RowMask per row group, as the
+  // selections); before Init().
+  void set_masks(std::vector<RowMask> masks) { masks_ = std::move(masks); }
   // The reader's internals for file_reader_internal.h's functions (this
   // class is FileReader's friend).
   static FileReader::Impl* ImplOf(const FileReader& reader) { return reader.impl_.get(); }
@@ -298,6 +303,11 @@ class ParquetBatchReader final : public RecordBatchReader {
   int64_t group_pos_ = 0;
   std::vector<std::pair<int64_t, int64_t>> steps_;
   BatchRefiner refiner_;
+  // set_masks; the current row group's (nullptr: none) and the rows of its
+  // selection passed so far.
+  std::vector<RowMask> masks_;
+  const RowMask* group_mask_ = nullptr;
+  int64_t selected_pos_ = 0;
 };
 
 }  // namespace quiver::parquet

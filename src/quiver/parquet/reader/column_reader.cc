@@ -274,7 +274,9 @@ Result<bool> ColumnReader::NextDataPage() {
     int64_t num_non_null = num_values;
     levels_at_once_ = false;
     page_bits_ready_ = false;
-    if (flat_ && num_values <= kPageLevelsAtOnce) {
+    if (flat_ && max_def_ == 0) {
+      // A required flat column: every level is a value.
+    } else if (flat_ && num_values <= kPageLevelsAtOnce) {
       // One pass over the levels (a count, then the bits, was two).
       page_bits_.assign(static_cast<size_t>(bit_util::BytesForBits(num_values)), 0);
       auto ones = def_decoder_.DecodeBits(num_values, page_bits_.data(), 0);
@@ -455,15 +457,18 @@ Status ColumnReader::ReadFlat(int64_t want, int64_t* read) {
     // Each level is one record and one slot; its bit says whether the slot
     // holds a value.
     const int64_t n = std::min(want - records, page_levels_left_);
-    QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
-    int64_t values = 0;
-    if (page_bits_ready_) {
+    int64_t values = n;
+    if (max_def_ == 0) {
+      // Every slot holds a value (the leaf has no validity).
+    } else if (page_bits_ready_) {
+      QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
       bitmap::CopyBitmap(page_bits_.data(), page_bits_pos_, n, valid_.data(), num_slots_);
       values = n == page_levels_left_ && page_bits_pos_ == 0
                    ? page_bits_ones_
                    : bitmap::CountSetBits(page_bits_.data(), page_bits_pos_, n);
       page_bits_pos_ += n;
     } else {
+      QUIVER_RETURN_NOT_OK(valid_.Resize(bit_util::BytesForBits(num_slots_ + n)));
       auto ones = def_decoder_.DecodeBits(n, valid_.data(), num_slots_);
       if (!ones.ok()) return PageError(ones.status());
       values = *ones;
@@ -625,8 +630,10 @@ Status ColumnReader::SkipRecords(int64_t want, int64_t* skipped) {
         continue;
       }
       const int64_t n = std::min(want - records, page_levels_left_);
-      int64_t values = 0;
-      if (page_bits_ready_) {
+      int64_t values = n;
+      if (max_def_ == 0) {
+        // Every level a value.
+      } else if (page_bits_ready_) {
         values = bitmap::CountSetBits(page_bits_.data(), page_bits_pos_, n);
         page_bits_pos_ += n;
       } else {

@@ -46,6 +46,7 @@
 #include "quiver/parquet/reader/leaf_builder_internal.h"
 #include "quiver/parquet/reader/page_reader_internal.h"
 #include "quiver/parquet/reader/row_selection.h"
+#include "quiver/parquet/reader/runs_decoder_internal.h"
 #include "quiver/parquet/schema/parquet_to_arrow_internal.h"
 #include "quiver/parquet/schema/schema_descriptor_internal.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
@@ -95,6 +96,38 @@ class ColumnReader {
   // many (fewer only at the chunk's end).
   Status ReadRecords(int64_t records, int64_t* read);
 
+  // Masked reads, for flat leaves (CanReadMasked): the next `records`
+  // records as ReadRecords passes them (*read: how many, fewer only at the
+  // chunk's end), of which only those whose bit mask_offset + i of `mask`
+  // is set are appended to the leaf. Per page, its definition levels are
+  // decoded once (as bits) and the selected rows become (skip, take) runs
+  // of values decoded through a RunsDecoder in one LeafBuilder::Append:
+  // the values of rows not selected are skipped, not materialised, and
+  // not counted in values_decoded. A run of unselected rows that leaves
+  // the current page is skipped as SkipRecords skips (pages the offset
+  // index shows it passes are not read).
+  Status ReadRecordsMasked(int64_t records, const uint8_t* mask, int64_t mask_offset,
+                           int64_t* read);
+  // Whether ReadRecordsMasked may be used: a top-level leaf of a flat
+  // column (max levels rep 0, def 0 or 1) whose levels are not kept.
+  bool CanReadMasked() const { return flat_; }
+  // Whether a masked read decodes faster than reading every row and
+  // filtering, for a mask whose runs of set bits come every `rows_per_run`
+  // rows on average (0: not known: yes). Each run costs a skip and a
+  // decode call, which pays where it spares decoding at least
+  // kMaskedMinRowsPerRun rows (byte arrays, whose values cost more to
+  // decode and copy: kMaskedMinRowsPerRunBytes). Measured on TPC-H
+  // lineitem (one thread, random selections; docs/design.md "Filtered
+  // reads"): fixed widths broke even near 13% of rows selected (about 9
+  // rows a run), strings between 30% and 50% (5 and 4).
+  static constexpr int64_t kMaskedMinRowsPerRun = 8;
+  static constexpr int64_t kMaskedMinRowsPerRunBytes = 5;
+  bool MaskedReadPays(int64_t rows_per_run) const {
+    const bool bytes = column_->physical_type == format::Type::kByteArray;
+    return rows_per_run == 0 ||
+           rows_per_run >= (bytes ? kMaskedMinRowsPerRunBytes : kMaskedMinRowsPerRun);
+  }
+
   // Levels read since the last ClearBatch(): nullptr when the column's max
   // level is 0 (every level 0).
   const int16_t* def_levels() const {
@@ -119,7 +152,7 @@ class ColumnReader {
   // first ReadRecords.
   void set_keep_levels(bool keep) {
     keep_levels_ = keep;
-    flat_ = !keep && max_rep_ == 0 && max_def_ == 1 && slot_def_ == 0;
+    flat_ = !keep && max_rep_ == 0 && max_def_ <= 1 && slot_def_ == 0;
   }
   // Invalid UTF-8 in a string leaf: an error naming the page and value
   // (the default), or, when recording, noted and read on (see
@@ -166,6 +199,9 @@ class ColumnReader {
   static constexpr int64_t kPageLevelsAtOnce = int64_t{1} << 16;
   Status DecodePageLevels(int64_t n);
   Status ReadFlat(int64_t want, int64_t* read);
+  // ReadRecordsMasked within the current page: its next n rows, selected
+  // by bits [mask_offset, mask_offset + n) of `mask`.
+  Status ReadMaskedInPage(int64_t n, const uint8_t* mask, int64_t mask_offset);
   // Room for the batch's slots, once a batch (see LeafBuilder::Reserve).
   Status ReserveFor(int64_t records);
   static constexpr int64_t kMaxReserveSlots = int64_t{1} << 24;
@@ -246,6 +282,12 @@ class ColumnReader {
   std::vector<uint8_t> page_bits_;
   int64_t page_bits_pos_ = 0;
   int64_t page_bits_ones_ = 0;
+
+  // Masked reads: the page's runs of values, their decoder, and the
+  // definition bits of a page whose levels are not decoded at once.
+  std::vector<ValueRun> value_runs_;
+  std::unique_ptr<RunsDecoder> runs_decoder_;
+  std::vector<uint8_t> masked_def_;
 
   // The batch.
   MutableBuffer def_;

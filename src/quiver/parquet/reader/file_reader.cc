@@ -25,6 +25,7 @@
 #include "quiver/parquet/reader/projection_internal.h"
 #include "quiver/parquet/reader/pruning_sources_internal.h"
 #include "quiver/util/base64.h"
+#include "quiver/util/bitmap.h"
 #include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet {
@@ -340,9 +341,37 @@ Result<TablePtr> FileReader::Impl::Read(const std::optional<std::vector<std::str
   return result;
 }
 
+Result<TablePtr> ReadRowGroupsMasked(FileReader& file_reader, const std::vector<int>& row_groups,
+                                     const std::vector<RowRanges>& selections,
+                                     const std::vector<RowMask>& masks,
+                                     const std::optional<std::vector<std::string>>& columns) {
+  auto* impl = ParquetBatchReader::ImplOf(file_reader);
+  QUIVER_ASSIGN_OR_RAISE(auto groups, impl->RowGroups(row_groups));
+  QUIVER_RETURN_NOT_OK(impl->CheckSelections(groups, selections));
+  if (masks.size() != groups.size()) {
+    return Status::Invalid(impl->file->name(), ": ", masks.size(), " row masks for ",
+                           groups.size(), " row groups");
+  }
+  for (size_t g = 0; g < masks.size(); ++g) {
+    const RowMask& mask = masks[g];
+    if (mask.bits != nullptr &&
+        (mask.offset < 0 || mask.bits->size() * 8 - mask.offset < selections[g].row_count())) {
+      return Status::Invalid(impl->file->name(), ": the row mask of row group ", groups[g],
+                             " holds fewer bits than its ", selections[g].row_count(),
+                             " selected rows");
+    }
+  }
+  QUIVER_ASSIGN_OR_RAISE(auto nodes, impl->Select(columns));
+  impl->StartCall();
+  auto result = impl->ReadGroups(std::move(nodes), groups, &selections, &masks);
+  impl->call->UpdateBytes();
+  return result;
+}
+
 Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
                                               const std::vector<int>& groups,
-                                              const std::vector<RowRanges>* selections) {
+                                              const std::vector<RowRanges>* selections,
+                                              const std::vector<RowMask>* masks) {
   const bool record = options.invalid_utf8 == ReaderOptions::InvalidUtf8::kBinary;
   // Units of (row group, top-level column), row group major: each reads
   // its column's leaves (nested assembly needs them together) into its own
@@ -398,6 +427,7 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
                               std::max<int64_t>(rows, 1), /*chunked_leaves=*/true, record);
     reader.set_stats(&unit.stats);
     if (selections != nullptr) reader.set_selections({(*selections)[g]});
+    if (masks != nullptr) reader.set_masks({(*masks)[g]});
     if (group_bytes.empty()) {
       reader.set_prefetch(true);  // the unit's pages, fetched at the row group's start
     } else {
@@ -431,6 +461,11 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
   // (No columns, columns=[]: the rows are still counted, as in pyarrow.)
   int64_t total_rows = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
+    if (masks != nullptr && (*masks)[g].bits != nullptr) {
+      total_rows += bitmap::CountSetBits((*masks)[g].bits->data(), (*masks)[g].offset,
+                                         (*selections)[g].row_count());
+      continue;
+    }
     total_rows += selections != nullptr
                       ? (*selections)[g].row_count()
                       : thrift().row_groups[static_cast<size_t>(groups[g])].num_rows;

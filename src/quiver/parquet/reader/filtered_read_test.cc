@@ -341,6 +341,51 @@ TEST(FilteredReadTest, PayloadDecodedAtMatchesOnly) {
     EXPECT_EQ(rows, 3);
     EXPECT_EQ(reader->read_stats().values_decoded, kLateRows + 2 * 3);
   }
+  // Fragmented: r < 10 holds at 10 rows of each 1000 (about 100 apart),
+  // so the covering run of a row group spans its matches and the rows
+  // between; the payload's flat leaves decode the 30 matches only (masked
+  // decoding: before it, every covered row), the nested ones every
+  // covered row, filtered after.
+  for (bool page_index : {true, false}) {
+    auto reader = OpenEveryType(page_index);
+    const auto filter = compute::less(F("r"), Int(10));
+    // (The page statistics prune pages of r: the filter column decodes
+    // the rows they keep.)
+    auto filter_only = reader->ReadTable(filter, std::vector<std::string>{});
+    ASSERT_TRUE(filter_only.ok()) << filter_only.status();
+    EXPECT_EQ((*filter_only)->num_rows(), 30);
+    const int64_t filter_values = reader->read_stats().values_decoded;
+    for (int64_t batch_size : {int64_t{0}, int64_t{1000}, int64_t{333}}) {
+      SCOPED_TRACE("batch size " + std::to_string(batch_size));
+      int64_t rows = 0;
+      if (batch_size == 0) {
+        auto got = reader->ReadTable(filter, std::vector<std::string>{"int16", "binary"});
+        ASSERT_TRUE(got.ok()) << got.status();
+        rows = (*got)->num_rows();
+      } else {
+        auto batches = reader->GetRecordBatchReader(
+            filter, std::vector<std::string>{"int16", "binary"}, std::nullopt, batch_size);
+        ASSERT_TRUE(batches.ok()) << batches.status();
+        while (true) {
+          auto batch = (*batches)->Next();
+          ASSERT_TRUE(batch.ok()) << batch.status();
+          if (*batch == nullptr) break;
+          rows += (*batch)->num_rows();
+        }
+      }
+      EXPECT_EQ(rows, 30);
+      EXPECT_EQ(reader->read_stats().values_decoded, filter_values + 2 * 30);
+    }
+    // Off (ReadLate's masked_decode): every covered row of the payload.
+    const std::vector<int> groups = {0, 1, 2};
+    const std::vector<RowRanges> all(3, RowRanges::All(1000));
+    auto unmasked = internal::ReadLate(*reader, filter, std::vector<std::string>{"int16", "binary"},
+                                       groups, all, internal::kMergeGapRows,
+                                       /*masked_decode=*/false);
+    ASSERT_TRUE(unmasked.ok()) << unmasked.status();
+    EXPECT_EQ((*unmasked)->num_rows(), 30);
+    EXPECT_GT(reader->read_stats().values_decoded, filter_values + 2 * 30 * 10);
+  }
   // Dense: all rows but those 3 leave gaps shorter than kMergeGapRows, so
   // the payload reads every row and filters it (read then filter).
   auto reader = OpenEveryType(true);

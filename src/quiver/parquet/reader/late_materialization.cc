@@ -1,13 +1,17 @@
 // Late materialization of filtered reads (late_materialization_internal.h;
 // docs/design.md "Filtered reads").
 //
-// The cost model is the one number kMergeGapRows: a run boundary in the
-// payload read costs a SkipRecords and a ReadRecords call per column (page
+// The runs' cost model is kMergeGapRows: a run boundary in the payload
+// read costs a SkipRecords and a ReadRecords call per column (page
 // lookups, level and value decoder state) and the assembly one more
 // append, about what decoding a few dozen values costs; a gap shorter than
-// that is decoded and filtered out rather than skipped. A selection whose
-// matches leave only short gaps so becomes one run over the rows the
-// pruning kept: read everything, then filter (the adaptive fallback).
+// that is covered rather than skipped. The covered rows that do not match
+// are then dropped inside the read (RowMask): the payload's flat leaves
+// decode the matches only where the matches are fragmented and the column
+// gains by it (MaskedRowsPerRun, ColumnReader::MaskedReadPays); the other
+// columns decode every covered row and are filtered (the adaptive
+// fallback: a dense selection reads as reading everything, then
+// filtering).
 #include "quiver/parquet/reader/late_materialization_internal.h"
 
 #include <algorithm>
@@ -17,6 +21,7 @@
 
 #include "quiver/compute/filter.h"
 #include "quiver/memory/buffer.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
@@ -235,6 +240,21 @@ RowRanges CoverMatches(const RowRanges& selection, const uint8_t* keep, int64_t 
   return RowRanges::Make(std::move(rows)).ValueOrDie();
 }
 
+int64_t MaskedRowsPerRun(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set) {
+  if (set == 0 || set == rows) return 0;
+  // Runs of set bits: their first bits, a word at a time.
+  int64_t runs = 0;
+  uint64_t carry = 0;  // the last bit of the previous word
+  for (int64_t pos = 0; pos < rows; pos += 64) {
+    const int k = static_cast<int>(std::min<int64_t>(64, rows - pos));
+    const uint64_t word = bitmap::LoadBits(bits, offset + pos, k);
+    runs += std::popcount(word & ~((word << 1) | carry));
+    carry = (word >> (k - 1)) & 1;
+  }
+  if (set >= kMaskedDecodeMaxMatchesPerRun * runs) return 0;
+  return std::max<int64_t>(1, rows / runs);
+}
+
 namespace {
 
 // Columns picked from the two reads by top-level name, in the order of
@@ -269,7 +289,8 @@ Result<TablePtr> ReadThenFilter(FileReader& reader, const compute::Expression& f
 Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
                           const std::optional<std::vector<std::string>>& columns,
                           const std::vector<int>& row_groups,
-                          const std::vector<RowRanges>& selections, int64_t merge_gap) {
+                          const std::vector<RowRanges>& selections, int64_t merge_gap,
+                          bool masked_decode) {
   const Split split = SplitColumns(reader, filter, columns);
   if (split.filter_fields.empty()) {
     return ReadThenFilter(reader, filter, columns, row_groups, selections);
@@ -308,44 +329,60 @@ Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
     }
   }
   const int64_t matches = bitmap::CountSetBits(keep.data(), 0, keep_length);
-  // 3. The payload at the matches' covering runs.
+  // 3. The payload at the matches' covering runs: a row group whose runs
+  // cover only matches reads them as they are; else its covered rows are
+  // read masked (the payload's flat leaves decode the matches only) or
+  // decoded and filtered (MaskedRowsPerRun decides), so the payload holds the
+  // matches only.
   TablePtr payload;
   std::vector<std::vector<ArrayPtr>> payload_chunks;
   if (!split.payload.empty()) {
     std::vector<RowRanges> covers;
     std::vector<uint8_t> cover_keep;  // the covered rows' bits
     int64_t cover_length = 0;
-    bool exact = true;
+    std::vector<RowMask> masks;
+    std::vector<bool> inexact;  // per row group: its covers hold rows that do not match
     int64_t offset = 0;
     for (const RowRanges& selection : selections) {
-      bool group_exact = true;
+      bool exact = true;
+      const int64_t before = cover_length;
       covers.push_back(CoverMatches(selection, keep.data(), offset, merge_gap, &cover_keep,
-                                    &cover_length, &group_exact));
-      exact = exact && group_exact;
+                                    &cover_length, &exact));
       offset += selection.row_count();
+      RowMask mask;
+      if (!exact) {
+        const int64_t rows = cover_length - before;
+        mask.offset = before;
+        mask.rows_per_run = MaskedRowsPerRun(
+            cover_keep.data(), before, rows, bitmap::CountSetBits(cover_keep.data(), before, rows));
+        mask.decode_masked = masked_decode && mask.rows_per_run > 0;
+      }
+      masks.push_back(std::move(mask));
+      inexact.push_back(!exact);
     }
-    QUIVER_ASSIGN_OR_RAISE(payload, reader.ReadRowGroups(row_groups, covers, split.payload));
+    QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<Buffer> cover_bits,
+                           Buffer::Copy(cover_keep.data(),
+                                        static_cast<int64_t>(cover_keep.size()), pool));
+    for (size_t g = 0; g < masks.size(); ++g) {
+      if (!inexact[g]) continue;
+      masks[g].bits = cover_bits;
+      // The filter the columns that read every covered row share (made
+      // once, not once a column), unless every flat leaf reads masked.
+      if (!masks[g].decode_masked ||
+          masks[g].rows_per_run < ColumnReader::kMaskedMinRowsPerRun) {
+        const int64_t rows = covers[g].row_count();
+        QUIVER_ASSIGN_OR_RAISE(
+            auto context,
+            compute::FilterContext::Make(MaskOf(cover_bits, masks[g].offset, rows), {}, pool));
+        masks[g].filter = std::make_shared<const compute::FilterContext>(std::move(context));
+      }
+    }
+    QUIVER_ASSIGN_OR_RAISE(payload, ReadRowGroupsMasked(reader, row_groups, covers, masks,
+                                                        split.payload));
     AddEarlierStats(reader, first_stats);
     payload_chunks.resize(static_cast<size_t>(payload->num_columns()));
-    if (exact) {
-      for (int c = 0; c < payload->num_columns(); ++c) {
-        payload_chunks[static_cast<size_t>(c)] = payload->column(c)->chunks();
-      }
-    } else {
-      QUIVER_ASSIGN_OR_RAISE(auto read_batches, payload->ToRecordBatches());
-      QUIVER_ASSIGN_OR_RAISE(auto cover_bits,
-                             Buffer::Copy(cover_keep.data(),
-                                          static_cast<int64_t>(cover_keep.size()), pool));
-      int64_t pos = 0;
-      for (const RecordBatchPtr& batch : read_batches) {
-        ArrayDataPtr mask = MaskOf(cover_bits, pos, batch->num_rows());
-        pos += batch->num_rows();
-        QUIVER_ASSIGN_OR_RAISE(auto context, compute::FilterContext::Make(mask, {}, pool));
-        for (int c = 0; c < batch->num_columns(); ++c) {
-          QUIVER_ASSIGN_OR_RAISE(auto kept, context.Apply(batch->column_data(c)));
-          payload_chunks[static_cast<size_t>(c)].push_back(MakeArray(std::move(kept)));
-        }
-      }
+    for (int c = 0; c < payload->num_columns(); ++c) {
+      payload_chunks[static_cast<size_t>(c)] = payload->column(c)->chunks();
     }
   }
   // 4. The projection's order, typed as read.
@@ -382,12 +419,13 @@ namespace {
 class LateBatchReader final : public RecordBatchReader {
  public:
   LateBatchReader(compute::Expression filter, Split split, SchemaPtr out_schema,
-                  MemoryPool* pool, int64_t merge_gap)
+                  MemoryPool* pool, int64_t merge_gap, bool masked_decode)
       : filter_(std::move(filter)),
         split_(std::move(split)),
         out_schema_(std::move(out_schema)),
         pool_(pool),
-        merge_gap_(merge_gap) {}
+        merge_gap_(merge_gap),
+        masked_decode_(masked_decode) {}
 
   Status Init(FileReader& reader, const std::optional<std::vector<std::string>>& columns,
               const std::vector<int>& row_groups, const std::vector<RowRanges>& selections,
@@ -408,7 +446,9 @@ class LateBatchReader final : public RecordBatchReader {
           payload_, MakeRefinedBatchReader(
                         reader, split_.payload, row_groups, selections, batch_size,
                         [this](int, int64_t, const BatchSteps& steps, BatchSteps* refined,
-                               int64_t* rows) { return Refine(steps, refined, rows); }));
+                               int64_t* rows, BatchMask* mask) {
+                          return Refine(steps, refined, rows, mask);
+                        }));
     }
     // The output schema, typed as read (invalid_utf8 = kBinary).
     Picker from_first(*first_->schema());
@@ -441,7 +481,7 @@ class LateBatchReader final : public RecordBatchReader {
         QUIVER_RETURN_NOT_OK(TakeFilterBatch(std::move(batch)));
       }
       if (matches_ == 0) continue;  // batches hold matches only
-      if (payload != nullptr && !exact_) {
+      if (payload != nullptr && !exact_ && !masked_) {
         QUIVER_ASSIGN_OR_RAISE(auto bits,
                                Buffer::Copy(cover_keep_.data(),
                                             static_cast<int64_t>(cover_keep_.size()), pool_));
@@ -477,8 +517,9 @@ class LateBatchReader final : public RecordBatchReader {
   }
 
   // The payload's steps for the filter batch's rows: the matches' covering
-  // runs, the rest skipped.
-  Status Refine(const BatchSteps& steps, BatchSteps* refined, int64_t* rows) {
+  // runs, the rest skipped; a mask of the covered rows' matches when they
+  // are read masked (MaskedRowsPerRun).
+  Status Refine(const BatchSteps& steps, BatchSteps* refined, int64_t* rows, BatchMask* mask) {
     QUIVER_ASSIGN_OR_RAISE(RecordBatchPtr batch, first_->Next());
     int64_t want = 0;
     int64_t span = 0;
@@ -515,6 +556,14 @@ class LateBatchReader final : public RecordBatchReader {
     }
     if (at < span) refined->push_back({span - at, 0});
     *rows = cover.row_count();
+    const int64_t rows_per_run =
+        exact_ || !masked_decode_ ? 0
+                                  : MaskedRowsPerRun(cover_keep_.data(), 0, cover_length, matches_);
+    masked_ = rows_per_run > 0;
+    if (masked_) {
+      *mask = BatchMask{cover_keep_.data(), rows_per_run};
+      *rows = matches_;
+    }
     return Status::OK();
   }
 
@@ -523,6 +572,7 @@ class LateBatchReader final : public RecordBatchReader {
   SchemaPtr out_schema_;
   MemoryPool* pool_;
   int64_t merge_gap_;
+  bool masked_decode_;
   SchemaPtr schema_;
   RecordBatchReaderPtr first_;
   RecordBatchReaderPtr payload_;
@@ -535,6 +585,7 @@ class LateBatchReader final : public RecordBatchReader {
   int64_t matches_ = 0;
   std::vector<uint8_t> cover_keep_;
   bool exact_ = true;
+  bool masked_ = false;  // the payload batch was read masked: matches only
 };
 
 // Reading everything then filtering, batch by batch: for a filter that
@@ -566,7 +617,8 @@ Result<RecordBatchReaderPtr> ReadLateBatches(FileReader& reader,
                                              const std::optional<std::vector<std::string>>& columns,
                                              const std::vector<int>& row_groups,
                                              const std::vector<RowRanges>& selections,
-                                             int64_t batch_size, int64_t merge_gap) {
+                                             int64_t batch_size, int64_t merge_gap,
+                                             bool masked_decode) {
   Split split = SplitColumns(reader, filter, columns);
   MemoryPool* pool = ReaderPoolOf(reader);
   if (split.filter_fields.empty()) {
@@ -577,7 +629,7 @@ Result<RecordBatchReaderPtr> ReadLateBatches(FileReader& reader,
   }
   QUIVER_ASSIGN_OR_RAISE(SchemaPtr out_schema, reader.SchemaFor(columns));
   auto late = std::make_shared<LateBatchReader>(filter, std::move(split), std::move(out_schema),
-                                                pool, merge_gap);
+                                                pool, merge_gap, masked_decode);
   QUIVER_RETURN_NOT_OK(late->Init(reader, columns, row_groups, selections, batch_size));
   return late;
 }

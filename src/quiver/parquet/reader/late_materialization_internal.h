@@ -8,9 +8,11 @@
 // rows the other (payload) columns read: the runs of matches, with runs
 // closer than kMergeGapRows merged (a skip between runs costs about as
 // much as decoding that many rows, measured with callgrind, see
-// late_materialization.cc), so a dense or fragmented selection reads its
+// late_materialization.cc). Covered rows that do not match are dropped in
+// the read: fragmented matches are decoded masked (the payload's flat
+// leaves decode the matches' values only), a dense selection reads its
 // covering rows and filters them, as reading everything and filtering
-// would; a sparse one decodes the payload at the matches only.
+// would.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,18 @@ inline constexpr int64_t kMergeGapRows = 1024;
 // the first or after the last match is read too (ReadTable: a selection of
 // every row reads as the plain read).
 inline constexpr int64_t kMergeEdgeRows = 256;
+// Masked decoding (ColumnReader::ReadRecordsMasked): the covered rows of a
+// row group (or batch) that are not all matches are read masked (the
+// payload's flat leaves decode the matches only, where their column reader
+// says it pays: ColumnReader::MaskedReadPays) when the matches are
+// fragmented: fewer than kMaskedDecodeMaxMatchesPerRun matches a run of
+// matches on average (longer runs are read as runs already); otherwise the
+// covered rows are decoded and filtered.
+inline constexpr int64_t kMaskedDecodeMaxMatchesPerRun = 16;
+// For covered rows with bits [offset, offset + rows) of `bits`, `set` of
+// them set: 0 when they are not read masked (the rule above), else the
+// covered rows per run of matches (RowMask::rows_per_run, at least 1).
+int64_t MaskedRowsPerRun(const uint8_t* bits, int64_t offset, int64_t rows, int64_t set);
 
 // The rows of `selection` (a row group's rows, in order) whose bit is set
 // in `keep` (bit keep_offset + i is of the selection's i-th row), as runs;
@@ -56,11 +70,12 @@ RowRanges CoverMatches(const RowRanges& selection, const uint8_t* keep, int64_t 
 // matches (their covering runs, runs closer than `merge_gap` rows merged:
 // INT64_MAX reads every row kept and filters, as reading everything would)
 // only. Counters go to the reader's stats.
+// `masked_decode` off: the covered rows are always decoded then filtered.
 Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
                           const std::optional<std::vector<std::string>>& columns,
                           const std::vector<int>& row_groups,
                           const std::vector<RowRanges>& selections,
-                          int64_t merge_gap = kMergeGapRows);
+                          int64_t merge_gap = kMergeGapRows, bool masked_decode = true);
 
 // The same batch by batch (batches of at most `batch_size` rows read,
 // holding their matches; batches with none are not returned): each batch's
@@ -71,6 +86,7 @@ Result<RecordBatchReaderPtr> ReadLateBatches(FileReader& reader,
                                              const std::vector<int>& row_groups,
                                              const std::vector<RowRanges>& selections,
                                              int64_t batch_size,
-                                             int64_t merge_gap = kMergeGapRows);
+                                             int64_t merge_gap = kMergeGapRows,
+                                             bool masked_decode = true);
 
 }  // namespace quiver::parquet::internal

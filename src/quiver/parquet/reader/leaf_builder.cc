@@ -323,9 +323,20 @@ Status LeafBuilder::InvalidUtf8(int64_t value, std::string_view what) {
     saw_invalid_utf8_ = true;
     return Status::OK();
   }
-  return Status::Invalid("invalid UTF-8 in string value ", page_values_before_ + value,
+  return Status::Invalid("invalid UTF-8 in string value ", PageValue(value),
                          " of the page", what.empty() ? "" : " (", what, what.empty() ? "" : ")",
                          kUtf8Hint);
+}
+
+int64_t LeafBuilder::PageValue(int64_t value) const {
+  int64_t at = page_values_before_;
+  for (int64_t r = 0; r < num_value_runs_; ++r) {
+    at += value_runs_[r].skip;
+    if (value < value_runs_[r].take) return at + value;
+    value -= value_runs_[r].take;
+    at += value_runs_[r].take;
+  }
+  return at + value;
 }
 
 Status LeafBuilder::InvalidUtf8Entry(int64_t entry) {

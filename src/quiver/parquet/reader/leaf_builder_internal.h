@@ -23,6 +23,10 @@
 
 namespace quiver::parquet::internal {
 
+// Masked reads (runs_decoder_internal.h): `skip` values of a page passed
+// over, then `take` decoded.
+using quiver::parquet::ValueRun;
+
 class LeafBuilder {
  public:
   virtual ~LeafBuilder() = default;
@@ -58,7 +62,19 @@ class LeafBuilder {
   void set_record_invalid_utf8(bool record) { record_invalid_utf8_ = record; }
   bool saw_invalid_utf8() const { return saw_invalid_utf8_; }
   // Values of the current page appended before the next Append.
-  void set_page_values_before(int64_t n) { page_values_before_ = n; }
+  void set_page_values_before(int64_t n) {
+    page_values_before_ = n;
+    value_runs_ = nullptr;
+    num_value_runs_ = 0;
+  }
+  // The same for an Append of the taken values of runs[0, n) (a masked
+  // read): page values [before, ...) walked by the runs, so that an error
+  // names the value's place in the page.
+  void set_page_values_before(int64_t before, const ValueRun* runs, int64_t n) {
+    page_values_before_ = before;
+    value_runs_ = runs;
+    num_value_runs_ = n;
+  }
 
   // Binary / string leaves (int32 offsets) may end a chunk when their data
   // passes kChunkBytes, so that a row group of more than 2 GiB of strings
@@ -85,6 +101,10 @@ class LeafBuilder {
   bool record_invalid_utf8_ = false;
   bool saw_invalid_utf8_ = false;
   int64_t page_values_before_ = 0;
+  const ValueRun* value_runs_ = nullptr;
+  int64_t num_value_runs_ = 0;
+  // Value `value` of the Append as a value of the page.
+  int64_t PageValue(int64_t value) const;
 };
 
 // The builder of `type` from the values of `column`; Invalid (naming the
