@@ -20,7 +20,9 @@
 #if defined(__x86_64__)
 // GCC 12's _mm512_sllv/srlv_epi64 start from _mm512_undefined_*(), which
 // -Wmaybe-uninitialized reports (a false positive).
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 #endif
 
@@ -82,8 +84,14 @@ void ScalarRange(BitOp op, const uint8_t* l, int64_t lo, const uint8_t* r, int64
     return w;                                                                                \
   }
 
+// (clang ignores GCC's target pragma: its own attribute pragma gives every
+// function of the region, lambdas and member functions included, the target.)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 struct Avx2 {
   using V = __m256i;
   static constexpr int64_t kWords = 4;
@@ -122,10 +130,18 @@ struct Avx2 {
   }
 };
 QUIVER_BITMAP_WORD_LOOP(Avx2)
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw")
+#endif
 struct Avx512 {
   using V = __m512i;
   static constexpr int64_t kWords = 8;
@@ -163,7 +179,11 @@ struct Avx512 {
   }
 };
 QUIVER_BITMAP_WORD_LOOP(Avx512)
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 #undef QUIVER_BITMAP_WORD_LOOP
 

@@ -55,8 +55,14 @@ struct GroupPattern {
   }
 };
 
+// (clang ignores GCC's target pragma: its attribute pragma gives every
+// function of the region the target.)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi2")
+#endif
 
 template <int W>
 void UnpackGroupsAvx2(const uint8_t* in, int64_t groups, uint32_t* out) {
@@ -78,7 +84,11 @@ void UnpackGroupsAvx2(const uint8_t* in, int64_t groups, uint32_t* out) {
   }
 }
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 using GroupsFn = void (*)(const uint8_t*, int64_t, uint32_t*);
 

@@ -236,8 +236,14 @@ std::atomic<bool>& CopyKernelEnabled() {
 }
 
 #if defined(__x86_64__)
+// (clang ignores GCC's target pragma: its attribute pragma gives every
+// function of the region the target.)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw")
+#endif
 // DecodeInto's loop with AVX-512 copies: each value in 64-byte loads and
 // stores, the last part masked (no byte outside the value is read or
 // written, so no room past it is needed), and with kAscii its bytes ORed
@@ -316,7 +322,11 @@ bool CopyAsciiAvx512(uint8_t* dst, const uint8_t* src, int64_t size) {
   CopyOrAvx512(dst, src, size, &any);
   return _mm512_movepi8_mask(any) == 0;
 }
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif  // __x86_64__
 
 }  // namespace

@@ -26,8 +26,14 @@ std::atomic<bool>& Enabled() {
 
 // Everything from here to pop_options is compiled for AVX-512 F/BW/VL and
 // BMI2, and runs only where CpuHasKernels.
+// (clang ignores GCC's target pragma: its attribute pragma gives every
+// function of the region the target.)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,bmi2,popcnt"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,bmi2,popcnt")
+#endif
 
 // Slots 64 at a time (one validity word), each word in blocks of 64 bytes
 // of slots, kWidth / kLane lanes of kLane bytes (4 or 8) per slot: a
@@ -72,7 +78,11 @@ void ExpandBlocks(const uint8_t* values, const uint8_t* validity, int64_t validi
   }
 }
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 }  // namespace
 

@@ -133,26 +133,112 @@ TEST(ReadThreads, SelectionsAndRowGroups) {
   });
 }
 
-TEST(ReadThreads, Filtered) {
-  TablePtr table = AllTypes(3000);
-  auto bytes = Write(*table, 400);
-  const std::string first = table->schema()->field(1)->name();
-  auto reader = Open(bytes, false);
-  // A filter on an integer column of the matrix.
-  std::string key;
-  for (const auto& f : table->schema()->fields()) {
-    if (f->type()->id() == Type::kInt64) {
-      key = f->name();
-      break;
+// Filtered reads with threads: the filter columns read first, then the
+// payload (every other column, nested ones too) at the matches' covering
+// runs, both as (row group, column) units on the pool. Each read is
+// compared with one thread's, and with reading everything and filtering.
+void ExpectFilteredBothWays(const std::shared_ptr<Buffer>& bytes,
+                            const compute::Expression& filter,
+                            const std::optional<std::vector<std::string>>& columns,
+                            int64_t want_rows) {
+  ExpectSameBothWays(bytes, [&](FileReader& r) { return r.ReadTable(filter, columns); });
+  auto many = Open(bytes, true);
+  ASSERT_NE(many, nullptr);
+  auto got = many->ReadTable(filter, columns);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ((*got)->num_rows(), want_rows);
+  // The oracle: every column read (no pushdown), filtered, then projected.
+  auto all = many->ReadTable();
+  ASSERT_TRUE(all.ok()) << all.status();
+  auto want = compute::FilterByExpression(**all, filter);
+  ASSERT_TRUE(want.ok()) << want.status();
+  if (!columns.has_value()) {
+    EXPECT_TRUE((*got)->Equals(**want, kNansEqual));
+  } else {
+    ASSERT_EQ((*got)->num_columns(), static_cast<int>(columns->size()));
+    for (size_t c = 0; c < columns->size(); ++c) {
+      const int at = (*want)->schema()->GetFieldIndex((*columns)[c]);
+      ASSERT_GE(at, 0) << (*columns)[c];
+      EXPECT_TRUE((*got)->column(static_cast<int>(c))->Equals(*(*want)->column(at), kNansEqual))
+          << (*columns)[c];
     }
   }
-  ASSERT_FALSE(key.empty());
-  auto filter = compute::greater(compute::field(key),
-                                 compute::literal(Scalar::MakeInt64(int64_t{1} << 30)));
-  ExpectSameBothWays(bytes, [&](FileReader& r) { return r.ReadTable(filter); });
-  ExpectSameBothWays(bytes, [&](FileReader& r) {
-    return r.ReadTable(filter, std::vector<std::string>{first}, std::vector<int>{0, 2, 7});
+  // Batch by batch: the same rows.
+  ExpectSameBothWays(bytes, [&](FileReader& r) -> Result<TablePtr> {
+    QUIVER_ASSIGN_OR_RAISE(auto batches, r.GetRecordBatchReader(filter, columns, std::nullopt, 150));
+    std::vector<RecordBatchPtr> out;
+    while (true) {
+      QUIVER_ASSIGN_OR_RAISE(auto batch, batches->Next());
+      if (batch == nullptr) break;
+      QUIVER_RETURN_NOT_OK(batch->ValidateFull());
+      out.push_back(std::move(batch));
+    }
+    QUIVER_ASSIGN_OR_RAISE(auto table, Table::FromRecordBatches(batches->schema(), out));
+    if (table->num_rows() != want_rows) return Status::Invalid("batches: ", table->num_rows());
+    return table;
   });
+}
+
+TEST(ReadThreads, Filtered) {
+  // 6 row groups of 1000 rows, about 45 columns (the type matrix).
+  TablePtr table = AllTypes(6000);
+  auto bytes = Write(*table, 1000);
+  const std::string first = table->schema()->field(1)->name();
+  // int64 = -2^40 + i * 2^20: no row is over 2^30, every row group is
+  // pruned by its statistics.
+  auto none = compute::greater(compute::field("int64"),
+                               compute::literal(Scalar::MakeInt64(int64_t{1} << 30)));
+  ExpectSameBothWays(bytes, [&](FileReader& r) { return r.ReadTable(none); });
+  ExpectSameBothWays(bytes, [&](FileReader& r) {
+    return r.ReadTable(none, std::vector<std::string>{first}, std::vector<int>{0, 2, 5});
+  });
+  {
+    auto reader = Open(bytes, true);
+    auto read = reader->ReadTable(none);
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ((*read)->num_rows(), 0);
+    EXPECT_EQ(reader->read_stats().row_groups_pruned_statistics, 6);
+  }
+  // int32 = -100000 + 12345 * i, null where i % 3 == 1: rows [1300, 1500)
+  // and [3700, 3760), so row groups 1 and 3 are read (the others pruned by
+  // statistics) and the payload only near the matches (late
+  // materialization: a selection inside each row group).
+  auto int32_at = [](int64_t i) {
+    return compute::literal(Scalar::MakeInt64(-100000 + 12345 * i));
+  };
+  auto in = [&](int64_t lo, int64_t hi) {
+    return compute::and_kleene(compute::greater_equal(compute::field("int32"), int32_at(lo)),
+                               compute::less(compute::field("int32"), int32_at(hi)));
+  };
+  auto ranges = compute::or_kleene(in(1300, 1500), in(3700, 3760));
+  int64_t in_ranges = 0;
+  for (int64_t i = 0; i < 6000; ++i) {
+    if (((i >= 1300 && i < 1500) || (i >= 3700 && i < 3760)) && i % 3 != 1) ++in_ranges;
+  }
+  ExpectFilteredBothWays(bytes, ranges, std::nullopt, in_ranges);
+  {
+    auto reader = Open(bytes, true);
+    auto read = reader->ReadTable(ranges);
+    ASSERT_TRUE(read.ok()) << read.status();
+    const ReadStats stats = reader->read_stats();
+    EXPECT_EQ(stats.row_groups_pruned_statistics, 4);
+    // The payload decodes fewer values than the two row groups hold.
+    auto whole = reader->ReadTable(std::nullopt, std::vector<int>{1, 3});
+    ASSERT_TRUE(whole.ok());
+    EXPECT_LT(stats.values_decoded, reader->read_stats().values_decoded / 2);
+  }
+  // A projection of nested and string columns without the filter field.
+  ExpectFilteredBothWays(bytes, ranges,
+                         std::vector<std::string>{"map", "utf8", "struct", "list_dict", "dec128"},
+                         in_ranges);
+  // Dense matches in every row group: int8 is null where i % 3 == 1, so
+  // the payload covers every row and is filtered after the read.
+  auto nulls = compute::is_null(compute::field("int8"));
+  ExpectFilteredBothWays(bytes, nulls, std::nullopt, 2000);
+  // Two filter fields, one of them nested in the projection's order.
+  auto two = compute::and_kleene(compute::is_valid(compute::field("utf8")), ranges);
+  ExpectFilteredBothWays(bytes, two, std::vector<std::string>{"list", "int32", "utf8"},
+                         in_ranges);
 }
 
 TEST(ReadThreads, MemoryLimitAndInvalidUtf8Options) {
