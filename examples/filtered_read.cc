@@ -118,16 +118,7 @@ qc::Expression DemoFilter() {
 
 // The counters, with the names docs/interfaces.md gives read_stats' keys.
 void PrintReadStats(const parquet::ReadStats& s) {
-  const std::pair<const char*, int64_t> counters[] = {
-      {"row_groups_pruned_statistics", s.row_groups_pruned_statistics},
-      {"row_groups_pruned_bloom", s.row_groups_pruned_bloom},
-      {"row_groups_pruned_dictionary", s.row_groups_pruned_dictionary},
-      {"pages_skipped", s.pages_skipped},
-      {"pages_decompressed", s.pages_decompressed},
-      {"bytes_read", s.bytes_read},
-      {"values_decoded", s.values_decoded},
-  };
-  for (const auto& [name, value] : counters) std::printf("%s: %" PRId64 "\n", name, value);
+  for (const auto& [name, value] : s.Counters()) std::printf("%s: %" PRId64 "\n", name, value);
 }
 
 std::vector<std::string> SplitCommas(std::string_view text) {

@@ -332,11 +332,11 @@ def main():
         except (OSError, ValueError) as e:
             sys.exit(f"bench-filter: {e}")
         figures.update(prev_figures)
-    todo = [s for s in args.specs if filter_resume.case_id(s) not in done]
+    to_run = [s for s in args.specs if filter_resume.case_id(s) not in done]
     registry["_plan"] = {"cases": len(args.specs), "procs": args.procs,
-                         "budget_min": args.budget_minutes, "to_run": len(todo)}
+                         "budget_min": args.budget_minutes, "to_run": len(to_run)}
     log(f"bench-filter: {len(args.specs)} cases"
-        + (f" ({len(args.specs) - len(todo)} measured by {args.resume}, {len(todo)} to run)"
+        + (f" ({len(args.specs) - len(to_run)} measured by {args.resume}, {len(to_run)} to run)"
            if args.resume else "")
         + f", processes {', '.join(args.procs)}; budget "
         f"{args.budget_minutes:g} min ({(time.time() - wall0) / 60:.1f} spent before the run)")
@@ -348,7 +348,7 @@ def main():
             f"{p} with {o}: {r}" for p, o, r in registry["_selftest"]))
     os.makedirs(RUN_SHM, exist_ok=True)
     files = prepare_inputs(args)
-    budgeter = Budgeter(args.budget_minutes * 60, wall0, [weight(s) for s in todo])
+    budgeter = Budgeter(args.budget_minutes * 60, wall0, [weight(s) for s in to_run])
 
     def report(final, reason):
         return filter_report.write(args, filter_resume.merged(args.specs, results, done, reason),
@@ -359,9 +359,9 @@ def main():
     signal.signal(signal.SIGTERM, stopped)
     session = Session(args.procs, args.bins, args.log_dir, registry, argv_of=argv_of)
     try:
-        for dataset in dict.fromkeys(s.dataset for s in todo):
+        for dataset in dict.fromkeys(s.dataset for s in to_run):
             paths = files(dataset)
-            specs = [s for s in todo if s.dataset == dataset]
+            specs = [s for s in to_run if s.dataset == dataset]
             run_input(args, session, dataset, paths, specs, state)
             for p in paths.values():
                 os.unlink(p)

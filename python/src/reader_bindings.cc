@@ -612,13 +612,7 @@ void BindReader(nb::module_& m) {
                    [](PyParquetFile& self) {
                      const parquet::ReadStats s = self.reader->read_stats();
                      nb::dict d;
-                     d["row_groups_pruned_statistics"] = s.row_groups_pruned_statistics;
-                     d["row_groups_pruned_bloom"] = s.row_groups_pruned_bloom;
-                     d["row_groups_pruned_dictionary"] = s.row_groups_pruned_dictionary;
-                     d["pages_skipped"] = s.pages_skipped;
-                     d["pages_decompressed"] = s.pages_decompressed;
-                     d["bytes_read"] = s.bytes_read;
-                     d["values_decoded"] = s.values_decoded;
+                     for (const auto& [key, value] : s.Counters()) d[key] = value;
                      return d;
                    })
       .def("metadata_dict",

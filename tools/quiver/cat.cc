@@ -281,16 +281,9 @@ void PrintReadStats(BatchSource& source) {
     return;
   }
   const parquet::ReadStats s = reader->read_stats();
-  const std::pair<const char*, int64_t> counters[] = {
-      {"row_groups_pruned_statistics", s.row_groups_pruned_statistics},
-      {"row_groups_pruned_bloom", s.row_groups_pruned_bloom},
-      {"row_groups_pruned_dictionary", s.row_groups_pruned_dictionary},
-      {"pages_skipped", s.pages_skipped},
-      {"pages_decompressed", s.pages_decompressed},
-      {"bytes_read", s.bytes_read},
-      {"values_decoded", s.values_decoded},
-  };
-  for (const auto& [key, value] : counters) std::fprintf(stderr, "%s: %" PRId64 "\n", key, value);
+  for (const auto& [key, value] : s.Counters()) {
+    std::fprintf(stderr, "%s: %" PRId64 "\n", key, value);
+  }
 }
 
 int RunCat(const CatArgs& args) {

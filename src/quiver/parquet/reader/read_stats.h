@@ -4,7 +4,9 @@
 // batches of a GetRecordBatchReader add to them as they are read.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <utility>
 
 namespace quiver::parquet {
 
@@ -42,6 +44,19 @@ struct ReadStats {
     return *this;
   }
   bool operator==(const ReadStats&) const = default;
+
+  // Every counter with its key (docs/interfaces.md's read_stats keys), in
+  // that order: what `quiver cat --stats`, the Python dict and the example
+  // print.
+  std::array<std::pair<const char*, int64_t>, 7> Counters() const {
+    return {{{"row_groups_pruned_statistics", row_groups_pruned_statistics},
+             {"row_groups_pruned_bloom", row_groups_pruned_bloom},
+             {"row_groups_pruned_dictionary", row_groups_pruned_dictionary},
+             {"pages_skipped", pages_skipped},
+             {"pages_decompressed", pages_decompressed},
+             {"bytes_read", bytes_read},
+             {"values_decoded", values_decoded}}};
+  }
 };
 
 }  // namespace quiver::parquet
