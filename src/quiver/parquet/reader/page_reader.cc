@@ -131,6 +131,22 @@ struct PageReader::Impl {
     return st.WithContext(prefix, ", page ", page_index, " at offset ", page_offset, ": ");
   }
 
+  // `*buffer` replaced by an empty one of at least `size` bytes when it has
+  // less room (the old one freed first; its bytes are not kept); `what`
+  // names the bytes in the error.
+  template <typename... What>
+  Status EnsureCapacity(MutableBuffer* buffer, int64_t size, What&&... what) {
+    if (buffer->capacity() >= size) return Status::OK();
+    *buffer = MutableBuffer(pool);
+    auto fresh = MutableBuffer::WithCapacity(size, pool);
+    if (!fresh.ok()) {
+      return fresh.status().WithContext(prefix, ", page ", page_index, " at offset ", page_offset,
+                                        ": cannot allocate ", std::forward<What>(what)..., ": ");
+    }
+    *buffer = std::move(*fresh);
+    return Status::OK();
+  }
+
   // The window's bytes from file offset `offset`, if it holds `length` of them.
   const uint8_t* InWindow(int64_t offset, int64_t length) const {
     if (window == nullptr || offset < window_offset ||
@@ -182,16 +198,8 @@ struct PageReader::Impl {
                                     " bytes to join the page's reads: ");
       }
     } else {
-      if (joined.capacity() < length) {
-        joined = MutableBuffer(pool);  // the old buffer goes first
-        auto buffer = MutableBuffer::WithCapacity(length, pool);
-        if (!buffer.ok()) {
-          return buffer.status().WithContext(prefix, ", page ", page_index, " at offset ",
-                                             page_offset, ": cannot allocate ", length,
-                                             " bytes to join the page's reads: ");
-        }
-        joined = std::move(*buffer);
-      }
+      QUIVER_RETURN_NOT_OK(
+          EnsureCapacity(&joined, length, length, " bytes to join the page's reads"));
       joined.UnsafeSetSize(0);
       joined.UnsafeExtendFromSlice(head, have);
     }
@@ -275,16 +283,8 @@ struct PageReader::Impl {
       return Error(codec->name(), " data states ", **stated,
                    " uncompressed bytes but the page header says ", size);
     }
-    if (decompressed.capacity() < size) {
-      decompressed = MutableBuffer(pool);  // the old buffer goes first
-      auto buffer = MutableBuffer::WithCapacity(size, pool);
-      if (!buffer.ok()) {
-        return buffer.status().WithContext(prefix, ", page ", page_index, " at offset ",
-                                           page_offset, ": cannot allocate the page's ", size,
-                                           " uncompressed bytes: ");
-      }
-      decompressed = std::move(*buffer);
-    }
+    QUIVER_RETURN_NOT_OK(
+        EnsureCapacity(&decompressed, size, "the page's ", size, " uncompressed bytes"));
     auto n = codec->Decompress(in, in_size, decompressed.data(), size);
     if (!n.ok()) return OnPage(n.status());
     return decompressed.data();
