@@ -235,6 +235,49 @@ def test_sorted_range_prunes_and_skips_bytes(tmp_path):
             assert not any(b < end and e > start for b, e in counting.ranges), (rg, c)
 
 
+def test_bloom_filters_fetched_only_for_equality_and_set_lookups(tmp_path):
+    # A bloom filter prunes only == and is_in: a range filter on a column
+    # with one never fetches its bytes (counted on the file object); an
+    # equality that the statistics cannot decide does, and prunes by it.
+    n = 40_000
+    rng = np.random.default_rng(46)
+    ints = rng.integers(0, 10**9, n)
+    table = pa.table({"x": ints, "y": rng.integers(0, 100, n)})
+    path = tmp_path / "bloom.parquet"
+    pq.write_table(table, path, row_group_size=10_000, bloom_filter_options={"x": True},
+                   write_page_index=True)
+    data = path.read_bytes()
+    md = quiver.ParquetFile(data).metadata
+    blooms = []  # the byte range of each row group's bloom filter of x
+    for rg in range(md.num_row_groups):
+        chunk = md.row_group(rg).column(0)
+        assert chunk.path_in_schema == "x" and chunk.bloom_filter_offset is not None
+        blooms.append((chunk.bloom_filter_offset,
+                       chunk.bloom_filter_offset + chunk.bloom_filter_length))
+
+    def touched(filters):
+        counting = CountingFile(data)
+        with quiver.ParquetFile(counting) as f:
+            counting.ranges.clear()
+            got = f.read(filters=filters)
+            stats = f.read_stats
+        want = table.filter(pq.filters_to_expression(filters))
+        assert pa.table(got).equals(want)
+        hit = sum(any(b < e2 and e > b2 for b, e in counting.ranges) for b2, e2 in blooms)
+        return hit, stats
+
+    hit, stats = touched([("x", "<", 500_000_000)])
+    assert hit == 0 and stats["row_groups_pruned_bloom"] == 0
+    hit, stats = touched([("y", "==", 5), ("x", ">", 10)])  # x not tested for equality
+    assert hit == 0
+    absent = 10**9 // 2 + 1  # inside every row group's bounds, (almost surely) absent
+    assert absent not in set(ints.tolist())
+    hit, stats = touched([("x", "==", absent)])
+    assert hit == md.num_row_groups and stats["row_groups_pruned_bloom"] >= 3
+    hit, stats = touched([("x", "in", [absent, absent + 2])])
+    assert hit == md.num_row_groups and stats["row_groups_pruned_bloom"] >= 3
+
+
 def test_nan_not_equal_is_correct_where_pyarrow_prunes_it(tmp_path):
     path = tmp_path / "nan.parquet"
     pq.write_table(pa.table({"x": [5.0, math.nan, 5.0]}), path)

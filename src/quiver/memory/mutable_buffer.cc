@@ -1,6 +1,7 @@
 #include "quiver/memory/mutable_buffer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace quiver {
@@ -13,6 +14,8 @@ std::shared_ptr<Buffer> MakePoolBuffer(MemoryPool* pool, uint8_t* data, int64_t 
 namespace {
 constexpr int64_t RoundUp64(int64_t n) { return (n + 63) & ~int64_t{63}; }
 constexpr int64_t kMaxCapacity = std::numeric_limits<int64_t>::max() / 2 - 64;
+// Freeze() zeroes at most this much unused room; past it, only the padding.
+constexpr int64_t kZeroedTailLimit = int64_t{1} << 18;
 }  // namespace
 
 Result<MutableBuffer> MutableBuffer::WithCapacity(int64_t capacity, MemoryPool* pool) {
@@ -38,7 +41,16 @@ Status MutableBuffer::Grow(int64_t additional) {
   }
   const int64_t needed = RoundUp64(size_ + additional);
   const int64_t new_capacity = std::max(needed, capacity_ * 2);
-  QUIVER_ASSIGN_OR_RAISE(data_, pool_->Reallocate(data_, capacity_, new_capacity));
+  if (size_ < capacity_ / 2) {
+    // A reallocation copies the whole old block; the bytes in use are
+    // fewer (none, after Clear() or a first small Reserve): those only.
+    QUIVER_ASSIGN_OR_RAISE(uint8_t* moved, pool_->Allocate(new_capacity));
+    if (size_ > 0) std::memcpy(moved, data_, static_cast<size_t>(size_));
+    pool_->Free(data_, capacity_);
+    data_ = moved;
+  } else {
+    QUIVER_ASSIGN_OR_RAISE(data_, pool_->Reallocate(data_, capacity_, new_capacity));
+  }
   capacity_ = new_capacity;
   return Status::OK();
 }
@@ -66,6 +78,16 @@ std::shared_ptr<Buffer> MutableBuffer::Freeze() {
     Release();
     Reset();
     return std::make_shared<Buffer>();
+  }
+  if (capacity_ - size_ > kZeroedTailLimit) {
+    // Much unused room (a reservation from an estimate): zeroing it would
+    // touch pages never written. The 64-byte padding is zeroed, the rest
+    // never exposed (FreezeSlice's slice).
+    const int64_t padded = std::min(RoundUp64(size_), capacity_);
+    std::memset(data_ + size_, 0, static_cast<size_t>(padded - size_));
+    const int64_t size = size_;
+    size_ = capacity_;
+    return SliceBuffer(Freeze(), 0, size);
   }
   // Not memset(end, 0, 0): glibc's AVX-512 memset does a masked store with an empty mask, which
   // costs ~170 ns when `end` lies on a page not yet written (past an exact-size allocation).

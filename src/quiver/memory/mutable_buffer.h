@@ -10,10 +10,12 @@
 //   freeze() -> Buffer          Freeze()              -- no copy
 //
 // Growth allocates without zeroing: Reserve grows the capacity to
-// max(needed rounded up to 64, 2 x capacity). Bytes between size and capacity
-// are uninitialised until Freeze(), which zeroes them, so that no
-// uninitialised memory can ever reach a file. A MutableBuffer with no
-// allocation points at the zero-size area.
+// max(needed rounded up to 64, 2 x capacity) (a reallocation, or a new block
+// and a copy of the bytes in use when they are under half the old one).
+// Bytes between size and capacity are uninitialised until Freeze(), which
+// zeroes them (or, past 256 KiB of them, the padding to 64 bytes and
+// exposes no more), so that no uninitialised memory can ever reach a file. A
+// MutableBuffer with no allocation points at the zero-size area.
 #pragma once
 
 #include <cstdint>
@@ -134,7 +136,9 @@ class MutableBuffer {
   void Clear() noexcept { size_ = 0; }
 
   // Turns this into an immutable Buffer without copying the bytes. The bytes
-  // between size() and capacity() are zeroed first. An empty buffer frees its
+  // between size() and capacity() are zeroed first; with more than 256 KiB
+  // of them, only those up to the next multiple of 64, and the Buffer is a
+  // slice of the first size() bytes (as FreezeSlice's). An empty buffer frees its
   // allocation and freezes to an empty Buffer at the zero-size area. This
   // MutableBuffer is left empty and reusable.
   std::shared_ptr<Buffer> Freeze();

@@ -162,6 +162,46 @@ TEST(MutableBuffer, FreezeSliceNeitherZeroesNorCopies) {
   EXPECT_EQ(pool.frees, 1);
 }
 
+TEST(MutableBuffer, FreezeOfMuchUnusedRoomZeroesOnlyThePadding) {
+  // A reservation from an estimate that the bytes did not fill: the
+  // padding to 64 bytes is zeroed, the rest (pages perhaps never written)
+  // is left alone and not exposed.
+  RecordingPool pool;
+  MutableBuffer buf(&pool);
+  ASSERT_TRUE(buf.Reserve(1 << 20).ok());
+  ASSERT_TRUE(buf.ExtendFromSlice("abcde", 5).ok());
+  const uint8_t* address = buf.data();
+  auto frozen = buf.Freeze();
+  EXPECT_EQ(frozen->data(), address);  // no copy
+  EXPECT_EQ(frozen->size(), 5);
+  EXPECT_EQ(frozen->capacity(), 5);
+  for (int i = 5; i < 64; ++i) ASSERT_EQ(address[i], 0) << i;
+  EXPECT_EQ(address[64], 0xEE);
+  EXPECT_EQ(address[(1 << 20) - 1], 0xEE);
+  frozen.reset();
+  EXPECT_EQ(pool.frees, 1);
+}
+
+TEST(MutableBuffer, GrowingMostlyUnusedRoomCopiesOnlyTheBytesInUse) {
+  // Under half the capacity in use: a new block and a copy of those bytes,
+  // not a reallocation (which copies the whole old block).
+  RecordingPool pool;
+  MutableBuffer buf(&pool);
+  ASSERT_TRUE(buf.Reserve(4096).ok());
+  ASSERT_TRUE(buf.ExtendFromSlice("abc", 3).ok());
+  ASSERT_TRUE(buf.Reserve(8192).ok());
+  EXPECT_EQ(buf.capacity(), 8256);
+  EXPECT_EQ(pool.frees, 1);  // the old block freed, not reallocated
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf.data()), 3), "abc");
+  // Over half in use: a reallocation (no free of its own).
+  ASSERT_TRUE(buf.Resize(8000, 7).ok());
+  ASSERT_TRUE(buf.Reserve(1000).ok());
+  EXPECT_EQ(pool.frees, 1);
+  EXPECT_EQ(buf.capacity(), 16512);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf.data()), 3), "abc");
+  EXPECT_EQ(buf.data()[7999], 7);
+}
+
 TEST(MutableBuffer, ShrinkToFitAndClear) {
   MutableBuffer buf(SystemMemoryPool());
   ASSERT_TRUE(buf.Reserve(10000).ok());

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "quiver/parquet/encoding/big_endian_decimal.h"
 #include "quiver/parquet/encoding/decoder_internal.h"
 #include "quiver/parquet/encoding/spaced_internal.h"
 #include "quiver/util/bitmap.h"
@@ -135,6 +136,22 @@ Status FixedLenByteArrayDecoder::DecodeRuns(const ValueRun* runs, int64_t num_ru
   return Status::OK();
 }
 
+Status FixedLenByteArrayDecoder::DecodeDecimals(int64_t n, int out_width, uint8_t* out) {
+  if (type_length_ > out_width) {
+    return Status::Invalid("a decimal of ", type_length_, " bytes does not fit in ", out_width);
+  }
+  // At most kScratchValues values at a time through the scratch.
+  for (int64_t done = 0; done < n;) {
+    const int64_t m = std::min(n - done, kScratchValues);
+    decimal_scratch_.resize(static_cast<size_t>(m * type_length_));
+    QUIVER_RETURN_NOT_OK(Decode(m, decimal_scratch_.data()));
+    internal::BigEndianToDecimals(decimal_scratch_.data(), type_length_, m, out + done * out_width,
+                        out_width);
+    done += m;
+  }
+  return Status::OK();
+}
+
 Status ByteArrayDecoder::Skip(int64_t n) {
   QUIVER_RETURN_NOT_OK(CheckWanted(n));
   constexpr int64_t kChunk = 256;  // on the stack, as TypedDecoder's
@@ -206,23 +223,30 @@ Status ByteArrayDecoder::AppendArrow(int64_t num_slots, const uint8_t* validity,
   const int64_t bound = value_bytes_bound(valid);
   if (bound != kUnknownBytes && bound <= kMaxOffset - data->size()) {
     // One pass: the values' bytes straight into `data`.
-    QUIVER_RETURN_NOT_OK(data->Reserve(bound));
     Offset* ends = offsets->data_as<Offset>() + offsets->size() / int64_t{sizeof(Offset)};
     const int64_t base = data->size();
     copied_ascii_ = kAsciiUnknown;
-    // All the valid values in one call (not a call per run of them): their
+    // The valid values in pieces of kIntoPiece (not a call per run of
+    // them), each with room for its bound: the room reserved stays near
+    // what the values take (a dictionary's bound, n times its longest
+    // entry, would outgrow a buffer sized for the chunk, a copy). Their
     // ends go to the tail of the slots' room, then to their slots
     // (SpreadEnds).
     Offset* tail = ends + (num_slots - valid);
     int64_t bytes = 0;
-    if (valid > 0) {
-      QUIVER_ASSIGN_OR_RAISE(bytes, DecodeInto(valid, base, tail, data->data() + base));
+    for (int64_t done = 0; done < valid;) {
+      const int64_t m = std::min(valid - done, kIntoPiece);
+      QUIVER_RETURN_NOT_OK(data->Reserve(value_bytes_bound(m) + kIntoSlack));
+      QUIVER_ASSIGN_OR_RAISE(const int64_t piece,
+                             DecodeInto(m, base + bytes, tail + done, data->data() + base + bytes));
+      bytes += piece;
+      data->UnsafeSetSize(base + bytes);
+      done += m;
     }
     if (valid < num_slots) {
       SpreadEnds(validity, validity_offset, num_slots, valid, static_cast<Offset>(base), ends);
     }
     offsets->UnsafeSetSize(offsets->size() + num_slots * int64_t{sizeof(Offset)});
-    data->UnsafeSetSize(base + bytes);
     appended_ascii_ = copied_ascii_ == kAscii;
     return Status::OK();
   }

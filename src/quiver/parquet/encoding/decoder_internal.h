@@ -228,6 +228,8 @@ class ByteArrayDecoder : public Decoder {
   // dictionaries: n times the longest entry), or kUnknownBytes
   // (DELTA_BYTE_ARRAY). DecodeArrow copies in one pass where it is known.
   static constexpr int64_t kUnknownBytes = INT64_MAX;
+  // DecodeArrow copies at most this many values a DecodeInto call.
+  static constexpr int64_t kIntoPiece = 8192;
   virtual int64_t value_bytes_bound(int64_t n) const { return kUnknownBytes; }
   // Whether the values the last DecodeArrow / DecodeArrowLarge appended are
   // all ASCII (so valid UTF-8: no check needed), known from the copy (a
@@ -241,10 +243,13 @@ class ByteArrayDecoder : public Decoder {
   using Decoder::Decoder;
 
   // DecodeArrow's one-pass copy, for decoders with a value_bytes_bound():
-  // the next n values' bytes to data[0, ...) (room for the bound is there)
-  // and their end offsets, base + the bytes so far, to offsets[0, n).
+  // the next n values' bytes to data[0, ...) (room for the bound and
+  // kIntoSlack bytes more is there: a copy may write whole words past the
+  // last value's end) and their end offsets, base + the bytes so far, to
+  // offsets[0, n).
   // Returns the bytes written. An implementation that knows whether the
   // bytes are all ASCII says so with CopiedAscii().
+  static constexpr int64_t kIntoSlack = 32;
   virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int32_t* offsets, uint8_t* data);
   virtual Result<int64_t> DecodeInto(int64_t n, int64_t base, int64_t* offsets, uint8_t* data);
   void CopiedAscii(bool ascii) {
@@ -278,6 +283,11 @@ class FixedLenByteArrayDecoder : public Decoder {
   virtual Status Decode(int64_t n, uint8_t* out) = 0;
   // TypedDecoder::DecodeRuns for these values.
   virtual Status DecodeRuns(const ValueRun* runs, int64_t num_runs, uint8_t* out);
+  // The next n values read as decimals (big-endian two's complement,
+  // big_endian_decimal.h) into n little-endian integers of out_width bytes
+  // (type_length() <= out_width), sign-extended. By default Decode, then
+  // the conversion; dictionaries convert their entries once and gather.
+  virtual Status DecodeDecimals(int64_t n, int out_width, uint8_t* out);
 
   Status Skip(int64_t n) override;
 
@@ -287,6 +297,7 @@ class FixedLenByteArrayDecoder : public Decoder {
 
  private:
   int type_length_;
+  std::vector<uint8_t> decimal_scratch_;  // DecodeDecimals' Decode output
 };
 
 // The decoder of `encoding` for values of physical type `type`

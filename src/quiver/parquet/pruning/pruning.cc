@@ -46,6 +46,26 @@ Possible KleeneNot(Possible a) {
                                ((a & kMayBeFalse) ? kMayBeTrue : 0) | (a & kMayBeNull));
 }
 
+namespace {
+
+// Marks the fields under each `equal` and `is_in` call of `e`.
+void MarkBloomUsable(const compute::Expression& e, const std::vector<std::string>& fields,
+                     std::vector<bool>* usable) {
+  if (!e.is_call()) return;
+  using F = compute::Expression::Function;
+  if (e.function() == F::kEqual || e.function() == F::kIsIn) {
+    for (const std::string& name : e.FieldsReferenced()) {
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (fields[i] == name) (*usable)[i] = true;
+      }
+    }
+    return;
+  }
+  for (const auto& argument : e.arguments()) MarkBloomUsable(argument, fields, usable);
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const FilterPruner>> FilterPruner::Make(compute::Expression filter,
                                                                SchemaPtr read_schema) {
   // Bind as the reader will: FilterByExpression on no rows raises what
@@ -67,6 +87,8 @@ Result<std::shared_ptr<const FilterPruner>> FilterPruner::Make(compute::Expressi
     if (type->id() == Type::kDictionary) type = TypeAs<DictionaryType>(*type).value_type();
     pruner->field_types_.push_back(std::move(type));
   }
+  pruner->bloom_usable_.assign(pruner->fields_.size(), false);
+  MarkBloomUsable(filter, pruner->fields_, &pruner->bloom_usable_);
   pruner->filter_ = std::move(filter);
   pruner->read_schema_ = std::move(read_schema);
   return std::shared_ptr<const FilterPruner>(std::move(pruner));

@@ -97,6 +97,10 @@ class FilterPruner {
   const std::vector<std::string>& fields() const { return fields_; }
   // The read type of fields()[i] (a dictionary type's value type).
   const TypePtr& field_type(size_t i) const { return field_types_[i]; }
+  // Whether a bloom filter of fields()[i] can prune anything: the field is
+  // an argument of an `equal` or `is_in` somewhere in the filter (no other
+  // predicate consults one), so a reader need not fetch the others'.
+  bool bloom_usable(size_t i) const { return bloom_usable_[i]; }
 
   // Possible results of the filter over each of `num_spans` spans:
   // summaries[i] holds num_spans summaries of fields()[i], or is empty
@@ -110,6 +114,7 @@ class FilterPruner {
   SchemaPtr read_schema_;
   std::vector<std::string> fields_;
   std::vector<TypePtr> field_types_;
+  std::vector<bool> bloom_usable_;
 };
 
 // ---- Row groups -------------------------------------------------------------

@@ -213,6 +213,31 @@ Status ColumnReader::TakeDictionaryPage(const PageReader& pages) {
   if (!set.ok()) return PageErrorOf(pages, set);
   dictionary_decoder_ = std::move(decoder);
   builder_->DictionaryChanged();
+  if (reserved_rest_) {
+    // The chunk's values left, at the entries' mean length and 1/8 more
+    // (a hint: the uncompressed size ReserveFor used counts indices, not
+    // the strings), so that the values' buffer is not regrown (a copy of
+    // all so far) near its end; nor more than the longest entry allows.
+    reserved_rest_ = false;
+    const Decoder::DictionaryBuffers entries = dictionary_decoder_->dictionary_buffers();
+    const int64_t count = dictionary_decoder_->dictionary_length();
+    if (entries.data != nullptr && count > 0) {
+      const int64_t levels = std::clamp<int64_t>(chunk_levels_left_, 0, kMaxReserveSlots);
+      const int64_t total = entries.data->size();
+      int64_t longest = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        longest = std::max<int64_t>(longest, dictionary_decoder_->dictionary_entry(i).size());
+      }
+      const double mean = static_cast<double>(total) / static_cast<double>(count);
+      const double estimate =
+          std::min(static_cast<double>(levels) * mean * 1.125 +
+                       static_cast<double>(ByteArrayDecoder::kIntoPiece * longest),
+                   static_cast<double>(levels) * static_cast<double>(longest));
+      const int64_t bytes = static_cast<int64_t>(
+          std::min(estimate, static_cast<double>(kMaxReserveBytes)));
+      QUIVER_RETURN_NOT_OK(builder_->Reserve(levels, bytes));
+    }
+  }
   return Status::OK();
 }
 
@@ -432,6 +457,8 @@ Status ColumnReader::ReserveFor(int64_t records) {
   if (levels == 0) return Status::OK();
   // Byte arrays: the chunk's uncompressed size bounds PLAIN values (a hint
   // only: dictionary pages may expand past it), up to kMaxReserveBytes.
+  reserved_rest_ = rest_of_group && max_rep_ == 0 &&
+                   column_->physical_type == format::Type::kByteArray;
   const int64_t value_bytes =
       rest_of_group && column_->physical_type == format::Type::kByteArray
           ? std::clamp<int64_t>(chunk_bytes_, 0, kMaxReserveBytes)

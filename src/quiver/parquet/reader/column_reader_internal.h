@@ -233,6 +233,9 @@ class ColumnReader {
   bool nullable_ = false;
   bool keep_levels_ = true;  // see set_keep_levels
   bool reserve_ = true;      // ReserveFor not yet called this batch
+  // ReserveFor reserved the rest of the chunk's byte arrays (ReadTable):
+  // a dictionary page then reserves its expansion (TakeDictionaryPage).
+  bool reserved_rest_ = false;
   bool levels_at_once_ = false;  // the current page's levels are all pending
   int64_t chunk_levels_left_ = 0;  // of the chunk's num_values (metadata)
   int64_t group_rows_left_ = 0;    // of the row group's num_rows (metadata)

@@ -14,6 +14,8 @@ Result<Pruner> Pruner::Make(const compute::Expression& filter, SchemaPtr schema)
 
 const std::vector<std::string>& Pruner::fields() const { return pruner_->fields(); }
 
+bool Pruner::bloom_usable(size_t i) const { return pruner_->bloom_usable(i); }
+
 Result<Pruned> Pruner::PruneRowGroup(const std::vector<ChunkFacts>& facts) const {
   std::vector<RowGroupColumn> columns(facts.size());
   for (size_t i = 0; i < facts.size(); ++i) {

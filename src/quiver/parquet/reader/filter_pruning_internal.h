@@ -75,6 +75,8 @@ class Pruner {
   static Result<Pruner> Make(const compute::Expression& filter, SchemaPtr schema);
   // The top-level fields the filter reads, in first-use order.
   const std::vector<std::string>& fields() const;
+  // Whether fields()[i]'s bloom filters can prune (FilterPruner::bloom_usable).
+  bool bloom_usable(size_t i) const;
   // facts[i] is of fields()[i].
   Result<Pruned> PruneRowGroup(const std::vector<ChunkFacts>& facts) const;
   // The rows of a row group of `num_rows` rows that may match; a field

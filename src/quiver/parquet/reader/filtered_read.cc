@@ -101,14 +101,16 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
       QUIVER_ASSIGN_OR_RAISE(f.statistics, ReadStatistics(rg, leaf));
       f.physical_type = chunk.physical_type();
       f.type_length = descriptor.column(leaf).type_length;
-      any_bloom = any_bloom || chunk.bloom_filter_offset().has_value();
+      any_bloom =
+          any_bloom || (pruner.bloom_usable(i) && chunk.bloom_filter_offset().has_value());
     }
     QUIVER_ASSIGN_OR_RAISE(filtering::Pruned pruned, pruner.PruneRowGroup(facts));
     if (pruned == filtering::Pruned::kNo && any_bloom) {
-      // Bloom filters are bytes to read: only when the statistics kept it.
+      // Bloom filters are bytes to read: only when the statistics kept it,
+      // and only of fields an equality or set lookup tests.
       for (size_t i = 0; i < fields.size(); ++i) {
         filtering::ChunkFacts& f = facts[i];
-        if (f.leaf < 0) continue;
+        if (f.leaf < 0 || !pruner.bloom_usable(i)) continue;
         QUIVER_ASSIGN_OR_RAISE(auto chunk, row_group.column(f.leaf));
         if (!chunk.bloom_filter_offset().has_value()) continue;
         QUIVER_ASSIGN_OR_RAISE(f.bloom, ReadBloomFilter(rg, f.leaf));

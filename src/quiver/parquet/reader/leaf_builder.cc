@@ -9,6 +9,7 @@
 
 #include "quiver/array/builder_binary.h"
 #include "quiver/array/memo_table.h"
+#include "quiver/parquet/encoding/big_endian_decimal.h"
 #include "quiver/parquet/encoding/dictionary_indices.h"
 #include "quiver/parquet/encoding/spaced_internal.h"
 #include "quiver/memory/mutable_buffer.h"
@@ -250,38 +251,27 @@ class FixedBytesBuilder final : public FixedWidthLeaf {
   }
 };
 
-// A big-endian two's complement integer of `length` bytes (1..out_width)
-// into `out_width` little-endian bytes, sign-extended.
-void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int out_width) {
-  const bool negative = length > 0 && (in[0] & 0x80) != 0;
-  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
-  std::memset(out + length, negative ? 0xFF : 0, static_cast<size_t>(out_width - length));
-}
-
 // Decimals stored big-endian in FLBA or BYTE_ARRAY.
 class BigEndianDecimalBuilder final : public FixedWidthLeaf {
  public:
-  BigEndianDecimalBuilder(TypePtr type, format::Type physical, int type_length, MemoryPool* pool)
-      : FixedWidthLeaf(type, type->byte_width(), pool),
-        physical_(physical),
-        type_length_(type_length) {}
+  // (FLBA: its length is at most the type's width, and the decoder knows it.)
+  BigEndianDecimalBuilder(TypePtr type, format::Type physical, MemoryPool* pool)
+      : FixedWidthLeaf(type, type->byte_width(), pool), physical_(physical) {}
 
   Status Append(Decoder* decoder, int64_t num_slots, const uint8_t* valid, int64_t valid_offset,
                 int64_t num_values) override {
     QUIVER_RETURN_NOT_OK(values_.Reserve(num_slots * width_));
     uint8_t* out = values_.data() + values_.size();
     if (physical_ == format::Type::kFixedLenByteArray) {
-      scratch_.resize(static_cast<size_t>(num_values * type_length_));
-      QUIVER_RETURN_NOT_OK(
-          static_cast<FixedLenByteArrayDecoder*>(decoder)->Decode(num_values, scratch_.data()));
-      int64_t v = 0;
-      for (int64_t s = 0; s < num_slots; ++s) {
-        if (valid == nullptr || bit_util::GetBit(valid, valid_offset + s)) {
-          BigEndianToDecimal(scratch_.data() + (v++) * type_length_, type_length_, out + s * width_,
-                             width_);
-        } else {
-          std::memset(out + s * width_, 0, static_cast<size_t>(width_));
-        }
+      auto* typed = static_cast<FixedLenByteArrayDecoder*>(decoder);
+      if (valid == nullptr || num_values == num_slots) {
+        QUIVER_RETURN_NOT_OK(typed->DecodeDecimals(num_values, width_, out));
+      } else {
+        // The values at the end of the slots, then spaced out forward, null
+        // slots zeroed (FixedBytesBuilder's way).
+        uint8_t* tail = out + (num_slots - num_values) * width_;
+        QUIVER_RETURN_NOT_OK(typed->DecodeDecimals(num_values, width_, tail));
+        ExpandSpaced(width_, tail, num_values, valid, valid_offset, num_slots, out);
       }
     } else {
       int64_t s = 0;
@@ -303,8 +293,6 @@ class BigEndianDecimalBuilder final : public FixedWidthLeaf {
 
  private:
   format::Type physical_;
-  int type_length_;
-  std::vector<uint8_t> scratch_;
   std::vector<std::string_view> views_;
 };
 
@@ -451,7 +439,7 @@ Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& col
       if (IsDecimal(id)) {
         if (column.type_length > type->byte_width()) break;
         return std::unique_ptr<LeafBuilder>(
-            new BigEndianDecimalBuilder(type, column.physical_type, column.type_length, pool));
+            new BigEndianDecimalBuilder(type, column.physical_type, pool));
       }
       if (id == Type::kDictionary &&
           TypeAs<DictionaryType>(*type).value_type()->id() == Type::kFixedSizeBinary) {
@@ -472,7 +460,7 @@ Result<std::unique_ptr<LeafBuilder>> MakeLeafBuilder(const ColumnDescriptor& col
         case Type::kDecimal128:
         case Type::kDecimal256:
           return std::unique_ptr<LeafBuilder>(
-              new BigEndianDecimalBuilder(type, column.physical_type, 0, pool));
+              new BigEndianDecimalBuilder(type, column.physical_type, pool));
         case Type::kDictionary: {
           const Type value = TypeAs<DictionaryType>(*type).value_type()->id();
           if (IsBinaryLike(value) && !IsBinaryView(value)) {
