@@ -115,13 +115,15 @@ class ColumnReader {
   // filtering, for a mask whose runs of set bits come every `rows_per_run`
   // rows on average (0: not known: yes). Each run costs a skip and a
   // decode call, which pays where it spares decoding at least
-  // kMaskedMinRowsPerRun rows (byte arrays, whose values cost more to
-  // decode and copy: kMaskedMinRowsPerRunBytes). Measured on TPC-H
-  // lineitem (one thread, random selections; docs/design.md "Filtered
-  // reads"): fixed widths broke even near 13% of rows selected (about 9
-  // rows a run), strings between 30% and 50% (5 and 4).
-  static constexpr int64_t kMaskedMinRowsPerRun = 8;
-  static constexpr int64_t kMaskedMinRowsPerRunBytes = 5;
+  // kMaskedMinRowsPerRun rows (byte arrays: kMaskedMinRowsPerRunBytes).
+  // Measured on TPC-H lineitem SF0.1 (one thread, random selections on
+  // l_partkey; docs/design.md "Filtered reads"): since dictionary strings
+  // and decimals decode 4-10x faster (f7e0e5d) a masked read pays only
+  // below about 7% of rows selected (16 rows a run), for both: with the
+  // earlier 8 and 5, all columns at 20% took 28-34 ms against 20 for
+  // decoding and filtering.
+  static constexpr int64_t kMaskedMinRowsPerRun = 16;
+  static constexpr int64_t kMaskedMinRowsPerRunBytes = 16;
   bool MaskedReadPays(int64_t rows_per_run) const {
     const bool bytes = column_->physical_type == format::Type::kByteArray;
     return rows_per_run == 0 ||
