@@ -108,10 +108,16 @@ void ExpandSpacedWords(const uint8_t* values, int64_t valid, const uint8_t* vali
 // Values of any width: by the AVX-512 kernels where the CPU has them (4, 8
 // and 16 bytes; spaced_simd.h); else 64 slots at a time for 1, 2, 4, 8 and
 // 16 bytes; other widths (INT96, fixed-size binary) run by run, a fill and
-// a move each.
+// a move each. No value (an all-null page): one fill (the kernels' masked
+// stores took 4.4 ms of primitive_all_null's 1,048,576 rows, the fill 2.6).
+// (At 1% valid the kernels and the word loop measured alike.)
 inline void ExpandSpaced(int64_t width, const uint8_t* values, int64_t valid,
                          const uint8_t* validity, int64_t validity_offset, int64_t num_slots,
                          uint8_t* out) {
+  if (valid == 0) {
+    if (num_slots > 0) std::memset(out, 0, static_cast<size_t>(num_slots * width));
+    return;
+  }
   if (SpacedSimdEnabled(width)) {
     return ExpandSpacedSimd(width, values, valid, validity, validity_offset, num_slots, out);
   }
