@@ -602,6 +602,21 @@ def test_iter_batches_bounded_memory(tmp_path):
             pass
 
 
+def test_dictionary_reservation_is_a_hint_under_a_memory_limit(tmp_path):
+    # A dictionary of one long entry among short ones: the string buffer's
+    # reservation for the chunk (values x the entries' lengths) is far past
+    # a 32 MiB cap though the values take 40 KB. The pool's refusal of that
+    # hint is not the read's error; the values still read equal to pyarrow.
+    path = tmp_path / "skewed.parquet"
+    values = ["a"] * 39_999 + ["x" * 100_000]
+    table = pa.table({"s": values})
+    pq.write_table(table, path, use_dictionary=True, dictionary_pagesize_limit=1 << 20)
+    assert pq.ParquetFile(path).metadata.row_group(0).column(0).encodings.count(
+        "RLE_DICTIONARY") == 1
+    got = quiver.read_table(str(path), memory_limit=32 << 20, use_threads=False)
+    assert pa.table(got).equals(pq.read_table(path))
+
+
 @pytest.mark.skipif(os.environ.get("QUIVER_DEEP_TESTS") != "1",
                     reason="deep mode (QUIVER_DEEP_TESTS=1): reads 2.2 GiB of strings")
 def test_row_group_of_more_than_2gib_strings_reads_chunked(tmp_path):

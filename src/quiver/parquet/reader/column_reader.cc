@@ -235,7 +235,13 @@ Status ColumnReader::TakeDictionaryPage(const PageReader& pages) {
                    static_cast<double>(levels) * static_cast<double>(longest));
       const int64_t bytes = static_cast<int64_t>(
           std::min(estimate, static_cast<double>(kMaxReserveBytes)));
-      QUIVER_RETURN_NOT_OK(builder_->Reserve(levels, bytes));
+      // Only a hint (the footer's value count is not checked yet): a pool
+      // that refuses it (a memory_limit) leaves the values to grow as
+      // they come, and to fail then if they do not fit.
+      const Status reserved = builder_->Reserve(levels, bytes);
+      if (!reserved.ok() && !reserved.IsOutOfMemory() && !reserved.IsCapacityError()) {
+        return reserved;
+      }
     }
   }
   return Status::OK();
