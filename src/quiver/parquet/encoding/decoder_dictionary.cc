@@ -403,6 +403,7 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
       min_length = std::min<int64_t>(min_length, ends[i + 1] - ends[i]);
     }
     uniform_ = min_length == max_length_;
+    skewed_ = max_length_ > 4096 && num_values > 0 && max_length_ > 16 * (written / num_values);
     offsets_ = offsets.Freeze();
     bytes_ = bytes.Freeze();
     length_ = num_values;
@@ -430,7 +431,12 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
     });
   }
 
+  // n times the longest entry; unknown (DecodeArrow then copies view by
+  // view, reserving what each batch takes) where the longest is over 16
+  // times the mean and 4 KiB: a bound that loose would reserve far more
+  // than the values take (8,192 values x a 100 KB entry among short ones).
   int64_t value_bytes_bound(int64_t n) const override {
+    if (skewed_) return kUnknownBytes;
     if (max_length_ > 0 && n > kUnknownBytes / max_length_) return kUnknownBytes;
     return n * max_length_;
   }
@@ -516,6 +522,7 @@ class DictBinaryDecoder final : public DictionaryDecoderBase<ByteArrayDecoder> {
   int64_t length_ = 0;
   int64_t max_length_ = 0;  // of the dictionary's entries
   bool uniform_ = false;    // every entry max_length_ bytes
+  bool skewed_ = false;     // the longest entry far past the mean (value_bytes_bound)
   bool ascii_ = false;      // every byte of the entries is ASCII
 };
 
