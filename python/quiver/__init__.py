@@ -51,12 +51,16 @@ from quiver._quiver import (  # noqa: E402
     Array,
     BufferOutputStream,
     ChunkedArray,
+    Field,
     ParquetWriter,
     RecordBatch,
     Table,
+    Schema,
     array,
+    field,
     memory_pool_backend,
     read_ipc,
+    schema,
     table,
     write_ipc,
     write_parquet,
@@ -68,12 +72,12 @@ from quiver._parquet import (  # noqa: E402
     FileMetaData,
     ParquetFile,
     RowGroupMetaData,
-    Schema,
     Statistics,
     read_parquet,
     read_table,
 )
 from quiver._scalar import DataType, Scalar  # noqa: E402
+from quiver._table import concat_tables  # noqa: E402
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
@@ -93,6 +97,10 @@ __all__ = [
     "Scalar",
     "DataType",
     "Schema",
+    "Field",
+    "field",
+    "schema",
+    "concat_tables",
     "BloomFilter",
     "Table",
     "array",

@@ -34,13 +34,64 @@ class DataType:
     def __repr__(self):
         return f"quiver.DataType({self})"
 
+    @property
+    def num_fields(self):
+        """Child fields of a nested type (list: 1, struct: its fields), else 0."""
+        return self._t.num_fields
+
+    def field(self, i):
+        """The child field `i` (a quiver.Field)."""
+        return self._t.field(i)
+
+    def __arrow_c_schema__(self):
+        return self._t.__arrow_c_schema__()
+
+    @staticmethod
+    def _import(obj):
+        """A DataType from any object with __arrow_c_schema__ (a pyarrow DataType...)."""
+        from quiver._quiver import _DataType
+
+        return DataType(_DataType._import(obj))
+
+    def equals(self, other):
+        """Same type (pyarrow's DataType.equals); `other` may be a pyarrow type or
+        pyarrow's string alias of one."""
+        result = self.__eq__(other)
+        if result is NotImplemented:
+            raise TypeError(f"cannot compare a quiver.DataType with {type(other).__name__}")
+        return result
+
     def __eq__(self, other):
         if isinstance(other, DataType):
             return self._t == other._t
+        if isinstance(other, str):
+            # pyarrow's DataType == "int64" compares with the alias.
+            return str(self) == other
+        if hasattr(other, "__arrow_c_schema__"):
+            try:
+                return self._t == DataType._import(other)._t
+            except Exception:
+                return False
         return NotImplemented
 
     def __hash__(self):
         return hash(str(self))
+
+    def __reduce__(self):
+        return (_type_from_ipc, (_type_schema_bytes(self),))
+
+
+def _type_schema_bytes(t):
+    """An empty table of one field of type `t`, as IPC bytes (how a DataType pickles)."""
+    from quiver._quiver import _empty_table, field, schema
+
+    return _empty_table(schema([field("t", t)]))._ipc_bytes()
+
+
+def _type_from_ipc(data):
+    from quiver import _quiver
+
+    return _quiver._table_from_ipc(data).schema.field(0).type
 
 
 _EPOCH = _datetime.datetime(1970, 1, 1)

@@ -241,6 +241,14 @@ struct PyParquetWriter {
 
   void WriteTable(nb::handle data, nb::handle row_group_size) {
     EnsureOpen();
+    if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+      if (!row_group_size.is_none()) {
+        Raise(Status::Invalid("row_group_size: not taken with a stream input (its batches are "
+                              "written as they come, in row groups of the writer's row_group_size)"));
+      }
+      WriteReader(reader);
+      return;
+    }
     TablePtr table = TableFromPy(data);
     std::optional<int64_t> rows;
     if (!row_group_size.is_none()) {
@@ -266,6 +274,10 @@ struct PyParquetWriter {
 
   void WriteBatch(nb::handle data) {
     EnsureOpen();
+    if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+      WriteReader(reader);
+      return;
+    }
     TablePtr table = TableFromPy(data);
     Status st;
     {
@@ -278,6 +290,30 @@ struct PyParquetWriter {
           st = writer->WriteRecordBatch(*b);
           if (!st.ok()) break;
         }
+      }
+    }
+    Check(st);
+  }
+
+  // Writes a stream batch by batch (never the whole stream in memory): each
+  // batch appended to the open row group, as write_batch does.
+  void WriteReader(const RecordBatchReaderPtr& reader) {
+    EnsureOpen();
+    if (!reader->schema()->Equals(*writer->schema())) {
+      Raise(Status::Invalid("the stream's schema differs from the writer's:\n",
+                            reader->schema()->ToString(), "\nvs\n", writer->schema()->ToString()));
+    }
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      while (st.ok()) {
+        auto next = reader->Next();
+        if (!next.ok()) {
+          st = next.status();
+          break;
+        }
+        if (*next == nullptr) break;
+        st = writer->WriteRecordBatch(**next);
       }
     }
     Check(st);
@@ -433,12 +469,25 @@ void BindWriter(nb::module_& m) {
   m.def(
       "write_parquet",
       [](nb::handle data, nb::handle where, nb::kwargs kwargs) -> nb::object {
-        TablePtr table = TableFromPy(data);
         nb::object stream;
         if (where.is_none()) {
           stream = nb::module_::import_("quiver").attr("BufferOutputStream")();
           where = stream;
         }
+        if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+          // A stream: written batch by batch as it is read, never whole.
+          auto w = OpenWriter(where, reader->schema(), kwargs);
+          try {
+            w->WriteReader(reader);
+            w->Close();
+          } catch (...) {
+            w->Abort();
+            throw;
+          }
+          if (stream.is_valid()) return stream.attr("getvalue")();
+          return nb::none();
+        }
+        TablePtr table = TableFromPy(data);
         auto w = OpenWriter(where, table->schema(), kwargs);
         try {
           w->WriteTablePtr(table);

@@ -1,0 +1,528 @@
+"""The Python half of quiver.Table, RecordBatch, Array, ChunkedArray, Schema
+and Field (the C++ half: python/src/table_bindings.cc, schema_bindings.cc,
+pylist.cc): pyarrow's names and behaviour for __getitem__, __repr__,
+to_pylist / to_pydict (Quiver's own conversion, no pyarrow needed),
+to_pyarrow / to_pandas (through pyarrow), equality, pickling (Arrow IPC
+bytes), Table.from_pydict / from_pandas / from_arrays.
+
+The methods are set on the extension's classes, so that every Table the C++
+side returns has them."""
+
+import operator as _operator
+
+from quiver import _quiver
+from quiver._quiver import Array, ChunkedArray, Field, RecordBatch, Schema, Table
+from quiver._scalar import DataType, Scalar
+
+
+def _import_pyarrow(what):
+    try:
+        import pyarrow
+    except ImportError:
+        raise ImportError(f"{what} needs pyarrow, which is not installed (pip install pyarrow); "
+                          "Quiver itself reads, writes, filters and computes without it") from None
+    return pyarrow
+
+
+# --- repr previews (pyarrow's Table.__repr__: PrettyPrint with skip_new_lines) ---------
+
+_WINDOW = 5            # values shown at each end of a column preview
+_CONTAINER_WINDOW = 2  # list slots and chunks shown at each end
+
+
+def _one_line(text):
+    """A multi-line PrettyPrint rendering on one line, as Arrow's skip_new_lines
+    option prints it ("[1,2,...,9]")."""
+    lines = [line.strip() for line in text.split("\n")]
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if line == "..." and i + 1 < len(lines):
+            out.append(",")
+    return "".join(out)
+
+
+def _array_preview(array):
+    if str(array.type) == "null":
+        return f"{len(array)} nulls"
+    return _one_line(_quiver._pretty(array, _WINDOW, _CONTAINER_WINDOW))
+
+
+def _chunks_preview(chunks):
+    n = len(chunks)
+    parts = []
+    for i, chunk in enumerate(chunks):
+        if _CONTAINER_WINDOW <= i < n - _CONTAINER_WINDOW:  # Arrow elides one chunk too
+            if i == _CONTAINER_WINDOW:
+                parts.append("...")
+            continue
+        parts.append(_array_preview(chunk))
+    return "[" + ",".join(parts) + "]"
+
+
+def _tabular_to_string(self, *, show_metadata=False, preview_cols=0):
+    """pyarrow's Table/RecordBatch.to_string: the schema, then with
+    preview_cols the first rows of that many columns."""
+    kind = "Table" if isinstance(self, Table) else "RecordBatch"
+    schema = self.schema.to_string(show_field_metadata=show_metadata,
+                                   show_schema_metadata=show_metadata)
+    pieces = [f"quiver.{kind}\n{schema}"]
+    if preview_cols:
+        pieces.append("----")
+        for i in range(min(self.num_columns, preview_cols)):
+            column = self.column(i)
+            if isinstance(self, Table):
+                text = _chunks_preview(column.chunks)
+            else:
+                text = _array_preview(column)
+            pieces.append(f"{self.field(i).name}: {text}")
+        if preview_cols < self.num_columns:
+            pieces.append("...")
+    return "\n".join(pieces)
+
+
+def _tabular_repr(self):
+    return self.to_string(preview_cols=10)
+
+
+# --- shared by Table and RecordBatch --------------------------------------------------
+
+
+def _tabular_getitem(self, key):
+    """t[i] / t["name"]: a column; t[a:b]: rows a..b (step 1), as pyarrow."""
+    if isinstance(key, slice):
+        start, stop, step = key.indices(self.num_rows)
+        if step != 1:
+            raise IndexError("only slices with step 1 are supported")
+        return self.slice(start, max(stop - start, 0))
+    return self.column(key)
+
+
+def _tabular_to_pydict(self):
+    """{column name: list of Python values} (pyarrow's to_pydict; no pyarrow needed)."""
+    return {name: column.to_pylist()
+            for name, column in zip(self.column_names, self.columns)}
+
+
+def _tabular_to_pylist(self):
+    """One dict per row (pyarrow's to_pylist; no pyarrow needed)."""
+    names = self.column_names
+    columns = [c.to_pylist() for c in self.columns]
+    if not columns:
+        return [{} for _ in range(self.num_rows)]
+    return [dict(zip(names, row)) for row in zip(*columns)]
+
+
+def _tabular_take(self, indices):
+    """The rows at `indices` (pyarrow's Table.take)."""
+    from quiver import compute
+
+    return compute.take(self, indices)
+
+
+def _tabular_shape(self):
+    return (self.num_rows, self.num_columns)
+
+
+def _tabular_eq(self, other):
+    try:
+        return self.equals(other)
+    except TypeError:
+        return NotImplemented
+
+
+def _as_same_kind(self, other):
+    if isinstance(other, type(self)):
+        return other
+    if not (hasattr(other, "__arrow_c_stream__") or hasattr(other, "__arrow_c_array__")):
+        raise TypeError(f"cannot compare a quiver.{type(self).__name__} with "
+                        f"{type(other).__name__}")
+    t = _quiver.table(other)
+    return t if isinstance(self, Table) else t._to_batch()
+
+
+def _table_equals(self, other, check_metadata=False):
+    """Same schema (field names, types, nullability; metadata too with
+    check_metadata) and values, whatever the chunking (pyarrow's Table.equals).
+    `other`: a quiver Table or any Arrow table (pyarrow, polars...)."""
+    other = _as_same_kind(self, other)
+    if check_metadata and not self.schema.equals(other.schema, check_metadata=True):
+        return False
+    return Table._equals(self, other)
+
+
+def _batch_equals(self, other, check_metadata=False):
+    if not isinstance(other, RecordBatch):
+        if not (hasattr(other, "__arrow_c_stream__") or hasattr(other, "__arrow_c_array__")):
+            raise TypeError(f"cannot compare a quiver.RecordBatch with {type(other).__name__}")
+    if check_metadata and not self.schema.equals(_quiver.table(other).schema, check_metadata=True):
+        return False
+    return RecordBatch._equals(self, other)
+
+
+def _table_to_pyarrow(self):
+    """A pyarrow.Table of the same data (zero-copy through __arrow_c_stream__)."""
+    return _import_pyarrow("Table.to_pyarrow()").table(self)
+
+
+def _batch_to_pyarrow(self):
+    return _import_pyarrow("RecordBatch.to_pyarrow()").record_batch(self)
+
+
+def _to_pandas(self, **kwargs):
+    """A pandas DataFrame, as pyarrow's to_pandas (same keywords; the pandas
+    metadata written by from_pandas restores the index)."""
+    _import_pyarrow("to_pandas()")
+    return self.to_pyarrow().to_pandas(**kwargs)
+
+
+def _table_from_ipc(data):
+    return _quiver._table_from_ipc(data)
+
+
+def _batch_from_ipc(data):
+    return _quiver._batch_from_ipc(data)
+
+
+def _table_reduce(self):
+    """Pickled as the bytes of an Arrow IPC stream (Dask and Ray ship tables so)."""
+    return (_table_from_ipc, (self._ipc_bytes(),))
+
+
+def _batch_reduce(self):
+    return (_batch_from_ipc, (self._ipc_bytes(),))
+
+
+# --- building tables ---------------------------------------------------------------------
+
+
+def _column_from_py(values, type_=None):
+    """A column for from_pydict / from_arrays: quiver or Arrow arrays and
+    chunked arrays as they are; Python sequences and numpy arrays converted
+    (Quiver's own conversion for None/bool/int/float/str/bytes values, else
+    pyarrow's when installed)."""
+    if isinstance(values, (Array, ChunkedArray)) or hasattr(values, "__arrow_c_array__"):
+        return values
+    if hasattr(values, "__arrow_c_stream__") and hasattr(values, "chunks"):
+        return values
+    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
+        values = values.tolist()  # numpy arrays, pandas Series
+    if isinstance(values, (list, tuple)):
+        return _quiver._array_from_pylist(list(values), type_)
+    raise TypeError(f"a column must be an array, chunked array or sequence, got "
+                    f"{type(values).__name__}")
+
+
+def _from_pydict(mapping, schema=None, metadata=None):
+    """A quiver.Table of {name: values} (pyarrow's Table.from_pydict): values
+    are quiver / pyarrow Arrays or ChunkedArrays, or Python sequences
+    (None, bool, int, float, str, bytes values are converted by Quiver; other
+    Python values need pyarrow). `schema` gives the names and types, in its
+    order; `metadata` the schema's key/value metadata."""
+    if schema is not None:
+        schema = Schema._import(schema) if not isinstance(schema, Schema) else schema
+        missing = [n for n in schema.names if n not in mapping]
+        if missing:
+            raise KeyError(f"from_pydict: no values for the schema's fields {missing}")
+        columns = [_column_from_py(mapping[n], schema.field(i).type)
+                   for i, n in enumerate(schema.names)]
+        table = _quiver._table_from_columns(columns, schema.names, schema)
+    else:
+        names = [str(n) for n in mapping]
+        columns = [_column_from_py(v) for v in mapping.values()]
+        table = _quiver._table_from_columns(columns, names, None)
+    if metadata is not None:
+        table = table.replace_schema_metadata(metadata)
+    return table
+
+
+def _from_arrays(arrays, names=None, schema=None, metadata=None):
+    """A quiver.Table of columns (pyarrow's Table.from_arrays)."""
+    if schema is None:
+        if names is None:
+            raise ValueError("from_arrays needs names or a schema")
+        return _from_pydict(dict(zip(names, arrays)), metadata=metadata) \
+            if len(set(names)) == len(names) else \
+            _quiver._table_from_columns([_column_from_py(a) for a in arrays], list(names), None)
+    schema = Schema._import(schema) if not isinstance(schema, Schema) else schema
+    columns = [_column_from_py(a, schema.field(i).type) for i, a in enumerate(arrays)]
+    table = _quiver._table_from_columns(columns, schema.names, schema)
+    if metadata is not None:
+        table = table.replace_schema_metadata(metadata)
+    return table
+
+
+def _from_pandas(df, schema=None, preserve_index=None, nthreads=None, columns=None):
+    """A quiver.Table of a pandas DataFrame, as pyarrow's Table.from_pandas
+    (the index stored as pyarrow stores it: a RangeIndex in the pandas
+    metadata, other indexes as columns), through pyarrow."""
+    pa = _import_pyarrow("Table.from_pandas()")
+    return _quiver.table(pa.Table.from_pandas(df, schema=schema, preserve_index=preserve_index,
+                                              nthreads=nthreads, columns=columns))
+
+
+def _replace_schema_metadata(self, metadata=None):
+    """The same columns under the schema with `metadata` (pyarrow's name)."""
+    schema = self.schema.with_metadata(metadata) if metadata is not None \
+        else self.schema.remove_metadata()
+    return _quiver._table_from_columns(self.columns, schema.names, schema)
+
+
+def concat_tables(tables):
+    """The rows of the tables one after the other, zero-copy
+    (pyarrow.concat_tables): the schemas must be equal (names, types,
+    nullability); the result keeps the first table's metadata. Any Arrow
+    table (pyarrow, polars...) may be given."""
+    return _quiver.concat_tables([t if isinstance(t, Table) else _quiver.table(t)
+                                  for t in tables])
+
+
+# --- Array / ChunkedArray -------------------------------------------------------------------
+
+
+def _array_getitem(self, key):
+    """a[i]: a quiver.Scalar (negative i from the end); a[a:b]: a slice."""
+    if isinstance(key, slice):
+        start, stop, step = key.indices(len(self))
+        if step != 1:
+            raise IndexError("only slices with step 1 are supported")
+        return self.slice(start, max(stop - start, 0))
+    i = _operator.index(key)
+    n = len(self)
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError(f"index {key} out of range (length {n})")
+    return _ValueScalar(self, i)
+
+
+def _array_iter(self):
+    for i in range(len(self)):
+        yield _ValueScalar(self, i)
+
+
+class _ValueScalar(Scalar):
+    """One value of an array, as pyarrow's arr[i] gives it: type, is_valid, as_py()."""
+
+    __slots__ = ("_array", "_i")
+
+    def __init__(self, array, i):
+        self._array, self._i = array, i
+
+    @property
+    def type(self):
+        return self._array.type
+
+    @property
+    def is_valid(self):
+        return _quiver._is_valid(self._array, self._i)
+
+    def as_py(self):
+        return _quiver._scalar_as_py(self._array, self._i)
+
+    def __eq__(self, other):
+        if isinstance(other, Scalar):
+            return str(self.type) == str(other.type) and self.as_py() == other.as_py()
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((str(self.type), repr(self.as_py())))
+
+    def __str__(self):
+        return str(self.as_py())
+
+    def __repr__(self):
+        return f"<quiver.Scalar {self.type}: {self.as_py()!r}>"
+
+
+def _array_eq(self, other):
+    try:
+        return self.equals(other)
+    except TypeError:
+        return NotImplemented
+
+
+def _array_to_pandas(self, **kwargs):
+    _import_pyarrow("to_pandas()")
+    return self.to_pyarrow().to_pandas(**kwargs)
+
+
+def _array_take(self, indices):
+    from quiver import compute
+
+    return compute.take(self, indices)
+
+
+def _array_filter(self, mask, null_selection_behavior="drop"):
+    from quiver import compute
+
+    return compute.filter(self, mask, null_selection_behavior)
+
+
+def _array_reduce(self):
+    t = _quiver._table_from_columns([self], [""], None)
+    return (_array_from_ipc, (t._ipc_bytes(),))
+
+
+def _array_from_ipc(data):
+    return _quiver._batch_from_ipc(data).column(0)
+
+
+def _chunked_slice(self, offset=0, length=None):
+    """Rows [offset, offset + length), zero-copy (pyarrow's ChunkedArray.slice)."""
+    if offset < 0:
+        raise IndexError(f"slice offset {offset} is negative")
+    n = len(self)
+    start = min(offset, n)
+    stop = n if length is None else min(start + length, n)
+    chunks, base = [], 0
+    for chunk in self.chunks:
+        m = len(chunk)
+        a, b = max(start, base), min(stop, base + m)
+        if b > a:
+            chunks.append(chunk.slice(a - base, b - a))
+        base += m
+    return _quiver._chunked_array(chunks, self.type)
+
+
+def _chunked_getitem(self, key):
+    if isinstance(key, slice):
+        start, stop, step = key.indices(len(self))
+        if step != 1:
+            raise IndexError("only slices with step 1 are supported")
+        return self.slice(start, max(stop - start, 0))
+    i = _operator.index(key)
+    n = len(self)
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError(f"index {key} out of range (length {n})")
+    for chunk in self.chunks:
+        if i < len(chunk):
+            return chunk[i]
+        i -= len(chunk)
+    raise IndexError(key)  # pragma: no cover
+
+
+def _chunked_iter(self):
+    for chunk in self.chunks:
+        yield from chunk
+
+
+def _chunked_combine(self):
+    """The chunks as one quiver.Array (pyarrow's combine_chunks)."""
+    chunks = self.chunks
+    if len(chunks) == 1:
+        return chunks[0]
+    if not chunks:
+        return _quiver._empty_array(self.type)
+    return _quiver._compute.concat_arrays(chunks)
+
+
+def _chunked_reduce(self):
+    t = _quiver._table_from_columns([self], [""], None)
+    return (_chunked_from_ipc, (t._ipc_bytes(),))
+
+
+def _chunked_from_ipc(data):
+    return _quiver._table_from_ipc(data).column(0)
+
+
+# --- Schema / Field ------------------------------------------------------------------------
+
+
+def _schema_eq(self, other):
+    if not hasattr(other, "__arrow_c_schema__"):
+        return NotImplemented
+    try:
+        return self.equals(other)
+    except Exception:
+        return False
+
+
+def _schema_repr(self):
+    return "quiver.Schema\n" + self.to_string()
+
+
+def _schema_iter(self):
+    for i in range(len(self)):
+        yield self.field(i)
+
+
+def _schema_reduce(self):
+    return (_schema_from_ipc, (_quiver._empty_table(self)._ipc_bytes(),))
+
+
+def _schema_from_ipc(data):
+    return _quiver._table_from_ipc(data).schema
+
+
+def _field_repr(self):
+    return f"quiver.Field<{self}>"
+
+
+def _field_reduce(self):
+    schema = _quiver.schema([self])
+    return (_field_from_ipc, (_quiver._empty_table(schema)._ipc_bytes(),))
+
+
+def _field_from_ipc(data):
+    return _quiver._table_from_ipc(data).schema.field(0)
+
+
+def _field_eq(self, other):
+    if not hasattr(other, "__arrow_c_schema__"):
+        return NotImplemented
+    try:
+        return self.equals(other)
+    except Exception:
+        return False
+
+
+def _to_pyarrow_schema(self):
+    return _import_pyarrow("Schema.to_pyarrow()").schema(self)
+
+
+def _to_pyarrow_field(self):
+    return _import_pyarrow("Field.to_pyarrow()").field(self)
+
+
+def _set(cls, **methods):
+    for name, fn in methods.items():
+        setattr(cls, name, fn)
+
+
+Table._equals = Table.equals
+RecordBatch._equals = RecordBatch.equals
+
+_set(Table,
+     to_string=_tabular_to_string, __repr__=_tabular_repr, __getitem__=_tabular_getitem,
+     to_pydict=_tabular_to_pydict, to_pylist=_tabular_to_pylist, take=_tabular_take,
+     shape=property(_tabular_shape), __eq__=_tabular_eq, equals=_table_equals,
+     to_pyarrow=_table_to_pyarrow, to_pandas=_to_pandas, __reduce__=_table_reduce,
+     replace_schema_metadata=_replace_schema_metadata,
+     from_pydict=staticmethod(_from_pydict), from_arrays=staticmethod(_from_arrays),
+     from_pandas=staticmethod(_from_pandas))
+_set(RecordBatch,
+     to_string=_tabular_to_string, __repr__=_tabular_repr, __getitem__=_tabular_getitem,
+     to_pydict=_tabular_to_pydict, to_pylist=_tabular_to_pylist, take=_tabular_take,
+     shape=property(_tabular_shape), __eq__=_tabular_eq, equals=_batch_equals,
+     to_pyarrow=_batch_to_pyarrow, to_pandas=_to_pandas, __reduce__=_batch_reduce,
+     from_pydict=staticmethod(lambda mapping, schema=None, metadata=None:
+                              _from_pydict(mapping, schema, metadata)._to_batch()))
+_set(Array,
+     __getitem__=_array_getitem, __iter__=_array_iter, __eq__=_array_eq,
+     to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,
+     __reduce__=_array_reduce)
+_set(ChunkedArray,
+     slice=_chunked_slice, __getitem__=_chunked_getitem, __iter__=_chunked_iter,
+     __eq__=_array_eq, to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,
+     combine_chunks=_chunked_combine, __reduce__=_chunked_reduce)
+_set(Schema,
+     __eq__=_schema_eq, __repr__=_schema_repr, __str__=lambda self: self.to_string(),
+     __iter__=_schema_iter, __reduce__=_schema_reduce, to_pyarrow=_to_pyarrow_schema)
+_set(Field,
+     __eq__=_field_eq, __repr__=_field_repr, __reduce__=_field_reduce,
+     to_pyarrow=_to_pyarrow_field)
+
+__all__ = ["concat_tables", "DataType"]
