@@ -419,6 +419,32 @@ def _chunked_combine(self):
     return _quiver._compute.concat_arrays(chunks)
 
 
+def _chunked_to_string(self, window=5, container_window=2):
+    """pyarrow's ChunkedArray.to_string layout: the chunks, each as Arrow's
+    PrettyPrint shows an array, inside one pair of brackets."""
+    chunks = self.chunks
+    if not chunks:
+        return "[\n\n]"
+    parts = []
+    for i, chunk in enumerate(chunks):
+        if container_window <= i < len(chunks) - container_window:
+            if i == container_window:
+                parts.append("...")
+            continue
+        text = _quiver._pretty(chunk, window, container_window)
+        parts.append("\n".join("  " + line for line in text.split("\n")))
+    body = ""
+    for i, part in enumerate(parts):
+        body += part
+        if i + 1 < len(parts):
+            body += ",\n"  # pyarrow writes "...," too
+    return "[\n" + body + "\n]"
+
+
+def _chunked_repr(self):
+    return f"quiver.ChunkedArray<{self.type}>\n" + self.to_string()
+
+
 def _chunked_reduce(self):
     t = _quiver._table_from_columns([self], [""], None)
     return (_chunked_from_ipc, (t._ipc_bytes(),))
@@ -517,7 +543,8 @@ _set(Array,
 _set(ChunkedArray,
      slice=_chunked_slice, __getitem__=_chunked_getitem, __iter__=_chunked_iter,
      __eq__=_array_eq, to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,
-     combine_chunks=_chunked_combine, __reduce__=_chunked_reduce)
+     combine_chunks=_chunked_combine, __reduce__=_chunked_reduce,
+     to_string=_chunked_to_string, __repr__=_chunked_repr)
 _set(Schema,
      __eq__=_schema_eq, __repr__=_schema_repr, __str__=lambda self: self.to_string(),
      __iter__=_schema_iter, __reduce__=_schema_reduce, to_pyarrow=_to_pyarrow_schema)

@@ -357,6 +357,10 @@ def test_chunked_array_methods():
     assert q.combine_chunks().to_pylist() == p.combine_chunks().to_pylist()
     assert q.to_pyarrow().equals(p)
     assert q.take([0, 6]).to_pylist() == p.take([0, 6]).to_pylist()
+    for chunked in [p, pa.chunked_array([[1, 2], [3]]), pa.chunked_array([], pa.int8()),
+                    pa.chunked_array([list(range(30))]),
+                    pa.chunked_array([[i] for i in range(7)])]:
+        assert quiver.table(pa.table({"c": chunked})).column(0).to_string() == chunked.to_string()
 
 
 def test_write_accepts_streams_batch_by_batch(tmp_path):
