@@ -268,6 +268,108 @@ def _replace_schema_metadata(self, metadata=None):
     return _quiver._table_from_columns(self.columns, schema.names, schema)
 
 
+def _as_field(field_or_name, column):
+    if isinstance(field_or_name, str):
+        return _quiver.field(field_or_name, column.type)
+    return field_or_name if isinstance(field_or_name, Field) else Field._import(field_or_name)
+
+
+def _with_columns(self, fields, columns):
+    """A table (or record batch) of `columns` under `fields`, keeping the schema's metadata."""
+    schema = _quiver.schema(fields, metadata=self.schema.metadata)
+    table = _quiver._table_from_columns(columns, schema.names, schema)
+    return table if isinstance(self, Table) else table._to_batch()
+
+
+def _add_column(self, i, field_, column):
+    """A new table with `column` inserted at position i (pyarrow's add_column;
+    `field_`: a name or a Field; `column`: an array, chunked array or sequence)."""
+    type_ = None if isinstance(field_, str) else _as_field(field_, None).type
+    column = _column_from_py(column, type_)
+    fields = list(self.schema)
+    columns = list(self.columns)
+    if not 0 <= i <= len(fields):
+        raise IndexError(f"column index {i} out of range (0..{len(fields)})")
+    fields.insert(i, _as_field(field_, column))
+    columns.insert(i, column)
+    return _with_columns(self, fields, columns)
+
+
+def _append_column(self, field_, column):
+    """add_column at the end (pyarrow's append_column)."""
+    return _add_column(self, self.num_columns, field_, column)
+
+
+def _set_column(self, i, field_, column):
+    """The column at position i replaced (pyarrow's set_column)."""
+    return _add_column(_remove_column(self, i), i, field_, column)
+
+
+def _remove_column(self, i):
+    """The table without the column at position i (pyarrow's remove_column)."""
+    if not 0 <= i < self.num_columns:
+        raise IndexError(f"column index {i} out of range ({self.num_columns} columns)")
+    fields = [f for k, f in enumerate(self.schema) if k != i]
+    columns = [c for k, c in enumerate(self.columns) if k != i]
+    return _with_columns(self, fields, columns)
+
+
+def _drop_columns(self, columns):
+    """The table without the named columns (pyarrow's drop_columns; a missing
+    name is a KeyError naming it)."""
+    if isinstance(columns, str):
+        columns = [columns]
+    missing = [c for c in columns if c not in self.column_names]
+    if missing:
+        raise KeyError(f"Column(s) {missing} not found")
+    keep = [k for k, name in enumerate(self.column_names) if name not in set(columns)]
+    return self.select(keep)
+
+
+def _rename_columns(self, names):
+    """The same columns under new names (pyarrow's rename_columns: a list, or
+    a dict {old: new})."""
+    if isinstance(names, dict):
+        unknown = [n for n in names if n not in self.column_names]
+        if unknown:
+            raise KeyError(f"Column(s) {unknown} not found")
+        names = [names.get(n, n) for n in self.column_names]
+    names = list(names)
+    if len(names) != self.num_columns:
+        raise ValueError(f"{len(names)} names for {self.num_columns} columns")
+    fields = [_quiver.field(n, f.type, f.nullable, f.metadata) for n, f in zip(names, self.schema)]
+    return _with_columns(self, fields, list(self.columns))
+
+
+def _itercolumns(self):
+    for i in range(self.num_columns):
+        yield self.column(i)
+
+
+def _from_batches(batches, schema=None):
+    """A quiver.Table of record batches (pyarrow's Table.from_batches; `schema`
+    needed when there are none)."""
+    tables = [_quiver.table(b) for b in batches]
+    if not tables:
+        if schema is None:
+            raise ValueError("from_batches needs a schema when there are no batches")
+        return _quiver._empty_table(schema)
+    if schema is not None:
+        schema = schema if isinstance(schema, Schema) else Schema._import(schema)
+        tables = [_quiver._table_from_columns(t.columns, schema.names, schema) for t in tables]
+    return _quiver.concat_tables(tables)
+
+
+def _pandas_metadata(self):
+    """The pandas metadata (the JSON under b"pandas") as a dict, or None."""
+    import json
+
+    metadata = self.metadata
+    if not metadata or b"pandas" not in metadata:
+        return None
+    return json.loads(metadata[b"pandas"].decode("utf8"))
+
+
 def concat_tables(tables):
     """The rows of the tables one after the other, zero-copy
     (pyarrow.concat_tables): the schemas must be equal (names, types,
@@ -528,14 +630,20 @@ _set(Table,
      to_pyarrow=_table_to_pyarrow, to_pandas=_to_pandas, __reduce__=_table_reduce,
      replace_schema_metadata=_replace_schema_metadata,
      from_pydict=staticmethod(_from_pydict), from_arrays=staticmethod(_from_arrays),
-     from_pandas=staticmethod(_from_pandas))
+     from_pandas=staticmethod(_from_pandas), from_batches=staticmethod(_from_batches),
+     add_column=_add_column, append_column=_append_column, set_column=_set_column,
+     remove_column=_remove_column, drop_columns=_drop_columns, drop=_drop_columns,
+     rename_columns=_rename_columns, itercolumns=_itercolumns)
 _set(RecordBatch,
      to_string=_tabular_to_string, __repr__=_tabular_repr, __getitem__=_tabular_getitem,
      to_pydict=_tabular_to_pydict, to_pylist=_tabular_to_pylist, take=_tabular_take,
      shape=property(_tabular_shape), __eq__=_tabular_eq, equals=_batch_equals,
      to_pyarrow=_batch_to_pyarrow, to_pandas=_to_pandas, __reduce__=_batch_reduce,
      from_pydict=staticmethod(lambda mapping, schema=None, metadata=None:
-                              _from_pydict(mapping, schema, metadata)._to_batch()))
+                              _from_pydict(mapping, schema, metadata)._to_batch()),
+     add_column=_add_column, append_column=_append_column, set_column=_set_column,
+     remove_column=_remove_column, drop_columns=_drop_columns,
+     rename_columns=_rename_columns, itercolumns=_itercolumns)
 _set(Array,
      __getitem__=_array_getitem, __iter__=_array_iter, __eq__=_array_eq,
      to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,
@@ -547,7 +655,8 @@ _set(ChunkedArray,
      to_string=_chunked_to_string, __repr__=_chunked_repr)
 _set(Schema,
      __eq__=_schema_eq, __repr__=_schema_repr, __str__=lambda self: self.to_string(),
-     __iter__=_schema_iter, __reduce__=_schema_reduce, to_pyarrow=_to_pyarrow_schema)
+     __iter__=_schema_iter, __reduce__=_schema_reduce, to_pyarrow=_to_pyarrow_schema,
+     pandas_metadata=property(_pandas_metadata))
 _set(Field,
      __eq__=_field_eq, __repr__=_field_repr, __reduce__=_field_reduce,
      to_pyarrow=_to_pyarrow_field)

@@ -423,3 +423,45 @@ def test_pandas_frames_with_their_index(tmp_path):
     assert quiver.table(plain).schema.metadata == pa.Table.from_pandas(plain).schema.metadata
     pd.testing.assert_frame_equal(quiver.table(plain).to_pandas(), plain)
     assert quiver.array(pa.array([1, 2])).to_pandas().tolist() == [1, 2]
+
+
+def test_column_editing_as_pyarrow():
+    p = _table()
+    q = quiver.table(p)
+    new = pa.array(list(range(8)), pa.int16())
+    pairs = [
+        (q.append_column("n", new), p.append_column("n", new)),
+        (q.add_column(1, "n", new), p.add_column(1, "n", new)),
+        (q.add_column(0, pa.field("n", pa.int16(), nullable=False), new),
+         p.add_column(0, pa.field("n", pa.int16(), nullable=False), new)),
+        (q.append_column("py", [1, 2, 3, 4, 5, 6, 7, None]),
+         p.append_column("py", pa.array([1, 2, 3, 4, 5, 6, 7, None]))),
+        (q.set_column(2, "x", new), p.set_column(2, "x", new)),
+        (q.remove_column(1), p.remove_column(1)),
+        (q.drop_columns(["s", "l"]), p.drop_columns(["s", "l"])),
+        (q.drop_columns("s"), p.drop_columns("s")),
+        (q.rename_columns(["A", "B", "C", "D"]), p.rename_columns(["A", "B", "C", "D"])),
+        (q.rename_columns({"s": "S"}), p.rename_columns({"s": "S"})),
+    ]
+    for got, want in pairs:
+        assert got.equals(want), (got.schema, want.schema)
+        assert got.schema == want.schema
+    assert [c.to_pylist() for c in q.itercolumns()] == [c.to_pylist() for c in p.itercolumns()]
+    with pytest.raises(KeyError, match="nope"):
+        q.drop_columns(["nope"])
+    with pytest.raises(quiver.InvalidError, match="rows"):
+        q.append_column("short", pa.array([1]))
+    batches = p.to_batches()
+    assert quiver.Table.from_batches(batches).equals(pa.Table.from_batches(batches))
+    empty = quiver.Table.from_batches([], schema=p.schema)
+    assert empty.num_rows == 0 and empty.schema == p.schema
+    b = q.to_batches()[0]
+    assert b.append_column("n", pa.array(range(b.num_rows))).to_pydict() == \
+        p.to_batches()[0].append_column("n", pa.array(range(b.num_rows))).to_pydict()
+
+
+def test_pandas_metadata():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1, 2]})
+    assert quiver.table(df).schema.pandas_metadata == pa.Table.from_pandas(df).schema.pandas_metadata
+    assert quiver.table(pa.table({"a": [1]})).schema.pandas_metadata is None
