@@ -98,19 +98,41 @@ _EPOCH = _datetime.datetime(1970, 1, 1)
 _PER_MICRO = {"s": None, "ms": None, "us": 1, "ns": 1000}
 
 
-def _micros(value, unit):
+def _micros(value, unit, what="datetime.datetime", truncate=False):
     """`value` in `unit` as microseconds; nanoseconds that are not whole microseconds raise
-    ValueError, as pyarrow's as_py does (without pandas)."""
+    pyarrow's ValueError (pyarrow's as_py without pandas), unless `truncate`."""
     if unit == "s":
         return value * 1_000_000
     if unit == "ms":
         return value * 1000
     if unit == "ns":
-        if value % 1000:
+        if value % 1000 and not truncate:
+            if what == "datetime.timedelta":
+                raise ValueError(f"Nanosecond duration {value} is not safely convertible to "
+                                 "microseconds to convert to datetime.timedelta. Install pandas "
+                                 "to return as Timedelta with nanosecond support or access the "
+                                 ".value attribute.")
             raise ValueError(f"Nanosecond resolution temporal type {value} is not safely "
-                             "convertible to microseconds to convert to datetime.datetime")
+                             f"convertible to microseconds to convert to {what}. Install pandas "
+                             "to return as Timestamp with nanosecond support or access the "
+                             ".value attribute.")
         return value // 1000
     return value
+
+
+_PANDAS = []
+
+
+def _pandas():
+    """pandas when it is installed, else None (pyarrow converts nanosecond values
+    through it: pandas.Timestamp / Timedelta)."""
+    if not _PANDAS:
+        try:
+            import pandas
+        except ImportError:
+            pandas = None
+        _PANDAS.append(pandas)
+    return _PANDAS[0]
 
 
 def _tzinfo(tz):
@@ -161,15 +183,23 @@ class Scalar:
             return _datetime.date(1970, 1, 1) + _datetime.timedelta(days=raw)
         if name == "date64":
             return _datetime.date(1970, 1, 1) + _datetime.timedelta(days=raw // 86_400_000)
+        pd = _pandas() if t.unit == "ns" else None
         if name in ("time32", "time64"):
-            return (_EPOCH + _datetime.timedelta(microseconds=_micros(raw, t.unit))).time()
+            micros = _micros(raw, t.unit, truncate=pd is not None)
+            return (_EPOCH + _datetime.timedelta(microseconds=micros)).time()
         if name == "timestamp":
+            if pd is not None:
+                if t.tz is None:
+                    return pd.Timestamp(raw, unit="ns")
+                return pd.Timestamp(raw, unit="ns", tz="UTC").tz_convert(t.tz)
             moment = _EPOCH + _datetime.timedelta(microseconds=_micros(raw, t.unit))
             if t.tz is None:
                 return moment
             return moment.replace(tzinfo=_datetime.timezone.utc).astimezone(_tzinfo(t.tz))
         if name == "duration":
-            return _datetime.timedelta(microseconds=_micros(raw, t.unit))
+            if pd is not None:
+                return pd.Timedelta(raw, unit="ns")
+            return _datetime.timedelta(microseconds=_micros(raw, t.unit, "datetime.timedelta"))
         if name == "struct":
             return {field: Scalar(child).as_py() for field, child in raw}
         return raw

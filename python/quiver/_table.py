@@ -395,12 +395,19 @@ def _array_getitem(self, key):
         i += n
     if not 0 <= i < n:
         raise IndexError(f"index {key} out of range (length {n})")
-    return _ValueScalar(self, i)
+    return _scalar_of(self, i)
+
+
+def _scalar_of(array, i):
+    """A quiver.Scalar of array[i]: the library's Scalar where it holds the
+    type (usable as a compute argument), else a view of the value."""
+    s = _quiver._scalar_at(array, i)
+    return Scalar(s) if s is not None else _ValueScalar(array, i)
 
 
 def _array_iter(self):
     for i in range(len(self)):
-        yield _ValueScalar(self, i)
+        yield _scalar_of(self, i)
 
 
 class _ValueScalar(Scalar):

@@ -4,8 +4,11 @@
 //   string (all layouts) -> str; binary (all layouts) -> bytes;
 //   date32/64 -> datetime.date; time32/64 -> datetime.time;
 //   timestamp -> datetime.datetime (time-zone aware when the type has a
-//   zone, in that zone); duration -> datetime.timedelta; nanoseconds that are
-//   not whole microseconds raise ValueError, as pyarrow's as_py without pandas;
+//   zone, in that zone); duration -> datetime.timedelta. Nanosecond units as
+//   pyarrow: with pandas importable, timestamps are pandas.Timestamp,
+//   durations pandas.Timedelta and times truncated to microseconds; without
+//   it, a value that is not a whole number of microseconds raises
+//   pyarrow's ValueError;
 //   decimals -> decimal.Decimal with the type's scale as exponent;
 //   list / large_list / fixed_size_list / list views -> list; struct -> dict;
 //   map -> list of (key, value) tuples; dictionary -> its value.
@@ -55,19 +58,42 @@ nb::object Steal(PyObject* p) {
   throw nb::python_error();
 }
 
-// `value` in `unit` as microseconds.
-int64_t Micros(int64_t value, TimeUnit unit) {
+// pandas, once imported (None when it is not installed): pyarrow converts
+// nanosecond values through it.
+nb::object Pandas() {
+  static bool tried = false;
+  static PyObject* pandas = nullptr;  // kept for the process's life
+  if (!tried) {
+    tried = true;
+    PyObject* m = PyImport_ImportModule("pandas");
+    if (m == nullptr) {
+      PyErr_Clear();
+    } else {
+      pandas = m;
+    }
+  }
+  return pandas == nullptr ? nb::none() : nb::borrow(pandas);
+}
+
+// `value` in `unit` as microseconds; nanoseconds must be whole microseconds
+// (`what` names the Python type for pyarrow's error), unless `truncate`.
+int64_t Micros(int64_t value, TimeUnit unit, const char* what = "datetime.datetime",
+               bool truncate = false) {
   switch (unit) {
     case TimeUnit::kSecond: return value * 1000000;
     case TimeUnit::kMilli: return value * 1000;
     case TimeUnit::kMicro: return value;
     case TimeUnit::kNano:
-      if (value % 1000 != 0) {
-        RaiseValueError("Nanosecond resolution temporal type " + std::to_string(value) +
-                        " is not safely convertible to microseconds to convert to "
-                        "datetime.datetime");
+      if (value % 1000 != 0 && !truncate) {
+        const bool duration = std::strcmp(what, "datetime.timedelta") == 0;
+        RaiseValueError(std::string(duration ? "Nanosecond duration " :
+                                               "Nanosecond resolution temporal type ") +
+                        std::to_string(value) + " is not safely convertible to microseconds to "
+                        "convert to " + what + ". Install pandas to return as " +
+                        (duration ? "Timedelta" : "Timestamp") +
+                        " with nanosecond support or access the .value attribute.");
       }
-      return value / 1000;
+      return FloorDiv(value, 1000);
   }
   return value;
 }
@@ -144,16 +170,23 @@ class Converter {
         const auto& t = TypeAs<TemporalType>(type);
         const int64_t raw = type.id() == Type::kTime32 ? d.GetValues<int32_t>(1)[i]
                                                        : d.GetValues<int64_t>(1)[i];
-        const int64_t us = Micros(raw, t.unit());
-        if (us < 0 || us >= 86400LL * 1000000) {
-          RaiseValueError("time value " + std::to_string(raw) + " is outside one day");
-        }
+        const bool pandas = t.unit() == TimeUnit::kNano && !Pandas().is_none();
+        // Out-of-day values wrap around the day, as pyarrow's (epoch + delta).time().
+        const int64_t day = 86400LL * 1000000;
+        const int64_t us = Micros(raw, t.unit(), "datetime.datetime", pandas) -
+                           FloorDiv(Micros(raw, t.unit(), "datetime.datetime", pandas), day) * day;
         const int64_t s = us / 1000000;
         return Steal(PyTime_FromTime(static_cast<int>(s / 3600), static_cast<int>(s / 60 % 60),
                                      static_cast<int>(s % 60), static_cast<int>(us % 1000000)));
       }
       case Type::kDuration: {
-        const int64_t us = Micros(d.GetValues<int64_t>(1)[i], TypeAs<TemporalType>(type).unit());
+        const int64_t raw = d.GetValues<int64_t>(1)[i];
+        const TimeUnit unit = TypeAs<TemporalType>(type).unit();
+        if (unit == TimeUnit::kNano) {
+          nb::object pd = Pandas();
+          if (!pd.is_none()) return pd.attr("Timedelta")(raw, nb::arg("unit") = "ns");
+        }
+        const int64_t us = Micros(raw, unit, "datetime.timedelta");
         const int64_t days = FloorDiv(us, 86400LL * 1000000);
         const int64_t rest = us - days * 86400LL * 1000000;
         return Steal(PyDelta_FromDSU(static_cast<int>(days), static_cast<int>(rest / 1000000),
@@ -241,6 +274,15 @@ class Converter {
 
   nb::object Timestamp(const ArrayData& d, int64_t i) {
     const auto& t = TypeAs<TemporalType>(*d.type);
+    if (t.unit() == TimeUnit::kNano) {
+      nb::object pd = Pandas();
+      if (!pd.is_none()) {
+        const int64_t raw = d.GetValues<int64_t>(1)[i];
+        if (t.timezone().empty()) return pd.attr("Timestamp")(raw, nb::arg("unit") = "ns");
+        return pd.attr("Timestamp")(raw, nb::arg("unit") = "ns", nb::arg("tz") = "UTC")
+            .attr("tz_convert")(nb::str(t.timezone().c_str()));
+      }
+    }
     const int64_t us = Micros(d.GetValues<int64_t>(1)[i], t.unit());
     const int64_t day_us = 86400LL * 1000000;
     const int64_t days = FloorDiv(us, day_us);
@@ -293,6 +335,17 @@ void BindPyList(nb::module_& m) {
         return converter.Value(d, i);
       },
       nb::arg("array"), nb::arg("i"), "One value of an array as a Python object");
+  m.def(
+      "_scalar_at",
+      [](nb::handle array, int64_t i) -> nb::object {
+        const ArrayData& d = *ArrayFromPy(array).first->data();
+        if (i < 0 || i >= d.length) Raise(Status::IndexError("index ", i, " out of range"));
+        Result<Scalar> s = compute::internal::ScalarFromArray(d, i);
+        if (!s.ok()) return nb::none();  // a type Scalar does not hold (nested, ...)
+        return nb::cast(std::move(s).ValueOrDie());
+      },
+      nb::arg("array"), nb::arg("i"),
+      "The library Scalar of one value, or None for a type it does not hold");
   m.def(
       "_is_valid",
       [](nb::handle array, int64_t i) {

@@ -242,11 +242,12 @@ struct PyParquetWriter {
   void WriteTable(nb::handle data, nb::handle row_group_size) {
     EnsureOpen();
     if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
-      if (!row_group_size.is_none()) {
+      if (!row_group_size.is_none() &&
+          !(nb::isinstance<nb::int_>(row_group_size) && nb::cast<int64_t>(row_group_size) == -1)) {
         Raise(Status::Invalid("row_group_size: not taken with a stream input (its batches are "
                               "written as they come, in row groups of the writer's row_group_size)"));
       }
-      WriteReader(reader);
+      WriteReader(reader, /*as_table=*/true);
       return;
     }
     TablePtr table = TableFromPy(data);
@@ -296,8 +297,10 @@ struct PyParquetWriter {
   }
 
   // Writes a stream batch by batch (never the whole stream in memory): each
-  // batch appended to the open row group, as write_batch does.
-  void WriteReader(const RecordBatchReaderPtr& reader) {
+  // batch appended to the open row group, as write_batch does; as_table (as
+  // write_table does): the open row group finished first, the stream's rows
+  // in row groups of their own, the last one finished at the end.
+  void WriteReader(const RecordBatchReaderPtr& reader, bool as_table = false) {
     EnsureOpen();
     if (!reader->schema()->Equals(*writer->schema())) {
       Raise(Status::Invalid("the stream's schema differs from the writer's:\n",
@@ -306,6 +309,7 @@ struct PyParquetWriter {
     Status st;
     {
       nb::gil_scoped_release release;
+      if (as_table) st = writer->FlushRowGroup();
       while (st.ok()) {
         auto next = reader->Next();
         if (!next.ok()) {
@@ -315,6 +319,7 @@ struct PyParquetWriter {
         if (*next == nullptr) break;
         st = writer->WriteRecordBatch(**next);
       }
+      if (st.ok() && as_table) st = writer->FlushRowGroup();
     }
     Check(st);
   }

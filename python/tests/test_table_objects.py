@@ -45,6 +45,7 @@ def _typed_arrays():
         ("time32ms", pa.array([0, None, 86_399_999, 1], pa.time32("ms"))),
         ("time64us", pa.array([0, None, 86_399_999_999, 1], pa.time64("us"))),
         ("time64ns", pa.array([0, None, 86_399_999_999_000, 1000], pa.time64("ns"))),
+        ("time_out_of_day", pa.array([-5, None, 86_400_000_001, 3], pa.time64("us"))),
         ("timestamp_s", pa.array([0, None, 1_600_000_000, -1], pa.timestamp("s"))),
         ("timestamp_ms", pa.array([0, None, 1_600_000_000_123, -1], pa.timestamp("ms"))),
         ("timestamp_us", pa.array(ts, pa.timestamp("us"))),
@@ -92,6 +93,15 @@ def test_to_pylist_as_pyarrow(name, arr):
         assert q[i].as_py() == arr[i].as_py(), i
         assert q[i].is_valid == arr[i].is_valid, i
     assert q[-1].as_py() == arr[-1].as_py()
+    assert [v.as_py() for v in q] == [v.as_py() for v in arr]
+    assert str(q[0].type) == str(arr.type)
+
+
+def test_scalars_from_indexing_are_compute_arguments():
+    a = quiver.array(pa.array([5, 7, None]))
+    assert qc.add(a, a[0]).to_pylist() == [10, 12, None]
+    assert qc.equal(a, a[1]).to_pylist() == [False, True, None]
+    assert a[2].is_valid is False and a[2].as_py() is None
 
 
 def test_to_pylist_time_zones_as_pyarrow():
@@ -112,10 +122,29 @@ def test_decimal_keeps_the_scale():
     assert got.as_tuple() == arr.to_pylist()[0].as_tuple()
 
 
-def test_nanoseconds_not_whole_microseconds_raise():
-    arr = pa.array([1], pa.timestamp("ns"))
-    with pytest.raises(ValueError, match="Nanosecond"):
-        quiver.array(arr).to_pylist()
+@pytest.mark.parametrize("t", [pa.timestamp("ns"), pa.timestamp("ns", tz="UTC"),
+                               pa.timestamp("ns", tz="America/New_York"), pa.duration("ns"),
+                               pa.time64("ns")], ids=str)
+@pytest.mark.parametrize("values", [[1000, None, -5000], [1001, None]], ids=["whole", "nanos"])
+def test_nanoseconds_as_pyarrow(t, values):
+    """pandas.Timestamp / Timedelta when pandas is installed, else datetime
+    objects, and pyarrow's ValueError for what they cannot hold."""
+    arr = pa.array(values, t)
+    q = quiver.array(arr)
+    try:
+        want = arr.to_pylist()
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            q.to_pylist()
+        assert str(got.value) == str(e)
+        with pytest.raises(ValueError):
+            q[0].as_py()
+        return
+    got = q.to_pylist()
+    assert got == want
+    assert [type(v) for v in got] == [type(v) for v in want]
+    assert [q[i].as_py() for i in range(len(q))] == want
+    assert [type(q[i].as_py()) for i in range(len(q))] == [type(v) for v in want]
 
 
 def _table():
