@@ -414,6 +414,28 @@ def test_write_accepts_streams_batch_by_batch(tmp_path):
         w.write_table(reader2)
         w.write_table(pa.table({"x": [1]}).__arrow_c_stream__())
     assert quiver.read_table(str(path2)).num_rows == 51
+    # Never loaded whole: row groups reach a file object while the stream is
+    # still producing batches.
+    class Sink:
+        def __init__(self):
+            self.written = 0
+
+        def write(self, data):
+            self.written += len(memoryview(data))
+            return len(memoryview(data))
+
+    sink = Sink()
+    seen = []
+
+    def watched():
+        for i in range(6):
+            seen.append(sink.written)
+            yield pa.record_batch({"x": pa.array(range(i * 100, i * 100 + 100), pa.int64())})
+
+    quiver.write_parquet(pa.RecordBatchReader.from_batches(pa.schema([("x", pa.int64())]), watched()),
+                         sink, row_group_size=100)
+    # (a full row group goes out when the next batch arrives)
+    assert seen[0] == 0 and seen[5] > seen[4] > seen[3] > seen[2] > 0, seen
     # A stream whose schema differs from the writer's is refused.
     bad = pa.RecordBatchReader.from_batches(pa.schema([("y", pa.int8())]), [])
     with quiver.ParquetWriter(str(tmp_path / "b.parquet"), pa.schema([("x", pa.int64())])) as w:
