@@ -77,7 +77,7 @@ from quiver._parquet import (  # noqa: E402
     read_table,
 )
 from quiver._scalar import DataType, Scalar  # noqa: E402
-from quiver._table import concat_tables  # noqa: E402
+from quiver._table import concat_tables, type_for_alias  # noqa: E402
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
@@ -101,6 +101,7 @@ __all__ = [
     "field",
     "schema",
     "concat_tables",
+    "type_for_alias",
     "BloomFilter",
     "Table",
     "array",

@@ -370,6 +370,13 @@ def _pandas_metadata(self):
     return json.loads(metadata[b"pandas"].decode("utf8"))
 
 
+def type_for_alias(name):
+    """A quiver.DataType from its name: pyarrow.type_for_alias's aliases ("int64",
+    "i8", "str", "timestamp[ms]"...) and Arrow's printed forms
+    ("timestamp[ms, tz=UTC]", "decimal128(10, 2)"); ValueError for another."""
+    return _quiver._compute.type_for_alias(name)
+
+
 def concat_tables(tables):
     """The rows of the tables one after the other, zero-copy
     (pyarrow.concat_tables): the schemas must be equal (names, types,
@@ -668,4 +675,4 @@ _set(Field,
      __eq__=_field_eq, __repr__=_field_repr, __reduce__=_field_reduce,
      to_pyarrow=_to_pyarrow_field)
 
-__all__ = ["concat_tables", "DataType"]
+__all__ = ["concat_tables", "type_for_alias", "DataType"]

@@ -38,6 +38,11 @@ nb::object WrapSchema(SchemaPtr schema);
 nb::object WrapField(FieldPtr field);
 // A quiver.DataType object (python/quiver/_scalar.py) of `type`.
 nb::object WrapDataType(const TypePtr& type);
+// A type from a type string ("int64", "timestamp[ms, tz=UTC]": pyarrow's
+// aliases and Arrow's printed forms; ValueError for another) or any object
+// with __arrow_c_schema__ (a quiver or pyarrow DataType); TypeError else
+// (compute_cast.cc).
+TypePtr TypeOfPy(nb::handle obj);
 // A schema from a quiver.Schema (no copy) or any object with
 // __arrow_c_schema__ (a pyarrow Schema, a quiver or pyarrow Table...).
 SchemaPtr SchemaFromPyObject(nb::handle obj);

@@ -224,9 +224,7 @@ void BindPyConvert(nb::module_& m) {
       [](nb::list values, nb::handle type_obj) -> nb::object {
         TypePtr type;
         if (!type_obj.is_none()) {
-          nb::object capsule = type_obj.attr("__arrow_c_schema__")();
-          ArrowSchema c = MoveOutSchemaCapsule(capsule);
-          type = Unwrap(ImportType(&c));
+          type = TypeOfPy(type_obj);
         } else {
           type = Infer(values);
           if (type == nullptr) return ViaPyarrow(values, type_obj);

@@ -11,7 +11,10 @@
 //   pyarrow's ValueError;
 //   decimals -> decimal.Decimal with the type's scale as exponent;
 //   list / large_list / fixed_size_list / list views -> list; struct -> dict;
-//   map -> list of (key, value) tuples; dictionary -> its value.
+//   map -> list of (key, value) tuples; dictionary -> its value;
+//   month intervals -> int; day_time -> (days, milliseconds);
+//   month_day_nano -> (months, days, nanoseconds) (pyarrow's MonthDayNano
+//   is a tuple of those).
 // Dates and times are built with CPython's datetime C API from the civil date
 // of the day number (H. Hinnant's days_from_civil inverse,
 // https://howardhinnant.github.io/date_algorithms.html#civil_from_days).
@@ -191,6 +194,23 @@ class Converter {
         const int64_t rest = us - days * 86400LL * 1000000;
         return Steal(PyDelta_FromDSU(static_cast<int>(days), static_cast<int>(rest / 1000000),
                                      static_cast<int>(rest % 1000000)));
+      }
+      case Type::kIntervalMonths: return nb::int_(d.GetValues<int32_t>(1)[i]);
+      case Type::kIntervalDayTime: {
+        const uint8_t* p = d.buffers[1]->data() + 8 * (d.offset + i);
+        int32_t days, millis;
+        std::memcpy(&days, p, 4);
+        std::memcpy(&millis, p + 4, 4);
+        return nb::make_tuple(days, millis);
+      }
+      case Type::kIntervalMonthDayNano: {
+        const uint8_t* p = d.buffers[1]->data() + 16 * (d.offset + i);
+        int32_t months, days;
+        int64_t nanos;
+        std::memcpy(&months, p, 4);
+        std::memcpy(&days, p + 4, 4);
+        std::memcpy(&nanos, p + 8, 8);
+        return nb::make_tuple(months, days, nanos);
       }
       case Type::kDecimal32:
       case Type::kDecimal64:

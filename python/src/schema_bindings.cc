@@ -171,14 +171,12 @@ void BindSchema(nb::module_& m) {
   m.def(
       "field",
       [](const std::string& name, nb::handle type, bool nullable, nb::handle metadata) {
-        nb::object capsule = type.attr("__arrow_c_schema__")();
-        ArrowSchema c = MoveOutSchemaCapsule(capsule);
-        TypePtr t = Unwrap(ImportType(&c));
-        return WrapField(quiver::field(name, std::move(t), nullable, MetadataFromPy(metadata)));
+        return WrapField(quiver::field(name, TypeOfPy(type), nullable, MetadataFromPy(metadata)));
       },
       nb::arg("name"), nb::arg("type"), nb::arg("nullable") = true,
       nb::arg("metadata").none() = nb::none(),
-      "A quiver.Field (pyarrow.field's arguments; `type`: a quiver or pyarrow DataType)");
+      "A quiver.Field (pyarrow.field's arguments; `type`: a quiver or pyarrow DataType, or "
+      "a type string such as \"int64\" or \"timestamp[ms, tz=UTC]\")");
   m.def(
       "schema",
       [](nb::handle fields, nb::handle metadata) {
@@ -191,9 +189,7 @@ void BindSchema(nb::module_& m) {
           if (nb::isinstance<nb::tuple>(f)) {
             nb::tuple pair = nb::borrow<nb::tuple>(f);
             if (pair.size() != 2) throw nb::type_error("a field as a tuple is (name, type)");
-            nb::object capsule = pair[1].attr("__arrow_c_schema__")();
-            ArrowSchema c = MoveOutSchemaCapsule(capsule);
-            out.push_back(quiver::field(nb::cast<std::string>(pair[0]), Unwrap(ImportType(&c)), true));
+            out.push_back(quiver::field(nb::cast<std::string>(pair[0]), TypeOfPy(pair[1]), true));
           } else {
             out.push_back(FieldFromPyObject(f));
           }

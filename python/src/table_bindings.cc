@@ -365,9 +365,7 @@ void BindTableMethods(nb::module_& m, nb::class_<PyTable>& table, nb::class_<PyR
         nb::arg("array"), nb::arg("window"), nb::arg("container_window"),
         "Arrow C++'s PrettyPrint layout of an array (repr previews)");
   m.def("_empty_array", [](nb::handle type) {
-    nb::object capsule = type.attr("__arrow_c_schema__")();
-    ArrowSchema c = MoveOutSchemaCapsule(capsule);
-    return WrapArray(MakeArray(Unwrap(MakeArrayOfNulls(Unwrap(ImportType(&c)), 0))));
+    return WrapArray(MakeArray(Unwrap(MakeArrayOfNulls(TypeOfPy(type), 0))));
   });
   m.def("_empty_table", [](nb::handle schema) {
     SchemaPtr s = SchemaFromPyObject(schema);
@@ -392,9 +390,7 @@ void BindTableMethods(nb::module_& m, nb::class_<PyTable>& table, nb::class_<PyR
         [](nb::handle chunks, nb::handle type) {
           ChunkedData out;
           for (nb::handle c : chunks) out.chunks.push_back(ArrayFromPy(c).first->data());
-          nb::object capsule = type.attr("__arrow_c_schema__")();
-          ArrowSchema c = MoveOutSchemaCapsule(capsule);
-          out.type = Unwrap(ImportType(&c));
+          out.type = TypeOfPy(type);
           for (const auto& chunk : out.chunks) {
             if (!chunk->type->Equals(*out.type)) {
               Raise(Status::TypeError("chunk of type ", chunk->type->ToString(),

@@ -62,6 +62,15 @@ SCRIPT = textwrap.dedent(r'''
     data = quiver.write_parquet(t, None)
     assert quiver.read_table(bytes(data)) == t
 
+    # Types by name, without pyarrow.
+    schema = quiver.schema([quiver.field("a", "int16", nullable=False), ("s", "large_string")])
+    typed = quiver.Table.from_pydict({"a": [1, 2], "s": ["x", None]}, schema=schema)
+    assert [str(t) for t in typed.schema.types] == ["int16", "large_string"]
+    assert typed.schema.field("a").nullable is False
+    assert quiver.type_for_alias("timestamp[ms, tz=UTC]").tz == "UTC"
+    quiver.write_parquet(typed, path)
+    assert quiver.read_table(path).schema == schema
+
     # Only pyarrow's own conversions need pyarrow, and say so.
     for call in (t.to_pyarrow, t.to_pandas, t.schema.to_pyarrow):
         try:

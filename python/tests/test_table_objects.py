@@ -71,6 +71,8 @@ def _typed_arrays():
                          pa.map_(pa.string(), pa.int64()))),
         ("dictionary", pa.array(["x", None, "y", "x"]).dictionary_encode()),
         ("null", pa.array([None, None, None, None], pa.null())),
+        ("month_day_nano", pa.array([pa.MonthDayNano([1, 2, 3]), None, pa.MonthDayNano([-1, 0, 5]),
+                                     pa.MonthDayNano([0, 0, 0])], pa.month_day_nano_interval())),
         ("nested", pa.array([[{"k": [1, None]}], None, [None], []],
                             pa.list_(pa.struct([("k", pa.list_(pa.int8()))])))),
     ]
@@ -307,6 +309,16 @@ def test_schema_field_datatype():
     assert built.metadata == {b"k": b"v"}
     with pytest.raises(KeyError, match="zz"):
         q.field("zz")
+    # Types by name, as pyarrow's aliases.
+    by_name = quiver.schema([quiver.field("a", "int16"), ("t", "timestamp[ms, tz=UTC]"),
+                             ("d", "decimal128(10, 2)"), ("s", "str")])
+    assert pa.schema(by_name) == pa.schema([("a", pa.int16()), ("t", pa.timestamp("ms", tz="UTC")),
+                                            ("d", pa.decimal128(10, 2)), ("s", pa.string())])
+    for alias in ["i8", "int8", "u2", "f4", "double", "str", "large_str", "date32[day]",
+                  "timestamp[ns]", "duration[ms]", "time64[us]", "bool", "binary"]:
+        assert quiver.type_for_alias(alias) == pa.type_for_alias(alias), alias
+    with pytest.raises(ValueError, match="No type alias"):
+        quiver.type_for_alias("nonsense")
 
 
 def test_parquet_file_schema_arrow_is_a_schema(tmp_path):
