@@ -42,9 +42,28 @@ def _one_line(text):
     return "".join(out)
 
 
-def _array_preview(array):
-    if str(array.type) == "null":
+def _array_preview(array, indent=0):
+    """One array as pyarrow's skip_new_lines PrettyPrint shows it at `indent`
+    (struct and dictionary arrays keep Arrow's own section lines)."""
+    name = array.type.name
+    if name == "null":
         return f"{len(array)} nulls"
+    pad = " " * indent
+    if name == "struct":
+        from quiver import compute
+
+        out = pad + "-- is_valid:"
+        if array.null_count:
+            out += pad + _array_preview(compute.is_valid(array))
+        else:
+            out += " all not null"
+        for k, child in enumerate(_quiver._struct_children(array)):
+            out += f"\n{pad}-- child {k} type: {child.type}\n" + _array_preview(child)
+        return out
+    if name == "dictionary":
+        dictionary, indices = _quiver._dictionary_parts(array)
+        return (f"{pad}-- dictionary:\n" + _array_preview(dictionary) +
+                f"{pad}-- indices:\n" + _array_preview(indices))
     return _one_line(_quiver._pretty(array, _WINDOW, _CONTAINER_WINDOW))
 
 
@@ -56,7 +75,9 @@ def _chunks_preview(chunks):
             if i == _CONTAINER_WINDOW:
                 parts.append("...")
             continue
-        parts.append(_array_preview(chunk))
+        text = _array_preview(chunk, indent=2)
+        # Arrow starts a struct chunk on a new line.
+        parts.append("\n" + text if chunk.type.name == "struct" else text)
     return "[" + ",".join(parts) + "]"
 
 

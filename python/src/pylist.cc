@@ -26,6 +26,7 @@
 
 #include "common.h"
 #include "objects.h"
+#include "quiver/array/validate.h"
 #include "quiver/compute/cast_numeric_internal.h"
 
 namespace quiver::python {
@@ -335,6 +336,10 @@ class Converter {
 }  // namespace
 
 nb::list ArrayToPyList(const ArrayData& data) {
+  // The converter trusts offsets, views and indices: checked first (O(n),
+  // as the conversion is), so a malformed imported array is an error, not a
+  // read out of bounds.
+  Check(ValidateArrayFull(data));
   Converter converter;
   nb::list out;
   for (int64_t i = 0; i < data.length; ++i) out.append(converter.Value(data, i));

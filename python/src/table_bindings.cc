@@ -364,6 +364,30 @@ void BindTableMethods(nb::module_& m, nb::class_<PyTable>& table, nb::class_<PyR
         },
         nb::arg("array"), nb::arg("window"), nb::arg("container_window"),
         "Arrow C++'s PrettyPrint layout of an array (repr previews)");
+  m.def(
+      "_struct_children",
+      [](nb::handle array) {
+        const ArrayDataPtr& d = ArrayFromPy(array).first->data();
+        if (d->type->id() != Type::kStruct) Raise(Status::TypeError("not a struct array"));
+        nb::list out;
+        for (int k = 0; k < d->type->num_fields(); ++k) {
+          out.append(WrapArray(MakeArray(d->children[static_cast<size_t>(k)]->Slice(d->offset, d->length)),
+                               d->type->field(k)));
+        }
+        return out;
+      },
+      nb::arg("array"), "A struct array's fields as arrays of its slots (zero-copy)");
+  m.def(
+      "_dictionary_parts",
+      [](nb::handle array) {
+        const ArrayDataPtr& d = ArrayFromPy(array).first->data();
+        if (d->type->id() != Type::kDictionary) Raise(Status::TypeError("not a dictionary array"));
+        auto indices = std::make_shared<ArrayData>(*d);
+        indices->type = TypeAs<DictionaryType>(*d->type).index_type();
+        indices->dictionary = nullptr;
+        return nb::make_tuple(WrapArray(MakeArray(d->dictionary)), WrapArray(MakeArray(indices)));
+      },
+      nb::arg("array"), "A dictionary array's (dictionary, indices) (zero-copy)");
   m.def("_empty_array", [](nb::handle type) {
     return WrapArray(MakeArray(Unwrap(MakeArrayOfNulls(TypeOfPy(type), 0))));
   });

@@ -257,6 +257,7 @@ def test_equality():
 
 
 def test_repr_as_pyarrow():
+    st = pa.struct([("a", pa.int64()), ("b", pa.list_(pa.string()))])
     tables = [
         _table().select(["i", "s", "l"]),
         pa.table({"a": list(range(30)), "s": ["x", None] * 15, "l": [[1, 2]] * 30}),
@@ -265,12 +266,23 @@ def test_repr_as_pyarrow():
         pa.table({"f": [1.5, float("nan")], "d": pa.array([0, 1], pa.date32()),
                   "b": pa.array([b"ab", None])}),
         pa.table({"x": pa.array([1], pa.int8())}, metadata={"k": "v"}),
+        pa.table({"s": pa.chunked_array([pa.array([{"a": 1, "b": ["x"]}, {"a": 2, "b": None}], st),
+                                         pa.array([{"a": 3, "b": []}, None], st)]),
+                  "d": pa.chunked_array([pa.array(["a", "b", None]).dictionary_encode(),
+                                         pa.array(["c"]).dictionary_encode()]),
+                  "m": pa.array([[("a", 1)], None, [], [("b", 2)]], pa.map_(pa.string(), pa.int64()))}),
+        pa.table({"s": pa.array([{"a": i} for i in range(12)])}),
     ]
     for p in tables:
-        want = repr(p).replace("pyarrow.Table", "quiver.Table", 1)
-        assert repr(quiver.table(p)) == want
+        q = quiver.table(p)
+        # pyarrow's repr of the same chunks (a table crosses the C stream
+        # interface as record batches: chunks cut wherever any column's are).
+        want = repr(pa.table(q)).replace("pyarrow.Table", "quiver.Table", 1)
+        assert repr(q) == want
     for batch in [pa.record_batch({"a": [1, 2], "s": ["x", None]}),
-                  pa.record_batch({"n": pa.array([None, None])})]:
+                  pa.record_batch({"n": pa.array([None, None])}),
+                  pa.record_batch({"s": pa.array([{"a": 3}, None]),
+                                   "d": pa.array(["a", "b"]).dictionary_encode()})]:
         got = repr(quiver.table(batch).to_batches()[0])
         assert got == repr(batch).replace("pyarrow.RecordBatch", "quiver.RecordBatch", 1)
     nulls = pa.table({"n": pa.chunked_array([pa.array([None, None]), pa.array([None])])})
@@ -528,3 +540,20 @@ def test_pandas_metadata():
     df = pd.DataFrame({"a": [1, 2]})
     assert quiver.table(df).schema.pandas_metadata == pa.Table.from_pandas(df).schema.pandas_metadata
     assert quiver.table(pa.table({"a": [1]})).schema.pandas_metadata is None
+
+
+def test_malformed_arrays_are_errors_not_crashes():
+    # Offsets corrupted after pyarrow checked them (the buffer is numpy's memory).
+    offsets = np.array([0, 3], dtype=np.int32)
+    arr = pa.Array.from_buffers(pa.string(), 1, [None, pa.py_buffer(offsets), pa.py_buffer(b"abc")])
+    q = quiver.array(arr)
+    offsets[1] = 100
+    with pytest.raises(quiver.InvalidError):
+        q.to_pylist()
+    indices = np.array([0, 0], dtype=np.int32)
+    d = pa.DictionaryArray.from_buffers(pa.dictionary(pa.int32(), pa.string()), 2,
+                                        [None, pa.py_buffer(indices)], pa.array(["a"]))
+    qd = quiver.array(d)
+    indices[1] = 5
+    with pytest.raises(quiver.QuiverError):
+        qd.to_pylist()
