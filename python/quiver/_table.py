@@ -226,6 +226,8 @@ def _column_from_py(values, type_=None):
         return values
     if hasattr(values, "__arrow_c_stream__") and hasattr(values, "chunks"):
         return values
+    if type_ is None:
+        type_ = _numpy_type(values)
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()  # numpy arrays, pandas Series
     if isinstance(values, (list, tuple)):
@@ -389,6 +391,54 @@ def _pandas_metadata(self):
     if not metadata or b"pandas" not in metadata:
         return None
     return json.loads(metadata[b"pandas"].decode("utf8"))
+
+
+_NUMPY_KINDS = {"b": "bool", "i": None, "u": None, "f": None}
+
+
+def _numpy_type(values):
+    """The Arrow type name of a numpy array's dtype (as pyarrow.array types it),
+    or None to infer from the values."""
+    dtype = getattr(values, "dtype", None)
+    if dtype is None or getattr(dtype, "kind", None) not in _NUMPY_KINDS:
+        return None
+    return _NUMPY_KINDS[dtype.kind] or str(dtype)
+
+
+def array(obj, type=None):  # noqa: A002 - pyarrow's name
+    """A quiver.Array, as pyarrow.array: any object with __arrow_c_array__
+    (zero-copy; with `type`, cast to it), or a Python sequence or numpy array
+    (typed as pyarrow types it, or `type`: a quiver or pyarrow DataType or a
+    type name; None/bool/int/float/str/bytes values converted by Quiver,
+    others through pyarrow)."""
+    if hasattr(obj, "__arrow_c_array__"):
+        arr = _quiver.array(obj)
+        if type is not None and arr.type != type:
+            from quiver import compute
+
+            arr = compute.cast(arr, type)
+        return arr
+    if type is None:
+        type = _numpy_type(obj)
+    if hasattr(obj, "tolist") and not isinstance(obj, (list, tuple)):
+        obj = obj.tolist()
+    if not isinstance(obj, (list, tuple)):
+        obj = list(obj)
+    return _quiver._array_from_pylist(list(obj), type)
+
+
+def table(data, names=None, schema=None, metadata=None):
+    """A quiver.Table, as pyarrow.table: any object with __arrow_c_stream__ or
+    __arrow_c_array__ (zero-copy; a pyarrow Table, a polars or pandas
+    DataFrame, a duckdb result...), a dict of columns (Table.from_pydict) or
+    a list of arrays with `names` or `schema` (Table.from_arrays)."""
+    if isinstance(data, dict):
+        return _from_pydict(data, schema=schema, metadata=metadata)
+    if isinstance(data, (list, tuple)):
+        return _from_arrays(data, names=names, schema=schema, metadata=metadata)
+    if names is not None or schema is not None or metadata is not None:
+        raise TypeError("names, schema and metadata are taken with a dict or a list of arrays")
+    return _quiver.table(data)
 
 
 def type_for_alias(name):
@@ -696,4 +746,4 @@ _set(Field,
      __eq__=_field_eq, __repr__=_field_repr, __reduce__=_field_reduce,
      to_pyarrow=_to_pyarrow_field)
 
-__all__ = ["concat_tables", "type_for_alias", "DataType"]
+__all__ = ["array", "concat_tables", "table", "type_for_alias", "DataType"]

@@ -557,3 +557,25 @@ def test_malformed_arrays_are_errors_not_crashes():
     indices[1] = 5
     with pytest.raises(quiver.QuiverError):
         qd.to_pylist()
+
+
+def test_array_and_table_constructors_as_pyarrow():
+    for values, type_ in [([1, None, 3], None), ([1.5, None, 2], None), (["a", None], None),
+                          ([True, None], None), ([b"x", None], None), ([None, None], None),
+                          ([1, 2], "int8"), ([1, None], pa.uint32()), (["a"], "large_string"),
+                          ([datetime.date(2020, 1, 1), None], None)]:
+        got = quiver.array(values, type=type_)
+        want = pa.array(values, type=type_)
+        assert got.type == want.type and got.to_pylist() == want.to_pylist(), (values, type_)
+    for dtype in [np.int32, np.uint8, np.float32, np.float64, np.bool_, np.int64]:
+        values = np.array([1, 0, 1], dtype=dtype)
+        assert quiver.array(values).type == pa.array(values).type, dtype
+        assert quiver.array(values).to_pylist() == pa.array(values).to_pylist()
+    assert quiver.array(pa.array([1, 2]), type="float64").to_pylist() == [1.0, 2.0]
+    with pytest.raises(quiver.TypeError, match="mix"):
+        quiver.array([1, "a"])
+    assert quiver.table({"x": [1, 2], "y": ["a", None]}).equals(pa.table({"x": [1, 2], "y": ["a", None]}))
+    assert quiver.table([pa.array([1]), quiver.array(["z"])], names=["a", "b"]).to_pydict() == \
+        {"a": [1], "b": ["z"]}
+    assert quiver.table(pa.table({"x": [1]})).to_pydict() == {"x": [1]}
+    assert quiver.table({"x": np.array([1, 2], dtype=np.int32)}).schema.types == [pa.int32()]
