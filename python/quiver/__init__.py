@@ -75,7 +75,7 @@ from quiver._parquet import (  # noqa: E402
     read_table,
 )
 from quiver._scalar import DataType, Scalar  # noqa: E402
-from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402
+from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
