@@ -407,7 +407,8 @@ def _schema_eq(self, other):
 
 
 def _schema_repr(self):
-    return "quiver.Schema\n" + self.to_string()
+    """pyarrow's repr of a schema: its to_string() (fields, then metadata)."""
+    return self.to_string()
 
 
 def _schema_iter(self):

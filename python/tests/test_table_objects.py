@@ -299,7 +299,7 @@ def test_schema_field_datatype():
         pa.field("ts", pa.timestamp("us", tz="UTC")),
     ], metadata={"a": "x" * 100, "b": "short"})
     q = quiver.schema(p)
-    assert str(q) == str(p)
+    assert str(q) == str(p) and repr(q) == repr(p)
     assert q.to_string(show_field_metadata=False, show_schema_metadata=False) == \
         p.to_string(show_field_metadata=False, show_schema_metadata=False)
     assert q.metadata == p.metadata
