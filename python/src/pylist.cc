@@ -356,6 +356,7 @@ void BindPyList(nb::module_& m) {
       [](nb::handle array, int64_t i) {
         const ArrayData& d = *ArrayFromPy(array).first->data();
         if (i < 0 || i >= d.length) Raise(Status::IndexError("index ", i, " out of range"));
+        Check(ValidateArray(d));  // structure (O(1)); to_pylist checks every value
         Converter converter;
         return converter.Value(d, i);
       },
