@@ -278,7 +278,7 @@ class _ValueScalar(Scalar):
 def _array_eq(self, other):
     try:
         return self.equals(other)
-    except TypeError:
+    except (TypeError, AttributeError):  # not an array / chunked array
         return NotImplemented
 
 

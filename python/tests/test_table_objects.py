@@ -254,6 +254,8 @@ def test_equality():
     assert q.equals(with_meta) and not q.equals(with_meta, check_metadata=True)
     a = quiver.array(pa.array([1, 2, None]))
     assert a == quiver.array(pa.array([1, 2, None])) and a != quiver.array(pa.array([1, 2, 3]))
+    assert (a == 5) is False and (q.column(0) == 5) is False and (q.schema == 5) is False
+    assert q.column("s") == quiver.table(p).column("s") and q.column("s") == p.column("s")
 
 
 def test_repr_as_pyarrow():
