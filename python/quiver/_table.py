@@ -14,7 +14,7 @@ from quiver import _quiver
 from quiver._quiver import Array, ChunkedArray, Field, RecordBatch, Schema, Table
 from quiver._scalar import DataType, Scalar
 from quiver._table_build import (  # noqa: F401 - array, table...: re-exported by quiver
-    _add_column, _append_column, _drop_columns, _from_arrays, _from_batches, _from_pandas,
+    _add_column, _append_column, _cast, _drop_columns, _from_arrays, _from_batches, _from_pandas,
     _from_pydict, _import_pyarrow, _itercolumns, _pandas_metadata, _remove_column,
     _rename_columns, _replace_schema_metadata, _set_column, array, concat_tables, table,
     type_for_alias)
@@ -472,7 +472,7 @@ _set(Table,
      from_pandas=staticmethod(_from_pandas), from_batches=staticmethod(_from_batches),
      add_column=_add_column, append_column=_append_column, set_column=_set_column,
      remove_column=_remove_column, drop_columns=_drop_columns, drop=_drop_columns,
-     rename_columns=_rename_columns, itercolumns=_itercolumns)
+     rename_columns=_rename_columns, itercolumns=_itercolumns, cast=_cast)
 _set(RecordBatch,
      to_string=_tabular_to_string, __repr__=_tabular_repr, __getitem__=_tabular_getitem,
      to_pydict=_tabular_to_pydict, to_pylist=_tabular_to_pylist, take=_tabular_take,
@@ -482,7 +482,7 @@ _set(RecordBatch,
                               _from_pydict(mapping, schema, metadata)._to_batch()),
      add_column=_add_column, append_column=_append_column, set_column=_set_column,
      remove_column=_remove_column, drop_columns=_drop_columns,
-     rename_columns=_rename_columns, itercolumns=_itercolumns)
+     rename_columns=_rename_columns, itercolumns=_itercolumns, cast=_cast)
 _set(Array,
      __getitem__=_array_getitem, __iter__=_array_iter, __eq__=_array_eq,
      to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,

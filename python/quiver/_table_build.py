@@ -169,6 +169,22 @@ def _rename_columns(self, names):
     return _with_columns(self, fields, list(self.columns))
 
 
+def _cast(self, target_schema, safe=None):
+    """The columns cast to the target schema's types, under its names,
+    nullability and metadata (pyarrow's Table.cast: the field names must
+    match; `safe` as quiver.compute.cast's)."""
+    from quiver import compute
+
+    target = target_schema if isinstance(target_schema, Schema) else _quiver.schema(target_schema)
+    if target.names != self.column_names:
+        raise ValueError(f"Target schema's field names are not matching the table's field names: "
+                         f"{self.column_names}, {target.names}")
+    columns = [c if c.type == f.type else compute.cast(c, f.type, safe=safe)
+               for c, f in zip(self.columns, target)]
+    table = _quiver._table_from_columns(columns, target.names, target)
+    return table if isinstance(self, Table) else table._to_batch()
+
+
 def _itercolumns(self):
     for i in range(self.num_columns):
         yield self.column(i)

@@ -528,6 +528,16 @@ def test_column_editing_as_pyarrow():
         q.drop_columns(["nope"])
     with pytest.raises(quiver.InvalidError, match="rows"):
         q.append_column("short", pa.array([1]))
+    target = pa.schema([("i", pa.float64()), ("s", pa.large_string()), ("l", pa.list_(pa.int32())),
+                        ("ts", pa.timestamp("ns", tz="UTC"))], metadata={"k": "v"})
+    got, want = q.cast(target), p.cast(target)
+    assert got.equals(want, check_metadata=True) and got.schema == want.schema
+    assert q.to_batches()[0].cast(target).to_pydict() == p.to_batches()[0].cast(target).to_pydict()
+    with pytest.raises(ValueError, match="names"):
+        q.cast(pa.schema([("x", pa.int8())]))
+    with pytest.raises(quiver.InvalidError):
+        q.cast(pa.schema([("i", pa.int8()), ("s", pa.int8()), ("l", pa.list_(pa.int32())),
+                          ("ts", pa.timestamp("ms", tz="UTC"))]))
     batches = p.to_batches()
     assert quiver.Table.from_batches(batches).equals(pa.Table.from_batches(batches))
     empty = quiver.Table.from_batches([], schema=p.schema)
