@@ -287,6 +287,15 @@ def _array_to_pandas(self, **kwargs):
     return self.to_pyarrow().to_pandas(**kwargs)
 
 
+def _array_to_numpy(self, zero_copy_only=True, writable=False):
+    """A numpy array of the values, as pyarrow's to_numpy (through pyarrow:
+    zero-copy for primitive arrays without nulls)."""
+    _import_pyarrow("to_numpy()")
+    if isinstance(self, ChunkedArray):
+        return self.to_pyarrow().to_numpy()
+    return self.to_pyarrow().to_numpy(zero_copy_only=zero_copy_only, writable=writable)
+
+
 def _array_take(self, indices):
     from quiver import compute
 
@@ -486,10 +495,11 @@ _set(RecordBatch,
 _set(Array,
      __getitem__=_array_getitem, __iter__=_array_iter, __eq__=_array_eq,
      to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,
-     __reduce__=_array_reduce)
+     __reduce__=_array_reduce, to_numpy=_array_to_numpy)
 _set(ChunkedArray,
      slice=_chunked_slice, __getitem__=_chunked_getitem, __iter__=_chunked_iter,
      __eq__=_array_eq, to_pandas=_array_to_pandas, take=_array_take, filter=_array_filter,
+     to_numpy=_array_to_numpy,
      combine_chunks=_chunked_combine, __reduce__=_chunked_reduce,
      to_string=_chunked_to_string, __repr__=_chunked_repr)
 _set(Schema,

@@ -412,6 +412,9 @@ def test_chunked_array_methods():
     assert q.combine_chunks().to_pylist() == p.combine_chunks().to_pylist()
     assert q.to_pyarrow().equals(p)
     assert q.take([0, 6]).to_pylist() == p.take([0, 6]).to_pylist()
+    ints = quiver.table(pa.table({"i": pa.chunked_array([[1, 2], [3]])})).column(0)
+    assert ints.to_numpy().tolist() == [1, 2, 3]
+    assert ints.chunk(0).to_numpy().tolist() == [1, 2]
     for chunked in [p, pa.chunked_array([[1, 2], [3]]), pa.chunked_array([], pa.int8()),
                     pa.chunked_array([list(range(30))]),
                     pa.chunked_array([[i] for i in range(7)])]:
