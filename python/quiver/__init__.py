@@ -51,13 +51,15 @@ from quiver._quiver import (  # noqa: E402
     Array,
     BufferOutputStream,
     ChunkedArray,
+    Field,
     ParquetWriter,
     RecordBatch,
     Table,
-    array,
+    Schema,
+    field,
     memory_pool_backend,
     read_ipc,
-    table,
+    schema,
     write_ipc,
     write_parquet,
 )
@@ -68,12 +70,12 @@ from quiver._parquet import (  # noqa: E402
     FileMetaData,
     ParquetFile,
     RowGroupMetaData,
-    Schema,
     Statistics,
     read_parquet,
     read_table,
 )
 from quiver._scalar import DataType, Scalar  # noqa: E402
+from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
@@ -93,6 +95,11 @@ __all__ = [
     "Scalar",
     "DataType",
     "Schema",
+    "Field",
+    "field",
+    "schema",
+    "concat_tables",
+    "type_for_alias",
     "BloomFilter",
     "Table",
     "array",

@@ -95,7 +95,7 @@ def cast(arr, target_type=None, safe=None, options=None):
     if target_type is None:
         raise TypeError("DataType expected, got <class 'NoneType'>")
     if isinstance(target_type, DataType):
-        target_type = str(target_type)
+        target_type = target_type._t  # exported through __arrow_c_schema__, nested types too
     if isinstance(arr, (list, tuple)):
         import pyarrow
 

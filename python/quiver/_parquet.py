@@ -19,7 +19,7 @@ from quiver._parquet_metadata import (  # noqa: F401 - re-exported by quiver
     RowGroupMetaData,
     Statistics,
 )
-from quiver._quiver import _ParquetFile
+from quiver._quiver import Schema, _ParquetFile
 
 
 def read_table(source, columns=None, row_groups=None, filters=None, use_threads=True,
@@ -101,23 +101,14 @@ def _open(source, options):
 read_parquet = read_table
 
 
-class Schema:
-    """An Arrow schema held by Quiver (pa.schema(s) takes it zero-copy)."""
+class _SchemaCapsule:
+    """Hands a schema capsule to Schema._import."""
 
-    def __init__(self, file, columns=None):
-        self._file = file
-        self._columns = columns
+    def __init__(self, capsule):
+        self._capsule = capsule
 
     def __arrow_c_schema__(self):
-        return self._file.schema_capsule(self._columns)
-
-    def to_string(self):
-        import pyarrow as pa  # only for printing
-
-        return pa.schema(self).to_string()
-
-    def __repr__(self):
-        return "quiver.Schema\n" + self._file.schema_string()
+        return self._capsule
 
 
 class ParquetFile:
@@ -173,7 +164,8 @@ class ParquetFile:
 
     @property
     def schema_arrow(self):
-        return Schema(self._file)
+        """The Arrow schema the file reads as (a quiver.Schema)."""
+        return Schema._import(_SchemaCapsule(self._file.schema_capsule(None)))
 
     @property
     def num_row_groups(self):

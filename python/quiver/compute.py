@@ -17,12 +17,13 @@ def simd_levels():
 
 def _as_array(obj):
     """An object ArrayFromPy takes: a pyarrow or quiver ChunkedArray combined
-    into one array; a Python list or tuple through pyarrow.array (as pyarrow.compute
-    accepts them)."""
+    into one array; a Python list or tuple typed as pyarrow.array types it
+    (as pyarrow.compute accepts them: None/bool/int/float/str/bytes values
+    by Quiver, others through pyarrow)."""
     if isinstance(obj, (list, tuple)):
-        import pyarrow
+        from quiver._quiver import _array_from_pylist
 
-        return pyarrow.array(obj)
+        return _array_from_pylist(list(obj), None)
     if not hasattr(obj, "__arrow_c_array__") and hasattr(obj, "combine_chunks"):
         return obj.combine_chunks()
     if not hasattr(obj, "__arrow_c_array__") and hasattr(obj, "num_chunks"):

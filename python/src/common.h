@@ -31,6 +31,12 @@ T Unwrap(Result<T> result) {
 // __arrow_c_stream__ / __arrow_c_array__ (zero-copy import).
 TablePtr TableFromPy(nb::handle obj);
 
+// The reader of a stream input (a pyarrow RecordBatchReader, an
+// "arrow_array_stream" capsule, any object with __arrow_c_stream__ that is
+// not a table: no num_rows, no __len__), to be read batch by batch; nullptr
+// for any other object.
+RecordBatchReaderPtr StreamFromPy(nb::handle obj);
+
 // A quiver.Table object holding `table`.
 nb::object WrapTable(TablePtr table);
 

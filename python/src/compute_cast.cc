@@ -18,6 +18,7 @@
 
 #include "common.h"
 #include "compute_datum.h"
+#include "objects.h"
 #include "quiver/array/nulls.h"
 #include "quiver/c_data/bridge.h"
 #include "quiver/compute/cast.h"
@@ -159,9 +160,17 @@ TypePtr ParseTypeString(const std::string& text) {
   return fail();
 }
 
+nb::object CastValues(nb::handle values, nb::handle target, bool safe) {
+  const TypePtr to = TypeOfPy(target);
+  const compute::CastOptions options{safe};
+  return CallUnary([to, options](const compute::Datum& v) { return compute::Cast(v, to, options); }, values);
+}
+
+}  // namespace
+
 // The target type: a type string, or any object with __arrow_c_schema__
 // (a pyarrow DataType, a quiver array's type through its array).
-TypePtr TargetType(nb::handle obj) {
+TypePtr TypeOfPy(nb::handle obj) {
   if (PyUnicode_Check(obj.ptr())) return ParseTypeString(nb::cast<std::string>(obj));
   if (nb::hasattr(obj, "__arrow_c_schema__")) {
     nb::object capsule = obj.attr("__arrow_c_schema__")();
@@ -172,14 +181,6 @@ TypePtr TargetType(nb::handle obj) {
   throw nb::type_error(("DataType expected, got " + type_name).c_str());
 }
 
-nb::object CastValues(nb::handle values, nb::handle target, bool safe) {
-  const TypePtr to = TargetType(target);
-  const compute::CastOptions options{safe};
-  return CallUnary([to, options](const compute::Datum& v) { return compute::Cast(v, to, options); }, values);
-}
-
-}  // namespace
-
 void BindComputeCast(nb::module_& c) {
   c.def("cast", &CastValues, nb::arg("values").none(), nb::arg("target_type").none(),
         nb::arg("safe"),
@@ -188,6 +189,10 @@ void BindComputeCast(nb::module_& c) {
   c.def(
       "type_from_string", [](const std::string& text) { return ParseTypeString(text)->ToString(); },
       "The type a type string names, as Arrow prints it (ValueError if none)");
+  c.def(
+      "type_for_alias", [](nb::handle text) { return WrapDataType(TypeOfPy(text)); },
+      "A quiver.DataType from a type string (pyarrow.type_for_alias's aliases and Arrow's "
+      "printed forms) or any object with __arrow_c_schema__");
 }
 
 }  // namespace quiver::python

@@ -16,6 +16,7 @@
 #include "quiver/array/nulls.h"
 #include "quiver/c_data/bridge.h"
 #include "quiver/compute/cast_numeric_internal.h"
+#include "objects.h"
 
 namespace quiver::python {
 
@@ -118,16 +119,6 @@ bool IsQuiverScalar(nb::handle obj) {
   return nb::isinstance(obj, cls);
 }
 
-ChunkedData ChunksFromPy(nb::handle obj) {
-  if (nb::isinstance<PyChunkedArray>(obj)) return nb::cast<const PyChunkedArray&>(obj).data;
-  ChunkedData out;
-  for (nb::handle chunk : obj.attr("chunks")) {
-    out.chunks.push_back(ArrayFromPy(chunk).first->data());
-  }
-  out.type = TypeFromPy(obj.attr("type"));
-  return out;
-}
-
 // The chunk of `arg` covering rows [start, start + length), which lie
 // within one chunk of every chunked argument.
 compute::Datum Piece(const ComputeArg& arg, int64_t start, int64_t length) {
@@ -222,6 +213,16 @@ nb::object ToPyarrow(const PyChunkedArray& self) {
 }
 
 }  // namespace
+
+ChunkedData ChunksFromPy(nb::handle obj) {
+  if (nb::isinstance<PyChunkedArray>(obj)) return nb::cast<const PyChunkedArray&>(obj).data;
+  ChunkedData out;
+  for (nb::handle chunk : obj.attr("chunks")) {
+    out.chunks.push_back(ArrayFromPy(chunk).first->data());
+  }
+  out.type = TypeFromPy(obj.attr("type"));
+  return out;
+}
 
 nb::object WrapChunked(ChunkedData data) { return nb::cast(PyChunkedArray{std::move(data)}); }
 
@@ -370,7 +371,7 @@ void BindChunkedArray(nb::module_& m) {
   nb::class_<PyChunkedArray>(m, "ChunkedArray",
                              "An immutable Arrow chunked array held by Quiver (the result of "
                              "quiver.compute on chunked input)")
-      .def_prop_ro("type", [](const PyChunkedArray& c) { return c.data.type->ToString(); })
+      .def_prop_ro("type", [](const PyChunkedArray& c) { return WrapDataType(c.data.type); })
       .def_prop_ro("num_chunks",
                    [](const PyChunkedArray& c) { return static_cast<int64_t>(c.data.chunks.size()); })
       .def_prop_ro("chunks",
@@ -399,8 +400,14 @@ void BindChunkedArray(nb::module_& m) {
            })
       .def("to_pyarrow", &ToPyarrow, "A pyarrow.ChunkedArray (through __arrow_c_stream__)")
       .def("to_pylist",
-           [](const PyChunkedArray& c) { return ToPyarrow(c).attr("to_pylist")(); },
-           "The values as Python objects (through to_pyarrow() until Quiver has its own)")
+           [](const PyChunkedArray& c) {
+             nb::list out;
+             for (const auto& chunk : c.data.chunks) {
+               for (nb::handle v : ArrayToPyList(*chunk)) out.append(v);
+             }
+             return out;
+           },
+           "The values as Python objects, as pyarrow's to_pylist (no pyarrow needed)")
       .def("equals",
            [](const PyChunkedArray& c, nb::handle other) {
              ChunkedData o = ChunksFromPy(other);

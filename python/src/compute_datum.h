@@ -39,6 +39,10 @@ struct ComputeArg {
 
 ComputeArg ComputeArgFromPy(nb::handle obj);
 
+// The chunks of a quiver.ChunkedArray, or of anything with `chunks` (each
+// with __arrow_c_array__) and a `type` with __arrow_c_schema__.
+ChunkedData ChunksFromPy(nb::handle obj);
+
 // A kernel's result as Python sees it: a quiver.Array, or a quiver.Scalar
 // for two scalars.
 nb::object WrapDatum(const compute::Datum& datum);

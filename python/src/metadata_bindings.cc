@@ -6,6 +6,8 @@
 #include <string>
 
 #include "common.h"
+#include "objects.h"
+#include "quiver/c_data/bridge.h"
 
 namespace quiver::python {
 
@@ -65,6 +67,11 @@ nb::object Optional(const std::optional<T>& v) {
 
 }  // namespace
 
+nb::object WrapDataType(const TypePtr& type) {
+  if (type == nullptr) return nb::none();
+  return nb::module_::import_("quiver._scalar").attr("DataType")(WrapType(type));
+}
+
 nb::object WrapStatistics(std::optional<parquet::Statistics> statistics) {
   if (!statistics.has_value()) return nb::none();
   return nb::cast(std::move(*statistics));
@@ -89,6 +96,26 @@ void BindMetadata(nb::module_& m) {
                    })
       .def("__eq__", [](const PyDataType& a, const PyDataType& b) {
         return a.type->Equals(*b.type);
+      })
+      .def_prop_ro("num_fields", [](const PyDataType& t) { return t.type->num_fields(); })
+      .def("field",
+           [](const PyDataType& t, int i) {
+             if (i < 0 || i >= t.type->num_fields()) {
+               Raise(Status::IndexError("child field index ", i, " out of range (",
+                                        t.type->num_fields(), " fields)"));
+             }
+             return WrapField(t.type->field(i));
+           })
+      .def("__arrow_c_schema__",
+           [](const PyDataType& t) {
+             // A nullable field named "" of the type, as pyarrow exports a DataType.
+             nb::object field = WrapField(quiver::field("", t.type, true));
+             return field.attr("__arrow_c_schema__")();
+           })
+      .def_static("_import", [](nb::handle obj) {
+        nb::object capsule = obj.attr("__arrow_c_schema__")();
+        ArrowSchema c = MoveOutSchemaCapsule(capsule);
+        return WrapType(Unwrap(ImportType(&c)));
       });
 
   nb::class_<Scalar>(m, "_Scalar")

@@ -12,6 +12,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "quiver/memory/memory_pool.h"
 #include "quiver/util/version.h"
 #include "common.h"
+#include "objects.h"
 #include "metadata_bindings.h"
 #include "reader_bindings.h"
 #include "writer_bindings.h"
@@ -117,19 +119,6 @@ T MoveOut(nb::handle capsule, const char* name) {
 
 // --- Python-visible objects -------------------------------------------------
 
-struct PyTable {
-  TablePtr table;
-};
-
-struct PyRecordBatch {
-  RecordBatchPtr batch;
-};
-
-struct PyArray {
-  ArrayPtr array;
-  FieldPtr field;  // name "", nullability and metadata of the imported field
-};
-
 TablePtr TableFromStreamCapsule(nb::handle capsule) {
   ArrowArrayStream stream = MoveOut<ArrowArrayStream>(capsule, kStreamCapsule);
   RecordBatchReaderPtr reader;
@@ -149,7 +138,21 @@ TablePtr TableFromStreamCapsule(nb::handle capsule) {
   return Unwrap(std::move(table));
 }
 
+// A pandas DataFrame (through pyarrow's from_pandas, which stores the index
+// and the pandas metadata as pyarrow writes them).
+bool IsPandasFrame(nb::handle obj) {
+  nb::object module = nb::getattr(obj.type(), "__module__", nb::none());
+  if (module.is_none()) return false;
+  const std::string name = nb::cast<std::string>(nb::str(module));
+  return name.rfind("pandas", 0) == 0 && nb::hasattr(obj, "iloc") && nb::hasattr(obj, "columns");
+}
+
 PyTable MakeTable(nb::object obj) {
+  if (IsPandasFrame(obj)) {
+    nb::object t = nb::module_::import_("quiver._table").attr("_from_pandas")(obj);
+    return PyTable{nb::cast<const PyTable&>(t).table};
+  }
+  if (PyCapsule_CheckExact(obj.ptr())) return PyTable{TableFromStreamCapsule(obj)};
   if (nb::hasattr(obj, "__arrow_c_stream__")) {
     nb::object capsule = obj.attr("__arrow_c_stream__")();
     return PyTable{TableFromStreamCapsule(capsule)};
@@ -262,6 +265,27 @@ nb::tuple ArrayCapsules(const PyArray& self) {
   throw nb::python_error();
 }
 
+RecordBatchReaderPtr StreamFromPy(nb::handle obj) {
+  nb::object capsule;
+  if (PyCapsule_CheckExact(obj.ptr())) {
+    if (std::strcmp(PyCapsule_GetName(obj.ptr()), kStreamCapsule) != 0) return nullptr;
+    capsule = nb::borrow(obj);
+  } else {
+    if (nb::isinstance<PyTable>(obj) || nb::isinstance<PyRecordBatch>(obj)) return nullptr;
+    if (!nb::hasattr(obj, "__arrow_c_stream__") || nb::hasattr(obj, "num_rows") ||
+        nb::hasattr(obj, "__len__")) {
+      return nullptr;
+    }
+    capsule = obj.attr("__arrow_c_stream__")();
+  }
+  ArrowArrayStream stream = MoveOut<ArrowArrayStream>(capsule, kStreamCapsule);
+  Result<RecordBatchReaderPtr> reader = [&] {
+    nb::gil_scoped_release release;
+    return ImportRecordBatchReader(&stream);
+  }();
+  return Unwrap(std::move(reader));
+}
+
 TablePtr TableFromPy(nb::handle obj) {
   if (nb::isinstance<PyTable>(obj)) return nb::cast<const PyTable&>(obj).table;
   return MakeTable(nb::borrow(obj)).table;
@@ -282,7 +306,7 @@ ArrowSchema MoveOutSchemaCapsule(nb::handle capsule) {
 NB_MODULE(_quiver, m) {
   m.doc() = "Quiver's C++ core (use the quiver package)";
 
-  nb::class_<PyTable>(m, "Table", "An immutable Arrow table held by Quiver")
+  auto table_class = nb::class_<PyTable>(m, "Table", "An immutable Arrow table held by Quiver")
       .def_prop_ro("num_rows", [](const PyTable& t) { return t.table->num_rows(); })
       .def_prop_ro("num_columns", [](const PyTable& t) { return t.table->num_columns(); })
       .def_prop_ro("column_names",
@@ -291,8 +315,6 @@ NB_MODULE(_quiver, m) {
                      for (const auto& f : t.table->schema()->fields()) names.push_back(f->name());
                      return names;
                    })
-      .def_prop_ro("schema", [](const PyTable& t) { return t.table->schema()->ToString(); },
-                   "The schema as text")
       .def("num_chunks", [](const PyTable& t, int i) {
         if (i < 0 || i >= t.table->num_columns()) throw nb::index_error("column index out of range");
         return t.table->column(i)->num_chunks();
@@ -311,10 +333,9 @@ NB_MODULE(_quiver, m) {
       .def("__arrow_c_schema__",
            [](const PyTable& t) { return SchemaCapsuleImpl(*t.table->schema()); });
 
-  nb::class_<PyRecordBatch>(m, "RecordBatch", "An immutable Arrow record batch held by Quiver")
+  auto batch_class = nb::class_<PyRecordBatch>(m, "RecordBatch", "An immutable Arrow record batch held by Quiver")
       .def_prop_ro("num_rows", [](const PyRecordBatch& b) { return b.batch->num_rows(); })
       .def_prop_ro("num_columns", [](const PyRecordBatch& b) { return b.batch->num_columns(); })
-      .def_prop_ro("schema", [](const PyRecordBatch& b) { return b.batch->schema()->ToString(); })
       .def("validate", [](const PyRecordBatch& b) { Check(b.batch->ValidateFull()); })
       .def("__len__", [](const PyRecordBatch& b) { return b.batch->num_rows(); })
       .def("__repr__",
@@ -328,10 +349,9 @@ NB_MODULE(_quiver, m) {
       .def("__arrow_c_schema__",
            [](const PyRecordBatch& b) { return SchemaCapsuleImpl(*b.batch->schema()); });
 
-  nb::class_<PyArray>(m, "Array", "An immutable Arrow array held by Quiver")
+  auto array_class = nb::class_<PyArray>(m, "Array", "An immutable Arrow array held by Quiver")
       .def("__len__", [](const PyArray& a) { return a.array->length(); })
       .def_prop_ro("null_count", [](const PyArray& a) { return a.array->null_count(); })
-      .def_prop_ro("type", [](const PyArray& a) { return a.array->type()->ToString(); })
       .def("validate", [](const PyArray& a) { Check(a.array->ValidateFull()); })
       .def("__repr__", [](const PyArray& a) { return a.array->ToString(); })
       .def("__arrow_c_array__", [](const PyArray& a, nb::object) { return ArrayCapsules(a); },
@@ -340,16 +360,16 @@ NB_MODULE(_quiver, m) {
       .def("to_pyarrow",
            [](nb::object self) { return nb::module_::import_("pyarrow").attr("array")(self); },
            "A pyarrow.Array of the same data (zero-copy through __arrow_c_array__)")
-      .def("to_pylist",
-           [](nb::object self) {
-             return nb::module_::import_("pyarrow").attr("array")(self).attr("to_pylist")();
-           },
-           "The values as Python objects (through to_pyarrow() until Quiver has its own)")
       .def("equals",
            [](const PyArray& a, nb::handle other) {
              return a.array->Equals(*ArrayFromPy(other).first);
            },
            "Same type, length, nulls and values (pyarrow's Array.equals)");
+
+  BindSchema(m);
+  BindTableMethods(m, table_class, batch_class, array_class);
+  BindPyList(m);
+  BindPyConvert(m);
 
   m.def("table", &MakeTable, nb::arg("data"),
         "A Quiver table from any object with __arrow_c_stream__ or __arrow_c_array__");

@@ -241,6 +241,15 @@ struct PyParquetWriter {
 
   void WriteTable(nb::handle data, nb::handle row_group_size) {
     EnsureOpen();
+    if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+      if (!row_group_size.is_none() &&
+          !(nb::isinstance<nb::int_>(row_group_size) && nb::cast<int64_t>(row_group_size) == -1)) {
+        Raise(Status::Invalid("row_group_size: not taken with a stream input (its batches are "
+                              "written as they come, in row groups of the writer's row_group_size)"));
+      }
+      WriteReader(reader, /*as_table=*/true);
+      return;
+    }
     TablePtr table = TableFromPy(data);
     std::optional<int64_t> rows;
     if (!row_group_size.is_none()) {
@@ -266,6 +275,10 @@ struct PyParquetWriter {
 
   void WriteBatch(nb::handle data) {
     EnsureOpen();
+    if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+      WriteReader(reader);
+      return;
+    }
     TablePtr table = TableFromPy(data);
     Status st;
     {
@@ -279,6 +292,34 @@ struct PyParquetWriter {
           if (!st.ok()) break;
         }
       }
+    }
+    Check(st);
+  }
+
+  // Writes a stream batch by batch (never the whole stream in memory): each
+  // batch appended to the open row group, as write_batch does; as_table (as
+  // write_table does): the open row group finished first, the stream's rows
+  // in row groups of their own, the last one finished at the end.
+  void WriteReader(const RecordBatchReaderPtr& reader, bool as_table = false) {
+    EnsureOpen();
+    if (!reader->schema()->Equals(*writer->schema())) {
+      Raise(Status::Invalid("the stream's schema differs from the writer's:\n",
+                            reader->schema()->ToString(), "\nvs\n", writer->schema()->ToString()));
+    }
+    Status st;
+    {
+      nb::gil_scoped_release release;
+      if (as_table) st = writer->FlushRowGroup();
+      while (st.ok()) {
+        auto next = reader->Next();
+        if (!next.ok()) {
+          st = next.status();
+          break;
+        }
+        if (*next == nullptr) break;
+        st = writer->WriteRecordBatch(**next);
+      }
+      if (st.ok() && as_table) st = writer->FlushRowGroup();
     }
     Check(st);
   }
@@ -433,12 +474,25 @@ void BindWriter(nb::module_& m) {
   m.def(
       "write_parquet",
       [](nb::handle data, nb::handle where, nb::kwargs kwargs) -> nb::object {
-        TablePtr table = TableFromPy(data);
         nb::object stream;
         if (where.is_none()) {
           stream = nb::module_::import_("quiver").attr("BufferOutputStream")();
           where = stream;
         }
+        if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+          // A stream: written batch by batch as it is read, never whole.
+          auto w = OpenWriter(where, reader->schema(), kwargs);
+          try {
+            w->WriteReader(reader);
+            w->Close();
+          } catch (...) {
+            w->Abort();
+            throw;
+          }
+          if (stream.is_valid()) return stream.attr("getvalue")();
+          return nb::none();
+        }
+        TablePtr table = TableFromPy(data);
         auto w = OpenWriter(where, table->schema(), kwargs);
         try {
           w->WriteTablePtr(table);

@@ -115,7 +115,9 @@ class Printer {
     out_ += '\n';
     const int slot_indent = indent + options_.indent_size;
     for (int64_t i = 0; i < n; ++i) {
-      if (window >= 0 && i == window && n > 2 * static_cast<int64_t>(window)) {
+      // As Arrow C++: no "..." standing for a single slot (2 * window + 1
+      // slots print whole).
+      if (window >= 0 && i == window && n > 2 * static_cast<int64_t>(window) + 1) {
         Indent(slot_indent);
         out_ += "...\n";
         i = n - window - 1;

@@ -60,6 +60,11 @@ TEST(PrettyPrintTest, Window) {
   // Exactly 2 * window values: everything.
   EXPECT_EQ(Print(ArrayFromVector<int32_t>(int32(), {1, 2, 3, 4}), options),
             "[\n  1,\n  2,\n  3,\n  4\n]");
+  // 2 * window + 1 values: everything too, as Arrow C++ (no "..." for one value).
+  EXPECT_EQ(Print(ArrayFromVector<int32_t>(int32(), {1, 2, 3, 4, 5}), options),
+            "[\n  1,\n  2,\n  3,\n  4,\n  5\n]");
+  EXPECT_EQ(Print(ArrayFromVector<int32_t>(int32(), {1, 2, 3, 4, 5, 6}), options),
+            "[\n  1,\n  2,\n  ...\n  5,\n  6\n]");
   options.window = -1;
   EXPECT_EQ(Print(ArrayFromVector<int32_t>(int32(), values), options).size(),
             std::string("[\n]").size() + 10 * 5 + 15 * 6 - 1);  // every value
@@ -204,7 +209,7 @@ TEST(PrettyPrintTest, Lists) {
   auto inner = ListArrayFromOffsets(list(int32()), {0, 1, 2, 3, 4}, values);
   PrettyPrintOptions options;
   options.container_window = 1;
-  EXPECT_EQ(Print(ListArrayFromOffsets(list(list(int32())), {0, 1, 2, 3}, inner), options),
+  EXPECT_EQ(Print(ListArrayFromOffsets(list(list(int32())), {0, 1, 2, 3, 4}, inner), options),
             "[\n"
             "  [\n"
             "    [\n"
@@ -214,7 +219,7 @@ TEST(PrettyPrintTest, Lists) {
             "  ...\n"
             "  [\n"
             "    [\n"
-            "      3\n"
+            "      4\n"
             "    ]\n"
             "  ]\n"
             "]");
