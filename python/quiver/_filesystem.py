@@ -26,6 +26,7 @@ group by row group; a failed write leaves nothing at the destination (see
 _Sink.abort).
 """
 
+import contextlib
 import os
 import re
 
@@ -165,7 +166,7 @@ def resolve(source, filesystem, writing):
         if writing and scheme in ("http", "https"):
             raise _errors().InvalidError(f"{source}: {scheme}:// URIs are read-only (no write over HTTP)")
         return _from_uri(source, scheme)
-    if isinstance(source, bytes):
+    if writing and isinstance(source, bytes):  # the writer's bytes are a path (read's: data)
         source = os.fsdecode(source)
     if not isinstance(source, (str, os.PathLike)):
         what = "destination" if writing else "source"
@@ -245,6 +246,21 @@ def open_input(source, filesystem):
     except OSError as e:
         raise _errors().IOError(f"{target.name}: {_why(e, 'reading')}") from e
     return f, f
+
+
+@contextlib.contextmanager
+def naming(opened):
+    """Quiver errors raised while reading a file Quiver opened on a
+    filesystem start with its URI (a local path's name the C++ reader gives)."""
+    if opened is None:
+        yield
+        return
+    try:
+        yield
+    except _errors().QuiverError as e:
+        if str(e).startswith(opened.name):
+            raise
+        raise type(e)(f"{opened.name}: {e}") from e
 
 
 def _fsspec_open_read(fs, path):

@@ -73,11 +73,12 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     expression = _filter_expression(filters)
     src, opened = _filesystem.open_input(source, filesystem)
     try:
-        f = _open(src, options)
-        try:
-            return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
-        finally:
-            f.close()
+        with _filesystem.naming(opened):
+            f = _open(src, options)
+            try:
+                return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
+            finally:
+                f.close()
     finally:
         if opened is not None:
             opened.close()
@@ -142,7 +143,8 @@ class ParquetFile:
         _not_built(decryption_properties=options.pop("decryption_properties", None))
         src, self._opened = _filesystem.open_input(source, filesystem)
         try:
-            self._file = _open(src, options)
+            with _filesystem.naming(self._opened):
+                self._file = _open(src, options)
         except BaseException:
             if self._opened is not None:
                 self._opened.close()
