@@ -6,6 +6,8 @@ and what Quiver writes pq.read_table reads back equal."""
 
 import http.server
 import importlib
+import os
+import subprocess
 import sys
 import threading
 import uuid
@@ -391,3 +393,23 @@ def to_bytes_one_group(t):
     sink = pa.BufferOutputStream()
     pq.write_table(t, sink, compression="none")
     return sink.getvalue().to_pybytes()
+
+
+def test_local_and_file_uri_import_neither_fsspec_nor_pyarrow(tmp_path):
+    # quiver imports without fsspec and pyarrow, and only a filesystem or URI
+    # of theirs imports them (file:// URIs are local paths).
+    code = (
+        "import pathlib, sys, quiver\n"
+        "t = quiver.Table.from_pydict({'a': [1, 2, 3]})\n"
+        "p = pathlib.Path(sys.argv[1])\n"
+        "quiver.write_parquet(t, p.as_uri())\n"
+        "assert quiver.read_table(str(p)) == t\n"
+        "assert quiver.ParquetFile(p.as_uri()).read(columns=['a']) == t\n"
+        "loaded = {m.split('.')[0] for m in sys.modules} & {'fsspec', 'pyarrow'}\n"
+        "assert not loaded, loaded\n"
+        "print('ok')\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(quiver.__file__))
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "t.parquet")],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
