@@ -209,3 +209,20 @@ def test_missing_object_and_bucket(s3):
         quiver.read_table(f"s3://{BUCKET}/missing.parquet")
     with pytest.raises(quiver.IOError, match=f"s3://{BUCKET}/missing.parquet: no such file"):
         quiver.ParquetFile(f"{BUCKET}/missing.parquet", filesystem=pyarrow_fs(s3))
+
+
+def test_server_counts_match_read_stats(s3, wide):
+    # Opening is one suffix GET (the footer); a read's GETs carry exactly the
+    # bytes read_stats counts; adjacent column chunks are one GET.
+    t, data = wide
+    s3["counter"].take()
+    f = quiver.ParquetFile(f"s3://{BUCKET}/wide.parquet")
+    gets, body = s3_reads(s3["counter"].take())
+    assert len(gets) == 1 and gets[0][2] == f"bytes={len(data) - body}-{len(data) - 1}"
+    f.read(columns=["c3", "c7"])
+    gets, body = s3_reads(s3["counter"].take())
+    assert len(gets) == 2 and body == f.read_stats["bytes_read"]
+    f.read(columns=["c3", "c4"])
+    gets, body = s3_reads(s3["counter"].take())
+    assert len(gets) == 1 and body == f.read_stats["bytes_read"]
+    f.close()
