@@ -29,6 +29,8 @@ _Sink.abort).
 import contextlib
 import os
 import re
+import threading
+import weakref
 
 # `scheme://`: a URI (a Windows drive letter "C:/" has no "//").
 _URI = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
@@ -192,17 +194,22 @@ def _why(error, doing):
 
 class _RemoteFile:
     """A file opened on a filesystem, as the C++ range reader takes it
-    (seek / read / tell), named for messages by its URI. pyarrow files are
-    read with read_at (one call a range)."""
+    (seek / read / tell), named for messages by its URI. It keeps its own
+    position and reads a range in one step: pyarrow files with read_at;
+    fsspec files with seek + read under a lock of the underlying file, which
+    fsspec may share between opens (memory:// hands every open of a path the
+    same object), so that two readers of one file never interleave."""
 
     def __init__(self, inner, name, positional):
         self._inner, self.name, self._positional = inner, name, positional
         self._pos = 0
-        self._size = inner.size() if positional else None
+        if positional:
+            self._size = inner.size()
+        else:
+            self._size = inner.seek(0, 2)
+            self._lock = _lock_of(inner)
 
     def seek(self, offset, whence=0):
-        if not self._positional:
-            return self._inner.seek(offset, whence)
         if whence == 0:
             self._pos = offset
         elif whence == 1:
@@ -212,14 +219,17 @@ class _RemoteFile:
         return self._pos
 
     def tell(self):
-        return self._pos if self._positional else self._inner.tell()
+        return self._pos
 
     def read(self, n=-1):
-        if not self._positional:
-            return self._inner.read(n)
         if n is None or n < 0:
             n = self._size - self._pos
-        out = self._inner.read_at(n, self._pos)
+        if self._positional:
+            out = self._inner.read_at(n, self._pos)
+        else:
+            with self._lock:
+                self._inner.seek(self._pos)
+                out = self._inner.read(n)
         self._pos += len(out)
         return out
 
@@ -229,6 +239,28 @@ class _RemoteFile:
 
     def close(self):
         self._inner.close()
+
+
+_LOCKS = weakref.WeakKeyDictionary()
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock_of(f):
+    """The lock of an fsspec file object: one per object for the files fsspec
+    may hand to several opens; a file of its own (an AbstractBufferedFile,
+    opened anew each time) needs none shared."""
+    from fsspec.spec import AbstractBufferedFile
+
+    if isinstance(f, AbstractBufferedFile):
+        return threading.Lock()
+    try:
+        with _LOCKS_GUARD:
+            lock = _LOCKS.get(f)
+            if lock is None:
+                lock = _LOCKS[f] = threading.Lock()
+            return lock
+    except TypeError:  # not weak-referenceable or not hashable
+        return threading.Lock()
 
 
 def open_input(source, filesystem):

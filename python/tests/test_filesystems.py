@@ -130,6 +130,30 @@ def test_memory_parquet_writer_streams_row_groups(memfs):
     assert pq.read_table(f"{root}/w2.parquet", filesystem=fs).equals(t)
 
 
+def test_memory_concurrent_readers_of_one_file(memfs):
+    # memory:// hands every open of a path the same file object: readers in
+    # several threads (each decoding on the thread pool too) must not
+    # interleave their seek + read.
+    fs, root = memfs
+    rng = np.random.default_rng(5)
+    t = pa.table({f"c{i}": rng.random(40_000) for i in range(4)})
+    sink = pa.BufferOutputStream()
+    pq.write_table(t, sink, row_group_size=2000, compression="none")
+    fs.pipe(f"{root}/t.parquet", sink.getvalue().to_pybytes())
+    results = []
+
+    def work():
+        for _ in range(3):
+            results.append(pa.table(quiver.read_table(f"memory://{root}/t.parquet")).equals(t))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert results == [True] * 12
+
+
 def failing_stream(table, fail_after):
     """A stream of `table`'s rows, 100 at a time, raising after `fail_after` batches."""
     def batches():
