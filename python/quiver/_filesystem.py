@@ -277,6 +277,11 @@ def open_input(source, filesystem):
             f = _RemoteFile(_fsspec_open_read(target.fs, target.path), target.name, False)
     except OSError as e:
         raise _errors().IOError(f"{target.name}: {_why(e, 'reading')}") from e
+    except ValueError as e:
+        # e.g. fsspec's HTTP file of a server that gives no size: a stream,
+        # which cannot seek.
+        raise _errors().IOError(f"{target.name}: cannot be read by ranges (it does not "
+                                f"seek: {type(e).__name__}: {e})") from e
     return f, f
 
 

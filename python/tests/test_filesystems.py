@@ -350,6 +350,13 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
 
     def _serve(self, head):
         data = self.server.files.get(self.path)
+        if data is not None and self.path.startswith("/nosize/"):
+            # A server that gives neither a size nor ranges: the whole body.
+            self.send_response(200)
+            self.end_headers()
+            if not head:
+                self.wfile.write(data)
+            return
         rng = self.headers.get("Range")
         sent = 0
         if data is None:
@@ -411,6 +418,10 @@ def test_http_reads_only_the_ranges_needed(http_server):
     missing = f"http://127.0.0.1:{http_server.server_address[1]}/missing.parquet"
     with pytest.raises(quiver.IOError, match=f"{missing}: no such file"):
         quiver.read_table(missing)
+    http_server.files["/nosize/wide.parquet"] = data
+    nosize = f"http://127.0.0.1:{http_server.server_address[1]}/nosize/wide.parquet"
+    with pytest.raises(quiver.IOError, match=f"{nosize}: cannot be read by ranges"):
+        quiver.read_table(nosize)
 
 
 def to_bytes_one_group(t):
