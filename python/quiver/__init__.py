@@ -52,7 +52,6 @@ from quiver._quiver import (  # noqa: E402
     BufferOutputStream,
     ChunkedArray,
     Field,
-    ParquetWriter,
     RecordBatch,
     Table,
     Schema,
@@ -61,7 +60,6 @@ from quiver._quiver import (  # noqa: E402
     read_ipc,
     schema,
     write_ipc,
-    write_parquet,
 )
 
 from quiver._parquet import (  # noqa: E402
@@ -75,6 +73,7 @@ from quiver._parquet import (  # noqa: E402
     read_table,
 )
 from quiver._scalar import DataType, Scalar  # noqa: E402
+from quiver._writer import ParquetWriter, write_parquet  # noqa: E402
 from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
 
 # The exception classes named like Python's builtins (IOError,

@@ -12,6 +12,8 @@ duckdb take them zero-copy through the Arrow PyCapsule interface
 
 import warnings as _warnings
 
+from quiver import _filesystem
+
 from quiver._parquet_metadata import (  # noqa: F401 - re-exported by quiver
     ColumnChunkMetaData,
     FileMetaData,
@@ -54,17 +56,32 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     reads with a memory_limit, stay on the calling thread. False: the
     calling thread alone.
 
-    Named but not built yet (quiver.NotImplementedError): `filesystem`,
+    `filesystem`: a pyarrow.fs.FileSystem or an fsspec AbstractFileSystem
+    that `source` (a path) is read from; without it a URI source (s3://,
+    gs://, hf://, memory://, http(s)://, file://) is opened through fsspec
+    (quiver.NotImplementedError naming the package to install when it or
+    the protocol's package is missing). Remote files are opened without
+    read-ahead and only the byte ranges the read needs are fetched (the
+    footer in one suffix read, then the selected column chunks or pages,
+    nearby ranges coalesced). A local path (or file://, or a local
+    filesystem) is read directly.
+
+    Named but not built yet (quiver.NotImplementedError):
     `decryption_properties`. Any other keyword is a TypeError."""
-    _not_built(filesystem=filesystem,
-               decryption_properties=options.pop("decryption_properties", None))
+    _not_built(decryption_properties=options.pop("decryption_properties", None))
     batch_size = options.get("batch_size")
     expression = _filter_expression(filters)
-    f = _open(source, options)
+    src, opened = _filesystem.open_input(source, filesystem)
     try:
-        return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
+        with _filesystem.naming(opened):
+            f = _open(src, options)
+            try:
+                return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
+            finally:
+                f.close()
     finally:
-        f.close()
+        if opened is not None:
+            opened.close()
 
 
 def _filter_expression(filters):
@@ -76,14 +93,11 @@ def _filter_expression(filters):
     return filters_to_expression(filters)._e
 
 
-def _not_built(filesystem=None, decryption_properties=None):
+def _not_built(decryption_properties=None):
     """Reader options docs/interfaces.md names whose issue has not landed:
     quiver.NotImplementedError naming the option."""
     from quiver import NotImplementedError as NotBuilt
 
-    if filesystem is not None:
-        raise NotBuilt("filesystem= is not built yet (filesystems and URIs come with the "
-                       "dataset issue); pass a path, bytes or an open binary file object")
     if decryption_properties is not None:
         raise NotBuilt("decryption_properties= is not built yet: Quiver does not read "
                        "encrypted Parquet files")
@@ -122,23 +136,32 @@ class ParquetFile:
     iter_batches the columns of each batch; see read_table). close() (or leaving a `with` block) releases the source as
     pyarrow does: a path's file descriptor and a bytes-like object are let
     go; a file object the caller opened stays open (close(force=True)
-    closes it). Reading after close() raises quiver.InvalidError; the
+    closes it); a file opened on a `filesystem` (or for a URI) is closed. Reading after close() raises quiver.InvalidError; the
     metadata stays readable."""
 
     def __init__(self, source, filesystem=None, **options):
-        _not_built(filesystem=filesystem,
-                   decryption_properties=options.pop("decryption_properties", None))
-        self._file = _open(source, options)
+        _not_built(decryption_properties=options.pop("decryption_properties", None))
+        src, self._opened = _filesystem.open_input(source, filesystem)
+        try:
+            with _filesystem.naming(self._opened):
+                self._file = _open(src, options)
+        except BaseException:
+            if self._opened is not None:
+                self._opened.close()
+            raise
         self._source = source
         # As pyarrow: a source that has `closed` (a file object) is the
-        # caller's, anything else (a path, bytes) is ours to close.
-        self._close_source = getattr(source, "closed", True)
+        # caller's, anything else (a path, bytes, a file Quiver opened on a
+        # filesystem) is ours to close.
+        self._close_source = self._opened is not None or getattr(source, "closed", True)
         self._metadata = None
 
     def close(self, force=False):
         """Releases the source (see the class); idempotent."""
         if self._close_source or force:
             self._file.close()
+            if self._opened is not None:
+                self._opened.close()
             if force and hasattr(self._source, "close"):
                 self._source.close()
 

@@ -391,7 +391,8 @@ def test_write_table_row_group_size_errors(tmp_path):
             w.write_table(table, row_group_size=5)
 
 
-@pytest.mark.parametrize("option", ["encryption_properties", "filesystem", "metadata_collector"])
+# (filesystem= is built: test_filesystems.py.)
+@pytest.mark.parametrize("option", ["encryption_properties", "metadata_collector"])
 def test_options_not_built_yet(tmp_path, option):
     table = table_of(10)
     with pytest.raises(quiver.NotImplementedError, match=option):

@@ -1,5 +1,6 @@
 """Reader options docs/interfaces.md names: the ones not built yet raise
-quiver.NotImplementedError naming them (filesystem, decryption_properties);
+quiver.NotImplementedError naming them (decryption_properties; filesystem= is
+built: test_filesystems.py);
 use_threads is accepted everywhere, True by default (test_read_threads.py checks
 what it does); read_table's and ParquetFile's signatures are interfaces.md's; any other
 keyword is a TypeError naming it. ParquetFile.close() / `with` release the source as
@@ -37,7 +38,6 @@ def test_signatures_are_the_interfaces():
 
 
 @pytest.mark.parametrize("keyword, value, name", [
-    ("filesystem", object(), "filesystem"),
     ("decryption_properties", object(), "decryption_properties"),
 ])
 def test_read_table_not_built_options(path, keyword, value, name):
@@ -52,8 +52,7 @@ def test_defaults_and_none_are_accepted(path):
         assert pa.table(quiver.read_table(str(path), **options)).equals(expected)
 
 
-@pytest.mark.parametrize("keyword, value", [("filesystem", object()),
-                                            ("decryption_properties", object())])
+@pytest.mark.parametrize("keyword, value", [("decryption_properties", object())])
 def test_parquet_file_not_built_options(path, keyword, value):
     with pytest.raises(quiver.NotImplementedError, match=keyword):
         quiver.ParquetFile(str(path), **{keyword: value})
