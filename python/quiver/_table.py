@@ -213,20 +213,27 @@ def _batch_reduce(self):
 # --- Array / ChunkedArray -------------------------------------------------------------------
 
 
-def _array_getitem(self, key):
-    """a[i]: a quiver.Scalar (negative i from the end); a[a:b]: a slice."""
+def _index_or_slice(self, key):
+    """(None, self[a:b]) for a slice, else (i, None): i the index key names,
+    negative from the end, checked against len(self)."""
     if isinstance(key, slice):
         start, stop, step = key.indices(len(self))
         if step != 1:
             raise IndexError("only slices with step 1 are supported")
-        return self.slice(start, max(stop - start, 0))
+        return None, self.slice(start, max(stop - start, 0))
     i = _operator.index(key)
     n = len(self)
     if i < 0:
         i += n
     if not 0 <= i < n:
         raise IndexError(f"index {key} out of range (length {n})")
-    return _scalar_of(self, i)
+    return i, None
+
+
+def _array_getitem(self, key):
+    """a[i]: a quiver.Scalar (negative i from the end); a[a:b]: a slice."""
+    i, sliced = _index_or_slice(self, key)
+    return sliced if i is None else _scalar_of(self, i)
 
 
 def _scalar_of(array, i):
@@ -335,17 +342,9 @@ def _chunked_slice(self, offset=0, length=None):
 
 
 def _chunked_getitem(self, key):
-    if isinstance(key, slice):
-        start, stop, step = key.indices(len(self))
-        if step != 1:
-            raise IndexError("only slices with step 1 are supported")
-        return self.slice(start, max(stop - start, 0))
-    i = _operator.index(key)
-    n = len(self)
-    if i < 0:
-        i += n
-    if not 0 <= i < n:
-        raise IndexError(f"index {key} out of range (length {n})")
+    i, sliced = _index_or_slice(self, key)
+    if i is None:
+        return sliced
     for chunk in self.chunks:
         if i < len(chunk):
             return chunk[i]

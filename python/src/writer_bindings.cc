@@ -479,11 +479,11 @@ void BindWriter(nb::module_& m) {
           stream = nb::module_::import_("quiver").attr("BufferOutputStream")();
           where = stream;
         }
-        if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
-          // A stream: written batch by batch as it is read, never whole.
-          auto w = OpenWriter(where, reader->schema(), kwargs);
+        // Opens the writer, writes, closes; aborted (nothing left) on an error.
+        auto write_all = [&](const SchemaPtr& schema, auto&& write) -> nb::object {
+          auto w = OpenWriter(where, schema, kwargs);
           try {
-            w->WriteReader(reader);
+            write(*w);
             w->Close();
           } catch (...) {
             w->Abort();
@@ -491,18 +491,13 @@ void BindWriter(nb::module_& m) {
           }
           if (stream.is_valid()) return stream.attr("getvalue")();
           return nb::none();
+        };
+        if (RecordBatchReaderPtr reader = StreamFromPy(data)) {
+          // A stream: written batch by batch as it is read, never whole.
+          return write_all(reader->schema(), [&](auto& w) { w.WriteReader(reader); });
         }
         TablePtr table = TableFromPy(data);
-        auto w = OpenWriter(where, table->schema(), kwargs);
-        try {
-          w->WriteTablePtr(table);
-          w->Close();
-        } catch (...) {
-          w->Abort();
-          throw;
-        }
-        if (stream.is_valid()) return stream.attr("getvalue")();
-        return nb::none();
+        return write_all(table->schema(), [&](auto& w) { w.WriteTablePtr(table); });
       },
       nb::arg("data"), nb::arg("where").none(), nb::arg("kwargs"),
       "Writes anything with __arrow_c_stream__ / __arrow_c_array__ as a Parquet file (options\n"
