@@ -75,6 +75,7 @@ from quiver._parquet import (  # noqa: E402
 from quiver._scalar import DataType, Scalar  # noqa: E402
 from quiver._writer import ParquetWriter, write_parquet  # noqa: E402
 from quiver._dataset_write import write_to_dataset  # noqa: E402
+from quiver._dataset import ParquetDataset  # noqa: E402
 from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
 
 # The exception classes named like Python's builtins (IOError,
@@ -106,6 +107,7 @@ __all__ = [
     "table",
     "write_parquet",
     "write_to_dataset",
+    "ParquetDataset",
     "write_ipc",
     "read_ipc",
     "ParquetWriter",
