@@ -1,0 +1,344 @@
+"""Datasets (issue 46 section 3): quiver.write_to_dataset, quiver.ParquetDataset
+and read_table of a directory / glob / list of files. pyarrow is the judge
+(pyarrow.dataset and pq.read_table read what Quiver writes, and Quiver reads
+what pyarrow writes, equal), duckdb and polars read Quiver's datasets back
+equal, and a counting fsspec filesystem shows partition filters open no
+pruned file."""
+
+import collections
+import datetime
+import os
+import uuid
+
+import duckdb
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+import pytest
+from fsspec.implementations.memory import MemoryFileSystem
+
+import quiver
+from quiver.compute import field
+
+
+def sample(n=300, seed=1):
+    rng = np.random.default_rng(seed)
+    cities = np.array(["Paris", "New York", "a/b=c%", "Zürich"])
+    return pa.table({
+        "year": pa.array(rng.integers(2020, 2024, n), pa.int64()),
+        "city": pa.array(cities[rng.integers(0, 4, n)]).cast(pa.string()),
+        "id": pa.array(np.arange(n), pa.int64()),
+        "amount": pa.array(rng.random(n) * 100),
+        "note": pa.array([None if i % 7 == 0 else f"n{i}" for i in range(n)], pa.string()),
+    })
+
+
+def sorted_rows(table, by="id"):
+    return sorted(pa.table(table).to_pylist(), key=lambda r: r[by])
+
+
+def files_of(root):
+    return sorted(os.path.relpath(os.path.join(d, f), root)
+                  for d, _, fs in os.walk(root) for f in fs)
+
+
+# --- write_to_dataset ------------------------------------------------------------------
+
+
+def test_write_layout_and_names_match_pyarrow(tmp_path):
+    t = sample()
+    quiver.write_to_dataset(t, str(tmp_path / "q"), partition_cols=["year", "city"])
+    pq.write_to_dataset(t, str(tmp_path / "p"), partition_cols=["year", "city"])
+    strip = lambda names: sorted(os.path.dirname(n) for n in names)  # noqa: E731
+    q_files, p_files = files_of(tmp_path / "q"), files_of(tmp_path / "p")
+    assert strip(q_files) == strip(p_files)
+    assert "year=2021/city=a%2Fb%3Dc%25" in strip(q_files)
+    assert "year=2021/city=Z%C3%BCrich" in strip(q_files)
+    assert "year=2021/city=New%20York" in strip(q_files)
+    # "<uuid4 hex>-0.parquet", one uuid for the call
+    bases = {os.path.basename(n) for n in q_files}
+    assert len(bases) == 1
+    (base,) = bases
+    assert base.endswith("-0.parquet") and uuid.UUID(hex=base[:-len("-0.parquet")]).version == 4
+
+
+def test_write_read_back_by_pyarrow_dataset_equal(tmp_path):
+    t = sample()
+    quiver.write_to_dataset(quiver.table(t), str(tmp_path), partition_cols=["year", "city"])
+    back = pads.dataset(str(tmp_path), partitioning="hive").to_table()
+    assert back.num_rows == t.num_rows
+    got = sorted_rows(back.select(t.column_names))
+    assert got == sorted_rows(t)
+    # rows within a partition in input order
+    part = pq.read_table(str(tmp_path / "year=2022" / "city=Paris"))
+    want = t.filter((pa.compute.field("year") == 2022) & (pa.compute.field("city") == "Paris"))
+    assert part.column("id").to_pylist() == want.column("id").to_pylist()
+    assert part.column_names == ["id", "amount", "note"]
+
+
+def test_write_read_back_by_duckdb_and_polars(tmp_path):
+    t = sample()
+    quiver.write_to_dataset(t, str(tmp_path), partition_cols=["year", "city"])
+    glob = str(tmp_path / "**" / "*.parquet")
+    con = duckdb.connect()
+    rows = con.execute(f"select year, city, id, amount, note from read_parquet('{glob}', "
+                       f"hive_partitioning=true) order by id").fetchall()
+    assert [tuple(r.values()) for r in sorted_rows(t)] == [tuple(r) for r in rows]
+    pl_rows = (pl.scan_parquet(glob, hive_partitioning=True).sort("id")
+               .select(["year", "city", "id", "amount", "note"]).collect().to_dicts())
+    assert pl_rows == sorted_rows(t)
+
+
+def test_write_nulls_bools_dates_and_no_partitions(tmp_path):
+    t = pa.table({"k": pa.array([1, None, 1], pa.int32()),
+                  "b": [True, False, True],
+                  "d": pa.array([datetime.date(2024, 1, 2)] * 3),
+                  "v": [1, 2, 3]})
+    quiver.write_to_dataset(t, str(tmp_path / "a"), partition_cols=["k", "b", "d"])
+    assert sorted(os.path.dirname(f) for f in files_of(tmp_path / "a")) == [
+        "k=1/b=true/d=2024-01-02", "k=__HIVE_DEFAULT_PARTITION__/b=false/d=2024-01-02"]
+    back = pq.read_table(str(tmp_path / "a"))
+    assert sorted(back.column("v").to_pylist()) == [1, 2, 3]
+    assert back.filter(pa.compute.field("v") == 2).column("k").to_pylist() == [None]
+    quiver.write_to_dataset(t, str(tmp_path / "flat"))
+    (name,) = files_of(tmp_path / "flat")
+    assert pq.read_table(str(tmp_path / "flat" / name)).equals(t)
+
+
+def test_max_rows_per_file_and_basename_template(tmp_path):
+    t = pa.table({"k": [1] * 10 + [2] * 3, "v": list(range(13))})
+    quiver.write_to_dataset(t, str(tmp_path), partition_cols=["k"], max_rows_per_file=4,
+                            basename_template="part-{i}.parquet")
+    assert files_of(tmp_path) == [f"k=1/part-{i}.parquet" for i in range(3)] + ["k=2/part-0.parquet"]
+    assert pq.read_table(str(tmp_path / "k=1" / "part-2.parquet")).column("v").to_pylist() == [8, 9]
+    back = pq.read_table(str(tmp_path))
+    assert sorted(back.column("v").to_pylist()) == list(range(13))
+
+
+def test_writer_options_reach_the_files(tmp_path):
+    t = pa.table({"k": [1, 1, 2], "v": [1.0, 2.0, 3.0]})
+    quiver.write_to_dataset(t, str(tmp_path), partition_cols=["k"], compression="zstd",
+                            row_group_size=1)
+    md = pq.ParquetFile(str(tmp_path / "k=1" / files_of(tmp_path / "k=1")[0])).metadata
+    assert md.num_row_groups == 2
+    assert md.row_group(0).column(0).compression == "ZSTD"
+
+
+def test_existing_data_behavior(tmp_path):
+    t = pa.table({"k": [1, 2], "v": [10, 20]})
+    root = str(tmp_path / "ds")
+    quiver.write_to_dataset(t, root, partition_cols=["k"], basename_template="a-{i}.parquet")
+    # overwrite_or_ignore: same name replaced, other names kept
+    quiver.write_to_dataset(pa.table({"k": [1], "v": [11]}), root, partition_cols=["k"],
+                            basename_template="b-{i}.parquet")
+    assert files_of(root) == ["k=1/a-0.parquet", "k=1/b-0.parquet", "k=2/a-0.parquet"]
+    with pytest.raises(quiver.InvalidError, match="already holds data"):
+        quiver.write_to_dataset(t, root, partition_cols=["k"], existing_data_behavior="error")
+    quiver.write_to_dataset(t, str(tmp_path / "new"), existing_data_behavior="error")
+    # delete_matching: only the partitions written are emptied first
+    quiver.write_to_dataset(pa.table({"k": [1], "v": [12]}), root, partition_cols=["k"],
+                            existing_data_behavior="delete_matching",
+                            basename_template="c-{i}.parquet")
+    assert files_of(root) == ["k=1/c-0.parquet", "k=2/a-0.parquet"]
+    assert sorted(pq.read_table(root).column("v").to_pylist()) == [12, 20]
+
+
+def test_write_errors(tmp_path):
+    t = pa.table({"k": [1], "v": [1]})
+    with pytest.raises(quiver.KeyError, match="no partition column 'x'"):
+        quiver.write_to_dataset(t, str(tmp_path), partition_cols=["x"])
+    with pytest.raises(quiver.InvalidError, match="existing_data_behavior"):
+        quiver.write_to_dataset(t, str(tmp_path), existing_data_behavior="replace")
+    with pytest.raises(quiver.InvalidError, match="must contain '\\{i\\}'"):
+        quiver.write_to_dataset(t, str(tmp_path), basename_template="x.parquet")
+    with pytest.raises(quiver.InvalidError, match="every column is a partition column"):
+        quiver.write_to_dataset(t, str(tmp_path), partition_cols=["k", "v"])
+    with pytest.raises(quiver.NotImplementedError, match="'f' holds float"):
+        quiver.write_to_dataset(pa.table({"f": [1.5], "v": [1]}), str(tmp_path),
+                                partition_cols=["f"])
+    with pytest.raises(TypeError):
+        quiver.write_to_dataset(t, str(tmp_path), no_such_option=1)
+
+
+def test_write_and_read_on_memory_filesystem():
+    t = sample(100)
+    root = f"memory://ds-{uuid.uuid4().hex}"
+    quiver.write_to_dataset(t, root, partition_cols=["city"])
+    fs = MemoryFileSystem()
+    path = root[len("memory://"):]
+    assert len(fs.find(path)) == 4
+    back = quiver.read_table(root)
+    assert sorted_rows(back.select(t.column_names)) == sorted_rows(t)
+    ds = quiver.ParquetDataset(path, filesystem=fs)
+    assert ds.read(filters=[("city", "=", "Paris")]).num_rows == \
+        t.filter(pa.compute.field("city") == "Paris").num_rows
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pyarrow_dataset(tmp_path):
+    t = sample()
+    pq.write_to_dataset(t, str(tmp_path), partition_cols=["year", "city"])
+    return str(tmp_path), t
+
+
+def test_read_table_of_a_directory_equals_pyarrow(pyarrow_dataset):
+    root, _ = pyarrow_dataset
+    got = pa.table(quiver.read_table(root))
+    want = pq.read_table(root)
+    assert got.schema == want.schema
+    assert str(want.schema.field("year").type) == "dictionary<values=int32, indices=int32, ordered=0>"
+    assert got.equals(want)
+
+
+def test_key_types_follow_pyarrow(tmp_path):
+    t = pa.table({"big": [10**12, 1, None], "small": [-3, 4, 5], "s": ["1", "x", "2"],
+                  "v": [1, 2, 3]})
+    pq.write_to_dataset(t, str(tmp_path), partition_cols=["big", "small", "s"])
+    got, want = pa.table(quiver.read_table(str(tmp_path))), pq.read_table(str(tmp_path))
+    assert got.schema == want.schema
+    assert got.equals(want)
+
+
+@pytest.mark.parametrize("filters", [
+    [("year", "=", 2021)],
+    [("year", ">=", 2022), ("city", "in", ["Paris", "a/b=c%"])],
+    [[("year", "=", 2020)], [("city", "=", "Zürich"), ("amount", "<", 30)]],
+    [("amount", ">", 50), ("note", "!=", "n3")],
+    [("city", "not in", ["Paris"]), ("id", "<", 100)],
+])
+def test_filters_equal_pyarrow(pyarrow_dataset, filters):
+    root, _ = pyarrow_dataset
+    got = pa.table(quiver.read_table(root, filters=filters))
+    want = pq.read_table(root, filters=filters)
+    assert sorted_rows(got) == sorted_rows(want)
+    assert got.schema == want.schema
+
+
+def test_expression_filters(pyarrow_dataset):
+    root, t = pyarrow_dataset
+    ds = quiver.ParquetDataset(root)
+    on_keys = ds.read(filters=field("year") == 2023)
+    assert sorted_rows(on_keys) == sorted_rows(pq.read_table(root, filters=[("year", "=", 2023)]))
+    mixed = (field("year") == 2023) | (field("amount") > 90)
+    want = pq.read_table(root, filters=pa.compute.field("year").cast(pa.int32()) == 2023)
+    got = ds.read(filters=mixed, columns=["id", "amount"])
+    expected = {r["id"] for r in want.to_pylist()} | {
+        r["id"] for r in t.to_pylist() if r["amount"] > 90}
+    assert {r["id"] for r in got.to_pylist()} == expected
+    assert got.column_names == ["id", "amount"]
+
+
+def test_columns_and_constructor_filters(pyarrow_dataset):
+    root, _ = pyarrow_dataset
+    ds = quiver.ParquetDataset(root, filters=[("year", "<", 2022)])
+    got = ds.read(columns=["city", "id"], filters=[("amount", ">", 50)])
+    want = pq.read_table(root, columns=["city", "id"],
+                         filters=[("year", "<", 2022), ("amount", ">", 50)])
+    assert got.column_names == ["city", "id"]
+    assert sorted_rows(got) == sorted_rows(want)
+    with pytest.raises(quiver.KeyError, match="no column 'nope'"):
+        ds.read(columns=["nope"])
+
+
+def test_files_schema_and_iter_batches(pyarrow_dataset):
+    root, t = pyarrow_dataset
+    ds = quiver.ParquetDataset(root)
+    want = pq.ParquetDataset(root)
+    assert ds.files == want.files
+    assert ds.schema.to_pyarrow() == pq.read_table(root).schema
+    batches = list(ds.iter_batches(batch_size=7, columns=["id", "year"]))
+    assert all(b.num_rows <= 7 for b in batches)
+    ids = [i for b in batches for i in b.column(0).to_pylist()]
+    assert sorted(ids) == list(range(t.num_rows))
+    assert ds.partition_keys == ["year", "city"]
+
+
+def test_glob_and_list_of_files(pyarrow_dataset):
+    root, t = pyarrow_dataset
+    got = quiver.read_table(os.path.join(root, "year=2021", "*", "*.parquet"))
+    assert sorted(got.column("city").to_pylist()) == sorted(
+        t.filter(pa.compute.field("year") == 2021).column("city").to_pylist())
+    files = quiver.ParquetDataset(root).files[:3]
+    from_list = quiver.read_table(files)
+    assert from_list.num_rows == sum(pq.read_metadata(f).num_rows for f in files)
+    assert "year" in from_list.column_names
+
+
+def test_no_file_passes(pyarrow_dataset):
+    root, _ = pyarrow_dataset
+    got = pa.table(quiver.read_table(root, filters=[("year", "=", 1999)]))
+    want = pq.read_table(root, filters=[("year", "=", 1999)])
+    assert got.num_rows == 0 and got.schema == want.schema
+
+
+class CountingFS(MemoryFileSystem):
+    """memory:// counting the files opened (by path)."""
+
+    protocol = ("countingmem",)
+    opened = collections.Counter()
+
+    def _open(self, path, mode="rb", **kwargs):
+        CountingFS.opened[self._strip_protocol(path)] += 1
+        return super()._open(path, mode, **kwargs)
+
+
+def test_partition_filters_open_no_pruned_file():
+    fs = CountingFS()
+    root = f"/counting-{uuid.uuid4().hex}"
+    t = sample()
+    quiver.write_to_dataset(t, root, partition_cols=["year", "city"], filesystem=fs)
+    CountingFS.opened.clear()
+    ds = quiver.ParquetDataset(root, filesystem=fs)
+    assert len(ds.files) == 16 and not CountingFS.opened  # listing opens nothing
+    got = ds.read(filters=[("year", "=", 2021), ("city", "=", "Paris"), ("amount", ">", 10)])
+    (wanted,) = [f for f in ds.files if "year=2021/city=Paris/" in f]
+    assert set(CountingFS.opened) == {wanted}
+    want = t.filter((pa.compute.field("year") == 2021) & (pa.compute.field("city") == "Paris")
+                    & (pa.compute.field("amount") > 10))
+    assert sorted(got.column("id").to_pylist()) == want.column("id").to_pylist()
+
+
+def test_schema_mismatch_error_and_unification(tmp_path):
+    pq.write_table(pa.table({"a": pa.array([1, 2], pa.int32()), "b": ["x", "y"]}),
+                   str(tmp_path / "f1.parquet"))
+    pq.write_table(pa.table({"a": pa.array([3], pa.int64()), "c": [1.5]}),
+                   str(tmp_path / "f2.parquet"))
+    with pytest.raises(quiver.InvalidError,
+                       match=r"field 'a' is int32 in .*f1.parquet and int64 in .*f2.parquet"):
+        quiver.read_table(str(tmp_path))
+    got = quiver.ParquetDataset(str(tmp_path), promote_options="permissive").read()
+    assert str(got.schema.field(0).type) == "int64"
+    assert got.to_pylist() == [{"a": 1, "b": "x", "c": None}, {"a": 2, "b": "y", "c": None},
+                               {"a": 3, "b": None, "c": 1.5}]
+    want = pads.dataset(str(tmp_path), schema=pa.schema([("a", pa.int64()), ("c", pa.float64())]))
+    got = quiver.ParquetDataset(str(tmp_path),
+                                schema=pa.schema([("a", pa.int64()), ("c", pa.float64())])).read()
+    assert pa.table(got).equals(want.to_table())
+
+
+def test_schema_types_partition_keys(tmp_path):
+    pq.write_to_dataset(pa.table({"k": [1, 2], "v": [1, 2]}), str(tmp_path), partition_cols=["k"])
+    schema = pa.schema([("v", pa.int64()), ("k", pa.int64())])
+    got = pa.table(quiver.ParquetDataset(str(tmp_path), schema=schema).read())
+    want = pads.dataset(str(tmp_path), schema=schema, partitioning="hive").to_table()
+    assert got.schema == schema and sorted_rows(got, "v") == sorted_rows(want, "v")
+
+
+def test_read_errors(tmp_path):
+    with pytest.raises(quiver.NotImplementedError, match="partitioning"):
+        quiver.ParquetDataset(str(tmp_path), partitioning="directory")
+    with pytest.raises(quiver.InvalidError, match="no file"):
+        quiver.ParquetDataset(str(tmp_path))
+    with pytest.raises(quiver.InvalidError, match="promote_options"):
+        quiver.ParquetDataset(str(tmp_path), promote_options="lenient")
+    pq.write_table(pa.table({"k": [1]}), str(tmp_path / "k=1" / "x.parquet")
+                   if os.makedirs(tmp_path / "k=1") is None else None)
+    with pytest.raises(quiver.InvalidError, match="'k' is also a partition key"):
+        quiver.read_table(str(tmp_path))
+    with pytest.raises(quiver.InvalidError, match="row_groups"):
+        quiver.read_table(str(tmp_path), row_groups=[0])
