@@ -210,7 +210,7 @@ class ParquetDataset:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
-            tables = [self._read_one(pf, f, file_schema, result, names, pushed, post, use_threads)
+            tables = [self._read_one(pf, f, file_schema, names, pushed, post, use_threads)
                       for (f, pf), (_, pushed, post) in zip(opened, plan)]
         finally:
             _close(opened)
@@ -232,7 +232,7 @@ class ParquetDataset:
                 for batch in pf.iter_batches(batch_size=batch_size, columns=file_cols,
                                              use_threads=use_threads, filters=pushed):
                     t = _quiver().Table.from_batches([batch])
-                    t = self._finish(t, f, file_schema, result, names, post)
+                    t = self._finish(t, f, file_schema, names, post)
                     if t.num_rows:
                         yield from t.to_batches()
         finally:
@@ -254,12 +254,12 @@ class ParquetDataset:
         present = set(pf.schema_arrow.names)
         return [n for n in wanted if n in present]
 
-    def _read_one(self, pf, f, file_schema, result, names, pushed, post, use_threads):
+    def _read_one(self, pf, f, file_schema, names, pushed, post, use_threads):
         t = pf.read(columns=self._file_columns(names, post, pf), use_threads=use_threads,
                     filters=pushed)
-        return self._finish(t, f, file_schema, result, names, post)
+        return self._finish(t, f, file_schema, names, post)
 
-    def _finish(self, t, f, file_schema, result, names, post):
+    def _finish(self, t, f, file_schema, names, post):
         """A file's rows as the result's columns `names`: file columns
         conformed to the unified schema, partition columns added, the
         post-filter (an expression mixing keys and columns) applied."""
@@ -268,17 +268,17 @@ class ParquetDataset:
             wanted += [n for n in post.fields() if n not in wanted]
         t = _schema.conform(t, file_schema, [n for n in wanted if n not in self._keys],
                             self._place.name(f.path))
-        for k in (n for n in wanted if n in self._keys):
-            t = t.append_column(k, _schema.key_column(f.keys.get(k), t.num_rows,
-                                                      self._key_types[k], plain=True))
         if post is not None:
+            for k in (n for n in post.fields() if n in self._keys):
+                t = t.append_column(k, _schema.key_column(f.keys.get(k), t.num_rows,
+                                                          self._key_types[k], plain=True))
             t = t.filter(post)
-        t = t.select(names)
+        t = t.select([n for n in names if n not in self._keys])
         for i, n in enumerate(names):
             if n in self._keys:
-                t = t.set_column(i, result.field(result.get_field_index(n)),
-                                 _schema.key_column(f.keys.get(n), t.num_rows, self._key_types[n],
-                                                    dictionary=self._dictionaries[n]))
+                t = t.add_column(i, n, _schema.key_column(
+                    f.keys.get(n), t.num_rows, self._key_types[n],
+                    dictionary=self._dictionaries[n]))
         return t
 
     def _empty(self, columns):
@@ -291,7 +291,7 @@ class ParquetDataset:
             names = self._names(result, columns)
             (f, pf), = opened
             t = pf.read_row_groups([], columns=self._file_columns(names, None, pf))
-            return self._finish(t, f, file_schema, result, names, None)
+            return self._finish(t, f, file_schema, names, None)
         finally:
             _close(opened)
 

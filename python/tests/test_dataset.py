@@ -342,3 +342,22 @@ def test_read_errors(tmp_path):
         quiver.read_table(str(tmp_path))
     with pytest.raises(quiver.InvalidError, match="row_groups"):
         quiver.read_table(str(tmp_path), row_groups=[0])
+
+
+def test_pyarrow_filesystem():
+    import pyarrow.fs as pafs
+
+    fs = pafs._MockFileSystem()
+    t = pa.table({"k": [1, 2, 1], "v": [1, 2, 3]})
+    quiver.write_to_dataset(t, "root/ds", partition_cols=["k"], filesystem=fs,
+                            basename_template="p-{i}.parquet")
+    infos = fs.get_file_info(pafs.FileSelector("root", recursive=True))
+    assert sorted(i.path for i in infos if i.type == pafs.FileType.File) == [
+        "root/ds/k=1/p-0.parquet", "root/ds/k=2/p-0.parquet"]
+    got = pa.table(quiver.read_table("root/ds", filesystem=fs))
+    assert got.equals(pq.read_table("root/ds", filesystem=fs))
+    assert quiver.ParquetDataset("root/ds", filesystem=fs).read(
+        filters=[("k", "=", 2)]).to_pylist() == [{"v": 2, "k": 2}]
+    with pytest.raises(quiver.InvalidError, match="mock://root/ds already holds data"):
+        quiver.write_to_dataset(t, "root/ds", partition_cols=["k"], filesystem=fs,
+                                existing_data_behavior="error")
