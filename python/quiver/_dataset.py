@@ -97,7 +97,7 @@ class ParquetDataset:
         self._promote, self._read_options = promote_options, read_options
         self._user_schema = None if schema is None else (
             schema if isinstance(schema, q.Schema) else q.Schema._import(schema))
-        found, self._place = self._discover(path_or_paths, filesystem)
+        found, self._place, self._summary = self._discover(path_or_paths, filesystem)
         files = [_File(p, _hive_keys(rel) if partitioning else {}) for p, rel in found]
         if not files:
             raise q.InvalidError(f"ParquetDataset: no file in {path_or_paths!r}")
@@ -117,19 +117,24 @@ class ParquetDataset:
 
     @staticmethod
     def _discover(path_or_paths, filesystem):
-        """([(path, path the keys are parsed from)], the Place)."""
+        """([(path, path the keys are parsed from)], the Place, the _metadata
+        file's path or None)."""
         if isinstance(path_or_paths, (list, tuple)):
             if not path_or_paths:
                 raise _quiver().InvalidError("ParquetDataset: an empty list of files")
             places = [Place(p, filesystem) for p in path_or_paths]
-            return [(p.root, p.root) for p in places], places[0]
+            return [(p.root, p.root) for p in places], places[0], None
         place = Place(path_or_paths, filesystem)
         root = place.root
         if any(c in root for c in GLOB_CHARS) and not place.exists(root):
-            return [(p, rel) for p, rel in place.glob(root) if not _ignored(rel)], place
+            return [(p, rel) for p, rel in place.glob(root) if not _ignored(rel)], place, None
         if place.isdir(root):
-            return [(p, rel) for p, rel in place.files_under(root) if not _ignored(rel)], place
-        return [(root, os.path.basename(root))], place
+            summary = _summary_files(place)
+            if summary is not None:
+                return summary, place, place.join("_metadata")
+            found = [(p, rel) for p, rel in place.files_under(root) if not _ignored(rel)]
+            return found, place, None
+        return [(root, os.path.basename(root))], place, None
 
     def _user_field(self, name):
         s = self._user_schema
@@ -149,7 +154,14 @@ class ParquetDataset:
 
     @property
     def schema(self):
-        """The schema read() returns (every footer is read, once)."""
+        """The schema read() returns (from the _metadata file when the directory
+        has one, else from every file's footer, read once)."""
+        if self._schema is None and self._summary is not None:
+            q = _quiver()
+            with q.ParquetFile(self._summary, filesystem=self._place.fs) as f:
+                s = f.schema_arrow
+            base = s if self._user_schema is None else self._user_schema
+            self._schema = self._result_schema(_schema.without(base, self._keys))
         if self._schema is None:
             opened = self._open(self._files)
             try:
@@ -294,6 +306,25 @@ class ParquetDataset:
             return self._finish(t, f, file_schema, names, None)
         finally:
             _close(opened)
+
+
+def _summary_files(place):
+    """The data files a directory's _metadata file names (its row groups'
+    file_path, in order, relative to the directory), or None without one.
+    Only _metadata is opened: listing and .schema open no data file."""
+    path = place.join("_metadata")
+    if not place.exists(path):
+        return None
+    q = _quiver()
+    with q.ParquetFile(path, filesystem=place.fs) as f:
+        md = f.metadata
+    rels = list(dict.fromkeys(md.row_group(i).column(0).file_path
+                              for i in range(md.num_row_groups) if md.num_columns))
+    if not rels or any(not r for r in rels):
+        raise q.InvalidError(f"{place.name(path)}: a _metadata file whose row groups name "
+                             f"no file_path (write it with quiver.write_metadata from "
+                             f"write_to_dataset's metadata_collector)")
+    return [(place.join(*r.split("/")), r) for r in rels]
 
 
 def _close(opened):

@@ -84,7 +84,7 @@ def _check(table, partition_cols, basename_template, existing_data_behavior, max
 
 def write_to_dataset(table, root_path, partition_cols=None, basename_template=None,
                      existing_data_behavior="overwrite_or_ignore", max_rows_per_file=None,
-                     filesystem=None, **writer_options):
+                     filesystem=None, metadata_collector=None, **writer_options):
     """Writes a table as a dataset directory (pyarrow.parquet.write_to_dataset's
     names and defaults). Without partition_cols: files directly in root_path;
     with them: one directory level per column, key=value, the value
@@ -99,7 +99,10 @@ def write_to_dataset(table, root_path, partition_cols=None, basename_template=No
     already holds a file), 'delete_matching' (each partition directory
     written is emptied first). filesystem: as write_parquet's (a root_path
     URI works too). Other keywords go to quiver.write_parquet
-    (compression=, row_group_size=, ...). Any Arrow table is taken."""
+    (compression=, row_group_size=, ...). metadata_collector: a list each
+    file's quiver.FileMetaData is appended to, its file_path the file's path
+    under root_path (for quiver.write_metadata's _metadata). Any Arrow table
+    is taken."""
     q = _quiver()
     if not isinstance(table, q.Table):
         table = q.table(table)
@@ -126,4 +129,11 @@ def write_to_dataset(table, root_path, partition_cols=None, basename_template=No
         for i, chunk in enumerate(_chunks(part, max_rows_per_file)):
             path = f"{directory}/{template.format(i=i)}" if place.kind != "local" else \
                 f"{directory.rstrip('/')}/{template.format(i=i)}"
-            q.write_parquet(chunk, path, filesystem=place.fs, **writer_options)
+            if metadata_collector is None:
+                q.write_parquet(chunk, path, filesystem=place.fs, **writer_options)
+                continue
+            written = []
+            q.write_parquet(chunk, path, filesystem=place.fs, metadata_collector=written,
+                            **writer_options)
+            written[0].set_file_path(path[len(place.root):].lstrip("/").replace("\\", "/"))
+            metadata_collector.append(written[0])

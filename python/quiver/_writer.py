@@ -16,7 +16,9 @@ an object already there stays), other files are removed. file:// URIs and local
 filesystems write the local path as a plain path does."""
 
 
-def write_parquet(data, where, filesystem=None, **options):
+def write_parquet(data, where, filesystem=None, metadata_collector=None, **options):
+    if metadata_collector is not None:
+        return _write_collecting(data, where, filesystem, metadata_collector, options)
     target = _filesystem.resolve(where, filesystem, writing=True)
     if target is None:
         return _write_parquet(data, where, **options)
@@ -32,7 +34,62 @@ def write_parquet(data, where, filesystem=None, **options):
     return None
 
 
-write_parquet.__doc__ = (_write_parquet.__doc__ or "") + _FILESYSTEM_DOC
+_COLLECTOR_DOC = """
+
+metadata_collector: a list the written file's quiver.FileMetaData is appended to
+(pyarrow's; with write_to_dataset its file_path is set to the file's path under the
+root, for quiver.write_metadata). `where` must then be a path, a URI or None (the
+footer is read back from the file, or taken from the returned bytes)."""
+
+
+def _footer_of_bytes(data):
+    data = bytes(data)
+    n = int.from_bytes(data[-8:-4], "little")
+    return data[-8 - n:-8]
+
+
+def _write_collecting(data, where, filesystem, collector, options):
+    from quiver import NotImplementedError as NotBuilt
+    from quiver._parquet import ParquetFile
+    from quiver._parquet_metadata import _from_footer
+
+    if not hasattr(collector, "append"):
+        raise TypeError(f"metadata_collector must be a list, not {type(collector).__name__}")
+    if where is None:
+        out = write_parquet(data, None, filesystem, **options)
+        collector.append(_from_footer(_footer_of_bytes(out)))
+        return out
+    if not isinstance(where, (str, bytes)) and not hasattr(where, "__fspath__"):
+        raise NotBuilt(f"metadata_collector= with a {type(where).__name__} destination: "
+                       f"Quiver collects the metadata of a path, a URI or None (bytes)")
+    write_parquet(data, where, filesystem, **options)
+    with ParquetFile(where, filesystem=filesystem) as f:
+        collector.append(f.metadata)
+    return None
+
+
+write_parquet.__doc__ = (_write_parquet.__doc__ or "") + _FILESYSTEM_DOC + _COLLECTOR_DOC
+
+
+def write_metadata(schema, where, metadata_collector=None, filesystem=None, **options):
+    """Writes a Parquet file of no data holding `schema` (pyarrow's
+    write_metadata: a _common_metadata file), or with metadata_collector
+    (FileMetaData of files of that schema, e.g. from write_to_dataset's
+    metadata_collector=, their file_path set) the row groups of all of them
+    (a _metadata file). quiver.InvalidError when a collected file's Parquet
+    schema differs. Writer options (compression=, ...) as write_parquet's."""
+    from quiver._parquet_metadata import _from_footer, write_bytes
+    from quiver._quiver import Schema, _empty_table, _footer_without_row_groups
+
+    if not isinstance(schema, Schema):
+        schema = Schema._import(schema)
+    empty = write_parquet(_empty_table(schema), None, **options)
+    md = _from_footer(_footer_without_row_groups(_footer_of_bytes(empty)))
+    for collected in metadata_collector or []:
+        md.append_row_groups(collected)
+    footer = md.serialize()
+    data = b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+    write_bytes(data, where, filesystem, _filesystem)
 
 
 class ParquetWriter(_ParquetWriter):

@@ -361,3 +361,81 @@ def test_pyarrow_filesystem():
     with pytest.raises(quiver.InvalidError, match="mock://root/ds already holds data"):
         quiver.write_to_dataset(t, "root/ds", partition_cols=["k"], filesystem=fs,
                                 existing_data_behavior="error")
+
+
+# --- metadata_collector, write_metadata, _metadata ------------------------------------
+
+
+def test_metadata_collector_and_write_metadata(tmp_path):
+    t = pa.table({"k": [1, 2, 1], "v": [1.0, 2.0, 3.0]})
+    root = str(tmp_path)
+    collected = []
+    quiver.write_to_dataset(t, root, partition_cols=["k"], metadata_collector=collected)
+    paths = sorted(m.row_group(0).column(0).file_path for m in collected)
+    assert paths == sorted(os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/")
+                           for d, _, fs in os.walk(root) for f in fs)
+    assert [m.num_rows for m in collected] == [2, 1]
+    schema = pa.schema([("v", pa.float64())])
+    quiver.write_metadata(schema, os.path.join(root, "_common_metadata"))
+    quiver.write_metadata(schema, os.path.join(root, "_metadata"), metadata_collector=collected)
+    common = pq.read_metadata(os.path.join(root, "_common_metadata"))
+    assert common.num_row_groups == 0 and common.schema.to_arrow_schema() == schema
+    md = pq.read_metadata(os.path.join(root, "_metadata"))
+    assert (md.num_rows, md.num_row_groups) == (3, 2)
+    assert sorted(md.row_group(i).column(0).file_path for i in range(2)) == paths
+    # pyarrow reads the dataset from the _metadata file alone
+    back = pads.parquet_dataset(os.path.join(root, "_metadata"), partitioning="hive").to_table()
+    assert sorted(back.column("v").to_pylist()) == [1.0, 2.0, 3.0]
+    # and pyarrow's own collector output equals in content
+    pa_collected = []
+    pq.write_to_dataset(t, str(tmp_path / "pa"), partition_cols=["k"],
+                        metadata_collector=pa_collected)
+    assert sorted(m.num_rows for m in pa_collected) == sorted(m.num_rows for m in collected)
+
+
+def test_write_parquet_metadata_collector(tmp_path):
+    t = pa.table({"x": list(range(10))})
+    collected = []
+    quiver.write_parquet(t, str(tmp_path / "a.parquet"), metadata_collector=collected,
+                         row_group_size=4)
+    data = quiver.write_parquet(t, None, metadata_collector=collected)
+    assert pq.read_table(pa.BufferReader(bytes(data))).equals(t)
+    assert [m.num_row_groups for m in collected] == [3, 1]
+    assert collected[0] == quiver.ParquetFile(str(tmp_path / "a.parquet")).metadata
+    with pytest.raises(quiver.NotImplementedError, match="metadata_collector"):
+        quiver.write_parquet(t, quiver.BufferOutputStream(), metadata_collector=[])
+
+
+def test_set_file_path_and_append_row_groups(tmp_path):
+    a = quiver.write_parquet(pa.table({"x": [1, 2]}), None)
+    b = quiver.write_parquet(pa.table({"x": [3]}), None)
+    ma, mb = quiver.ParquetFile(a).metadata, quiver.ParquetFile(b).metadata
+    ma.set_file_path("p/a.parquet")
+    assert ma.row_group(0).column(0).file_path == "p/a.parquet"
+    ma.append_row_groups(mb)
+    assert (ma.num_rows, ma.num_row_groups) == (3, 2)
+    assert ma.row_group(1).column(0).file_path == ""
+    other = quiver.ParquetFile(quiver.write_parquet(pa.table({"y": ["s"]}), None)).metadata
+    with pytest.raises(quiver.InvalidError, match="equal schemas"):
+        ma.append_row_groups(other)
+    ma.write_metadata_file(str(tmp_path / "_metadata"))
+    assert pq.read_metadata(str(tmp_path / "_metadata")).num_rows == 3
+
+
+def test_dataset_reads_metadata_file_instead_of_footers():
+    fs = CountingFS()
+    root = f"/summary-{uuid.uuid4().hex}"
+    t = sample(120)
+    collected = []
+    quiver.write_to_dataset(t, root, partition_cols=["city"], filesystem=fs,
+                            metadata_collector=collected)
+    quiver.write_metadata(t.drop_columns(["city"]).schema, f"{root}/_metadata",
+                          metadata_collector=collected, filesystem=fs)
+    CountingFS.opened.clear()
+    ds = quiver.ParquetDataset(root, filesystem=fs)
+    assert len(ds.files) == 4
+    assert ds.schema.names == ["year", "id", "amount", "note", "city"]
+    assert set(CountingFS.opened) == {f"{root}/_metadata"}
+    got = ds.read(filters=[("city", "=", "Paris")])
+    assert sorted(got.column("id").to_pylist()) == t.filter(
+        pa.compute.field("city") == "Paris").column("id").to_pylist()
