@@ -134,6 +134,8 @@ class ParquetDataset:
                 return summary, place, place.join("_metadata")
             found = [(p, rel) for p, rel in place.files_under(root) if not _ignored(rel)]
             return found, place, None
+        if not place.exists(root):
+            raise _quiver().IOError(f"{place.name(root)}: no such file or directory")
         return [(root, os.path.basename(root))], place, None
 
     def _user_field(self, name):
@@ -177,8 +179,14 @@ class ParquetDataset:
         opened = []
         try:
             for f in files:
-                opened.append((f, q.ParquetFile(f.path, filesystem=self._place.fs,
-                                                 **self._read_options)))
+                try:
+                    pf = q.ParquetFile(f.path, filesystem=self._place.fs, **self._read_options)
+                except q.QuiverError as e:
+                    name = self._place.name(f.path)
+                    if str(e).startswith(name) or str(e).startswith(f"'{name}'"):
+                        raise
+                    raise type(e)(f"{name}: {e}") from e
+                opened.append((f, pf))
         except BaseException:
             _close(opened)
             raise

@@ -63,7 +63,11 @@ class _KeyRows:
             row = self._cache[combo] = q.table(
                 {k: _schema.key_column(v, 1, self._types[k], plain=True)
                  for k, v in zip(self._keys, combo)})
-        return row.filter(expr).num_rows == 1
+        try:
+            return row.filter(expr).num_rows == 1
+        except q.QuiverError as e:
+            types = ", ".join(f"{k} {_schema._type_name(self._types[k])}" for k in self._keys)
+            raise type(e)(f"filters on partition keys ({types}): {e}") from e
 
 
 def plan(files, keys, key_types, filters):

@@ -439,3 +439,16 @@ def test_dataset_reads_metadata_file_instead_of_footers():
     got = ds.read(filters=[("city", "=", "Paris")])
     assert sorted(got.column("id").to_pylist()) == t.filter(
         pa.compute.field("city") == "Paris").column("id").to_pylist()
+
+
+def test_bad_files_and_filters_are_named(tmp_path):
+    os.makedirs(tmp_path / "k=1")
+    (tmp_path / "k=1" / "x.txt").write_bytes(b"hello")
+    with pytest.raises(quiver.InvalidError, match=r"k=1/x.txt: not a Parquet file"):
+        quiver.read_table(str(tmp_path))
+    with pytest.raises(quiver.IOError, match="nonexist: no such file or directory"):
+        quiver.ParquetDataset(str(tmp_path / "nonexist"))
+    (tmp_path / "k=1" / "x.txt").unlink()
+    pq.write_table(pa.table({"v": [1]}), str(tmp_path / "k=1" / "x.parquet"))
+    with pytest.raises(quiver.QuiverError, match=r"filters on partition keys \(k int32\)"):
+        quiver.read_table(str(tmp_path), filters=[("k", "=", "a")])
