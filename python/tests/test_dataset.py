@@ -452,3 +452,24 @@ def test_bad_files_and_filters_are_named(tmp_path):
     pq.write_table(pa.table({"v": [1]}), str(tmp_path / "k=1" / "x.parquet"))
     with pytest.raises(quiver.QuiverError, match=r"filters on partition keys \(k int32\)"):
         quiver.read_table(str(tmp_path), filters=[("k", "=", "a")])
+
+
+def test_reads_duckdb_datasets_as_pyarrow_does_polars_refused(tmp_path):
+    t = sample(200)
+    con = duckdb.connect()
+    con.register("t", t)
+    con.execute(f"copy t to '{tmp_path / 'duck'}' (format parquet, partition_by (year, city))")
+    for root in (tmp_path / "duck",):
+        got, want = pa.table(quiver.read_table(str(root))), pq.read_table(str(root))
+        assert got.schema == want.schema, root
+        assert sorted_rows(got) == sorted_rows(want)
+        f = [("year", "=", 2022), ("amount", "<", 50)]
+        assert sorted_rows(quiver.read_table(str(root), filters=f)) == \
+            sorted_rows(pq.read_table(str(root), filters=f))
+    # polars keeps the key columns in its files: pyarrow refuses the dataset
+    # (the types clash), Quiver names the column.
+    pl.DataFrame(t).write_parquet(str(tmp_path / "polars"), partition_by=["year", "city"])
+    with pytest.raises(pa.ArrowTypeError, match="year"):
+        pq.read_table(str(tmp_path / "polars"))
+    with pytest.raises(quiver.InvalidError, match="column 'year' is also a partition key"):
+        quiver.read_table(str(tmp_path / "polars"))
