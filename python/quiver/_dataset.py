@@ -10,8 +10,10 @@ is pushed into each file's read (the reader's filters=, with its row group
 and page pruning). See docs/design.md "Datasets".
 """
 
+import concurrent.futures
 import os
 import re
+import threading
 from urllib.parse import unquote
 
 from quiver import _dataset_schema as _schema
@@ -165,7 +167,7 @@ class ParquetDataset:
             base = s if self._user_schema is None else self._user_schema
             self._schema = self._result_schema(_schema.without(base, self._keys))
         if self._schema is None:
-            opened = self._open(self._files)
+            opened = self._open(self._files, True)
             try:
                 self._schema = self._result_schema(self._file_schema(opened))
             finally:
@@ -174,22 +176,39 @@ class ParquetDataset:
 
     # --- reading ---------------------------------------------------------------------
 
-    def _open(self, files):
+    def _open_one(self, f):
         q = _quiver()
-        opened = []
         try:
-            for f in files:
-                try:
-                    pf = q.ParquetFile(f.path, filesystem=self._place.fs, **self._read_options)
-                except q.QuiverError as e:
-                    name = self._place.name(f.path)
-                    if str(e).startswith(name) or str(e).startswith(f"'{name}'"):
-                        raise
-                    raise type(e)(f"{name}: {e}") from e
-                opened.append((f, pf))
-        except BaseException:
+            return f, q.ParquetFile(f.path, filesystem=self._place.fs, **self._read_options)
+        except q.QuiverError as e:
+            name = self._place.name(f.path)
+            if str(e).startswith(name) or str(e).startswith(f"'{name}'"):
+                raise
+            raise type(e)(f"{name}: {e}") from e
+
+    def _open(self, files, use_threads=False):
+        """[(file, ParquetFile)]: the footers read, several files at once with
+        use_threads (a remote file's open is a round trip); on an error every
+        file opened is closed."""
+        if not use_threads or len(files) < 2:
+            opened = []
+            try:
+                for f in files:
+                    opened.append(self._open_one(f))
+            except BaseException:
+                _close(opened)
+                raise
+            return opened
+        futures = [_pool().submit(self._open_one, f) for f in files]
+        opened, error = [], None
+        for fut in futures:
+            try:
+                opened.append(fut.result())
+            except BaseException as e:  # noqa: BLE001 - the first is raised once all are done
+                error = error or e
+        if error is not None:
             _close(opened)
-            raise
+            raise error
         return opened
 
     def _file_schema(self, opened):
@@ -225,13 +244,17 @@ class ParquetDataset:
         files = [f for f, _, _ in plan]
         if not files:  # every file pruned: the empty result needs the schema
             return self._empty(columns)
-        opened = self._open(files)
+        opened = self._open(files, use_threads)
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
-            tables = [self._read_one(pf, f, file_schema, names, pushed, post, use_threads)
-                      for (f, pf), (_, pushed, post) in zip(opened, plan)]
+            jobs = [(pf, f, file_schema, names, pushed, post, use_threads)
+                    for (f, pf), (_, pushed, post) in zip(opened, plan)]
+            if use_threads and len(jobs) > 1:
+                tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
+            else:
+                tables = [self._read_one(*job) for job in jobs]
         finally:
             _close(opened)
         return q.concat_tables(tables)
@@ -242,7 +265,7 @@ class ParquetDataset:
         plan = self._plan(filters)
         if not plan:
             return
-        opened = self._open([f for f, _, _ in plan])
+        opened = self._open([f for f, _, _ in plan], use_threads)
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -333,6 +356,24 @@ def _summary_files(place):
                              f"no file_path (write it with quiver.write_metadata from "
                              f"write_to_dataset's metadata_collector)")
     return [(place.join(*r.split("/")), r) for r in rels]
+
+
+_POOL = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool():
+    """The threads that open and read a dataset's files at once (use_threads):
+    as many as the CPUs the process may use, at least 8, since a remote file's
+    reads wait on the network (each file's decoding has Quiver's own pool)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+                (os.cpu_count() or 1)
+            _POOL = concurrent.futures.ThreadPoolExecutor(
+                max_workers=max(8, cpus), thread_name_prefix="quiver-dataset")
+        return _POOL
 
 
 def _close(opened):

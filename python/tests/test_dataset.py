@@ -473,3 +473,12 @@ def test_reads_duckdb_datasets_as_pyarrow_does_polars_refused(tmp_path):
         pq.read_table(str(tmp_path / "polars"))
     with pytest.raises(quiver.InvalidError, match="column 'year' is also a partition key"):
         quiver.read_table(str(tmp_path / "polars"))
+
+
+def test_use_threads_same_result(pyarrow_dataset):
+    root, _ = pyarrow_dataset
+    f = [("amount", ">", 20)]
+    one = quiver.read_table(root, filters=f, use_threads=False)
+    many = quiver.read_table(root, filters=f, use_threads=True)
+    assert pa.table(one).equals(pa.table(many))
+    assert pa.table(many).equals(pq.read_table(root, filters=f))
