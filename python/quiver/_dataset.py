@@ -114,6 +114,7 @@ class ParquetDataset:
             _schema.typed(f.keys.get(k), self._key_types[k]) for f in files
             if f.keys.get(k) is not None)) for k in self._keys}
         self._schema = None
+        self._read_stats, self._files_pruned = _sum_stats([]), 0
 
     # --- discovery -----------------------------------------------------------------
 
@@ -173,6 +174,14 @@ class ParquetDataset:
             finally:
                 _close(opened)
         return self._schema
+
+    @property
+    def read_stats(self):
+        """What the last read() or iter_batches() did: ParquetFile.read_stats's
+        counters summed over the files read (iter_batches adds each batch's
+        work as it is read), and files_pruned: the files the partition key
+        filters left unopened."""
+        return dict(self._read_stats, files_pruned=self._files_pruned)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -242,6 +251,8 @@ class ParquetDataset:
         q = _quiver()
         plan = self._plan(filters)
         files = [f for f, _, _ in plan]
+        self._read_stats = _sum_stats([])
+        self._files_pruned = len(self._files) - len(files)
         if not files:  # every file pruned: the empty result needs the schema
             return self._empty(columns)
         opened = self._open(files, use_threads)
@@ -255,6 +266,7 @@ class ParquetDataset:
                 tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
             else:
                 tables = [self._read_one(*job) for job in jobs]
+            self._read_stats = _sum_stats(pf.read_stats for _, pf in opened)
         finally:
             _close(opened)
         return q.concat_tables(tables)
@@ -263,6 +275,8 @@ class ParquetDataset:
         """The rows as quiver.RecordBatches of at most batch_size rows, file by
         file (each file's batches as ParquetFile.iter_batches yields them)."""
         plan = self._plan(filters)
+        self._read_stats = _sum_stats([])
+        self._files_pruned = len(self._files) - len(plan)
         if not plan:
             return
         opened = self._open([f for f, _, _ in plan], use_threads)
@@ -271,9 +285,11 @@ class ParquetDataset:
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
             for (f, pf), (_, pushed, post) in zip(opened, plan):
+                done = self._read_stats
                 file_cols = self._file_columns(names, post, pf)
                 for batch in pf.iter_batches(batch_size=batch_size, columns=file_cols,
                                              use_threads=use_threads, filters=pushed):
+                    self._read_stats = _sum_stats([done, pf.read_stats])
                     t = _quiver().Table.from_batches([batch])
                     t = self._finish(t, f, file_schema, names, post)
                     if t.num_rows:
@@ -374,6 +390,19 @@ def _pool():
             _POOL = concurrent.futures.ThreadPoolExecutor(
                 max_workers=max(8, cpus), thread_name_prefix="quiver-dataset")
         return _POOL
+
+
+_STATS = ("row_groups_pruned_statistics", "row_groups_pruned_bloom",
+          "row_groups_pruned_dictionary", "pages_skipped", "pages_decompressed", "bytes_read",
+          "values_decoded")
+
+
+def _sum_stats(stats):
+    out = dict.fromkeys(_STATS, 0)
+    for st in stats:
+        for k in _STATS:
+            out[k] += st.get(k, 0)
+    return out
 
 
 def _close(opened):

@@ -482,3 +482,20 @@ def test_use_threads_same_result(pyarrow_dataset):
     many = quiver.read_table(root, filters=f, use_threads=True)
     assert pa.table(one).equals(pa.table(many))
     assert pa.table(many).equals(pq.read_table(root, filters=f))
+
+
+def test_column_filters_are_pushed_into_each_file(tmp_path):
+    # ids sorted within each file, 10 rows a row group: a filter on id prunes
+    # row groups by their statistics in every file read.
+    t = pa.table({"k": [i % 2 for i in range(200)], "id": list(range(200))})
+    quiver.write_to_dataset(t, str(tmp_path), partition_cols=["k"], row_group_size=10)
+    ds = quiver.ParquetDataset(str(tmp_path))
+    got = ds.read(filters=[("k", "=", 1), ("id", ">=", 180)])
+    assert got.column("id").to_pylist() == list(range(181, 200, 2))
+    stats = ds.read_stats
+    assert stats["files_pruned"] == 1
+    assert stats["row_groups_pruned_statistics"] == 9  # of the k=1 file's 10
+    batches = list(ds.iter_batches(filters=[("id", "<", 20)]))
+    assert sorted(i for b in batches for i in b.column(0).to_pylist()) == list(range(20))
+    assert ds.read_stats["files_pruned"] == 0
+    assert ds.read_stats["row_groups_pruned_statistics"] == 18
