@@ -248,6 +248,10 @@ class ParquetDataset:
         """The rows of every file (after pruning) as one quiver.Table, files in
         order, the file columns then the partition columns (or `columns`, in
         their order). filters: ANDed to the dataset's."""
+        return self._read(columns, use_threads, filters, None)
+
+    def _read(self, columns, use_threads, filters, batch_size):
+        """read(); batch_size (read_table's): each file's rows in chunks of it."""
         q = _quiver()
         plan = self._plan(filters)
         files = [f for f, _, _ in plan]
@@ -260,7 +264,7 @@ class ParquetDataset:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
-            jobs = [(pf, f, file_schema, names, pushed, post, use_threads)
+            jobs = [(pf, f, file_schema, names, pushed, post, use_threads, batch_size)
                     for (f, pf), (_, pushed, post) in zip(opened, plan)]
             if use_threads and len(jobs) > 1:
                 tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
@@ -313,9 +317,11 @@ class ParquetDataset:
         present = set(pf.schema_arrow.names)
         return [n for n in wanted if n in present]
 
-    def _read_one(self, pf, f, file_schema, names, pushed, post, use_threads):
-        t = pf.read(columns=self._file_columns(names, post, pf), use_threads=use_threads,
-                    filters=pushed)
+    def _read_one(self, pf, f, file_schema, names, pushed, post, use_threads, batch_size):
+        from quiver._parquet import _filter_expression
+
+        t = pf._reader().read(self._file_columns(names, post, pf), None, batch_size,
+                              _filter_expression(pushed), bool(use_threads))
         return self._finish(t, f, file_schema, names, post)
 
     def _finish(self, t, f, file_schema, names, post):
@@ -437,5 +443,7 @@ def is_remote_directory(source, filesystem):
 
 def read_dataset_table(source, columns, filters, use_threads, filesystem, options):
     """read_table of a directory, a glob or a list of files."""
-    return ParquetDataset(source, filesystem=filesystem, **options).read(
-        columns=columns, use_threads=use_threads, filters=filters)
+    options = dict(options)
+    batch_size = options.pop("batch_size", None)
+    return ParquetDataset(source, filesystem=filesystem, **options)._read(
+        columns, use_threads, filters, batch_size)

@@ -499,3 +499,13 @@ def test_column_filters_are_pushed_into_each_file(tmp_path):
     assert sorted(i for b in batches for i in b.column(0).to_pylist()) == list(range(20))
     assert ds.read_stats["files_pruned"] == 0
     assert ds.read_stats["row_groups_pruned_statistics"] == 18
+
+
+def test_read_table_options_reach_each_file(pyarrow_dataset):
+    root, _ = pyarrow_dataset
+    t = quiver.read_table(root, batch_size=5)
+    assert max(len(c) for c in t.column("id").chunks) == 5
+    t = pa.table(quiver.read_table(root, read_dictionary=["note"]))
+    assert pa.types.is_dictionary(t.schema.field("note").type)
+    with pytest.raises(TypeError, match="no_such_option"):
+        quiver.read_table(root, no_such_option=1)
