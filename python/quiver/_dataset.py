@@ -95,7 +95,7 @@ class ParquetDataset:
         if "row_groups" in read_options:
             raise q.InvalidError("row_groups= reads one file's row groups; a dataset has "
                                  "several files (use quiver.ParquetFile)")
-        self._filesystem, self._filters = filesystem, filters
+        self._filters = filters
         self._promote, self._read_options = promote_options, read_options
         self._user_schema = None if schema is None else (
             schema if isinstance(schema, q.Schema) else q.Schema._import(schema))
@@ -126,6 +126,11 @@ class ParquetDataset:
             if not path_or_paths:
                 raise _quiver().InvalidError("ParquetDataset: an empty list of files")
             places = [Place(p, filesystem) for p in path_or_paths]
+            for p, given in zip(places, path_or_paths):
+                if (p.kind, p.fs) != (places[0].kind, places[0].fs):
+                    raise _quiver().InvalidError(
+                        f"ParquetDataset: the files are on different filesystems "
+                        f"({path_or_paths[0]!r} and {given!r})")
             return [(p.root, p.root) for p in places], places[0], None
         place = Place(path_or_paths, filesystem)
         root = place.root

@@ -509,3 +509,13 @@ def test_read_table_options_reach_each_file(pyarrow_dataset):
     assert pa.types.is_dictionary(t.schema.field("note").type)
     with pytest.raises(TypeError, match="no_such_option"):
         quiver.read_table(root, no_such_option=1)
+
+
+def test_list_of_files_on_two_filesystems_is_refused(tmp_path):
+    local = str(tmp_path / "a.parquet")
+    pq.write_table(pa.table({"x": [1]}), local)
+    remote = f"memory://two-{uuid.uuid4().hex}/b.parquet"
+    quiver.write_parquet(pa.table({"x": [2]}), remote)
+    with pytest.raises(quiver.InvalidError, match="different filesystems"):
+        quiver.read_table([local, remote])
+    assert quiver.read_table([remote, remote]).column("x").to_pylist() == [2, 2]
