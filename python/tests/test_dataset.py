@@ -519,3 +519,13 @@ def test_list_of_files_on_two_filesystems_is_refused(tmp_path):
     with pytest.raises(quiver.InvalidError, match="different filesystems"):
         quiver.read_table([local, remote])
     assert quiver.read_table([remote, remote]).column("x").to_pylist() == [2, 2]
+
+
+def test_schema_cast_failure_names_the_file(tmp_path):
+    pq.write_table(pa.table({"a": [1, 1000]}), str(tmp_path / "f1.parquet"))
+    with pytest.raises(quiver.QuiverError, match=r"f1.parquet: column 'a' \(int64\) does not "
+                                                 r"convert to int8"):
+        quiver.ParquetDataset(str(tmp_path), schema=pa.schema([("a", pa.int8())])).read()
+    with pytest.raises(quiver.InvalidError, match="no type holds both"):
+        pq.write_table(pa.table({"a": ["x"]}), str(tmp_path / "f2.parquet"))
+        quiver.ParquetDataset(str(tmp_path), promote_options="permissive").read()
