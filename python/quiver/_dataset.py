@@ -170,8 +170,9 @@ class ParquetDataset:
             q = _quiver()
             with q.ParquetFile(self._summary, filesystem=self._place.fs) as f:
                 s = f.schema_arrow
-            base = s if self._user_schema is None else self._user_schema
-            self._schema = self._result_schema(_schema.without(base, self._keys))
+            base = s if self._user_schema is None else \
+                _schema.without(self._user_schema, self._keys)
+            self._schema = self._result_schema(base)
         if self._schema is None:
             opened = self._open(self._files, True)
             try:
@@ -226,19 +227,21 @@ class ParquetDataset:
         return opened
 
     def _file_schema(self, opened):
-        """The unified schema of the files' columns (partition keys left out)."""
+        """The unified schema of the files' columns (with schema=, its fields
+        less the partition keys)."""
         schemas = [(self._place.name(f.path), pf.schema_arrow) for f, pf in opened]
-        for name, s in schemas:
-            clash = [k for k in self._keys if k in s.names]
-            if clash:
-                raise _quiver().InvalidError(
-                    f"{name}: column {clash[0]!r} is also a partition key of the dataset")
         if self._user_schema is not None:
             return _schema.without(self._user_schema, self._keys)
         return _schema.unify(schemas, self._promote == "permissive")
 
+    def _pkeys(self, file_schema):
+        """The keys added as partition columns: those the files do not hold
+        (a key the files hold too, as polars writes them, is read from the
+        files, as polars and duckdb read it; the path still prunes)."""
+        return [k for k in self._keys if k not in file_schema.names]
+
     def _result_schema(self, file_schema):
-        return _schema.with_partitions(file_schema, self._keys, self._key_types,
+        return _schema.with_partitions(file_schema, self._pkeys(file_schema), self._key_types,
                                        self._dictionaries, self._user_schema)
 
     def _plan(self, filters):
@@ -295,7 +298,7 @@ class ParquetDataset:
             names = self._names(result, columns)
             for (f, pf), (_, pushed, post) in zip(opened, plan):
                 done = self._read_stats
-                file_cols = self._file_columns(names, post, pf)
+                file_cols = self._file_columns(names, post, pf, file_schema)
                 for batch in pf.iter_batches(batch_size=batch_size, columns=file_cols,
                                              use_threads=use_threads, filters=pushed):
                     self._read_stats = _sum_stats([done, pf.read_stats])
@@ -315,17 +318,18 @@ class ParquetDataset:
                                      f"{list(result.names)})")
         return list(columns)
 
-    def _file_columns(self, names, post, pf):
-        wanted = [n for n in names if n not in self._keys]
+    def _file_columns(self, names, post, pf, file_schema):
+        pkeys = self._pkeys(file_schema)
+        wanted = [n for n in names if n not in pkeys]
         if post is not None:
-            wanted += [n for n in post.fields() if n not in self._keys and n not in wanted]
+            wanted += [n for n in post.fields() if n not in pkeys and n not in wanted]
         present = set(pf.schema_arrow.names)
         return [n for n in wanted if n in present]
 
     def _read_one(self, pf, f, file_schema, names, pushed, post, use_threads, batch_size):
         from quiver._parquet import _filter_expression
 
-        t = pf._reader().read(self._file_columns(names, post, pf), None, batch_size,
+        t = pf._reader().read(self._file_columns(names, post, pf, file_schema), None, batch_size,
                               _filter_expression(pushed), bool(use_threads))
         return self._finish(t, f, file_schema, names, post)
 
@@ -333,19 +337,20 @@ class ParquetDataset:
         """A file's rows as the result's columns `names`: file columns
         conformed to the unified schema, partition columns added, the
         post-filter (an expression mixing keys and columns) applied."""
+        pkeys = self._pkeys(file_schema)
         wanted = list(names)
         if post is not None:
             wanted += [n for n in post.fields() if n not in wanted]
-        t = _schema.conform(t, file_schema, [n for n in wanted if n not in self._keys],
+        t = _schema.conform(t, file_schema, [n for n in wanted if n not in pkeys],
                             self._place.name(f.path))
         if post is not None:
-            for k in (n for n in post.fields() if n in self._keys):
+            for k in (n for n in post.fields() if n in pkeys):
                 t = t.append_column(k, _schema.key_column(f.keys.get(k), t.num_rows,
                                                           self._key_types[k], plain=True))
             t = t.filter(post)
-        t = t.select([n for n in names if n not in self._keys])
+        t = t.select([n for n in names if n not in pkeys])
         for i, n in enumerate(names):
-            if n in self._keys:
+            if n in pkeys:
                 t = t.add_column(i, n, _schema.key_column(
                     f.keys.get(n), t.num_rows, self._key_types[n],
                     dictionary=self._dictionaries[n]))
@@ -360,7 +365,7 @@ class ParquetDataset:
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
             (f, pf), = opened
-            t = pf.read_row_groups([], columns=self._file_columns(names, None, pf))
+            t = pf.read_row_groups([], columns=self._file_columns(names, None, pf, file_schema))
             return self._finish(t, f, file_schema, names, None)
         finally:
             _close(opened)

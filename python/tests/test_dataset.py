@@ -338,8 +338,7 @@ def test_read_errors(tmp_path):
         quiver.ParquetDataset(str(tmp_path), promote_options="lenient")
     pq.write_table(pa.table({"k": [1]}), str(tmp_path / "k=1" / "x.parquet")
                    if os.makedirs(tmp_path / "k=1") is None else None)
-    with pytest.raises(quiver.InvalidError, match="'k' is also a partition key"):
-        quiver.read_table(str(tmp_path))
+    assert pa.table(quiver.read_table(str(tmp_path))).schema == pa.schema([("k", pa.int64())])
     with pytest.raises(quiver.InvalidError, match="row_groups"):
         quiver.read_table(str(tmp_path), row_groups=[0])
 
@@ -454,7 +453,7 @@ def test_bad_files_and_filters_are_named(tmp_path):
         quiver.read_table(str(tmp_path), filters=[("k", "=", "a")])
 
 
-def test_reads_duckdb_datasets_as_pyarrow_does_polars_refused(tmp_path):
+def test_reads_duckdb_and_polars_datasets(tmp_path):
     t = sample(200)
     con = duckdb.connect()
     con.register("t", t)
@@ -467,12 +466,23 @@ def test_reads_duckdb_datasets_as_pyarrow_does_polars_refused(tmp_path):
         assert sorted_rows(quiver.read_table(str(root), filters=f)) == \
             sorted_rows(pq.read_table(str(root), filters=f))
     # polars keeps the key columns in its files: pyarrow refuses the dataset
-    # (the types clash), Quiver names the column.
-    pl.DataFrame(t).write_parquet(str(tmp_path / "polars"), partition_by=["year", "city"])
+    # (the types clash); Quiver reads the keys from the files, as polars and
+    # duckdb do, and still prunes by the paths.
+    root = str(tmp_path / "polars")
+    pl.DataFrame(t).write_parquet(root, partition_by=["year", "city"])
     with pytest.raises(pa.ArrowTypeError, match="year"):
-        pq.read_table(str(tmp_path / "polars"))
-    with pytest.raises(quiver.InvalidError, match="column 'year' is also a partition key"):
-        quiver.read_table(str(tmp_path / "polars"))
+        pq.read_table(root)
+    got = pa.table(quiver.read_table(root))
+    assert got.schema == t.schema.remove_metadata().set(
+        1, pa.field("city", pa.large_string())).set(4, pa.field("note", pa.large_string()))
+    by_polars = pl.scan_parquet(root, hive_partitioning=True).collect().to_arrow()
+    assert sorted_rows(got) == sorted_rows(by_polars) == sorted_rows(t)
+    ds = quiver.ParquetDataset(root)
+    f = [("year", "=", 2021), ("amount", ">", 50)]
+    got = ds.read(filters=f)
+    assert sorted_rows(got) == sorted_rows(t.filter(
+        (pa.compute.field("year") == 2021) & (pa.compute.field("amount") > 50)))
+    assert ds.read_stats["files_pruned"] == 12
 
 
 def test_use_threads_same_result(pyarrow_dataset):
