@@ -82,21 +82,25 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
                                            options)
     batch_size = options.get("batch_size")
     expression = _filter_expression(filters)
+    f = opened = None
     try:
-        src, opened = _filesystem.open_input(source, filesystem)
-    except _errors().IOError:
-        if row_groups is None and _dataset.is_remote_directory(source, filesystem):
-            return _dataset.read_dataset_table(source, columns, filters, use_threads,
-                                               filesystem, options)
-        raise
-    try:
+        try:
+            src, opened = _filesystem.open_input(source, filesystem)
+            with _filesystem.naming(opened):
+                f = _open(src, options)
+        except (_errors().IOError, _errors().InvalidError):
+            # A remote directory: an object store has no directories, so
+            # opening its prefix fails (no such key) or gives an empty file
+            # (s3fs); only then is the store asked whether it is one.
+            if row_groups is None and _dataset.is_remote_directory(source, filesystem):
+                return _dataset.read_dataset_table(source, columns, filters, use_threads,
+                                                   filesystem, options)
+            raise
         with _filesystem.naming(opened):
-            f = _open(src, options)
-            try:
-                return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
-            finally:
-                f.close()
+            return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
     finally:
+        if f is not None:
+            f.close()
         if opened is not None:
             opened.close()
 
