@@ -11,6 +11,7 @@ import shutil
 from quiver import _filesystem
 
 GLOB_CHARS = "*?["
+_OBJECT_STORES = ("s3", "gcs", "abfs")
 
 
 class Place:
@@ -64,7 +65,9 @@ class Place:
             os.makedirs(path, exist_ok=True)
         elif self.kind == "fsspec":
             self.fs.makedirs(path, exist_ok=True)
-        else:
+        elif self.fs.type_name not in _OBJECT_STORES:
+            # An object store has no directories: pyarrow's create_dir would
+            # leave an empty "dir/" marker object for each.
             self.fs.create_dir(path, recursive=True)
 
     def delete_dir(self, path):

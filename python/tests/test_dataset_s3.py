@@ -21,13 +21,13 @@ def sample():
 def test_dataset_on_s3(s3, how):  # noqa: F811 - the fixture
     t = sample()
     root = f"{BUCKET}/ds-{how}"
-    quiver.write_to_dataset(t, f"s3://{root}", partition_cols=["year"],
+    source, fs = {"uri": (f"s3://{root}", None), "s3fs": (root, s3fs_fs(s3)),
+                  "pyarrow": (root, pyarrow_fs(s3))}[how]
+    quiver.write_to_dataset(t, source, partition_cols=["year"], filesystem=fs,
                             basename_template="part-{i}.parquet")
     keys = sorted(o["Key"] for o in s3["client"].list_objects_v2(
         Bucket=BUCKET, Prefix=f"ds-{how}/")["Contents"])
     assert keys == [f"ds-{how}/year={y}/part-0.parquet" for y in range(2020, 2024)]
-    source, fs = {"uri": (f"s3://{root}", None), "s3fs": (root, s3fs_fs(s3)),
-                  "pyarrow": (root, pyarrow_fs(s3))}[how]
     s3["counter"].take()
     got = quiver.read_table(source, filesystem=fs, filters=[("year", "=", 2022), ("id", "<", 100)])
     gets = [e for e in s3["counter"].take() if e[0] == "GET" and "year=" in e[1]]
