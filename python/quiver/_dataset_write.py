@@ -84,7 +84,8 @@ def _check(table, partition_cols, basename_template, existing_data_behavior, max
 
 def write_to_dataset(table, root_path, partition_cols=None, basename_template=None,
                      existing_data_behavior="overwrite_or_ignore", max_rows_per_file=None,
-                     filesystem=None, metadata_collector=None, **writer_options):
+                     filesystem=None, metadata_collector=None, use_threads=None,
+                     **writer_options):
     """Writes a table as a dataset directory (pyarrow.parquet.write_to_dataset's
     names and defaults). Without partition_cols: files directly in root_path;
     with them: one directory level per column, key=value, the value
@@ -102,7 +103,9 @@ def write_to_dataset(table, root_path, partition_cols=None, basename_template=No
     (compression=, row_group_size=, ...). metadata_collector: a list each
     file's quiver.FileMetaData is appended to, its file_path the file's path
     under root_path (for quiver.write_metadata's _metadata). Any Arrow table
-    is taken."""
+    is taken. use_threads (None or True, as pyarrow's: yes): the partitions
+    are taken and written several at once (a partition's rows and files in
+    order either way; metadata_collector in partition order)."""
     q = _quiver()
     if not isinstance(table, q.Table):
         table = q.table(table)
@@ -114,21 +117,20 @@ def write_to_dataset(table, root_path, partition_cols=None, basename_template=No
         raise q.InvalidError(f"write_to_dataset: {place.name(place.root)} already holds data "
                              f"and existing_data_behavior='error'")
     template = basename_template or (uuid.uuid4().hex + "-{i}.parquet")
-    if partition_cols:
-        data = table.drop_columns(partition_cols)
-        parts = []
-        for key, rows in _groups(table, partition_cols).items():
-            directory = place.join(*(_segment(n, v) for n, v in zip(partition_cols, key)))
-            parts.append((directory, q.compute.take(data, q.array(rows, type="int64"))))
-    else:
-        parts = [(place.root, table)]
-    for directory, part in parts:
+    data = table.drop_columns(partition_cols) if partition_cols else table
+    groups = list(_groups(table, partition_cols).items()) if partition_cols else [((), None)]
+
+    def write_group(group):
+        """Writes one partition's files; their FileMetaData when collecting."""
+        key, rows = group
+        directory = place.join(*(_segment(n, v) for n, v in zip(partition_cols, key)))
+        part = data if rows is None else q.compute.take(data, q.array(rows, type="int64"))
         if existing_data_behavior == "delete_matching":
             place.delete_dir(directory)
         place.makedirs(directory)
+        collected = []
         for i, chunk in enumerate(_chunks(part, max_rows_per_file)):
-            path = f"{directory}/{template.format(i=i)}" if place.kind != "local" else \
-                f"{directory.rstrip('/')}/{template.format(i=i)}"
+            path = f"{directory.rstrip('/')}/{template.format(i=i)}"
             if metadata_collector is None:
                 q.write_parquet(chunk, path, filesystem=place.fs, **writer_options)
                 continue
@@ -136,4 +138,15 @@ def write_to_dataset(table, root_path, partition_cols=None, basename_template=No
             q.write_parquet(chunk, path, filesystem=place.fs, metadata_collector=written,
                             **writer_options)
             written[0].set_file_path(path[len(place.root):].lstrip("/").replace("\\", "/"))
-            metadata_collector.append(written[0])
+            collected.append(written[0])
+        return collected
+
+    if (use_threads is None or use_threads) and len(groups) > 1:
+        from quiver._dataset import _pool
+
+        results = list(_pool().map(write_group, groups))
+    else:
+        results = [write_group(g) for g in groups]
+    if metadata_collector is not None:
+        for collected in results:
+            metadata_collector.extend(collected)

@@ -107,6 +107,21 @@ def test_write_nulls_bools_dates_and_no_partitions(tmp_path):
     assert pq.read_table(str(tmp_path / "flat" / name)).equals(t)
 
 
+def test_use_threads_writes_the_same_files(tmp_path):
+    t = sample()
+    for threads in (False, True):
+        collected = []
+        quiver.write_to_dataset(t, str(tmp_path / str(threads)), partition_cols=["year", "city"],
+                                basename_template="p-{i}.parquet", max_rows_per_file=7,
+                                use_threads=threads, metadata_collector=collected)
+        assert sum(m.num_rows for m in collected) == t.num_rows
+        assert max(m.num_rows for m in collected) == 7
+    assert files_of(tmp_path / "False") == files_of(tmp_path / "True")
+    for name in files_of(tmp_path / "False"):
+        assert pq.read_table(str(tmp_path / "False" / name)).equals(
+            pq.read_table(str(tmp_path / "True" / name)))
+
+
 def test_max_rows_per_file_and_basename_template(tmp_path):
     t = pa.table({"k": [1] * 10 + [2] * 3, "v": list(range(13))})
     quiver.write_to_dataset(t, str(tmp_path), partition_cols=["k"], max_rows_per_file=4,
@@ -143,6 +158,12 @@ def test_existing_data_behavior(tmp_path):
                             basename_template="c-{i}.parquet")
     assert files_of(root) == ["k=1/c-0.parquet", "k=2/a-0.parquet"]
     assert sorted(pq.read_table(root).column("v").to_pylist()) == [12, 20]
+    # without partitions the root is the partition (as pyarrow's)
+    flat = str(tmp_path / "flat")
+    quiver.write_to_dataset(t, flat, basename_template="a-{i}.parquet")
+    quiver.write_to_dataset(t, flat, basename_template="b-{i}.parquet",
+                            existing_data_behavior="delete_matching")
+    assert files_of(flat) == ["b-0.parquet"]
 
 
 def test_write_errors(tmp_path):
