@@ -42,6 +42,13 @@ root, for quiver.write_metadata). `where` must then be a path, a URI or None (th
 footer is read back from the file, or taken from the returned bytes)."""
 
 
+def _readable(f):
+    try:
+        return not f.closed and f.readable() and f.seekable()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _footer_of_bytes(data):
     data = bytes(data)
     n = int.from_bytes(data[-8:-4], "little")
@@ -97,6 +104,7 @@ class ParquetWriter(_ParquetWriter):
 
     def __init__(self, where, schema, filesystem=None, **options):
         self._sink = None
+        self._where, self._filesystem, self._metadata = where, filesystem, None
         target = _filesystem.resolve(where, filesystem, writing=True)
         if target is None:
             super().__init__(where, schema, **options)
@@ -122,6 +130,43 @@ class ParquetWriter(_ParquetWriter):
             raise
         if sink is not None:
             sink.commit()
+
+    @property
+    def metadata(self):
+        """The written file's quiver.FileMetaData, once the writer is closed
+        (pyarrow's ParquetWriter.writer.metadata): read back from the file's
+        footer for a path or URI destination or a readable, seekable file
+        object, taken from a BufferOutputStream's bytes; a write-only file
+        object is not read back (quiver.NotImplementedError)."""
+        from quiver import InvalidError
+        from quiver import NotImplementedError as NotBuilt
+        from quiver._parquet import ParquetFile
+        from quiver._parquet_metadata import _from_footer
+        from quiver._quiver import BufferOutputStream
+
+        if self._metadata is not None:
+            return self._metadata
+        if self.is_open:
+            raise InvalidError("ParquetWriter.metadata: the file's metadata is known once "
+                               "the writer is closed")
+        where = self._where
+        if isinstance(where, BufferOutputStream):
+            self._metadata = _from_footer(_footer_of_bytes(where.getvalue()))
+        elif isinstance(where, (str, bytes)) or hasattr(where, "__fspath__"):
+            with ParquetFile(where, filesystem=self._filesystem) as f:
+                self._metadata = f.metadata
+        elif _readable(where):
+            end = where.seek(0, 2)
+            where.seek(end - 8)
+            n = int.from_bytes(where.read(4), "little")
+            where.seek(end - 8 - n)
+            self._metadata = _from_footer(where.read(n))
+        else:
+            raise NotBuilt(f"ParquetWriter.metadata of a {type(where).__name__} destination "
+                           f"that cannot be read back: Quiver reads the metadata from the "
+                           f"file written (a path, a URI, a BufferOutputStream or a "
+                           f"readable, seekable file object)")
+        return self._metadata
 
     def __exit__(self, exc_type, exc_value, traceback):
         if exc_type is None:

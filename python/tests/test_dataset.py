@@ -560,3 +560,33 @@ def test_schema_cast_failure_names_the_file(tmp_path):
     with pytest.raises(quiver.InvalidError, match="no type holds both"):
         pq.write_table(pa.table({"a": ["x"]}), str(tmp_path / "f2.parquet"))
         quiver.ParquetDataset(str(tmp_path), promote_options="permissive").read()
+
+
+def test_parquet_writer_metadata_after_close(tmp_path):
+    import io
+
+    t = pa.table({"x": [1, 2, 3]})
+    w = quiver.ParquetWriter(str(tmp_path / "a.parquet"), t.schema)
+    w.write_table(t)
+    with pytest.raises(quiver.InvalidError, match="once the writer is closed"):
+        w.metadata  # noqa: B018
+    w.close()
+    assert w.metadata == quiver.ParquetFile(str(tmp_path / "a.parquet")).metadata
+    assert w.metadata.num_rows == pq.read_metadata(str(tmp_path / "a.parquet")).num_rows == 3
+    for dest in (quiver.BufferOutputStream(), io.BytesIO(),
+                 f"memory://pw-{uuid.uuid4().hex}/x.parquet"):
+        with quiver.ParquetWriter(dest, t.schema, row_group_size=2) as w:
+            w.write_table(t)
+        assert (w.metadata.num_rows, w.metadata.num_row_groups) == (3, 2)
+
+    class WriteOnly(io.RawIOBase):
+        def writable(self):
+            return True
+
+        def write(self, b):
+            return len(b)
+
+    with quiver.ParquetWriter(WriteOnly(), t.schema) as w:
+        w.write_table(t)
+    with pytest.raises(quiver.NotImplementedError, match="cannot be read back"):
+        w.metadata  # noqa: B018
