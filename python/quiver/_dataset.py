@@ -99,7 +99,9 @@ class ParquetDataset:
         self._promote, self._read_options = promote_options, read_options
         self._user_schema = None if schema is None else (
             schema if isinstance(schema, q.Schema) else q.Schema._import(schema))
-        found, self._place, self._summary = self._discover(path_or_paths, filesystem)
+        found, self._place, summary = self._discover(path_or_paths, filesystem)
+        # With a _metadata file: its path, and each file's row groups in it.
+        self._summary, self._summary_groups = summary if summary else (None, None)
         files = [_File(p, _hive_keys(rel) if partitioning else {}) for p, rel in found]
         if not files:
             raise q.InvalidError(f"ParquetDataset: no file in {path_or_paths!r}")
@@ -139,7 +141,8 @@ class ParquetDataset:
         if place.isdir(root):
             summary = _summary_files(place)
             if summary is not None:
-                return summary, place, place.join("_metadata")
+                found, groups = summary
+                return found, place, (place.join("_metadata"), groups)
             found = [(p, rel) for p, rel in place.files_under(root) if not _ignored(rel)]
             return found, place, None
         if not place.exists(root):
@@ -249,8 +252,16 @@ class ParquetDataset:
         files some row of which may pass the filters."""
         from quiver import _dataset_filter
 
+        may_match = None
+        if self._summary_groups is not None:
+            from quiver import _dataset_summary
+
+            groups = self._summary_groups
+            may_match = lambda f, conjunctions: _dataset_summary.may_match(  # noqa: E731
+                groups.get(f.path, []), conjunctions)
         return _dataset_filter.plan(self._files, self._keys, self._key_types,
-                                    [f for f in (self._filters, filters) if f is not None])
+                                    [f for f in (self._filters, filters) if f is not None],
+                                    may_match)
 
     def read(self, columns=None, use_threads=True, filters=None):
         """The rows of every file (after pruning) as one quiver.Table, files in
@@ -357,9 +368,14 @@ class ParquetDataset:
         return t
 
     def _empty(self, columns):
-        """No file passes the filters: no rows, the columns of the first file's
-        footer (the only file opened)."""
-        opened = self._open(self._files[:1])
+        """No file passes the filters: no rows, the columns of the _metadata
+        file's schema, or else of the first file's footer (the only file
+        opened)."""
+        if self._summary is not None:
+            # _metadata is a Parquet file (no data): its footer gives the columns.
+            opened = self._open([_File(self._summary, {})])
+        else:
+            opened = self._open(self._files[:1])
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -372,22 +388,26 @@ class ParquetDataset:
 
 
 def _summary_files(place):
-    """The data files a directory's _metadata file names (its row groups'
-    file_path, in order, relative to the directory), or None without one.
-    Only _metadata is opened: listing and .schema open no data file."""
+    """([(file, its path under the directory)], {file: [RowGroupMetaData]})
+    of the data files a directory's _metadata names (its row groups'
+    file_path, in order), or None without one. Only _metadata is opened:
+    listing, .schema and pruning by its statistics open no data file."""
     path = place.join("_metadata")
     if not place.exists(path):
         return None
     q = _quiver()
     with q.ParquetFile(path, filesystem=place.fs) as f:
         md = f.metadata
-    rels = list(dict.fromkeys(md.row_group(i).column(0).file_path
-                              for i in range(md.num_row_groups) if md.num_columns))
-    if not rels or any(not r for r in rels):
+    row_groups = [md.row_group(i) for i in range(md.num_row_groups)] if md.num_columns else []
+    by_file = {}
+    for rg in row_groups:
+        by_file.setdefault(rg.column(0).file_path, []).append(rg)
+    if not by_file or "" in by_file:
         raise q.InvalidError(f"{place.name(path)}: a _metadata file whose row groups name "
                              f"no file_path (write it with quiver.write_metadata from "
                              f"write_to_dataset's metadata_collector)")
-    return [(place.join(*r.split("/")), r) for r in rels]
+    found = [(place.join(*r.split("/")), r) for r in by_file]
+    return found, {p: by_file[r] for p, r in found}
 
 
 _POOL = None

@@ -70,9 +70,11 @@ class _KeyRows:
             raise type(e)(f"filters on partition keys ({types}): {e}") from e
 
 
-def plan(files, keys, key_types, filters):
+def plan(files, keys, key_types, filters, may_match=None):
     """[(file, pushed Expression or None, post Expression or None)] for the
-    files the filters may keep, in order."""
+    files the filters may keep, in order. may_match(file, conjunctions):
+    False when no row group of the file can hold a row of any of the DNF
+    conjunctions (the _metadata statistics say so), which drops the file."""
     from quiver._compute_expression import filters_to_expression
 
     keyset = set(keys)
@@ -103,6 +105,9 @@ def plan(files, keys, key_types, filters):
                     keep = False
                     break
                 if all(alive):
+                    if may_match is not None and not may_match(f, alive):
+                        keep = False
+                        break
                     pushed.append(filters_to_expression(alive))
             elif kind == "keys":
                 if not rows.passes(f, what):

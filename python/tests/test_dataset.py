@@ -590,3 +590,38 @@ def test_parquet_writer_metadata_after_close(tmp_path):
         w.write_table(t)
     with pytest.raises(quiver.NotImplementedError, match="cannot be read back"):
         w.metadata  # noqa: B018
+
+
+def test_metadata_statistics_prune_files_before_opening():
+    fs = CountingFS()
+    root = f"/summary-stats-{uuid.uuid4().hex}"
+    # ids ascending: each city's file holds a disjoint id range
+    t = pa.table({"city": ["a"] * 50 + ["b"] * 50 + ["c"] * 50, "id": list(range(150)),
+                  "s": [f"s{i:03d}" for i in range(150)],
+                  "x": [float(i) for i in range(150)]})
+    collected = []
+    quiver.write_to_dataset(t, root, partition_cols=["city"], filesystem=fs,
+                            metadata_collector=collected, row_group_size=10)
+    quiver.write_metadata(t.drop_columns(["city"]).schema, f"{root}/_metadata",
+                          metadata_collector=collected, filesystem=fs)
+    ds = quiver.ParquetDataset(root, filesystem=fs)
+    cases = [
+        ([("id", ">=", 120)], {"c"}),
+        ([("id", "in", [3, 140])], {"a", "c"}),
+        ([[("id", "<", 5)], [("s", "=", "s077")]], {"a", "b"}),
+        ([("x", "<=", 49.0), ("id", ">", 45)], {"a"}),
+        ([("id", "!=", 1)], {"a", "b", "c"}),   # != never prunes
+        ([("id", ">", 1000)], set()),
+    ]
+    for filters, cities in cases:
+        CountingFS.opened.clear()
+        got = ds.read(filters=filters)
+        opened = {p.split("city=")[1][0] for p in CountingFS.opened if "city=" in p}
+        want = pq.read_table(root, filesystem=pa.fs.PyFileSystem(pa.fs.FSSpecHandler(fs)),
+                             filters=filters, partitioning="hive",
+                             ignore_prefixes=["_"]) if cities else None
+        assert opened <= cities and (opened == cities or not cities), (filters, opened)
+        if cities:
+            assert sorted_rows(got) == sorted_rows(want), filters
+        else:
+            assert got.num_rows == 0
