@@ -8,7 +8,7 @@ flat column whose row group has usable bounds (has_min_max and a known sort
 order), its value compares with them (a TypeError, as between a timestamp
 with a time zone and one without, means "may match"), and the bounds rule
 it out. != and not in always may match (a float's NaN is in no bound, and
-NaN != x holds). Bounds are lower and upper bounds even when truncated
+NaN != x holds), and so does a NaN value (`in` matches NaN). Bounds are lower and upper bounds even when truncated
 (is_min/max_value_exact false), which is all this needs. Rows that pass it
 are filtered again by each file's read, so it can only save work, never
 change a result.
@@ -40,6 +40,9 @@ def _predicate_may_match(rg, column, op, value):
     if bounds is None:
         return True
     lo, hi = bounds
+    values = value if op == "in" else [value]
+    if any(v != v for v in values if isinstance(v, float)):
+        return True  # NaN is in no bound, and `in` matches it
     try:
         if op in ("=", "=="):
             return value is None or lo <= value <= hi

@@ -625,3 +625,15 @@ def test_metadata_statistics_prune_files_before_opening():
             assert sorted_rows(got) == sorted_rows(want), filters
         else:
             assert got.num_rows == 0
+
+
+def test_metadata_pruning_keeps_nan_matches(tmp_path):
+    t = pa.table({"k": [1, 1], "x": [1.0, float("nan")]})
+    collected = []
+    quiver.write_to_dataset(t, str(tmp_path), partition_cols=["k"], metadata_collector=collected)
+    quiver.write_metadata(pa.schema([("x", pa.float64())]), str(tmp_path / "_metadata"),
+                          metadata_collector=collected)
+    with_summary = quiver.read_table(str(tmp_path), filters=[("x", "in", [float("nan")])])
+    os.remove(tmp_path / "_metadata")
+    without = quiver.read_table(str(tmp_path), filters=[("x", "in", [float("nan")])])
+    assert with_summary.num_rows == without.num_rows == 1
