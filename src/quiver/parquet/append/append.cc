@@ -85,6 +85,7 @@ class Appender::Impl {
     base.file = file;
     base.footer = footer;
     base.data_end = file->Size() - 8 - metadata->serialized_size();
+    kept_bytes_ = base.data_end;
     QUIVER_ASSIGN_OR_RAISE(writer_, FileWriter::OpenAppend(path, std::move(schema), std::move(options), base));
     return Status::OK();
   }
@@ -126,6 +127,7 @@ class Appender::Impl {
   std::unique_ptr<FileWriter> writer_;
   bool checking_ = false;
   bool in_order_ = true;
+  int64_t kept_bytes_ = 0;
 
  private:
   // The sorting columns the new row groups declare (see append.h), and
@@ -228,6 +230,7 @@ Status Appender::Close() { return impl_->Close(); }
 void Appender::Abort() { impl_->writer_->Abort(); }
 int64_t Appender::num_rows() const { return impl_->writer_->num_rows(); }
 int Appender::num_row_groups() const { return impl_->writer_->num_row_groups(); }
+int64_t Appender::kept_bytes() const { return impl_->kept_bytes_; }
 bool Appender::keeps_sorting_columns() const { return impl_->checking_ && impl_->in_order_; }
 Result<std::shared_ptr<const FileMetaData>> Appender::metadata() const { return impl_->writer_->metadata(); }
 

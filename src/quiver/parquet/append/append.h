@@ -59,6 +59,8 @@ class Appender {
   // Rows and row groups in the file (old and new).
   int64_t num_rows() const;
   int num_row_groups() const;
+  // The old file's bytes kept in place (all before its footer).
+  int64_t kept_bytes() const;
   // Whether the new row groups declare sorting columns (so far).
   bool keeps_sorting_columns() const;
   // The footer written: Invalid before Close() has succeeded.

@@ -22,13 +22,40 @@ std::string Describe(const format::SchemaElement& e) {
   return out;
 }
 
-// The element as the comparison sees it: no field id; the root unnamed.
-Result<std::string> Key(format::SchemaElement e, bool root) {
-  e.field_id.reset();
-  if (root) e.name.clear();
-  std::string bytes;
-  QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(e, &bytes));
-  return bytes;
+// What the comparison ignores: field ids; the root's name and repetition
+// (writers set them freely); plain signed INT32/INT64 annotations (some
+// writers annotate them, some do not).
+void Normalize(format::SchemaElement* e, bool root) {
+  e->field_id.reset();
+  if (root) {
+    e->name.clear();
+    e->repetition_type.reset();
+  }
+  const bool int32 = e->type == format::Type::kInt32, int64 = e->type == format::Type::kInt64;
+  if ((int32 && e->converted_type == format::ConvertedType::kInt32) ||
+      (int64 && e->converted_type == format::ConvertedType::kInt64)) {
+    e->converted_type.reset();
+  }
+  if (e->logical_type.has_value() && e->logical_type->integer.has_value()) {
+    const auto& i = *e->logical_type->integer;
+    if (i.is_signed && ((int32 && i.bit_width == 32) || (int64 && i.bit_width == 64))) e->logical_type.reset();
+  }
+}
+
+// The two elements' bytes as compared: annotations by logical type when
+// both have one, else by converted type (files from older writers).
+Status Keys(format::SchemaElement a, format::SchemaElement b, bool root, std::string* ka, std::string* kb) {
+  Normalize(&a, root);
+  Normalize(&b, root);
+  if (a.logical_type.has_value() && b.logical_type.has_value()) {
+    a.converted_type.reset();
+    b.converted_type.reset();
+  } else {
+    a.logical_type.reset();
+    b.logical_type.reset();
+  }
+  QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(a, ka));
+  return thrift::SerializeThrift(b, kb);
 }
 
 }  // namespace
@@ -37,8 +64,8 @@ Status CheckAppendSchema(const std::vector<format::SchemaElement>& old,
                          const std::vector<format::SchemaElement>& now) {
   const size_t n = std::min(old.size(), now.size());
   for (size_t i = 0; i < n; ++i) {
-    QUIVER_ASSIGN_OR_RAISE(auto a, Key(old[i], i == 0));
-    QUIVER_ASSIGN_OR_RAISE(auto b, Key(now[i], i == 0));
+    std::string a, b;
+    QUIVER_RETURN_NOT_OK(Keys(old[i], now[i], i == 0, &a, &b));
     if (a == b) continue;
     const std::string what = Describe(old[i]) == Describe(now[i])
                                  ? std::string("its logical type annotation differs")

@@ -27,7 +27,7 @@ struct AppendBase {
 
 // Invalid unless `now` (the Parquet schema the writer derives from the new
 // rows' Arrow schema and its options) is `old` (the file's) element for
-// element, field ids and the root's name aside; the message names the first
+// element (see append_base.cc for what is ignored); the message names the first
 // column that differs and what differs.
 Status CheckAppendSchema(const std::vector<format::SchemaElement>& old,
                          const std::vector<format::SchemaElement>& now);
