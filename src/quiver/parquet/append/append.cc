@@ -71,7 +71,7 @@ std::string SortingText(const std::vector<SortingColumn>& s) {
 class Appender::Impl {
  public:
   Status Open(const std::string& path, SchemaPtr schema, WriterOptions options) {
-    QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<io::RandomAccessFile> file, io::ReadableFile::Open(path));
+    QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<io::ReadableFile> file, io::ReadableFile::Open(path));
     QUIVER_ASSIGN_OR_RAISE(auto reader, FileReader::Open(file));
     const auto metadata = reader->metadata();
     const format::FileMetaData& footer = ThriftOf(*metadata);

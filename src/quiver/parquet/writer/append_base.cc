@@ -82,18 +82,10 @@ Status CheckAppendSchema(const std::vector<format::SchemaElement>& old,
   return Status::OK();
 }
 
-Status CopyAppendPrefix(const AppendBase& base, io::OutputStream* sink) {
-  constexpr int64_t kStep = int64_t{8} << 20;
-  for (int64_t at = 0; at < base.data_end; at += kStep) {
-    const int64_t len = std::min(kStep, base.data_end - at);
-    QUIVER_ASSIGN_OR_RAISE(auto bytes, base.file->ReadAt(at, len));
-    if (bytes->size() != len) {
-      return Status::IOError("'", base.file->name(), "': read ", bytes->size(), " bytes at offset ", at,
-                             " where ", len, " were expected (the file changed while appending?)");
-    }
-    QUIVER_RETURN_NOT_OK(sink->Write(bytes->data(), len));
-  }
-  return Status::OK();
+Status CopyAppendPrefix(const AppendBase& base, io::AtomicFileOutputStream* sink) {
+  QUIVER_ASSIGN_OR_RAISE(int64_t at, sink->Tell());
+  if (at != 0) return Status::Invalid("the copied bytes must start the file (at ", at, ")");
+  return sink->CopyFrom(base.file->fd(), 0, base.data_end, base.file->name());
 }
 
 }  // namespace quiver::parquet

@@ -13,14 +13,15 @@
 #include <memory>
 #include <vector>
 
-#include "quiver/io/interfaces.h"
+#include "quiver/io/atomic_file.h"
+#include "quiver/io/file.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/status.h"
 
 namespace quiver::parquet {
 
 struct AppendBase {
-  std::shared_ptr<io::RandomAccessFile> file;  // the existing file
+  std::shared_ptr<io::ReadableFile> file;  // the existing file
   format::FileMetaData footer;                 // its footer, as read
   int64_t data_end = 0;                        // where its footer starts
 };
@@ -32,7 +33,8 @@ struct AppendBase {
 Status CheckAppendSchema(const std::vector<format::SchemaElement>& old,
                          const std::vector<format::SchemaElement>& now);
 
-// Copies the base file's bytes [0, data_end) to `sink` (8 MiB at a time).
-Status CopyAppendPrefix(const AppendBase& base, io::OutputStream* sink);
+// Copies the base file's bytes [0, data_end) to `sink` in the kernel
+// (copy_file_range: a reflink where the file system shares extents).
+Status CopyAppendPrefix(const AppendBase& base, io::AtomicFileOutputStream* sink);
 
 }  // namespace quiver::parquet

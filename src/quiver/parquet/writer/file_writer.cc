@@ -43,7 +43,7 @@ class FileWriter::Impl {
     write_magic_ = false;  // the copied bytes start with it
     QUIVER_RETURN_NOT_OK(Init());
     QUIVER_RETURN_NOT_OK(CheckAppendSchema(base.footer.schema, metadata_.schema));
-    QUIVER_RETURN_NOT_OK(CopyAppendPrefix(base, sink_));
+    QUIVER_RETURN_NOT_OK(CopyAppendPrefix(base, owned_sink_.get()));
     const format::FileMetaData& old = base.footer;
     metadata_.version = old.version;
     metadata_.schema = old.schema;
