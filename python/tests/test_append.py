@@ -197,6 +197,11 @@ def test_schema_mismatch_is_refused_and_the_file_unchanged(tmp_path):
     with pytest.raises(quiver.InvalidError, match="column 't'"):
         quiver.append_parquet(str(ts), t, version="2.4")
     assert ts.read_bytes() == ts_before
+    # Whole-file options an append cannot honour.
+    with pytest.raises(quiver.InvalidError, match="store_schema"):
+        quiver.append_parquet(str(path), rows(0, 10), store_schema=False)
+    with pytest.raises(NotImplementedError, match="encryption_properties"):
+        quiver.append_parquet(str(path), rows(0, 10), encryption_properties=object())
     assert path.read_bytes() == before
     assert no_temp_files(tmp_path)
 

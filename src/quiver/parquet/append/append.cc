@@ -80,6 +80,13 @@ class Appender::Impl {
                                     "encrypted files");
     }
     QUIVER_RETURN_NOT_OK(CheckArrowSchema(*reader->schema(), *schema));
+    if (!options.store_schema && footer.key_value_metadata.has_value()) {
+      for (const auto& kv : *footer.key_value_metadata) {
+        if (kv.key != "ARROW:schema") continue;
+        return Status::Invalid("store_schema is off, but the file stores ARROW:schema and an append keeps "
+                               "the file's key/value metadata as it is (rewrite the file to drop it)");
+      }
+    }
     QUIVER_RETURN_NOT_OK(ResolveSorting(*reader, &options));
     AppendBase base;
     base.file = file;

@@ -18,8 +18,10 @@
 //   - the Parquet schema the writer options give the new rows is the
 //     file's, element for element (options such as version or
 //     coerce_timestamps that would store a column differently are refused).
-// Kept from the old footer: key/value metadata (ARROW:schema included),
-// version, created_by, column orders.
+// Kept from the old footer: key/value metadata (ARROW:schema included; the
+// new rows' schema metadata is not used, and store_schema=false is refused
+// for a file that stores ARROW:schema), version, created_by, column orders.
+// Footer fields this Thrift version does not know are not carried over.
 //
 // sorting_columns: the new row groups declare the options' sorting_columns
 // or, when the options give none, those of the file's last row group. The

@@ -212,6 +212,33 @@ TEST(Append, OptionsThatStoreColumnsDifferentlyAreRefused) {
   EXPECT_EQ(dir.Files().size(), 1u);
 }
 
+TEST(Append, StoreSchemaOffIsRefusedWhenTheFileStoresIt) {
+  TempDir dir;
+  const std::string path = dir.path() + "/f.parquet";
+  WriteFirst(path);
+  WriterOptions options;
+  options.store_schema = false;
+  auto appender = Appender::Open(path, TestSchema(), options);
+  ASSERT_FALSE(appender.ok());
+  EXPECT_NE(appender.status().message().find("store_schema"), std::string::npos) << appender.status();
+}
+
+TEST(Append, EmptyFileAndEmptyAppend) {
+  TempDir dir;
+  const std::string path = dir.path() + "/f.parquet";
+  {
+    auto w = FileWriter::Open(path, TestSchema());
+    ASSERT_TRUE((*w)->Close().ok());  // no row groups
+  }
+  auto none = Table::FromRecordBatches(TestSchema(), {});
+  ASSERT_TRUE(AppendToFile(path, **none).ok());
+  EXPECT_EQ(ReadBack(path)->num_rows(), 0);
+  auto t = Table::FromRecordBatches(TestSchema(), {Batch({1, 2}, {"a", "b"})});
+  ASSERT_TRUE(AppendToFile(path, **t).ok());
+  auto back = ReadBack(path);
+  EXPECT_TRUE(back->Equals(**t));
+}
+
 TEST(Append, NotParquetOrTruncatedIsAnErrorAndLeavesTheFile) {
   TempDir dir;
   const std::string path = dir.path() + "/f.parquet";
