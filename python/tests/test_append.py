@@ -279,6 +279,11 @@ def test_cli_append(tmp_path):
     assert out.returncode == 1
     assert b"field 'id': the file has type int64, the new rows int32" in out.stderr
     assert path.read_bytes() == before
+    # The second input differs: named, nothing appended.
+    out = cli("append", path, pq_in, other)
+    assert out.returncode == 1
+    assert b"field 'id': the file has type int64, the new rows int32" in out.stderr
+    assert path.read_bytes() == before
     text = tmp_path / "text.parquet"
     text.write_bytes(b"not parquet at all, just some words")
     out = cli("append", text, pq_in)

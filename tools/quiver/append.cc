@@ -98,7 +98,8 @@ int RunAppend(const AppendArgs& args) {
                args.file, meta->num_rows() - old_rows, meta->num_row_groups() - old_row_groups,
                meta->num_row_groups() - old_row_groups == 1 ? "" : "s", sources.size(),
                sources.size() == 1 ? "" : "s", meta->num_rows(), meta->num_row_groups(), size,
-               HumanBytes(size), appender->kept_bytes(), appender->keeps_sorting_columns() ? "; sorting columns kept" : "", seconds);
+               HumanBytes(size), appender->kept_bytes(),
+               appender->keeps_sorting_columns() ? "; sorting columns kept" : "", seconds);
   }
   return kExitOk;
 }
@@ -111,7 +112,8 @@ Runner AddAppendCommand(CLI::App* app) {
       "append", "Append the rows of Parquet or Arrow IPC files to a Parquet file without rewriting it");
   cmd->add_option("FILE", args->file, "Parquet file to append to (replaced atomically on success)")
       ->required();
-  cmd->add_option("INPUT", args->inputs, "Parquet or Arrow IPC files whose rows are appended ('-' = stdin)")
+  cmd->add_option("INPUT", args->inputs,
+                  "Parquet or Arrow IPC files whose rows are appended ('-' = stdin)")
       ->required();
   cmd->add_flag("-q,--quiet", args->quiet, "Do not print the summary line");
   AddWriterFlags(cmd, &args->writer);

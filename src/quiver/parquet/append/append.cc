@@ -80,6 +80,8 @@ class Appender::Impl {
                                     "encrypted files");
     }
     QUIVER_RETURN_NOT_OK(CheckArrowSchema(*reader->schema(), *schema));
+    file_schema_ = reader->schema();
+    checked_schema_ = schema;
     if (!options.store_schema && footer.key_value_metadata.has_value()) {
       for (const auto& kv : *footer.key_value_metadata) {
         if (kv.key != "ARROW:schema") continue;
@@ -98,6 +100,7 @@ class Appender::Impl {
   }
 
   Status WriteRecordBatch(const RecordBatch& batch) {
+    QUIVER_RETURN_NOT_OK(CheckSchema(batch.schema()));
     if (checking_ && in_order_) {
       std::vector<ArrayDataPtr> columns;
       for (int f : key_fields_) columns.push_back(batch.column_data(f));
@@ -107,6 +110,7 @@ class Appender::Impl {
   }
 
   Status WriteTable(const Table& table) {
+    QUIVER_RETURN_NOT_OK(CheckSchema(table.schema()));
     if (checking_ && in_order_ && table.num_rows() > 0) {
       std::vector<ArrayDataPtr> columns;
       for (int f : key_fields_) {
@@ -195,6 +199,19 @@ class Appender::Impl {
     return Status::OK();
   }
 
+  // Rows of another schema than the one Open checked (a second input):
+  // checked against the file's the same way, the writer aborted if it differs.
+  Status CheckSchema(const SchemaPtr& schema) {
+    if (schema == checked_schema_) return Status::OK();
+    Status st = CheckArrowSchema(*file_schema_, *schema);
+    if (!st.ok()) {
+      writer_->Abort();
+      return st;
+    }
+    checked_schema_ = schema;
+    return Status::OK();
+  }
+
   Status CheckOrder(const std::vector<ArrayDataPtr>& columns) {
     const int64_t n = columns.empty() ? 0 : columns[0]->length;
     if (n == 0) return Status::OK();
@@ -215,6 +232,8 @@ class Appender::Impl {
   }
 
   bool explicit_ = false;
+  SchemaPtr file_schema_;
+  SchemaPtr checked_schema_;
   std::vector<int> key_fields_;
   std::vector<internal::OrderKey> keys_;
   std::vector<ArrayDataPtr> prev_;

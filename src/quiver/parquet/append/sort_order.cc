@@ -23,7 +23,8 @@ Result<bool> PairsInOrder(const std::vector<ArrayDataPtr>& a, const std::vector<
     const ArrayData& left = *a[k];
     const ArrayData& right = *b[k];
     // "before": strictly earlier in this key's direction.
-    QUIVER_ASSIGN_OR_RAISE(auto before, keys[k].descending ? compute::Less(b[k], a[k]) : compute::Less(a[k], b[k]));
+    QUIVER_ASSIGN_OR_RAISE(auto before,
+                           keys[k].descending ? compute::Less(b[k], a[k]) : compute::Less(a[k], b[k]));
     QUIVER_ASSIGN_OR_RAISE(auto equal, compute::Equal(a[k], b[k]));
     const ArrayData& lt = *before.array();
     const ArrayData& eq = *equal.array();
