@@ -1,5 +1,7 @@
 #include "quiver/parquet/append/append.h"
 
+#include <sys/stat.h>
+
 #include <utility>
 #include <vector>
 
@@ -72,6 +74,8 @@ class Appender::Impl {
  public:
   Status Open(const std::string& path, SchemaPtr schema, WriterOptions options) {
     QUIVER_ASSIGN_OR_RAISE(std::shared_ptr<io::ReadableFile> file, io::ReadableFile::Open(path));
+    if (::fstat(file->fd(), &opened_) != 0) return Status::IOError("cannot stat '", path, "'");
+    path_ = path;
     QUIVER_ASSIGN_OR_RAISE(auto reader, FileReader::Open(file));
     const auto metadata = reader->metadata();
     const format::FileMetaData& footer = ThriftOf(*metadata);
@@ -132,6 +136,16 @@ class Appender::Impl {
 
   Status Close() {
     if (!in_order_) writer_->DropNewSortingColumns();
+    // Another writer replaced or changed the file since it was read: its
+    // work would be lost by the rename. (A check, not a lock: a change
+    // between it and the rename still goes unnoticed.)
+    struct stat now;
+    if (::stat(path_.c_str(), &now) != 0 || now.st_dev != opened_.st_dev || now.st_ino != opened_.st_ino ||
+        now.st_size != opened_.st_size || now.st_mtim.tv_sec != opened_.st_mtim.tv_sec ||
+        now.st_mtim.tv_nsec != opened_.st_mtim.tv_nsec) {
+      writer_->Abort();
+      return Status::IOError("'", path_, "' changed while appending to it (another writer?); nothing appended");
+    }
     return writer_->Close();
   }
 
@@ -232,6 +246,8 @@ class Appender::Impl {
   }
 
   bool explicit_ = false;
+  std::string path_;
+  struct stat opened_ {};
   SchemaPtr file_schema_;
   SchemaPtr checked_schema_;
   std::vector<int> key_fields_;

@@ -53,7 +53,8 @@ class Appender {
   Status WriteRecordBatch(const RecordBatch& batch);
   // Row groups as FileWriter::WriteTable.
   Status WriteTable(const Table& table);
-  // Writes the footer and replaces the file.
+  // Writes the footer and replaces the file; IOError (nothing appended)
+  // if the file was replaced or changed since Open (inode, size, mtime).
   Status Close();
   // Gives up: the file stays as it was.
   void Abort();

@@ -212,6 +212,22 @@ TEST(Append, OptionsThatStoreColumnsDifferentlyAreRefused) {
   EXPECT_EQ(dir.Files().size(), 1u);
 }
 
+TEST(Append, AFileReplacedMeanwhileIsNotOverwritten) {
+  TempDir dir;
+  const std::string path = dir.path() + "/f.parquet";
+  WriteFirst(path);
+  auto appender = Appender::Open(path, TestSchema());
+  ASSERT_TRUE(appender.ok());
+  ASSERT_TRUE((*appender)->WriteRecordBatch(*Batch({7}, {"x"})).ok());
+  WriteFirst(path, WriterOptions{});  // another writer replaces the file
+  const std::string theirs = ReadAll(path);
+  Status st = (*appender)->Close();
+  EXPECT_TRUE(st.IsIOError()) << st;
+  EXPECT_NE(st.message().find("changed while appending"), std::string::npos) << st;
+  EXPECT_EQ(ReadAll(path), theirs);
+  EXPECT_EQ(dir.Files().size(), 1u);
+}
+
 TEST(Append, StoreSchemaOffIsRefusedWhenTheFileStoresIt) {
   TempDir dir;
   const std::string path = dir.path() + "/f.parquet";
