@@ -49,6 +49,7 @@ class CapacityError(QuiverError):
 from quiver._quiver import (  # noqa: E402
     __version__,
     Array,
+    append_parquet,
     BufferOutputStream,
     ChunkedArray,
     Field,
@@ -104,6 +105,7 @@ __all__ = [
     "array",
     "table",
     "write_parquet",
+    "append_parquet",
     "write_ipc",
     "read_ipc",
     "ParquetWriter",

@@ -37,6 +37,7 @@ namespace nb = nanobind;
 namespace quiver::python {
 
 void BindPruning(nb::module_& m);  // pruning_bindings.cc (private: tests)
+void BindAppend(nb::module_& m);   // append_bindings.cc
 
 namespace {
 
@@ -377,6 +378,7 @@ NB_MODULE(_quiver, m) {
         "A Quiver array from any object with __arrow_c_array__");
   BindOutput(m);
   BindWriter(m);
+  BindAppend(m);
   BindDedup(m);
   BindIpc(m);
   BindMetadata(m);
