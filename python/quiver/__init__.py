@@ -49,6 +49,7 @@ class CapacityError(QuiverError):
 from quiver._quiver import (  # noqa: E402
     __version__,
     Array,
+    append_parquet,
     BufferOutputStream,
     ChunkedArray,
     Field,
@@ -109,6 +110,7 @@ __all__ = [
     "write_to_dataset",
     "write_metadata",
     "ParquetDataset",
+    "append_parquet",
     "write_ipc",
     "read_ipc",
     "ParquetWriter",

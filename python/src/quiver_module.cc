@@ -38,6 +38,7 @@ namespace quiver::python {
 
 void BindPruning(nb::module_& m);  // pruning_bindings.cc (private: tests)
 void BindFooter(nb::module_& m);   // footer_bindings.cc (summary files)
+void BindAppend(nb::module_& m);   // append_bindings.cc
 
 namespace {
 
@@ -378,6 +379,7 @@ NB_MODULE(_quiver, m) {
         "A Quiver array from any object with __arrow_c_array__");
   BindOutput(m);
   BindWriter(m);
+  BindAppend(m);
   BindDedup(m);
   BindIpc(m);
   BindMetadata(m);

@@ -39,6 +39,7 @@ Runner AddDedupCommand(CLI::App* app);
 Runner AddCatCommand(CLI::App* app);
 Runner AddSchemaCommand(CLI::App* app);
 Runner AddRewriteCommand(CLI::App* app);
+Runner AddAppendCommand(CLI::App* app);
 
 // Prints "quiver <command>: <message>" on stderr (one line per message line).
 void PrintError(std::string_view command, std::string_view message);

@@ -1,7 +1,7 @@
 // The `quiver` command-line program: `quiver convert` (Arrow IPC or
 // Parquet -> Parquet), `rewrite` (Parquet -> Parquet with other writer
 // options), `cat` (rows), `schema`, `inspect` (a Parquet file's metadata and
-// pages) and `dedup`.
+// pages), `dedup` and `append` (rows added to a Parquet file in place).
 // Each subcommand lives in its own file and registers itself on the CLI11
 // app; main() parses, turns CLI11's parse errors into
 // "quiver <command>: <message>" with exit code 2, and runs the chosen
@@ -54,6 +54,7 @@ int Main(int argc, char** argv) {
   add(quiver::cli::AddCatCommand(&app), "cat");
   add(quiver::cli::AddSchemaCommand(&app), "schema");
   add(quiver::cli::AddRewriteCommand(&app), "rewrite");
+  add(quiver::cli::AddAppendCommand(&app), "append");
 
   try {
     app.parse(argc, argv);

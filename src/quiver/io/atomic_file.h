@@ -49,6 +49,10 @@ class AtomicFileOutputStream final : public OutputStream {
   using OutputStream::Write;
   Status Write(const void* data, int64_t nbytes) override { return stream_->Write(data, nbytes); }
   Result<int64_t> Tell() const override { return stream_->Tell(); }
+  // FileOutputStream::CopyFrom (in-kernel copy or reflink of another file's bytes).
+  Status CopyFrom(int in_fd, int64_t offset, int64_t length, const std::string& in_name) {
+    return stream_->CopyFrom(in_fd, offset, length, in_name);
+  }
   // Commits: [fsync] + rename + [fsync of the folder] (regular files).
   // After a failed Close() the temporary file is gone and nothing new is at
   // the path, except when only the folder's fsync fails: the file has then

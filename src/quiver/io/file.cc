@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "quiver/io/mapping_internal.h"
 #include "quiver/memory/mutable_buffer.h"
@@ -100,6 +101,43 @@ Status FileOutputStream::Close() {
   int fd = fd_;
   fd_ = -1;
   if (owns_fd_ && ::close(fd) != 0) return ErrnoStatus("cannot close", path_, errno);
+  return Status::OK();
+}
+
+Status FileOutputStream::CopyFrom(int in_fd, int64_t offset, int64_t length, const std::string& in_name) {
+  if (fd_ < 0) return Status::IOError("write to a closed file '", path_, "'");
+  if (offset < 0 || length < 0) return Status::Invalid("negative copy range ", offset, "+", length);
+  const int64_t end = offset + length;
+  off_t in_off = static_cast<off_t>(offset);
+  bool kernel_copy = true;
+  std::vector<uint8_t> buffer;  // the user-space fallback's
+  while (in_off < end) {
+    const auto want = static_cast<size_t>(std::min<int64_t>(end - in_off, kMaxIoChunk));
+    if (kernel_copy) {
+      const ssize_t n = ::copy_file_range(in_fd, &in_off, fd_, nullptr, want, 0);
+      if (n > 0) {
+        position_ += n;
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP ||
+                    errno == EBADF || errno == EPERM)) {
+        kernel_copy = false;  // copy through user space from here
+        continue;
+      }
+      if (n < 0) return ErrnoStatus("cannot copy bytes into", path_, errno).WithContext("from '", in_name, "': ");
+      return Status::IOError("'", in_name, "' ended at offset ", in_off, " where ", end, " bytes were expected");
+    }
+    buffer.resize(std::min<size_t>(want, size_t{8} << 20));
+    const ssize_t n = ::pread(in_fd, buffer.data(), buffer.size(), in_off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoStatus("cannot read", in_name, errno);
+    if (n == 0) {
+      return Status::IOError("'", in_name, "' ended at offset ", in_off, " where ", end, " bytes were expected");
+    }
+    QUIVER_RETURN_NOT_OK(Write(buffer.data(), n));
+    in_off += n;
+  }
   return Status::OK();
 }
 

@@ -26,6 +26,12 @@ class FileOutputStream final : public OutputStream {
   using OutputStream::Write;
   Status Write(const void* data, int64_t nbytes) override;
   Result<int64_t> Tell() const override { return position_; }
+  // Appends bytes [offset, offset + length) of the file open at `in_fd`
+  // (named `in_name` in errors) in the kernel: copy_file_range(2), which
+  // file systems that can share extents (btrfs, XFS) turn into a reflink,
+  // falling back to pread/write where the kernel refuses (another file
+  // system, an older kernel). IOError if the source holds fewer bytes.
+  Status CopyFrom(int in_fd, int64_t offset, int64_t length, const std::string& in_name);
   Status Close() override;
   bool closed() const override { return fd_ < 0; }
   bool CallableFromAnyThread() const override { return true; }
@@ -81,6 +87,7 @@ class ReadableFile final : public RandomAccessFile {
   Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override;
   int64_t Size() const override { return size_; }
   const std::string& name() const override { return path_; }
+  int fd() const { return fd_; }
 
  private:
   ReadableFile(int fd, int64_t size, MemoryPool* pool, std::string path)

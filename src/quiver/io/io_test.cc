@@ -349,6 +349,50 @@ TEST(ReadableFile, ReadsRanges) {
   EXPECT_EQ((*file)->name(), dir / "f");
 }
 
+TEST(FileOutputStream, CopyFromAppendsAnotherFilesRange) {
+  TempDir dir;
+  const std::string content = Bytes(300000);
+  WriteFile(dir / "src", content);
+  auto src = ReadableFile::Open(dir / "src");
+  ASSERT_TRUE(src.ok());
+  auto out = FileOutputStream::Open(dir / "dst");
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE((*out)->Write("head", 4).ok());
+  ASSERT_TRUE((*out)->CopyFrom((*src)->fd(), 1000, 250000, dir / "src").ok());
+  EXPECT_EQ(*(*out)->Tell(), 250004);
+  ASSERT_TRUE((*out)->Write("tail", 4).ok());
+  // Past the source's end: an error naming it.
+  Status st = (*out)->CopyFrom((*src)->fd(), 299990, 100, dir / "src");
+  EXPECT_TRUE(st.IsIOError()) << st;
+  EXPECT_NE(st.message().find("ended at offset"), std::string::npos) << st;
+  ASSERT_TRUE((*out)->Close().ok());
+  std::ifstream in(dir / "dst", std::ios::binary);
+  const std::string got((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GE(got.size(), 250008u);
+  EXPECT_EQ(got.substr(0, 250008), "head" + content.substr(1000, 250000) + "tail");
+}
+
+TEST(FileOutputStream, CopyFromFallsBackToReadAndWrite) {
+  // copy_file_range refuses a pipe (EINVAL): the bytes go through pread/write.
+  TempDir dir;
+  const std::string content = Bytes(20000);
+  WriteFile(dir / "src", content);
+  auto src = ReadableFile::Open(dir / "src");
+  ASSERT_TRUE(src.ok());
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  auto out = FileOutputStream::FromDescriptor(fds[1], /*owns_fd=*/true, "pipe");
+  ASSERT_TRUE(out->CopyFrom((*src)->fd(), 500, 10000, dir / "src").ok());
+  EXPECT_EQ(*out->Tell(), 10000);
+  ASSERT_TRUE(out->Close().ok());
+  std::string got;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof(buf))) > 0) got.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  EXPECT_EQ(got, content.substr(500, 10000));
+}
+
 TEST(ReadableFile, ConcurrentReads) {
   TempDir dir;
   const std::string content = Bytes(1 << 16);

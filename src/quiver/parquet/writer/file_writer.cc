@@ -1,11 +1,13 @@
 #include "quiver/parquet/writer/file_writer.h"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "quiver/io/atomic_file.h"
 #include "quiver/ipc/schema.h"
+#include "quiver/parquet/writer/append_base_internal.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/schema/arrow_to_parquet_internal.h"
@@ -34,6 +36,28 @@ class FileWriter::Impl {
     sink_ = owned_sink_.get();
     return Init();
   }
+
+  Status OpenAppend(const std::string& path, const AppendBase& base) {
+    QUIVER_ASSIGN_OR_RAISE(owned_sink_, io::AtomicFileOutputStream::Open(path, options_.fsync));
+    sink_ = owned_sink_.get();
+    write_magic_ = false;  // the copied bytes start with it
+    QUIVER_RETURN_NOT_OK(Init());
+    QUIVER_RETURN_NOT_OK(CheckAppendSchema(base.footer.schema, metadata_.schema));
+    QUIVER_RETURN_NOT_OK(CopyAppendPrefix(base, owned_sink_.get()));
+    const format::FileMetaData& old = base.footer;
+    metadata_.version = old.version;
+    metadata_.schema = old.schema;
+    metadata_.created_by = old.created_by;
+    metadata_.column_orders = old.column_orders;
+    metadata_.key_value_metadata = old.key_value_metadata;
+    metadata_.row_groups = old.row_groups;
+    metadata_.num_rows = old.num_rows;
+    first_new_row_group_ = metadata_.row_groups.size();
+    appending_ = true;
+    return Status::OK();
+  }
+
+  void DropNewSortingColumns() { drop_new_sorting_ = true; }
 
   Status OpenStream(io::OutputStream* sink) {
     sink_ = sink;
@@ -448,7 +472,7 @@ class FileWriter::Impl {
         co.cdc = cdc::ChunkerOptions{c.min_chunk_size, c.max_chunk_size, *cdc_mask};
       }
     }
-    QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
+    if (write_magic_) QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
     return ResetWriters();
   }
 
@@ -577,7 +601,7 @@ class FileWriter::Impl {
     // Bloom filters of every column chunk, then the page index.
     {
       size_t k = 0;
-      for (auto& rg : metadata_.row_groups) {
+      for (auto& rg : NewRowGroups()) {
         for (auto& cc : rg.columns) {
           const auto& filter = bloom_filters_[k++];
           if (filter == nullptr) continue;
@@ -591,7 +615,7 @@ class FileWriter::Impl {
     // Page index: all column indexes, then all offset indexes (as Arrow C++).
     if (options_.write_page_index) {
       size_t k = 0;
-      for (auto& rg : metadata_.row_groups) {
+      for (auto& rg : NewRowGroups()) {
         for (auto& cc : rg.columns) {
           auto& ci = column_indexes_[k++];
           if (!ci.has_value()) continue;
@@ -604,7 +628,7 @@ class FileWriter::Impl {
         }
       }
       k = 0;
-      for (auto& rg : metadata_.row_groups) {
+      for (auto& rg : NewRowGroups()) {
         for (auto& cc : rg.columns) {
           auto& oi = offset_indexes_[k++];
           QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
@@ -616,7 +640,16 @@ class FileWriter::Impl {
         }
       }
     }
-    // Key/value metadata: the schema's own pairs, then ARROW:schema.
+    if (drop_new_sorting_) {
+      for (auto& rg : NewRowGroups()) rg.sorting_columns.reset();
+    }
+    // Key/value metadata: the schema's own pairs, then ARROW:schema (an
+    // appended file keeps its own).
+    if (!appending_) QUIVER_RETURN_NOT_OK(SetKeyValueMetadata());
+    return WriteFooter();
+  }
+
+  Status SetKeyValueMetadata() {
     std::vector<format::KeyValue> kv;
     if (schema_->metadata() != nullptr) {
       for (int64_t i = 0; i < schema_->metadata()->size(); ++i) {
@@ -635,6 +668,16 @@ class FileWriter::Impl {
       kv.push_back(std::move(p));
     }
     if (!kv.empty()) metadata_.key_value_metadata = std::move(kv);
+    return Status::OK();
+  }
+
+  // The row groups this writer wrote (all but an appended file's old ones).
+  std::span<format::RowGroup> NewRowGroups() {
+    return std::span<format::RowGroup>(metadata_.row_groups).subspan(first_new_row_group_);
+  }
+
+  // Tail of CloseImpl, after the key/value metadata.
+  Status WriteFooter() {
     std::string footer;
     QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(metadata_, &footer));
     QUIVER_RETURN_NOT_OK(sink_->Write(footer.data(), static_cast<int64_t>(footer.size())));
@@ -659,6 +702,11 @@ class FileWriter::Impl {
   std::vector<std::shared_ptr<Buffer>> bloom_filters_;
   format::FileMetaData metadata_;
   int64_t rows_in_group_ = 0;
+  bool write_magic_ = true;
+  // Appending (OpenAppend): the old row groups come first in metadata_.
+  bool appending_ = false;
+  bool drop_new_sorting_ = false;
+  size_t first_new_row_group_ = 0;
 
   io::OutputStream* sink_ = nullptr;
   std::unique_ptr<io::AtomicFileOutputStream> owned_sink_;  // when writing to a path
@@ -682,6 +730,15 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(io::OutputStream* sink, Sch
   QUIVER_RETURN_NOT_OK(impl->OpenStream(sink));
   return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
 }
+
+Result<std::unique_ptr<FileWriter>> FileWriter::OpenAppend(const std::string& path, SchemaPtr schema,
+                                                           WriterOptions options, const AppendBase& base) {
+  auto impl = std::make_unique<Impl>(std::move(schema), std::move(options));
+  QUIVER_RETURN_NOT_OK(impl->OpenAppend(path, base));
+  return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
+}
+
+void FileWriter::DropNewSortingColumns() { impl_->DropNewSortingColumns(); }
 
 Status FileWriter::WriteRecordBatch(const RecordBatch& batch) { return impl_->WriteRecordBatch(batch); }
 Status FileWriter::WriteTable(const Table& table) { return impl_->WriteTable(table); }

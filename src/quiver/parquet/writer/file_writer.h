@@ -26,6 +26,8 @@
 
 namespace quiver::parquet {
 
+struct AppendBase;  // append_base_internal.h
+
 class FileWriter {
  public:
   ~FileWriter();
@@ -35,6 +37,20 @@ class FileWriter {
   // The caller keeps `sink` alive and open; Close() does not close it.
   static Result<std::unique_ptr<FileWriter>> Open(io::OutputStream* sink, SchemaPtr schema,
                                                   WriterOptions options = {});
+
+  // Continues the existing Parquet file at `path` (parquet/append builds
+  // `base` after checking the file; see append_base_internal.h): the file's
+  // bytes before its footer are copied unchanged to a temporary file beside
+  // it, the rows written go in new row groups after them, and Close() writes
+  // one footer for the old row groups (their metadata as read) and the new
+  // ones, keeping the file's key/value metadata, version, created_by and
+  // column orders, then renames it over `path`. Invalid (nothing written)
+  // when the Parquet schema the options give the new rows is not the file's.
+  static Result<std::unique_ptr<FileWriter>> OpenAppend(const std::string& path, SchemaPtr schema,
+                                                        WriterOptions options, const AppendBase& base);
+  // Appending: the new row groups do not declare the options'
+  // sorting_columns (the new rows do not keep the order).
+  void DropNewSortingColumns();
 
   // Appends rows to the current row group (starting new ones as needed).
   Status WriteRecordBatch(const RecordBatch& batch);
