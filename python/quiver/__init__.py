@@ -74,7 +74,9 @@ from quiver._parquet import (  # noqa: E402
     read_table,
 )
 from quiver._scalar import DataType, Scalar  # noqa: E402
-from quiver._writer import ParquetWriter, write_parquet  # noqa: E402
+from quiver._writer import ParquetWriter, write_metadata, write_parquet  # noqa: E402
+from quiver._dataset_write import write_to_dataset  # noqa: E402
+from quiver._dataset import ParquetDataset  # noqa: E402
 from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
 
 # The exception classes named like Python's builtins (IOError,
@@ -105,6 +107,9 @@ __all__ = [
     "array",
     "table",
     "write_parquet",
+    "write_to_dataset",
+    "write_metadata",
+    "ParquetDataset",
     "append_parquet",
     "write_ipc",
     "read_ipc",

@@ -56,6 +56,10 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     reads with a memory_limit, stay on the calling thread. False: the
     calling thread alone.
 
+    `source` a directory, a glob or a list of files: the files are read as
+    one table by quiver.ParquetDataset (hive partition keys as columns,
+    filters on them pruning whole files; the other options are each file's).
+
     `filesystem`: a pyarrow.fs.FileSystem or an fsspec AbstractFileSystem
     that `source` (a path) is read from; without it a URI source (s3://,
     gs://, hf://, memory://, http(s)://, file://) is opened through fsspec
@@ -69,19 +73,48 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     Named but not built yet (quiver.NotImplementedError):
     `decryption_properties`. Any other keyword is a TypeError."""
     _not_built(decryption_properties=options.pop("decryption_properties", None))
+    from quiver import _dataset
+
+    if _dataset.is_dataset_source(source, filesystem):
+        if row_groups is not None:
+            raise _dataset_row_groups(source)
+        return _dataset.read_dataset_table(source, columns, filters, use_threads, filesystem,
+                                           options)
     batch_size = options.get("batch_size")
     expression = _filter_expression(filters)
-    src, opened = _filesystem.open_input(source, filesystem)
+    f = opened = None
     try:
+        try:
+            src, opened = _filesystem.open_input(source, filesystem)
+            with _filesystem.naming(opened):
+                f = _open(src, options)
+        except (_errors().IOError, _errors().InvalidError):
+            # A remote directory: an object store has no directories, so
+            # opening its prefix fails (no such key) or gives an empty file
+            # (s3fs); only then is the store asked whether it is one.
+            if row_groups is None and _dataset.is_remote_directory(source, filesystem):
+                return _dataset.read_dataset_table(source, columns, filters, use_threads,
+                                                   filesystem, options)
+            raise
         with _filesystem.naming(opened):
-            f = _open(src, options)
-            try:
-                return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
-            finally:
-                f.close()
+            return f.read(columns, row_groups, batch_size, expression, bool(use_threads))
     finally:
+        if f is not None:
+            f.close()
         if opened is not None:
             opened.close()
+
+
+def _errors():
+    import quiver
+
+    return quiver
+
+
+def _dataset_row_groups(source):
+    return _errors().InvalidError(
+        f"{source!r} is a dataset (several files): row_groups= selects one file's row "
+        f"groups (read the file with quiver.ParquetFile)")
 
 
 def _filter_expression(filters):

@@ -362,6 +362,34 @@ class RowGroupMetaData:
         return ColumnChunkMetaData(self._group["columns"][i], self._file._d["columns"][i])
 
 
+def write_bytes(data, where, filesystem, _filesystem):
+    """Writes a small file whole: locally through a temporary file renamed
+    into place, on a filesystem through its sink (nothing left on failure)."""
+    import os
+    import tempfile
+
+    target = _filesystem.resolve(where, filesystem, writing=True)
+    if target is None or target.kind == "local":
+        path = os.fspath(where if target is None else target.path)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".quiver-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        return
+    sink = _filesystem._Sink(target)
+    try:
+        sink.file.write(data)
+    except BaseException:
+        sink.abort()
+        raise
+    sink.commit()
+
+
 def _from_footer(footer):
     """A FileMetaData from its serialized footer (the pickle's constructor)."""
     from quiver._quiver import _metadata_dict_from_footer
@@ -396,6 +424,43 @@ class FileMetaData:
 
     def __reduce__(self):
         return (_from_footer, (self._footer_bytes(),))
+
+    def _replace(self, footer):
+        from quiver._quiver import _metadata_dict_from_footer
+
+        self.__init__(_metadata_dict_from_footer(footer), footer)
+
+    def set_file_path(self, path):
+        """Sets every column chunk's file_path (pyarrow's: the path of the data
+        file relative to a _metadata file; "" clears it), in place."""
+        from quiver._quiver import _footer_set_file_path
+
+        if not isinstance(path, str):
+            raise TypeError(f"set_file_path: path must be a str, not {type(path).__name__}")
+        self._replace(_footer_set_file_path(self._footer_bytes(), path))
+
+    def append_row_groups(self, other):
+        """Appends the row groups of another FileMetaData of the same Parquet
+        schema (quiver.InvalidError otherwise), in place (pyarrow's)."""
+        from quiver._quiver import _footer_append_row_groups
+
+        if not isinstance(other, FileMetaData):
+            raise TypeError(f"append_row_groups: expected a quiver.FileMetaData, not "
+                            f"{type(other).__name__}")
+        self._replace(_footer_append_row_groups(self._footer_bytes(), other._footer_bytes()))
+
+    def serialize(self):
+        """The serialized footer (Thrift compact)."""
+        return self._footer_bytes()
+
+    def write_metadata_file(self, where, filesystem=None):
+        """Writes this footer as a Parquet file of no data ("PAR1", the footer,
+        its length, "PAR1"), as a _metadata file is."""
+        from quiver import _filesystem
+
+        footer = self._footer_bytes()
+        data = b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+        write_bytes(data, where, filesystem, _filesystem)
 
     def __eq__(self, other):
         if not isinstance(other, FileMetaData):

@@ -37,6 +37,7 @@ namespace nb = nanobind;
 namespace quiver::python {
 
 void BindPruning(nb::module_& m);  // pruning_bindings.cc (private: tests)
+void BindFooter(nb::module_& m);   // footer_bindings.cc (summary files)
 void BindAppend(nb::module_& m);   // append_bindings.cc
 
 namespace {
@@ -385,6 +386,7 @@ NB_MODULE(_quiver, m) {
   BindCompute(m);
   BindReader(m);
   BindPruning(m);
+  BindFooter(m);
 
   m.def("memory_pool_backend", [] { return DefaultMemoryPool()->backend_name(); },
         "The default memory pool's backend (jemalloc, mimalloc or system)");

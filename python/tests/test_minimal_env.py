@@ -71,6 +71,17 @@ SCRIPT = textwrap.dedent(r'''
     quiver.write_parquet(typed, path)
     assert quiver.read_table(path).schema == schema
 
+    # Datasets: hive keys are plain int32 / string without pyarrow (its
+    # dictionary encoding needs pyarrow to build).
+    import os
+    root = os.path.join(os.path.dirname(path), "ds")
+    quiver.write_to_dataset(t, root, partition_cols=["b"], basename_template="p-{i}.parquet")
+    assert sorted(os.listdir(root)) == ["b=__HIVE_DEFAULT_PARTITION__", "b=false", "b=true"]
+    ds = quiver.read_table(root, filters=[("b", "=", "true"), ("i", ">", 1)])
+    assert ds.to_pydict() == {"i": [4], "f": [3.0], "s": ["dd"], "b": ["true"]}, ds.to_pydict()
+    assert str(ds.schema.field("b").type) == "string"
+    assert quiver.ParquetDataset(root).read(columns=["i"]).num_rows == 4
+
     # Only pyarrow's own conversions need pyarrow, and say so.
     for call in (t.to_pyarrow, t.to_pandas, t.schema.to_pyarrow):
         try:

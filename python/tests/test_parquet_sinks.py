@@ -395,8 +395,9 @@ def test_write_table_row_group_size_errors(tmp_path):
 @pytest.mark.parametrize("option", ["encryption_properties", "metadata_collector"])
 def test_options_not_built_yet(tmp_path, option):
     table = table_of(10)
-    with pytest.raises(quiver.NotImplementedError, match=option):
-        quiver.write_parquet(table, tmp_path / "a.parquet", **{option: object()})
+    if option == "encryption_properties":  # write_parquet's metadata_collector: test_dataset.py
+        with pytest.raises(quiver.NotImplementedError, match=option):
+            quiver.write_parquet(table, tmp_path / "a.parquet", **{option: object()})
     with pytest.raises(quiver.NotImplementedError, match=option):
         quiver.ParquetWriter(tmp_path / "b.parquet", table.schema, **{option: []})
     assert not (tmp_path / "a.parquet").exists() and not (tmp_path / "b.parquet").exists()

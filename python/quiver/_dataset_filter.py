@@ -1,0 +1,122 @@
+"""Which files of a dataset a filter keeps, and what each file's read filters.
+
+A filter (pyarrow's DNF lists or an Expression) splits three ways:
+- predicates on partition keys only: evaluated on each file's key values
+  (a one-row table, with Quiver's own expression semantics), before any
+  file is opened; a file no conjunction can match is not read;
+- predicates on file columns only: pushed into the file's read (the
+  reader's filters=, with row group and page pruning);
+- an Expression mixing both (which is not split): applied to each file's
+  rows after its key columns are added (no pruning by it).
+A DNF conjunction is split predicate by predicate: a file keeps the
+conjunctions whose key predicates hold, and reads the OR of their column
+predicates (no filter if one of them has none).
+"""
+
+import functools
+import operator
+
+from quiver import _dataset_schema as _schema
+
+
+def _quiver():
+    import quiver
+
+    return quiver
+
+
+def _is_dnf(filters):
+    return isinstance(filters, (list, tuple))
+
+
+def _conjunctions(filters):
+    q = _quiver()
+    if len(filters) == 0 or any(len(f) == 0 for f in filters):
+        raise q.InvalidError("Malformed filters")
+    if isinstance(filters[0][0], str):
+        filters = [filters]
+    for conjunction in filters:
+        for predicate in conjunction:
+            if not isinstance(predicate, (list, tuple)) or len(predicate) != 3:
+                raise q.InvalidError(f"Malformed filters: {predicate!r} is not a "
+                                     f"(column, op, value) tuple")
+    return [list(c) for c in filters]
+
+
+def _and(exprs):
+    exprs = [e for e in exprs if e is not None]
+    return functools.reduce(operator.and_, exprs) if exprs else None
+
+
+class _KeyRows:
+    """Each file's partition key values as a one-row table, built once per
+    distinct combination."""
+
+    def __init__(self, keys, key_types):
+        self._keys, self._types, self._cache = keys, key_types, {}
+
+    def passes(self, f, expr):
+        q = _quiver()
+        combo = tuple(f.keys.get(k) for k in self._keys)
+        row = self._cache.get(combo)
+        if row is None:
+            row = self._cache[combo] = q.table(
+                {k: _schema.key_column(v, 1, self._types[k], plain=True)
+                 for k, v in zip(self._keys, combo)})
+        try:
+            return row.filter(expr).num_rows == 1
+        except q.QuiverError as e:
+            types = ", ".join(f"{k} {_schema._type_name(self._types[k])}" for k in self._keys)
+            raise type(e)(f"filters on partition keys ({types}): {e}") from e
+
+
+def plan(files, keys, key_types, filters, may_match=None):
+    """[(file, pushed Expression or None, post Expression or None)] for the
+    files the filters may keep, in order. may_match(file, conjunctions):
+    False when no row group of the file can hold a row of any of the DNF
+    conjunctions (the _metadata statistics say so), which drops the file."""
+    from quiver._compute_expression import filters_to_expression
+
+    keyset = set(keys)
+    rows = _KeyRows(keys, key_types)
+    parsed = []
+    for flt in filters:
+        if _is_dnf(flt):
+            split = []
+            for conj in _conjunctions(flt):
+                on_keys = [p for p in conj if p[0] in keyset]
+                on_file = [p for p in conj if p[0] not in keyset]
+                split.append((filters_to_expression([on_keys]) if on_keys else None,
+                              on_file))
+            parsed.append(("dnf", split))
+        else:
+            expr = filters_to_expression(flt)
+            used = set(expr.fields())
+            kind = "keys" if used and used <= keyset else ("pushed" if not used & keyset else "post")
+            parsed.append((kind, expr))
+    out = []
+    for f in files:
+        keep, pushed, post = True, [], []
+        for kind, what in parsed:
+            if kind == "dnf":
+                alive = [on_file for on_keys, on_file in what
+                         if on_keys is None or rows.passes(f, on_keys)]
+                if not alive:
+                    keep = False
+                    break
+                if all(alive):
+                    if may_match is not None and not may_match(f, alive):
+                        keep = False
+                        break
+                    pushed.append(filters_to_expression(alive))
+            elif kind == "keys":
+                if not rows.passes(f, what):
+                    keep = False
+                    break
+            elif kind == "pushed":
+                pushed.append(what)
+            else:
+                post.append(what)
+        if keep:
+            out.append((f, _and(pushed), _and(post)))
+    return out

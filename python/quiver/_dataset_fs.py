@@ -1,0 +1,124 @@
+"""The directory operations datasets need (list, glob, make, delete, is-dir)
+on the three kinds of place quiver._filesystem resolves: a local path, an
+fsspec filesystem and a pyarrow.fs.FileSystem. Files are opened for reading
+and writing by quiver._filesystem (read_table / write_parquet with
+`filesystem=`); listing a directory opens no file."""
+
+import glob as _glob
+import os
+import shutil
+
+from quiver import _filesystem
+
+GLOB_CHARS = "*?["
+_OBJECT_STORES = ("s3", "gcs", "abfs")
+
+
+class Place:
+    """A root (a directory, a glob or a file) and the filesystem it is on.
+    `fs` is what read_table / write_parquet take as `filesystem=` (None for a
+    local path); paths are the filesystem's own (no scheme)."""
+
+    def __init__(self, root, filesystem, writing=False):
+        if isinstance(root, os.PathLike):
+            root = os.fspath(root)
+        target = _filesystem.resolve(root, filesystem, writing=writing)
+        if target is None:
+            self.kind, self.root, self.fs = "local", root, None
+        else:
+            self.kind, self.root = target.kind, target.path
+            self.fs = target.fs if target.kind != "local" else None
+        self._uri = None if target is None or target.kind == "local" else target.name
+        self.root = self.root.rstrip("/") or "/"
+
+    def name(self, path):
+        """A path as messages show it (a URI for a remote filesystem)."""
+        if self.kind == "fsspec":
+            return self.fs.unstrip_protocol(path)
+        if self.kind == "pyarrow":
+            return f"{self.fs.type_name}://{path}"
+        return path
+
+    def join(self, *parts):
+        return "/".join([self.root, *parts]) if self.kind != "local" else os.path.join(self.root, *parts)
+
+    def isdir(self, path):
+        if self.kind == "local":
+            return os.path.isdir(path)
+        if self.kind == "fsspec":
+            return self.fs.isdir(path)
+        import pyarrow.fs as pafs
+
+        return self.fs.get_file_info(path).type == pafs.FileType.Directory
+
+    def exists(self, path):
+        if self.kind == "local":
+            return os.path.exists(path)
+        if self.kind == "fsspec":
+            return self.fs.exists(path)
+        import pyarrow.fs as pafs
+
+        return self.fs.get_file_info(path).type != pafs.FileType.NotFound
+
+    def makedirs(self, path):
+        if self.kind == "local":
+            os.makedirs(path, exist_ok=True)
+        elif self.kind == "fsspec":
+            self.fs.makedirs(path, exist_ok=True)
+        elif self.fs.type_name not in _OBJECT_STORES:
+            # An object store has no directories: pyarrow's create_dir would
+            # leave an empty "dir/" marker object for each.
+            self.fs.create_dir(path, recursive=True)
+
+    def delete_dir(self, path):
+        """Removes a directory and everything under it (nothing if absent)."""
+        if not self.exists(path):
+            return
+        if self.kind == "local":
+            shutil.rmtree(path)
+        elif self.kind == "fsspec":
+            self.fs.rm(path, recursive=True)
+        else:
+            self.fs.delete_dir(path)
+
+    def files_under(self, path):
+        """Every file below a directory, sorted, as (path, path relative to it)."""
+        out = []
+        if self.kind == "local":
+            for d, dirs, files in os.walk(path):
+                dirs.sort()
+                for f in files:
+                    full = os.path.join(d, f)
+                    out.append((full, os.path.relpath(full, path).replace(os.sep, "/")))
+        elif self.kind == "fsspec":
+            prefix = path.rstrip("/") + "/"
+            for full in self.fs.find(path):
+                full = self.fs._strip_protocol(full)
+                out.append((full, full[len(prefix):] if full.startswith(prefix) else full))
+        else:
+            import pyarrow.fs as pafs
+
+            prefix = path.rstrip("/") + "/"
+            for info in self.fs.get_file_info(pafs.FileSelector(path, recursive=True)):
+                if info.type == pafs.FileType.File:
+                    full = info.path
+                    out.append((full, full[len(prefix):] if full.startswith(prefix) else full))
+        return sorted(out)
+
+    def glob(self, pattern):
+        """The files a glob pattern matches, sorted, as (path, path relative to
+        the pattern's directory part before its first wildcard)."""
+        cut = min(i for i in (pattern.find(c) for c in GLOB_CHARS) if i >= 0)
+        base = pattern[:cut].rsplit("/", 1)[0] if "/" in pattern[:cut] else ""
+        if self.kind == "local":
+            found = [p for p in _glob.glob(pattern, recursive=True) if os.path.isfile(p)]
+        elif self.kind == "fsspec":
+            found = [self.fs._strip_protocol(p) for p in self.fs.glob(pattern)
+                     if not self.fs.isdir(p)]
+        else:
+            from quiver import NotImplementedError as NotBuilt
+
+            raise NotBuilt(f"{pattern}: glob patterns are not expanded on a pyarrow.fs "
+                           f"filesystem (pass the directory or a list of files)")
+        prefix = base + "/" if base else ""
+        return sorted((p, p[len(prefix):] if prefix and p.startswith(prefix) else p) for p in found)
