@@ -406,6 +406,8 @@ def _chunked_from_ipc(data):
 
 
 def _schema_eq(self, other):
+    """== of a Schema or Field: equals() against anything with
+    __arrow_c_schema__, False when that refuses it."""
     if not hasattr(other, "__arrow_c_schema__"):
         return NotImplemented
     try:
@@ -443,15 +445,6 @@ def _field_reduce(self):
 
 def _field_from_ipc(data):
     return _quiver._table_from_ipc(data).schema.field(0)
-
-
-def _field_eq(self, other):
-    if not hasattr(other, "__arrow_c_schema__"):
-        return NotImplemented
-    try:
-        return self.equals(other)
-    except Exception:
-        return False
 
 
 def _to_pyarrow_schema(self):
@@ -506,7 +499,7 @@ _set(Schema,
      __iter__=_schema_iter, __reduce__=_schema_reduce, to_pyarrow=_to_pyarrow_schema,
      pandas_metadata=property(_pandas_metadata))
 _set(Field,
-     __eq__=_field_eq, __repr__=_field_repr, __reduce__=_field_reduce,
+     __eq__=_schema_eq, __repr__=_field_repr, __reduce__=_field_reduce,
      to_pyarrow=_to_pyarrow_field)
 
 __all__ = ["array", "concat_tables", "table", "type_for_alias", "DataType"]

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "quiver/array/test_util_internal.h"
+#include "quiver/parquet/writer/test_util_internal.h"
 #include "quiver/parquet/append/sort_order_internal.h"
 #include "quiver/parquet/reader/file_reader.h"
 
@@ -18,36 +19,8 @@ namespace {
 
 using namespace ::quiver::testutil;  // NOLINT
 
-class TempDir {
- public:
-  TempDir() {
-    char templ[] = "/tmp/quiver-append-test-XXXXXX";
-    path_ = ::mkdtemp(templ);
-  }
-  ~TempDir() {
-    for (const auto& f : Files()) ::unlink((path_ + "/" + f).c_str());
-    ::rmdir(path_.c_str());
-  }
-  const std::string& path() const { return path_; }
-  std::vector<std::string> Files() const {
-    std::vector<std::string> out;
-    DIR* d = ::opendir(path_.c_str());
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name != "." && name != "..") out.push_back(name);
-    }
-    ::closedir(d);
-    return out;
-  }
-
- private:
-  std::string path_;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::ReadAll;
+using testing::TempDir;
 
 void WriteAll(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);

@@ -17,6 +17,7 @@
 
 #include "quiver/array/array.h"
 #include "quiver/array/test_util_internal.h"
+#include "quiver/parquet/writer/test_util_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
@@ -26,36 +27,8 @@ namespace {
 
 using namespace ::quiver::testutil;  // NOLINT
 
-class TempDir {
- public:
-  TempDir() {
-    char templ[] = "/tmp/quiver-writer-test-XXXXXX";
-    path_ = ::mkdtemp(templ);
-  }
-  ~TempDir() {
-    for (const auto& f : Files()) ::unlink((path_ + "/" + f).c_str());
-    ::rmdir(path_.c_str());
-  }
-  const std::string& path() const { return path_; }
-  std::vector<std::string> Files() const {
-    std::vector<std::string> out;
-    DIR* d = ::opendir(path_.c_str());
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name != "." && name != "..") out.push_back(name);
-    }
-    ::closedir(d);
-    return out;
-  }
-
- private:
-  std::string path_;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::ReadAll;
+using testing::TempDir;
 
 RecordBatchPtr SmallBatch(bool with_null_in_required = false) {
   auto schema = quiver::schema({field("a", int32(), false), field("s", utf8())});

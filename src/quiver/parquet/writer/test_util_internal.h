@@ -1,14 +1,54 @@
 // Test helpers of the writer's tests.
 #pragma once
 
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "quiver/io/interfaces.h"
 
 namespace quiver::parquet::testing {
+
+// A directory under /tmp made for a test and removed with the files in it.
+class TempDir {
+ public:
+  TempDir() {
+    char templ[] = "/tmp/quiver-test-XXXXXX";
+    path_ = ::mkdtemp(templ);
+  }
+  ~TempDir() {
+    for (const auto& f : Files()) ::unlink((path_ + "/" + f).c_str());
+    ::rmdir(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+  std::vector<std::string> Files() const {
+    std::vector<std::string> out;
+    DIR* d = ::opendir(path_.c_str());
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") out.push_back(name);
+    }
+    ::closedir(d);
+    return out;
+  }
+
+ private:
+  std::string path_;
+};
+
+// The bytes of a file.
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 // A sink that keeps its bytes and fails, if asked, a write that would take
 // it past `fail_at` bytes. It counts calls from any thread other than the
