@@ -649,16 +649,33 @@ class FileWriter::Impl {
     return WriteFooter();
   }
 
+  // "quiver.cdc" says that this writer chunked the pages by content, with
+  // which parameters (JSON: min_chunk_size, max_chunk_size, norm_level), so
+  // that tools (`quiver inspect --check --for-dedup`, `--html`) can tell;
+  // a key of that name in the schema's metadata (read from a file written
+  // with CDC) is dropped: only this write's options decide it.
+  static constexpr std::string_view kCdcKey = "quiver.cdc";
+
   Status SetKeyValueMetadata() {
     std::vector<format::KeyValue> kv;
     if (schema_->metadata() != nullptr) {
       for (int64_t i = 0; i < schema_->metadata()->size(); ++i) {
         if (schema_->metadata()->key(i) == "ARROW:schema") continue;
+        if (schema_->metadata()->key(i) == kCdcKey) continue;
         format::KeyValue p;
         p.key = schema_->metadata()->key(i);
         p.value = schema_->metadata()->value(i);
         kv.push_back(std::move(p));
       }
+    }
+    if (options_.content_defined_chunking.has_value()) {
+      const CdcOptions& c = *options_.content_defined_chunking;
+      format::KeyValue p;
+      p.key = std::string(kCdcKey);
+      p.value = "{\"min_chunk_size\":" + std::to_string(c.min_chunk_size) +
+                ",\"max_chunk_size\":" + std::to_string(c.max_chunk_size) +
+                ",\"norm_level\":" + std::to_string(c.norm_level) + "}";
+      kv.push_back(std::move(p));
     }
     if (options_.store_schema) {
       QUIVER_ASSIGN_OR_RAISE(auto message, ipc::SerializeSchema(*schema_, options_.pool));
