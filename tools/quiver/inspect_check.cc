@@ -178,7 +178,7 @@ class Checker {
       }
       text += (shown++ ? ", " : "") + Quoted(leaves_[static_cast<size_t>(c)]->path);
     }
-    return text;
+    return (columns.size() == 1 ? "column " : "columns ") + text;
   }
   size_t NumChunks() const {
     size_t n = 0;
@@ -186,16 +186,25 @@ class Checker {
     return n;
   }
 
+  // Whether the chunk's statistics bound its values (legacy min/max only
+  // where their signed order is the type's).
+  bool HasMinMax(const ChunkRecord& c, const format::ColumnMetaData& m) const {
+    if (!m.statistics) return false;
+    const auto& s = *m.statistics;
+    return (s.min_value && s.max_value) || (LeafOf(c)->signed_order && s.min && s.max);
+  }
+
   void CheckPageIndex() {
     std::set<int> no_offset, no_column;
     int64_t chunks_no_offset = 0, chunks_no_column = 0;
-    ForChunks([&](const ChunkRecord& c, const format::ColumnChunk& cc, const format::ColumnMetaData&) {
+    ForChunks([&](const ChunkRecord& c, const format::ColumnChunk& cc, const format::ColumnMetaData& m) {
       if (!cc.offset_index_offset) {
         ++chunks_no_offset;
         no_offset.insert(c.column);
       }
-      // Columns without an order have nothing to put in a column index.
-      if (!cc.column_index_offset && LeafOf(c)->has_order) {
+      // Columns without an order have nothing to put in a column index, and
+      // chunks without min/max are the statistics findings.
+      if (!cc.column_index_offset && LeafOf(c)->has_order && HasMinMax(c, m)) {
         ++chunks_no_column;
         no_column.insert(c.column);
       }
@@ -204,12 +213,12 @@ class Checker {
     std::string text;
     const size_t total = NumChunks();
     if (chunks_no_offset > 0) {
-      text = fmt::format("{} of {} column chunks have no offset index (columns {})", chunks_no_offset,
+      text = fmt::format("{} of {} column chunks have no offset index ({})", chunks_no_offset,
                          total, ColumnList(no_offset));
     }
     if (chunks_no_column > 0) {
       text += fmt::format("{}{} of {} column chunks of filterable columns have no column index "
-                          "(columns {})",
+                          "({})",
                           text.empty() ? "" : "; ", chunks_no_column, total, ColumnList(no_column));
     }
     Add("no-page-index", text + ": readers cannot skip pages by their min/max or locate rows",
@@ -227,8 +236,7 @@ class Checker {
         return;
       }
       const auto& s = *m.statistics;
-      const bool has = (s.min_value && s.max_value) || (leaf->signed_order && s.min && s.max);
-      if (has) return;
+      if (HasMinMax(c, m)) return;
       const int64_t nulls = s.null_count.value_or(-1);
       if (nulls == m.num_values) return;  // all null: nothing to bound
       const bool is_float = leaf->type == Type::kFloat || leaf->type == Type::kDouble;
@@ -335,13 +343,21 @@ class Checker {
         if (p.key == "ARROW:schema") schema_bytes += n;
       }
     }
+    // A rewrite carries the other key/value pairs over (and ARROW:schema
+    // repeats the schema's own): when they are most of the footer, no flag
+    // helps.
     std::vector<std::string> fix;
-    if (file_.metadata.row_groups.size() > 1) fix = {"--row-group-size", "1048576"};
-    if (schema_bytes * 2 > file_.footer_length) fix.push_back("--no-store-schema");
+    if (2 * (kv_bytes - schema_bytes) <= kCheckMaxFooterBytes) {
+      if (file_.metadata.row_groups.size() > 1) fix = {"--row-group-size", "1048576"};
+      if (schema_bytes * 2 > file_.footer_length) fix.push_back("--no-store-schema");
+    }
     Add("large-footer",
-        fmt::format("the footer is {} bytes (over 10 MiB; {} row groups x {} columns, {} bytes of "
-                    "key/value metadata): every reader parses all of it before the first row",
-                    file_.footer_length, file_.metadata.row_groups.size(), file_.leaves.size(),
+        fmt::format("the footer is {} bytes (over 10 MiB; {} x {}, {} bytes of key/value "
+                    "metadata): every reader parses all of it before the first row",
+                    file_.footer_length,
+                    Plural(static_cast<int64_t>(file_.metadata.row_groups.size()), "row group",
+                           "row groups"),
+                    Plural(static_cast<int64_t>(file_.leaves.size()), "column", "columns"),
                     kv_bytes),
         fix, /*rewrite_fixes=*/!fix.empty());
   }
@@ -411,8 +427,8 @@ class Checker {
     }
     for (int column : all_fell) {
       Add("dictionary-fallback",
-          fmt::format("column {}: the dictionary overflowed in every row group ({} of {}), so it "
-                      "is written and read for nothing before PLAIN pages",
+          fmt::format("column {}: fell back from the dictionary to other encodings in every row "
+                      "group ({} of {}): the dictionary is written and read for the first pages only",
                       Quoted(leaves_[column]->path), per_column[column].first,
                       per_column[column].second),
           fix);

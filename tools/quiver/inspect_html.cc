@@ -16,6 +16,8 @@
 // Blocks beyond kMaxBlocks are not drawn (their cells say how many).
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +32,7 @@ namespace quiver::cli {
 namespace {
 
 constexpr int64_t kMaxBlocks = 50'000;
-constexpr double kMaxBlockPixels = 180;  // the largest page's width
+constexpr double kMaxBlockPixels = 150;  // the largest page's width
 
 std::string Esc(std::string_view text) {
   std::string out;
@@ -102,10 +104,10 @@ h1{font-size:18px;margin:0 0 4px}h2{font-size:15px;margin:22px 0 6px}
 .meta{color:#444;margin:2px 0}.meta b{color:#111}
 table{border-collapse:collapse}
 .grid th,.grid td{border:1px solid #ccc;vertical-align:top;padding:3px}
-.grid thead th{background:#f3f3f3;font-weight:600;text-align:left;max-width:200px;word-break:break-all}
+.grid thead th{background:#f3f3f3;font-weight:600;text-align:left;max-width:160px;word-break:break-all}
 .grid tbody th{background:#f8f8f8;text-align:left;font-weight:600;white-space:nowrap}
 .grid small,.cols small{color:#666;font-weight:400}
-.cell{display:flex;flex-wrap:wrap;gap:1px;width:200px;align-content:flex-start}
+.cell{display:flex;flex-wrap:wrap;gap:1px;width:160px;align-content:flex-start}
 .pg{display:inline-block;height:16px;min-width:2px;box-sizing:border-box;border:1px solid rgba(0,0,0,.25)}
 .pg.dict{border:2px solid #000;background-image:repeating-linear-gradient(45deg,rgba(255,255,255,.55) 0 3px,transparent 3px 6px)}
 .pg:hover{outline:2px solid #06c}
@@ -144,7 +146,7 @@ class HtmlPage {
   }
 
  private:
-  auto Out() { return std::back_inserter(out_); }
+  std::back_insert_iterator<std::string> Out() { return std::back_inserter(out_); }
 
   void Summarize() {
     for (const auto& group : file_.chunks) {
@@ -266,19 +268,16 @@ class HtmlPage {
   // One SVG strip per column: a tick per data page at its size.
   void Spread() {
     out_ += "<h2>Data page sizes by column</h2>\n<div class=\"meta\">Each tick is a data page at "
-            "its size in the file (0 at the left, the largest page at the right). Fixed-size "
+            "its size in the file (0 at the left, the column's largest page at the right). Fixed-size "
             "pages pile up at one size; content-defined chunking spreads them between its "
             "minimum and maximum.</div>\n<table class=\"cols\">";
-    int64_t largest = 1;
-    for (const auto& s : columns_) {
-      for (int64_t v : s.data_page_sizes) largest = std::max(largest, v);
-    }
     constexpr int kWidth = 420, kHeight = 18;
     for (const auto& s : columns_) {
       std::vector<int64_t> sizes = s.data_page_sizes;
       std::sort(sizes.begin(), sizes.end());
-      fmt::format_to(Out(), "<tr><td class=\"l\">{}</td><td><svg width=\"{}\" height=\"{}\" "
-                            "xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"{}\" height=\"{}\" "
+      const int64_t largest = sizes.empty() ? 1 : std::max<int64_t>(1, sizes.back());
+      fmt::format_to(Out(), "<tr><td class=\"l\">{}</td><td><svg width=\"{}\" height=\"{}\">"
+                            "<rect width=\"{}\" height=\"{}\" "
                             "fill=\"#f4f4f4\"/>",
                      EscName(s.path), kWidth, kHeight, kWidth, kHeight);
       // Ticks at distinct pixel positions only (a tick per pixel column).
