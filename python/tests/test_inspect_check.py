@@ -79,6 +79,11 @@ def _large_page(p):
     write(t, p, compression="zstd", use_dictionary=False, data_page_size=32 << 20)
 
 
+def _large_value(p):
+    # One 9 MiB value: its page cannot be made smaller (no fix flag).
+    write(pa.table({"big": pa.array(["x" * (9 << 20)])}), p, compression="zstd")
+
+
 def _small_row_groups(p):
     write(base_table(25_000), p, row_group_size=4_000)
 
@@ -119,6 +124,7 @@ CASES = {
     "no_statistics": (_no_statistics, [], ["no-statistics"]),
     "no_min_max": (_no_min_max, [], ["no-min-max"]),
     "large_page": (_large_page, [], ["large-page"]),
+    "large_value": (_large_value, [], ["no-min-max", "large-page"]),
     "small_row_groups": (_small_row_groups, [], ["small-row-groups"]),
     "large_footer": (_large_footer, [], ["large-footer"]),
     "dictionary_fallback": (_dictionary_fallback, [], ["dictionary-fallback"] * 2),
@@ -144,6 +150,8 @@ def judge(name, path):
         assert st is not None and not st.has_min_max
     elif name == "large_page":
         assert md.row_group(0).column(0).total_uncompressed_size > 8 << 20
+    elif name == "large_value":
+        assert md.row_group(0).column(0).total_uncompressed_size > 9 << 20
     elif name == "small_row_groups":
         assert [md.row_group(r).num_rows for r in range(md.num_row_groups)] == [4000] * 6 + [1000]
     elif name == "large_footer":
@@ -271,3 +279,24 @@ def test_cdc_footer_key(tmp_path):
     assert r.returncode == 0, r.stderr.decode()
     kv = pq.ParquetFile(tmp_path / "re.parquet").metadata.metadata
     assert json.loads(kv[b"quiver.cdc"])["min_chunk_size"] == 131072
+
+
+def test_cdc_footer_key_on_append(tmp_path):
+    """Appended rows keep "quiver.cdc" only when chunked with the same parameters."""
+    import quiver
+    cdc = {"min_chunk_size": 65536, "max_chunk_size": 262144}
+    t = base_table(5_000)
+    for again, kept in ((cdc, True), (None, False),
+                        ({"min_chunk_size": 32768, "max_chunk_size": 262144}, False)):
+        path = str(tmp_path / "a.parquet")
+        quiver.write_parquet(t, path, use_content_defined_chunking=cdc)
+        opts = {} if again is None else {"use_content_defined_chunking": again}
+        quiver.append_parquet(path, t, **opts)
+        kv = pq.ParquetFile(path).metadata.metadata
+        assert (b"quiver.cdc" in kv) == kept, again
+        assert pq.read_table(path).num_rows == 10_000
+    # A file without the key does not get it from an appending CDC writer.
+    path = str(tmp_path / "b.parquet")
+    quiver.write_parquet(t, path)
+    quiver.append_parquet(path, t, use_content_defined_chunking=cdc)
+    assert b"quiver.cdc" not in pq.ParquetFile(path).metadata.metadata

@@ -273,6 +273,8 @@ class Checker {
 
   void CheckPages() {
     std::map<int, std::pair<int64_t, int64_t>> large;  // column -> (count, largest)
+    std::set<int> splittable;  // columns with a large data page of several values
+    std::set<int> large_dictionary;
     int64_t not_kept = 0;
     for (const auto& group : file_.chunks) {
       for (const auto& c : group) {
@@ -283,16 +285,32 @@ class Checker {
             auto& [count, largest] = large[c.column];
             ++count;
             largest = std::max(largest, size);
+            const auto& h = p.header;
+            const int64_t values = h.data_page_header     ? h.data_page_header->num_values
+                                   : h.data_page_header_v2 ? h.data_page_header_v2->num_values
+                                                          : 0;
+            if (values > 1) splittable.insert(c.column);
+            if (h.dictionary_page_header && h.dictionary_page_header->num_values > 1) {
+              large_dictionary.insert(c.column);
+            }
           }
         }
       }
     }
     for (const auto& [column, v] : large) {
+      // A page of one value is as small as the writer can make it.
+      std::vector<std::string> fix;
+      if (splittable.count(column)) fix = {"--data-page-size", "1048576"};
+      if (large_dictionary.count(column)) {
+        fix.insert(fix.end(), {"--dictionary-pagesize-limit", "1048576"});
+      }
+      const bool fixable = !fix.empty();
       Add("large-page",
           fmt::format("column {}: {} over 8 MiB uncompressed (largest {} bytes): a reader holds "
-                      "a whole page in memory and cannot skip within it",
-                      Quoted(leaves_[column]->path), Plural(v.first, "page", "pages"), v.second),
-          {"--data-page-size", "1048576"});
+                      "a whole page in memory and cannot skip within it{}",
+                      Quoted(leaves_[column]->path), Plural(v.first, "page", "pages"), v.second,
+                      fixable ? "" : " (each holds a single value: no page size splits it)"),
+          fix, fixable);
     }
     if (not_kept > 0) {
       Note(fmt::format("{} pages beyond the ones kept (--max-pages) were not checked for size, "

@@ -7,18 +7,24 @@
 //   unreadable         the footer cannot be read (not Parquet, cut off)    -
 //   invalid            the file is readable but inconsistent (what         -
 //                      `quiver inspect FILE` lists as problems)
-//   no-page-index      a column chunk without an offset index or a column  --write-page-index
-//                      index (readers cannot skip pages)
-//   no-statistics      a column chunk of a filterable column without       --statistics-columns
-//                      statistics                                          (dropped) / none
+//   no-page-index      a column chunk without an offset index, or without  --write-page-index
+//                      a column index while its statistics have min/max
+//                      (readers cannot skip pages)
+//   no-statistics      a column chunk of a filterable column without       (none: a rewrite writes
+//                      statistics                                          statistics by default)
 //   no-min-max         statistics without min/max on a filterable column   (none: Quiver writes
 //                      (not all-null, not all-NaN chunks)                  min/max for every
 //                                                                          ordered column)
 //   large-page         a page over 8 MiB uncompressed                       --data-page-size 1048576
+//                      (a data page of a single value: no flag fixes it)   (dictionary pages:
+//                                                                          --dictionary-pagesize-limit
+//                                                                          1048576)
 //   small-row-groups   a row group under 10,000 rows that is not the last  --row-group-size 1048576
 //                      one (a file of fewer rows is one row group: fine)
 //   large-row-group    a row group over 1 GiB of compressed column chunks  --row-group-bytes 536870912
-//   large-footer       a footer (FileMetaData) over 10 MiB                 --row-group-size 1048576
+//   large-footer       a footer (FileMetaData) over 10 MiB                 --row-group-size 1048576,
+//                      (no flag when key/value pairs other than            --no-store-schema when
+//                      ARROW:schema exceed 5 MiB: a rewrite keeps them)    ARROW:schema is most of it
 //   dictionary-fallback a column whose every chunk fell back from the      --dictionary-columns
 //                      dictionary (a dictionary page and non-dictionary    (the others) or
 //                      data pages: the dictionary is dead weight)          --no-dictionary
@@ -29,8 +35,8 @@
 //   int96              an INT96 (deprecated timestamp) column              (none: Quiver writes
 //                                                                          INT64 timestamps)
 //   uncompressed       an UNCOMPRESSED column whose first 1 MiB of page     --compression COL=zstd
-//                      bodies (at least one page) shrinks to half or less
-//                      with zstd level 1
+//                      bodies (whole pages; columns under 4 KiB are not
+//                      checked) shrinks to half or less with zstd level 1
 //
 // A "filterable" column is a leaf whose type has an order: every physical
 // type but INT96 (without the INT96 timestamp order), excluding the INTERVAL

@@ -644,8 +644,10 @@ class FileWriter::Impl {
       for (auto& rg : NewRowGroups()) rg.sorting_columns.reset();
     }
     // Key/value metadata: the schema's own pairs, then ARROW:schema (an
-    // appended file keeps its own).
+    // appended file keeps its own, less a quiver.cdc these rows were not
+    // chunked by).
     if (!appending_) QUIVER_RETURN_NOT_OK(SetKeyValueMetadata());
+    if (appending_) DropStaleCdcKey();
     return WriteFooter();
   }
 
@@ -655,6 +657,25 @@ class FileWriter::Impl {
   // a key of that name in the schema's metadata (read from a file written
   // with CDC) is dropped: only this write's options decide it.
   static constexpr std::string_view kCdcKey = "quiver.cdc";
+
+  std::optional<std::string> CdcKeyValue() const {
+    if (!options_.content_defined_chunking.has_value()) return std::nullopt;
+    const CdcOptions& c = *options_.content_defined_chunking;
+    return "{\"min_chunk_size\":" + std::to_string(c.min_chunk_size) +
+           ",\"max_chunk_size\":" + std::to_string(c.max_chunk_size) +
+           ",\"norm_level\":" + std::to_string(c.norm_level) + "}";
+  }
+
+  // An appended file keeps quiver.cdc only when the new row groups were
+  // chunked with the same parameters (a file without it stays without).
+  void DropStaleCdcKey() {
+    auto& kv = metadata_.key_value_metadata;
+    if (!kv.has_value()) return;
+    const std::optional<std::string> now = CdcKeyValue();
+    std::erase_if(*kv, [&](const format::KeyValue& p) {
+      return p.key == kCdcKey && (!now.has_value() || p.value != now);
+    });
+  }
 
   Status SetKeyValueMetadata() {
     std::vector<format::KeyValue> kv;
@@ -668,13 +689,10 @@ class FileWriter::Impl {
         kv.push_back(std::move(p));
       }
     }
-    if (options_.content_defined_chunking.has_value()) {
-      const CdcOptions& c = *options_.content_defined_chunking;
+    if (auto value = CdcKeyValue()) {
       format::KeyValue p;
       p.key = std::string(kCdcKey);
-      p.value = "{\"min_chunk_size\":" + std::to_string(c.min_chunk_size) +
-                ",\"max_chunk_size\":" + std::to_string(c.max_chunk_size) +
-                ",\"norm_level\":" + std::to_string(c.norm_level) + "}";
+      p.value = std::move(*value);
       kv.push_back(std::move(p));
     }
     if (options_.store_schema) {
