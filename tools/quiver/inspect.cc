@@ -114,7 +114,8 @@ int RunHtml(const InspectArgs& args) {
 int RunInspect(const InspectArgs& args) {
   if (args.check) return RunCheck(args);
   if (args.paths.size() != 1) {
-    PrintError(kCommand, "give one FILE (several files need --check)");
+    fmt::print(stderr, "quiver {}: give one FILE (several files need --check)\n"
+                       "Run 'quiver {} --help' for usage.\n", kCommand, kCommand);
     return kExitUsage;
   }
   if (!args.html.empty()) return RunHtml(args);

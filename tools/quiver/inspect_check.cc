@@ -228,6 +228,7 @@ class Checker {
   void CheckStatistics() {
     std::map<int, int64_t> none, no_min_max;
     std::map<int, int64_t> maybe_nan;
+    std::map<int, int64_t> legacy_only;  // of no_min_max: the deprecated fields only
     ForChunks([&](const ChunkRecord& c, const format::ColumnChunk&, const format::ColumnMetaData& m) {
       const Leaf* leaf = LeafOf(c);
       if (!leaf->has_order) return;
@@ -239,15 +240,20 @@ class Checker {
       if (HasMinMax(c, m)) return;
       const int64_t nulls = s.null_count.value_or(-1);
       if (nulls == m.num_values) return;  // all null: nothing to bound
-      const bool is_float = leaf->type == Type::kFloat || leaf->type == Type::kDouble;
+      const bool is_float = leaf->type == Type::kFloat || leaf->type == Type::kDouble ||
+                            (leaf->element && leaf->element->logical_type &&
+                             leaf->element->logical_type->float16);
       if (is_float) {
-        if (s.nan_count && nulls >= 0 && nulls + *s.nan_count == m.num_values) return;  // all NaN
+        if (s.nan_count && std::max<int64_t>(nulls, 0) + *s.nan_count == m.num_values) {
+          return;  // all NaN (or null)
+        }
         if (!s.nan_count) {
           ++maybe_nan[c.column];
           return;
         }
       }
       ++no_min_max[c.column];
+      if (s.min && s.max) ++legacy_only[c.column];
     });
     const size_t groups = file_.chunks.size();
     for (const auto& [column, n] : none) {
@@ -258,10 +264,15 @@ class Checker {
           {});
     }
     for (const auto& [column, n] : no_min_max) {
+      const int64_t legacy = legacy_only.count(column) ? legacy_only[column] : 0;
       Add("no-min-max",
-          fmt::format("column {}: statistics without min/max in {} of {} row groups (a filter on "
-                      "it cannot skip row groups)",
-                      Quoted(leaves_[column]->path), n, groups),
+          fmt::format("column {}: statistics without min/max in {} of {} row groups: a filter "
+                      "on it cannot skip row groups{}",
+                      Quoted(leaves_[column]->path), n, groups,
+                      legacy == 0 ? std::string()
+                                  : fmt::format(" ({} with only the deprecated min/max, whose "
+                                                "signed order readers ignore for this type)",
+                                                legacy)),
           {});
     }
     for (const auto& [column, n] : maybe_nan) {
