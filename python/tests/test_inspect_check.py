@@ -84,6 +84,33 @@ def _large_value(p):
     write(pa.table({"big": pa.array(["x" * (9 << 20)])}), p, compression="zstd")
 
 
+def _long_statistics(p):
+    # No writer at hand keeps long min/max (pyarrow drops them past 4096 bytes, duckdb and
+    # polars truncate), old ones did: a one-page BYTE_ARRAY column written by hand, its
+    # statistics the whole 70,000-byte values (read back by pyarrow in judge()).
+    from hostile_parquet import BINARY, I32, I64, LIST, STRUCT, parquet_file, tstruct
+    values = [b"a" * 70_000, b"b" * 70_000]
+    body = b"".join(len(v).to_bytes(4, "little") + v for v in values)
+    header = tstruct((1, I32, 0), (2, I32, len(body)), (3, I32, len(body)),
+                     (5, STRUCT, tstruct((1, I32, 2), (2, I32, 0), (3, I32, 3), (4, I32, 3))))
+    chunk = header + body
+    stats = tstruct((5, BINARY, values[1]), (6, BINARY, values[0]))
+    meta = tstruct((1, I32, 6), (2, LIST, (I32, [0])), (3, LIST, (BINARY, ["s"])), (4, I32, 0),
+                   (5, I64, 2), (6, I64, len(chunk)), (7, I64, len(chunk)), (9, I64, 4),
+                   (12, STRUCT, stats))
+    column = tstruct((2, I64, 4), (3, STRUCT, meta))
+    footer = tstruct(
+        (1, I32, 1),
+        (2, LIST, (STRUCT, [tstruct((4, BINARY, "schema"), (5, I32, 1)),
+                            tstruct((1, I32, 6), (3, I32, 0), (4, BINARY, "s"))])),
+        (3, I64, 2),
+        (4, LIST, (STRUCT, [tstruct((1, LIST, (STRUCT, [column])), (2, I64, len(chunk)),
+                                    (3, I64, 2))])),
+        (6, BINARY, "parquet-cpp-arrow version 26.0.1"),
+        (7, LIST, (STRUCT, [tstruct((1, STRUCT, tstruct()))])))  # TYPE_ORDER
+    Path(p).write_bytes(parquet_file(chunk, footer))
+
+
 def _small_row_groups(p):
     write(base_table(25_000), p, row_group_size=4_000)
 
@@ -125,6 +152,7 @@ CASES = {
     "no_min_max": (_no_min_max, [], ["no-min-max"]),
     "large_page": (_large_page, [], ["large-page"]),
     "large_value": (_large_value, [], ["no-min-max", "large-page"]),
+    "long_statistics": (_long_statistics, [], ["no-page-index", "long-statistics", "uncompressed"]),
     "small_row_groups": (_small_row_groups, [], ["small-row-groups"]),
     "large_footer": (_large_footer, [], ["large-footer"]),
     "dictionary_fallback": (_dictionary_fallback, [], ["dictionary-fallback"] * 2),
@@ -152,6 +180,10 @@ def judge(name, path):
         assert md.row_group(0).column(0).total_uncompressed_size > 8 << 20
     elif name == "large_value":
         assert md.row_group(0).column(0).total_uncompressed_size > 9 << 20
+    elif name == "long_statistics":
+        st = md.row_group(0).column(0).statistics
+        assert st.has_min_max and len(st.max) == 70_000
+        assert pq.read_table(path)["s"].to_pylist() == [b"a" * 70_000, b"b" * 70_000]
     elif name == "small_row_groups":
         assert [md.row_group(r).num_rows for r in range(md.num_row_groups)] == [4000] * 6 + [1000]
     elif name == "large_footer":
@@ -245,6 +277,12 @@ def test_several_files_and_unreadable(files, tmp_path):
     assert text.endswith("3 files checked: 2 findings in 2 files\n")
     clean = run("inspect", "--check", files / "clean.parquet", files / "clean.parquet")
     assert clean.returncode == OK
+    # Standard input, and --no-checksums (nothing to verify: no CRCs written).
+    with open(files / "no_cdc.parquet", "rb") as f:
+        r = subprocess.run([str(CLI), "inspect", "--check", "--for-dedup", "--no-checksums", "-"],
+                           stdin=f, capture_output=True, timeout=60)
+    assert r.returncode == FINDINGS
+    assert r.stdout.decode().startswith("<stdin>: 1 finding\n  [no-cdc]")
 
 
 def test_usage_errors(files):

@@ -62,6 +62,7 @@ int RunCheck(const InspectArgs& args) {
     }
     InspectOptions inspect;
     inspect.max_pages = args.max_pages;
+    inspect.verify_checksums = !args.no_checksums;
     auto file = InspectFile(**data, name, inspect);
     if (!file.ok()) {
       results.push_back(UnreadableResult(name, ErrorMessage(file.status())));
@@ -87,6 +88,7 @@ int RunHtml(const InspectArgs& args) {
   }
   InspectOptions options;
   options.max_pages = args.max_pages;
+  options.verify_checksums = !args.no_checksums;
   auto file = InspectFile(**data, name, options);
   if (!file.ok()) {
     PrintError(kCommand, name + ": " + ErrorMessage(file.status()));
@@ -171,8 +173,7 @@ Runner AddInspectCommand(CLI::App* app) {
   html->excludes(json);
   auto* no_pages = cmd->add_flag("--no-pages", args->no_pages, "Do not walk (or show) the pages");
   no_pages->excludes(check)->excludes(html);
-  cmd->add_flag("--no-checksums", args->no_checksums, "Do not verify page CRC-32 checksums")
-      ->excludes(check);
+  cmd->add_flag("--no-checksums", args->no_checksums, "Do not verify page CRC-32 checksums");
   cmd->add_option("--max-pages", args->max_pages,
                   "Page headers kept for the report (all pages are still checked)")
       ->check(CLI::NonNegativeNumber)
