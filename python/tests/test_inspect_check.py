@@ -84,31 +84,46 @@ def _large_value(p):
     write(pa.table({"big": pa.array(["x" * (9 << 20)])}), p, compression="zstd")
 
 
-def _long_statistics(p):
-    # No writer at hand keeps long min/max (pyarrow drops them past 4096 bytes, duckdb and
-    # polars truncate), old ones did: a one-page BYTE_ARRAY column written by hand, its
-    # statistics the whole 70,000-byte values (read back by pyarrow in judge()).
+def _hand_written(p, values, stats, claimed_size=None):
+    """A one-page required BYTE_ARRAY column 's' (PLAIN, uncompressed) written by hand;
+    `stats` (min, max) go to min_value/max_value; `claimed_size` replaces the chunk's
+    sizes in the footer."""
     from hostile_parquet import BINARY, I32, I64, LIST, STRUCT, parquet_file, tstruct
-    values = [b"a" * 70_000, b"b" * 70_000]
     body = b"".join(len(v).to_bytes(4, "little") + v for v in values)
     header = tstruct((1, I32, 0), (2, I32, len(body)), (3, I32, len(body)),
-                     (5, STRUCT, tstruct((1, I32, 2), (2, I32, 0), (3, I32, 3), (4, I32, 3))))
+                     (5, STRUCT, tstruct((1, I32, len(values)), (2, I32, 0), (3, I32, 3),
+                                         (4, I32, 3))))
     chunk = header + body
-    stats = tstruct((5, BINARY, values[1]), (6, BINARY, values[0]))
-    meta = tstruct((1, I32, 6), (2, LIST, (I32, [0])), (3, LIST, (BINARY, ["s"])), (4, I32, 0),
-                   (5, I64, 2), (6, I64, len(chunk)), (7, I64, len(chunk)), (9, I64, 4),
-                   (12, STRUCT, stats))
-    column = tstruct((2, I64, 4), (3, STRUCT, meta))
+    size = claimed_size or len(chunk)
+    meta = [(1, I32, 6), (2, LIST, (I32, [0])), (3, LIST, (BINARY, ["s"])), (4, I32, 0),
+            (5, I64, len(values)), (6, I64, size), (7, I64, size), (9, I64, 4)]
+    if stats:
+        meta.append((12, STRUCT, tstruct((5, BINARY, stats[1]), (6, BINARY, stats[0]))))
+    column = tstruct((2, I64, 4), (3, STRUCT, tstruct(*meta)))
     footer = tstruct(
         (1, I32, 1),
         (2, LIST, (STRUCT, [tstruct((4, BINARY, "schema"), (5, I32, 1)),
                             tstruct((1, I32, 6), (3, I32, 0), (4, BINARY, "s"))])),
-        (3, I64, 2),
-        (4, LIST, (STRUCT, [tstruct((1, LIST, (STRUCT, [column])), (2, I64, len(chunk)),
-                                    (3, I64, 2))])),
+        (3, I64, len(values)),
+        (4, LIST, (STRUCT, [tstruct((1, LIST, (STRUCT, [column])), (2, I64, size),
+                                    (3, I64, len(values)))])),
         (6, BINARY, "parquet-cpp-arrow version 26.0.1"),
         (7, LIST, (STRUCT, [tstruct((1, STRUCT, tstruct()))])))  # TYPE_ORDER
     Path(p).write_bytes(parquet_file(chunk, footer))
+
+
+def _long_statistics(p):
+    # No writer at hand keeps long min/max (pyarrow drops them past 4096 bytes, duckdb and
+    # polars truncate), old ones did: statistics of the whole 70,000-byte values (pyarrow
+    # reads them back in judge()).
+    values = [b"a" * 70_000, b"b" * 70_000]
+    _hand_written(p, values, (values[0], values[1]))
+
+
+def _large_row_group(p):
+    # A footer that claims 2 GiB of column chunk (the data is 20 bytes: also `invalid`);
+    # a real one would not fit in a test.
+    _hand_written(p, [b"x", b"y"], (b"x", b"y"), claimed_size=2 << 30)
 
 
 def _small_row_groups(p):
@@ -153,6 +168,7 @@ CASES = {
     "large_page": (_large_page, [], ["large-page"]),
     "large_value": (_large_value, [], ["no-min-max", "large-page"]),
     "long_statistics": (_long_statistics, [], ["no-page-index", "long-statistics", "uncompressed"]),
+    "large_row_group": (_large_row_group, [], ["invalid", "no-page-index", "large-row-group"]),
     "small_row_groups": (_small_row_groups, [], ["small-row-groups"]),
     "large_footer": (_large_footer, [], ["large-footer"]),
     "dictionary_fallback": (_dictionary_fallback, [], ["dictionary-fallback"] * 2),
@@ -184,6 +200,8 @@ def judge(name, path):
         st = md.row_group(0).column(0).statistics
         assert st.has_min_max and len(st.max) == 70_000
         assert pq.read_table(path)["s"].to_pylist() == [b"a" * 70_000, b"b" * 70_000]
+    elif name == "large_row_group":
+        assert md.row_group(0).column(0).total_compressed_size == 2 << 30
     elif name == "small_row_groups":
         assert [md.row_group(r).num_rows for r in range(md.num_row_groups)] == [4000] * 6 + [1000]
     elif name == "large_footer":
@@ -240,6 +258,9 @@ def test_fix_command_fixes(files, tmp_path, name):
                          cwd=files).stdout)
     (result,) = doc["files"]
     fixable = [f["id"] for f in result["findings"] if f["rewrite_fixes"]]
+    if "invalid" in [f["id"] for f in result["findings"]]:
+        assert result["rewrite"] is None  # a file with problems gets no command
+        return
     if not fixable:
         assert result["rewrite"] is None
         return

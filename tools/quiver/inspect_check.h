@@ -100,7 +100,8 @@ CheckResult CheckInspectedFile(const InspectedFile& file, const Buffer& data,
 CheckResult UnreadableResult(std::string path, std::string message);
 
 // The whole `quiver rewrite` command that fixes every finding a rewrite can
-// fix (the output is FILE with ".fixed.parquet"); empty when none can.
+// fix (the output is FILE with ".fixed.parquet"); empty when none can, and
+// for a file that is unreadable or invalid.
 std::string FixCommand(const CheckResult& result);
 
 std::string RenderCheckText(const std::vector<CheckResult>& results);

@@ -71,6 +71,8 @@ std::string FixCommand(const CheckResult& result) {
   std::vector<std::vector<std::string>> flags;
   bool any = false;
   for (const auto& f : result.findings) {
+    // A file with problems may not be readable by a rewrite either.
+    if (f.id == "invalid" || f.id == "unreadable") return {};
     if (!f.rewrite_fixes) continue;
     any = true;
     for (auto& flag : Flags(f.fix)) {
