@@ -145,6 +145,7 @@ class Checker {
     CheckInt96();
     CheckUncompressed();
     KeepCodecs();
+    KeepRowGroupSize();
   }
 
  private:
@@ -623,6 +624,20 @@ class Checker {
       if (value == common || uncompressed_.count(path)) continue;
       out_->keep.push_back("--compression");
       out_->keep.push_back(path + "=" + value);
+    }
+  }
+
+  // The file's rows per row group (rewrite's default is 1 Mi rows): a
+  // rewrite that regroups the rows can change what each chunk holds (a
+  // dictionary that fitted 100,000 rows may overflow with 600,000).
+  void KeepRowGroupSize() {
+    const auto& groups = file_.metadata.row_groups;
+    int64_t most = 0;
+    for (const auto& g : groups) most = std::max(most, g.num_rows);
+    const int64_t rewrite_default = 1 << 20;
+    if (most > 0 && most != rewrite_default && (groups.size() > 1 || most > rewrite_default)) {
+      out_->keep.push_back("--row-group-size");
+      out_->keep.push_back(std::to_string(most));
     }
   }
 

@@ -81,7 +81,22 @@ std::string FixCommand(const CheckResult& result) {
   }
   if (!any || !result.readable) return {};
   std::vector<std::string> words = {"quiver", "rewrite", result.path, OutputName(result.path)};
-  for (const auto& flag : Flags(result.keep)) words.insert(words.end(), flag.begin(), flag.end());
+  // A fix overrides the keep flag it names (--compression per column; the
+  // row group flags together, as either regroups the rows).
+  auto key = [](const std::vector<std::string>& flag) {
+    std::string k = flag[0];
+    if (k == "--row-group-bytes") k = "--row-group-size";
+    if (k == "--compression" && flag.size() > 1) {
+      const size_t eq = flag[1].rfind('=');
+      k += eq == std::string::npos ? std::string() : " " + flag[1].substr(0, eq);
+    }
+    return k;
+  };
+  for (const auto& flag : Flags(result.keep)) {
+    const bool overridden = std::any_of(flags.begin(), flags.end(),
+                                        [&](const auto& fix) { return key(fix) == key(flag); });
+    if (!overridden) words.insert(words.end(), flag.begin(), flag.end());
+  }
   for (const auto& flag : flags) words.insert(words.end(), flag.begin(), flag.end());
   return JoinWords(words);
 }
