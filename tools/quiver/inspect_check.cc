@@ -3,6 +3,7 @@
 #include "inspect_check.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -245,7 +246,10 @@ class Checker {
                             (leaf->element && leaf->element->logical_type &&
                              leaf->element->logical_type->float16);
       if (is_float) {
-        if (s.nan_count && std::max<int64_t>(nulls, 0) + *s.nan_count == m.num_values) {
+        int64_t sum = 0;
+        if (s.nan_count &&
+            !__builtin_add_overflow(std::max<int64_t>(nulls, 0), *s.nan_count, &sum) &&
+            sum == m.num_values) {
           return;  // all NaN (or null)
         }
         if (!s.nan_count) {
@@ -351,7 +355,11 @@ class Checker {
     for (size_t i = 0; i < groups.size(); ++i) {
       int64_t bytes = 0;
       for (const auto& cc : groups[i].columns) {
-        if (cc.meta_data) bytes += cc.meta_data->total_compressed_size;
+        // Held at the int64 limit: a hostile footer's sizes may overflow.
+        if (cc.meta_data && __builtin_add_overflow(bytes, cc.meta_data->total_compressed_size, &bytes)) {
+          bytes = INT64_MAX;
+          break;
+        }
       }
       if (bytes > kCheckMaxRowGroupBytes) {
         Add("large-row-group",

@@ -16,6 +16,7 @@
 // Blocks beyond kMaxBlocks are not drawn (their cells say how many).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -53,7 +54,9 @@ std::string Esc(std::string_view text) {
 std::string EscName(std::string_view text) { return Esc(EscapeBytes(text)); }
 
 std::string Thousands(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  // The magnitude as unsigned: -INT64_MIN does not fit (a hostile footer's numbers).
+  const uint64_t magnitude = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  std::string digits = std::to_string(magnitude), out;
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
@@ -65,6 +68,13 @@ std::string Thousands(int64_t n) {
 int RatioHue(double ratio) {
   if (!(ratio > 1)) return 0;
   return static_cast<int>(std::lround(120 * std::min(1.0, std::log2(ratio) / 4)));
+}
+
+// a + b, held at the int64 limits (sizes from a hostile footer may overflow).
+int64_t SatAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? INT64_MAX : INT64_MIN;
 }
 
 double Ratio(int64_t uncompressed, int64_t compressed) {
@@ -161,8 +171,8 @@ class HtmlPage {
             s.type += " " + LogicalTypeString(*e->logical_type);
           }
           s.codec = CodecName(cc.meta_data->codec);
-          s.compressed += cc.meta_data->total_compressed_size;
-          s.uncompressed += cc.meta_data->total_uncompressed_size;
+          s.compressed = SatAdd(s.compressed, cc.meta_data->total_compressed_size);
+          s.uncompressed = SatAdd(s.uncompressed, cc.meta_data->total_uncompressed_size);
         }
         s.pages += static_cast<int64_t>(c.pages.size()) + c.pages_not_kept;
         for (const auto& p : c.pages) {
