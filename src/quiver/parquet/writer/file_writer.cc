@@ -6,15 +6,14 @@
 #include <vector>
 
 #include "quiver/io/atomic_file.h"
-#include "quiver/ipc/schema.h"
 #include "quiver/parquet/writer/append_base_internal.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/schema/arrow_to_parquet_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
+#include "quiver/parquet/writer/key_value_internal.h"
 #include "quiver/parquet/writer/parallel_fields_internal.h"
-#include "quiver/util/base64.h"
 #include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet {
@@ -374,6 +373,18 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
+  Status AddKeyValueMetadata(const KeyValueMetadata& pairs) {
+    if (closed_) return Status::Invalid("add_key_value_metadata: the Parquet writer is closed");
+    for (int64_t i = 0; i < pairs.size(); ++i) {
+      if (pairs.key(i) == "ARROW:schema" && options_.store_schema) {
+        return Status::Invalid("add_key_value_metadata: the key ARROW:schema is the writer's own "
+                               "(the Arrow schema it stores; store_schema=False leaves it free)");
+      }
+    }
+    for (int64_t i = 0; i < pairs.size(); ++i) added_kv_.Append(pairs.key(i), pairs.value(i));
+    return Status::OK();
+  }
+
   void Abort() {
     if (closed_) return;
     closed_ = true;
@@ -646,28 +657,13 @@ class FileWriter::Impl {
     // Key/value metadata: the schema's own pairs, then ARROW:schema (an
     // appended file keeps its own).
     if (!appending_) QUIVER_RETURN_NOT_OK(SetKeyValueMetadata());
+    MergeKeyValues(added_kv_, &metadata_.key_value_metadata);
     return WriteFooter();
   }
 
   Status SetKeyValueMetadata() {
-    std::vector<format::KeyValue> kv;
-    if (schema_->metadata() != nullptr) {
-      for (int64_t i = 0; i < schema_->metadata()->size(); ++i) {
-        if (schema_->metadata()->key(i) == "ARROW:schema") continue;
-        format::KeyValue p;
-        p.key = schema_->metadata()->key(i);
-        p.value = schema_->metadata()->value(i);
-        kv.push_back(std::move(p));
-      }
-    }
-    if (options_.store_schema) {
-      QUIVER_ASSIGN_OR_RAISE(auto message, ipc::SerializeSchema(*schema_, options_.pool));
-      format::KeyValue p;
-      p.key = "ARROW:schema";
-      p.value = Base64Encode(message->data(), message->size());
-      kv.push_back(std::move(p));
-    }
-    if (!kv.empty()) metadata_.key_value_metadata = std::move(kv);
+    QUIVER_ASSIGN_OR_RAISE(metadata_.key_value_metadata,
+                           FooterKeyValues(*schema_, options_.store_schema, options_.pool));
     return Status::OK();
   }
 
@@ -707,6 +703,7 @@ class FileWriter::Impl {
   bool appending_ = false;
   bool drop_new_sorting_ = false;
   size_t first_new_row_group_ = 0;
+  KeyValueMetadata added_kv_;  // add_key_value_metadata
 
   io::OutputStream* sink_ = nullptr;
   std::unique_ptr<io::AtomicFileOutputStream> owned_sink_;  // when writing to a path
@@ -749,6 +746,9 @@ Status FileWriter::FlushRowGroup() { return impl_->FlushRowGroup(); }
 int64_t FileWriter::Tell() const { return impl_->Tell(); }
 Status FileWriter::Close() { return impl_->Close(); }
 void FileWriter::Abort() { impl_->Abort(); }
+Status FileWriter::AddKeyValueMetadata(const KeyValueMetadata& pairs) {
+  return impl_->AddKeyValueMetadata(pairs);
+}
 const SchemaPtr& FileWriter::schema() const { return impl_->schema(); }
 int64_t FileWriter::num_rows() const { return impl_->num_rows(); }
 int FileWriter::num_row_groups() const { return impl_->num_row_groups(); }
