@@ -89,15 +89,26 @@ class ReadPart:
         return ds._finish(t, f, self.file_schema, self.names, part.post)
 
     def empty(self, keys):
-        """The result's columns with no row (a file's keys for the key columns'
-        types), built as a part's rows are: the meta of a Dask frame."""
+        """The result's columns with no row, as a pyarrow Table, built as a
+        part's rows are (a file's keys for the key columns' types), the key
+        columns' dictionaries holding every key value as a part's do: the
+        meta of a Dask frame, the schema of Ray's read tasks."""
         import pyarrow as pa
 
         from quiver._dataset import _File
 
         q = _quiver()
+        ds = self.dataset
         empty = q.table(pa.schema(self.file_schema).empty_table())
-        return self.dataset._finish(empty, _File("", keys), self.file_schema, self.names, None)
+        t = pa.table(ds._finish(empty, _File("", keys), self.file_schema, self.names, None))
+        pkeys = ds._pkeys(self.file_schema)
+        for i, field in enumerate(t.schema):
+            if field.name in pkeys and pa.types.is_dictionary(field.type):
+                values = pa.array(ds._dictionaries[field.name], field.type.value_type)
+                column = pa.DictionaryArray.from_arrays(pa.array([], field.type.index_type),
+                                                        values)
+                t = t.set_column(i, field, column)
+        return t
 
 
 def _chunks(row_groups, split_row_groups):

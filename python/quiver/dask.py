@@ -84,27 +84,21 @@ _NULLABLE = {
 
 class _ReadPartition:
     """The function of the graph's read tasks: a part's rows as a pandas
-    frame. Dask's column projection (ddf[["a"]]) narrows what is read
-    (dask.dataframe.io.utils.DataFrameIOFunction's protocol)."""
+    frame. `columns` (dask's column projection, ddf[["a"]]) narrows what
+    is read."""
 
     def __init__(self, reader, mapper):
         self.reader, self.mapper = reader, mapper
-
-    @property
-    def columns(self):
-        return list(self.reader.names)
-
-    def project_columns(self, columns):
-        if list(columns) == self.columns:
-            return self
-        return _ReadPartition(self.reader.with_columns(columns), self.mapper)
 
     def to_pandas(self, table):
         return table.to_pandas(types_mapper=self.mapper, use_threads=False,
                                ignore_metadata=False)
 
-    def __call__(self, part):
-        return self.to_pandas(self.reader(part))
+    def __call__(self, part, columns=None):
+        reader = self.reader
+        if columns is not None and list(columns) != reader.names:
+            reader = reader.with_columns(columns)
+        return self.to_pandas(reader(part))
 
 
 def read_parquet(path, columns=None, filters=None, filesystem=None, *, split_row_groups=False,
@@ -134,11 +128,18 @@ def read_parquet(path, columns=None, filters=None, filesystem=None, *, split_row
         path, columns, filters, filesystem, split_row_groups, use_threads, _WHO_READ,
         partitioning=partitioning, schema=schema, promote_options=promote_options,
         **read_options)
-    mapper = _TypesMapper(dtype_backend, bool(dask.config.get("dataframe.convert-string")))
+    # dask's 'dataframe.convert-string': None (unset) means on.
+    mapper = _TypesMapper(dtype_backend,
+                          dask.config.get("dataframe.convert-string") is not False)
     func = _ReadPartition(reader, mapper)
     meta = func.to_pandas(reader.empty(first_keys))
-    return dd.from_map(func, parts, meta=meta, label="quiver-read-parquet",
-                       enforce_metadata=False)
+    # The parts convert their strings themselves (the mapper, as dask's
+    # read_parquet does): from_map's own conversion, on with dask's
+    # 'dataframe.convert-string', would turn every object column (lists,
+    # binary) into strings.
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_map(func, parts, meta=meta, label="quiver-read-parquet",
+                           enforce_metadata=False)
 
 
 def _write_partition(df, index, root, fs, partition_on, name_function, preserve_index,

@@ -62,7 +62,7 @@ class ParquetDatasource(Datasource):
             paths, columns, filters, filesystem, split_row_groups, use_threads, _WHO_READ,
             partitioning=partitioning, schema=schema, promote_options=promote_options,
             **read_options)
-        self._schema = self._reader.empty(keys).to_pyarrow().schema
+        self._schema = self._reader.empty(keys).schema
 
     @property
     def parts(self):
