@@ -25,15 +25,24 @@ from test_dask import CountingLocalFS  # noqa: E402
 
 @pytest.fixture(scope="module")
 def local_ray():
+    # Ray's workers inherit the environment: this directory on their path
+    # lets them unpickle test_dask's counting filesystem.
+    saved = os.environ.get("PYTHONPATH")
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (here, saved) if p)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              configure_logging=False, _node_ip_address="127.0.0.1")
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     yield
     ray.shutdown()
+    if saved is None:
+        del os.environ["PYTHONPATH"]
+    else:
+        os.environ["PYTHONPATH"] = saved
 
 
-def sample(n=4000, seed=5):
+def sample(n=40000, seed=5):
     rng = np.random.default_rng(seed)
     return pa.table({
         "id": pa.array(np.arange(n), pa.int64()),
@@ -50,7 +59,7 @@ def hive(tmp_path_factory):
     for year in range(2020, 2024):
         part = t.filter(pa.compute.field("year") == year).drop_columns(["year"])
         (root / f"year={year}").mkdir()
-        pq.write_table(part, root / f"year={year}" / "data.parquet", row_group_size=100)
+        pq.write_table(part, root / f"year={year}" / "data.parquet", row_group_size=1000)
     return root, t
 
 
@@ -73,14 +82,14 @@ def test_read_equals_pyarrow_and_prunes(local_ray, hive):
         ["year=2022/data.parquet", "year=2023/data.parquet"]
     assert len(source.get_read_tasks(8)) == 2
     assert len(source.get_read_tasks(1)) == 1  # fewer tasks asked: parts grouped
-    flt = [("id", ">=", 1050), ("id", "<", 1250)]
+    flt = [("id", ">=", 10500), ("id", "<", 12500)]
     source = quiver.ray.ParquetDatasource(str(root), filters=flt, split_row_groups=True)
     assert [rg for _, rg in source.parts] == [[0], [1], [2]]
-    assert sum(t.metadata.num_rows for t in source.get_read_tasks(8)) == 300
+    assert sum(t.metadata.num_rows for t in source.get_read_tasks(8)) == 3000
     ds = quiver.ray.read_parquet(str(root), filters=flt, columns=["id", "year"],
                                  split_row_groups=True)
     got = rows(ds)
-    assert [r["id"] for r in got] == list(range(1050, 1250))
+    assert [r["id"] for r in got] == list(range(10500, 12500))
     assert {int(r["year"]) for r in got} == {2021}
     assert list(got[0]) == ["id", "year"]
 
@@ -92,7 +101,7 @@ def test_data_is_read_in_the_tasks(local_ray, hive):
     source = quiver.ray.ParquetDatasource(str(root), filesystem=fs)
     planned = dict(CountingLocalFS.bytes_read)
     for f, n in planned.items():
-        assert n < os.path.getsize(f) / 4, f  # the footer only
+        assert n <= 65536 < os.path.getsize(f) / 2, f  # one suffix read: the footer
     ds = ray.data.read_datasource(source)
     assert ds.count() == t.num_rows and sum(r["id"] for r in ds.take_all()) == \
         sum(range(t.num_rows))
@@ -113,7 +122,7 @@ def test_datasink_roundtrip(local_ray, tmp_path):
     back = pads.dataset(str(out), format="parquet").to_table().sort_by("id")
     assert back.equals(t)
     duck = duckdb.sql(f"select count(*), sum(id), sum(amount) from "
-                      f"read_parquet('{out}/*.parquet')").fetchone()
+                      f"read_parquet('{out}/*.parquet')").fetchall()[0]
     assert duck[:2] == (3000, sum(range(3000)))
     assert np.isclose(duck[2], pa.compute.sum(t.column("amount")).as_py())
     # a second write into the same directory: new names, nothing replaced
