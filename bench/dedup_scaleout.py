@@ -2,7 +2,7 @@
 
 The same table written twice by an engine with DIFFERENT partition counts
 (Dask: quiver.dask.to_parquet with 8 and 11 partitions; Ray: ParquetDatasink
-with 8 and 11 blocks), once with cdc=True and once without, then `quiver
+with 8 and 11 blocks), once with use_content_defined_chunking=True and once without, then `quiver
 dedup --json A B` on the two output directories: the share of run B's bytes
 (byte level: FastCDC chunks of the files, as a dedup store cuts them; page
 level: Parquet pages as stored) already held by run A.
@@ -76,7 +76,7 @@ def run_dask(table, work):
                 shutil.rmtree(d, ignore_errors=True)
                 start = time.perf_counter()
                 quiver.dask.to_parquet(dd.from_pandas(df, npartitions=n, sort=False), str(d),
-                                       cdc=cdc, write_index=False)
+                                       use_content_defined_chunking=cdc, write_index=False)
                 print(f"dask cdc={cdc} {n} partitions: {sizes(d) / 1e6:.1f} MB in "
                       f"{time.perf_counter() - start:.1f} s", flush=True)
                 dirs.append(d)
@@ -102,7 +102,8 @@ def run_ray(table, work):
                 shutil.rmtree(d, ignore_errors=True)
                 start = time.perf_counter()
                 ds = ray.data.from_arrow(table).repartition(n)
-                ds.write_datasink(quiver.ray.ParquetDatasink(str(d), cdc=cdc))
+                sink = quiver.ray.ParquetDatasink(str(d), use_content_defined_chunking=cdc)
+                ds.write_datasink(sink)
                 print(f"ray cdc={cdc} {n} blocks: {sizes(d) / 1e6:.1f} MB in "
                       f"{time.perf_counter() - start:.1f} s", flush=True)
                 dirs.append(d)

@@ -4,7 +4,8 @@ writing the files in the workers.
     import quiver.dask
     ddf = quiver.dask.read_parquet("s3://bucket/sales", columns=["city", "amount"],
                                    filters=[("year", ">=", 2024)])
-    quiver.dask.to_parquet(ddf, "out", partition_on=["year"], cdc=True)
+    quiver.dask.to_parquet(ddf, "out", partition_on=["year"],
+                           use_content_defined_chunking=True)
 
 read_parquet: one partition per file (split_row_groups=True: per row group;
 an integer n: n row groups per partition). Files are pruned by their
@@ -194,7 +195,8 @@ def to_parquet(ddf, path, partition_on=None, filesystem=None, *, name_function=N
     _metadata file of every file's row groups (False by default, as
     dask's). overwrite: the directory emptied first (else files of the same
     name are replaced and others left). Other keywords are
-    quiver.write_parquet's (compression=, row_group_size=, cdc=True, ...;
+    quiver.write_parquet's (compression=, row_group_size=,
+    use_content_defined_chunking=True, ...;
     an unknown one raises in the first write).
 
     Returns the files' quiver.FileMetaData (file_path relative to `path`),

@@ -4,7 +4,7 @@ the I/O in Ray's tasks.
     import quiver.ray
     ds = quiver.ray.read_parquet("s3://bucket/sales", columns=["city", "amount"],
                                  filters=[("year", ">=", 2024)])
-    sink = quiver.ray.ParquetDatasink("out", cdc=True)
+    sink = quiver.ray.ParquetDatasink("out", use_content_defined_chunking=True)
     ds.write_datasink(sink)
     sink.metadata          # the files' quiver.FileMetaData
 
@@ -119,7 +119,8 @@ class ParquetDatasink(Datasink):
     named <filename_prefix>_<task index, 6 digits>.parquet, the prefix a
     uuid4 hex per sink unless given (so two writes into one directory do not
     collide); a task with no row writes no file. Writer options are
-    quiver.write_parquet's (compression=, row_group_size=, cdc=True, ...;
+    quiver.write_parquet's (compression=, row_group_size=,
+    use_content_defined_chunking=True, ...;
     an unknown one raises in the first write). After the write, .metadata
     is the files' quiver.FileMetaData (file_path relative to `path`), in
     task order."""
