@@ -298,3 +298,11 @@ def test_importing_quiver_imports_neither_dask_nor_ray():
     assert out.stdout.strip() == "quiver.dask"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         quiver.nope  # noqa: B018
+    # Dask or Ray missing (None in sys.modules makes their import fail):
+    # an ImportError naming what to install.
+    for blocked, needed in (("dask", "dask[dataframe]"), ("ray", "ray[data]")):
+        code = (f"import sys; sys.modules[{blocked!r}] = None; import quiver\n"
+                f"try:\n    quiver.{blocked}\nexcept ImportError as e:\n    print(e)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert f"quiver.{blocked} needs the '{needed}'" in out.stdout
