@@ -276,16 +276,20 @@ def test_dedup_of_two_directories_with_cdc(client, tmp_path):
     for name, n in (("a", 4), ("b", 5)):
         quiver.dask.to_parquet(dd.from_pandas(df, npartitions=n), str(tmp_path / name),
                                use_content_defined_chunking=cdc, use_dictionary=False,
-                               write_index=False)
+                               write_index=False, write_metadata_file=True)
     out = subprocess.run([str(CLI), "dedup", "--json", str(tmp_path / "a"), str(tmp_path / "b")],
                          capture_output=True, text=True, check=True)
     report = json.loads(out.stdout)
     a, b = report["files"]
+    # _metadata (a name starting with '_') is not counted, as datasets skip it
     assert (a["directory_files"], b["directory_files"]) == (4, 5)
-    assert a["size"] == sum(os.path.getsize(p) for p in (tmp_path / "a").iterdir())
+    assert a["size"] == sum(os.path.getsize(p) for p in (tmp_path / "a").glob("part.*"))
     assert b["against"] == [str(tmp_path / "a")]
     assert b["byte_level"]["bytes"] == b["size"]
     assert b["page_level"]["shared_ratio"] > 0.5
+    text = subprocess.run([str(CLI), "dedup", str(tmp_path / "a"), str(tmp_path / "b")],
+                          capture_output=True, text=True, check=True).stdout
+    assert f"{tmp_path / 'a'}/ (4 files)" in text and "all 2 inputs" in text
 
 
 def test_importing_quiver_imports_neither_dask_nor_ray():

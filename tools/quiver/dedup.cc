@@ -134,7 +134,18 @@ std::string RenderJson(const std::vector<Row>& rows, const dedup::DedupIndex& st
 std::string RenderText(const std::vector<Row>& rows, const dedup::DedupIndex& store,
                        const dedup::DedupOptions& options, bool by_column) {
   size_t name_width = 4;
-  for (const Row& row : rows) name_width = std::max(name_width, row.digest.name.size());
+  // A directory input is shown as "DIR/ (N files)".
+  auto label = [](const Row& row) {
+    return row.directory_files == 0
+               ? row.digest.name
+               : fmt::format("{}/ ({} file{})", row.digest.name, row.directory_files,
+                             row.directory_files == 1 ? "" : "s");
+  };
+  bool any_directory = false;
+  for (const Row& row : rows) {
+    name_width = std::max(name_width, label(row).size());
+    any_directory = any_directory || row.directory_files > 0;
+  }
   std::string out;
   out += fmt::format(
       "Each file against all files before it. Page level: pages as stored (header + "
@@ -166,7 +177,7 @@ std::string RenderText(const std::vector<Row>& rows, const dedup::DedupIndex& st
       byte_new = HumanBytes(r.chunks.new_bytes());
       byte_pct = Percent(r.chunks);
     }
-    out += fmt::format("{:<{}}  {:>10}  {:>15}  {:>10}  {:>7}  {:>15}  {:>10}  {:>7}\n", d.name,
+    out += fmt::format("{:<{}}  {:>10}  {:>15}  {:>10}  {:>7}  {:>15}  {:>10}  {:>7}\n", label(row),
                        name_width, HumanBytes(d.file_size), pages, page_new, page_pct, chunks,
                        byte_new, byte_pct);
   }
@@ -188,9 +199,11 @@ std::string RenderText(const std::vector<Row>& rows, const dedup::DedupIndex& st
       }
     }
   }
+  const char* noun = any_directory ? "input" : "file";
   out += fmt::format("\nA store holding {} ({} in total) keeps ",
-                     store.num_files() == 1 ? std::string("the file")
-                                            : fmt::format("all {} files", store.num_files()),
+                     store.num_files() == 1
+                         ? fmt::format("the {}", noun)
+                         : fmt::format("all {} {}s", store.num_files(), noun),
                      HumanBytes(store.total_size()));
   if (options.page_level) {
     out += fmt::format("{} of distinct pages or ", HumanBytes(store.distinct_page_bytes()));
