@@ -256,6 +256,24 @@ def test_to_parquet_partition_on(client, tmp_path):
     assert duck == [(2020, 500), (2021, 500), (2022, 500), (2023, 500)]
 
 
+def test_to_parquet_lazy_overwrite_and_names(client, tmp_path):
+    df = sample(600).to_pandas()
+    out = tmp_path / "lazy"
+    pending = quiver.dask.to_parquet(dd.from_pandas(df, npartitions=3), str(out),
+                                     name_function=lambda i: f"chunk-{i:03d}.parquet",
+                                     compute=False)
+    assert not list(out.glob("*.parquet"))  # nothing written before compute()
+    written = pending.compute()
+    assert sorted(os.listdir(out)) == ["chunk-000.parquet", "chunk-001.parquet",
+                                       "chunk-002.parquet"]
+    assert [md.num_rows for md in written] == [200, 200, 200]
+    # overwrite: the directory emptied first (else the 3 old files would stay)
+    quiver.dask.to_parquet(dd.from_pandas(df, npartitions=2), str(out), overwrite=True)
+    assert sorted(os.listdir(out)) == ["part.0.parquet", "part.1.parquet"]
+    back = pq.read_table(out).to_pandas()
+    pd.testing.assert_frame_equal(by_id(back), by_id(df), check_dtype=False)
+
+
 def test_to_parquet_errors(client, tmp_path):
     ddf = dd.from_pandas(sample(100).to_pandas(), npartitions=2)
     with pytest.raises(TypeError, match="no_such_option"):  # write_parquet's error
