@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 import pytest
 from distributed import Client, LocalCluster
 from fsspec.implementations.local import LocalFileSystem
+from test_filesystems_s3 import BUCKET, s3, s3fs_fs  # noqa: F401 - s3 is a fixture
 
 import quiver
 import quiver.dask
@@ -254,6 +255,31 @@ def test_to_parquet_partition_on(client, tmp_path):
     duck = duckdb.sql(f"select year, count(*) n from read_parquet('{out}/**/*.parquet', "
                       f"hive_partitioning=true) group by year order by year").fetchall()
     assert duck == [(2020, 500), (2021, 500), (2022, 500), (2023, 500)]
+
+
+def test_on_s3_workers_write_and_read_client_fetches_footers(client, s3):  # noqa: F811
+    """A local S3 server (moto, counting requests on the server): the workers
+    write the objects and read the data; building the graph fetches, of the
+    one object the partition filter keeps, its footer in one ranged GET."""
+    fs = s3fs_fs(s3)
+    df = sample(8000).to_pandas()
+    root = f"{BUCKET}/dask-hive"
+    written = quiver.dask.to_parquet(dd.from_pandas(df, npartitions=2), root, filesystem=fs,
+                                     partition_on=["year"])
+    keys = sorted(o["Key"] for o in s3["client"].list_objects_v2(
+        Bucket=BUCKET, Prefix="dask-hive/")["Contents"])
+    assert keys == ["dask-hive/year=2020/part.0.0.parquet", "dask-hive/year=2021/part.0.0.parquet",
+                    "dask-hive/year=2022/part.1.0.parquet", "dask-hive/year=2023/part.1.0.parquet"]
+    assert sum(md.num_rows for md in written) == 8000
+    s3["counter"].take()
+    ddf = quiver.dask.read_parquet(root, filesystem=fs, filters=[("year", "=", 2022)])
+    planned = [e for e in s3["counter"].take() if e[0] == "GET" and ".parquet" in e[1]]
+    assert [(e[1], e[2].startswith("bytes=")) for e in planned] == \
+        [(f"/{BUCKET}/dask-hive/year=2022/part.1.0.parquet", True)]
+    got = ddf.compute()
+    in_workers = [e for e in s3["counter"].take() if e[0] == "GET" and ".parquet" in e[1]]
+    assert in_workers and all("year=2022" in e[1] for e in in_workers)
+    assert sorted(got["id"]) == sorted(df[df["year"] == 2022]["id"])
 
 
 def test_to_parquet_lazy_overwrite_and_names(client, tmp_path):
