@@ -91,6 +91,12 @@ def test_read_equals_pyarrow_with_dask_meta(client, hive):
         else:
             assert ddf._meta[c].dtype == theirs[c].dtype, c
     assert got.dtypes.to_dict() == ddf._meta.dtypes.to_dict()
+    # a glob and a list of files: one partition per file too
+    files = sorted(str(p) for p in root.rglob("*.parquet"))
+    for source in (str(root / "year=202[23]" / "*.parquet"), files[2:]):
+        ddf = quiver.dask.read_parquet(source, columns=["id"])
+        assert ddf.npartitions == 2
+        assert sorted(ddf.compute()["id"]) == list(range(20000, 40000))
 
 
 def test_meta_matches_dask_for_many_types(client, tmp_path):
