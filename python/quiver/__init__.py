@@ -125,3 +125,14 @@ from quiver import compute  # noqa: E402,F401
 from quiver.compute import concat_arrays  # noqa: E402
 
 __all__.append("concat_arrays")
+
+
+def __getattr__(name):
+    """quiver.dask and quiver.ray, imported on first use: importing quiver
+    imports neither Dask nor Ray (an ImportError naming the package to
+    install when it is missing)."""
+    if name in ("dask", "ray"):
+        import importlib
+
+        return importlib.import_module(f"quiver.{name}")
+    raise AttributeError(f"module 'quiver' has no attribute {name!r}")

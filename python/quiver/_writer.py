@@ -99,12 +99,33 @@ def write_metadata(schema, where, metadata_collector=None, filesystem=None, **op
     write_bytes(data, where, filesystem, _filesystem)
 
 
-class ParquetWriter(_ParquetWriter):
-    __doc__ = (_ParquetWriter.__doc__ or "") + _FILESYSTEM_DOC
+def _can_read_back(where):
+    from quiver._quiver import BufferOutputStream
 
-    def __init__(self, where, schema, filesystem=None, **options):
+    return (isinstance(where, (str, bytes, BufferOutputStream)) or hasattr(where, "__fspath__")
+            or _readable(where))
+
+
+class ParquetWriter(_ParquetWriter):
+    __doc__ = (_ParquetWriter.__doc__ or "") + _FILESYSTEM_DOC + """
+
+metadata_collector: a list close() appends the written file's quiver.FileMetaData to
+(pyarrow's); `where` must then be readable back (a path, a URI, a BufferOutputStream
+or a readable, seekable file object)."""
+
+    def __init__(self, where, schema, filesystem=None, metadata_collector=None, **options):
         self._sink = None
         self._where, self._filesystem, self._metadata = where, filesystem, None
+        if metadata_collector is not None and not hasattr(metadata_collector, "append"):
+            raise TypeError(f"metadata_collector must be a list, "
+                            f"not {type(metadata_collector).__name__}")
+        if metadata_collector is not None and not _can_read_back(where):
+            from quiver import NotImplementedError as NotBuilt
+            raise NotBuilt(f"metadata_collector= with a {type(where).__name__} destination "
+                           f"that cannot be read back: Quiver reads the metadata from the "
+                           f"file written (a path, a URI, a BufferOutputStream or a "
+                           f"readable, seekable file object)")
+        self._collector = metadata_collector
         target = _filesystem.resolve(where, filesystem, writing=True)
         if target is None:
             super().__init__(where, schema, **options)
@@ -130,6 +151,9 @@ class ParquetWriter(_ParquetWriter):
             raise
         if sink is not None:
             sink.commit()
+        collector, self._collector = self._collector, None
+        if collector is not None:
+            collector.append(self.metadata)
 
     @property
     def metadata(self):

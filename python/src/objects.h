@@ -46,6 +46,9 @@ TypePtr TypeOfPy(nb::handle obj);
 // A schema from a quiver.Schema (no copy) or any object with
 // __arrow_c_schema__ (a pyarrow Schema, a quiver or pyarrow Table...).
 SchemaPtr SchemaFromPyObject(nb::handle obj);
+// Key/value metadata from a dict ({str or bytes: str or bytes}; TypeError
+// else) or None (nullptr).
+MetadataPtr MetadataFromPy(nb::handle obj);
 // The index of a field given by index (negative from the end) or name:
 // quiver.IndexError / KeyError (also for a name two fields share).
 int FieldIndex(const Schema& schema, nb::handle i_or_name);

@@ -28,26 +28,6 @@ nb::object MetadataDict(const MetadataPtr& metadata) {
   return out;
 }
 
-std::string AsBytesOrStr(nb::handle h) {
-  if (PyBytes_Check(h.ptr())) {
-    return std::string(PyBytes_AsString(h.ptr()), static_cast<size_t>(PyBytes_Size(h.ptr())));
-  }
-  if (PyUnicode_Check(h.ptr())) return nb::cast<std::string>(h);
-  throw nb::type_error("metadata keys and values must be str or bytes");
-}
-
-// A metadata dict ({str or bytes: str or bytes}) or None.
-MetadataPtr MetadataFromPy(nb::handle obj) {
-  if (obj.is_none()) return nullptr;
-  if (!nb::isinstance<nb::dict>(obj)) throw nb::type_error("metadata must be a dict or None");
-  std::vector<std::string> keys, values;
-  for (auto [k, v] : nb::borrow<nb::dict>(obj)) {
-    keys.push_back(AsBytesOrStr(k));
-    values.push_back(AsBytesOrStr(v));
-  }
-  return std::make_shared<KeyValueMetadata>(std::move(keys), std::move(values));
-}
-
 // pyarrow's rendering of a metadata value: quoted, cut after 70 - key
 // length characters with "' + <rest>".
 std::string MetadataLines(const KeyValueMetadata& metadata, const std::string& indent) {
@@ -128,6 +108,26 @@ FieldPtr FieldFromPyObject(nb::handle obj) {
 }
 
 }  // namespace
+
+static std::string AsBytesOrStr(nb::handle h) {
+  if (PyBytes_Check(h.ptr())) {
+    return std::string(PyBytes_AsString(h.ptr()), static_cast<size_t>(PyBytes_Size(h.ptr())));
+  }
+  if (PyUnicode_Check(h.ptr())) return nb::cast<std::string>(h);
+  throw nb::type_error("metadata keys and values must be str or bytes");
+}
+
+// A metadata dict ({str or bytes: str or bytes}) or None.
+MetadataPtr MetadataFromPy(nb::handle obj) {
+  if (obj.is_none()) return nullptr;
+  if (!nb::isinstance<nb::dict>(obj)) throw nb::type_error("metadata must be a dict or None");
+  std::vector<std::string> keys, values;
+  for (auto [k, v] : nb::borrow<nb::dict>(obj)) {
+    keys.push_back(AsBytesOrStr(k));
+    values.push_back(AsBytesOrStr(v));
+  }
+  return std::make_shared<KeyValueMetadata>(std::move(keys), std::move(values));
+}
 
 int FieldIndex(const Schema& schema, nb::handle i_or_name) {
   if (PyUnicode_Check(i_or_name.ptr())) {

@@ -14,6 +14,7 @@
 #include "quiver/c_data/bridge.h"
 #include "quiver/io/interfaces.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "objects.h"
 #include "option_values.h"
 #include "output_bindings.h"
 
@@ -229,6 +230,12 @@ struct PyParquetWriter {
 
   void EnsureOpen() {
     if (writer == nullptr) Raise(Status::Invalid("the ParquetWriter is closed"));
+  }
+
+  void AddKeyValueMetadata(nb::handle pairs) {
+    EnsureOpen();
+    MetadataPtr metadata = MetadataFromPy(pairs);
+    if (metadata != nullptr) Check(writer->AddKeyValueMetadata(*metadata));
   }
 
   // Raises for a failed call: the file object's own exception when its
@@ -453,6 +460,12 @@ void BindWriter(nb::module_& m) {
       .def("write_batch", &PyParquetWriter::WriteBatch, nb::arg("batch"))
       .def("write", &PyParquetWriter::WriteBatch, nb::arg("data"))
       .def("close", &PyParquetWriter::Close)
+      .def("add_key_value_metadata", &PyParquetWriter::AddKeyValueMetadata,
+           nb::arg("key_value_metadata").none(),
+           "Adds {key: value} pairs (str or bytes) to the footer's key/value metadata, as\n"
+           "pyarrow's ParquetWriter.add_key_value_metadata: a key the footer already holds\n"
+           "(the schema's metadata) takes the added value; ARROW:schema is refused while the\n"
+           "writer stores the Arrow schema. Before close().")
       .def("tell", &PyParquetWriter::Tell,
            "Bytes of the Parquet file written so far, counted from its first byte (its size\n"
            "once closed); a row group still being filled by write_batch is not in them yet")

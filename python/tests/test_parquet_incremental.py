@@ -219,3 +219,77 @@ def test_many_small_batches_nested(tmp_path, rng, duck):
     write_reference(table, str(ref), {}, sizes)
     compare_file_statistics(path, ref)
     check_reader("duckdb", lambda p: read_duckdb(duck, p), path, ref, table)
+
+
+def test_add_key_value_metadata_as_pyarrow(tmp_path):
+    # The footer's pairs after add_key_value_metadata, judged by pyarrow's own
+    # writer given the same calls: the schema's pairs, a key the schema has
+    # taking the added value, new keys after them; ARROW:schema still readable.
+    t = pa.table({"a": [1, 2, 3]}).replace_schema_metadata({"owner": "x", "k": "old"})
+    calls = [{"k": "new", "b": "1"}, {b"c": b"\xff\x00", "b": "2"}]
+    ours, theirs = tmp_path / "q.parquet", tmp_path / "p.parquet"
+    with quiver.ParquetWriter(str(ours), t.schema) as w:
+        w.write_table(t)
+        for kv in calls:
+            w.add_key_value_metadata(kv)
+    with pq.ParquetWriter(str(theirs), t.schema) as w:
+        w.write_table(t)
+        for kv in calls:
+            w.add_key_value_metadata(kv)
+    got, want = pq.read_metadata(ours).metadata, pq.read_metadata(theirs).metadata
+    assert {k: v for k, v in got.items() if k != b"ARROW:schema"} == \
+        {k: v for k, v in want.items() if k != b"ARROW:schema"}
+    assert got[b"k"] == b"new" and got[b"b"] == b"2" and got[b"c"] == b"\xff\x00"
+    assert pq.read_table(ours).equals(pq.read_table(theirs), check_metadata=True)
+    assert quiver.ParquetFile(str(ours)).metadata.metadata[b"b"] == b"2"
+
+
+def test_add_key_value_metadata_errors(tmp_path):
+    t = pa.table({"a": [1]})
+    w = quiver.ParquetWriter(str(tmp_path / "e.parquet"), t.schema)
+    with pytest.raises(quiver.InvalidError, match="ARROW:schema"):
+        w.add_key_value_metadata({"ARROW:schema": "x"})
+    with pytest.raises(TypeError, match="str or bytes"):
+        w.add_key_value_metadata({"a": 1})
+    w.write_table(t)
+    w.close()
+    with pytest.raises(quiver.InvalidError, match="closed"):
+        w.add_key_value_metadata({"a": "1"})
+    # store_schema=False leaves the key free (here the stored schema of a
+    # uint32 column, which pyarrow then reads it as).
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"a": pa.array([1], pa.uint32())}), other)
+    stored = pq.read_metadata(other).metadata[b"ARROW:schema"]
+    path = tmp_path / "free.parquet"
+    with quiver.ParquetWriter(str(path), pa.schema([("a", pa.uint32())]), store_schema=False) as w:
+        w.write_table(pa.table({"a": pa.array([7], pa.uint32())}))
+        w.add_key_value_metadata({"ARROW:schema": stored})
+    assert pq.read_metadata(path).metadata == {b"ARROW:schema": stored}
+    assert pq.read_table(path).column("a").to_pylist() == [7]
+
+
+def test_writer_metadata_collector(tmp_path):
+    t = pa.table({"a": list(range(10))})
+    collected = []
+    path = tmp_path / "c.parquet"
+    with quiver.ParquetWriter(str(path), t.schema, metadata_collector=collected,
+                              row_group_size=4) as w:
+        w.write_table(t)
+    assert len(collected) == 1
+    md = collected[0]
+    assert md.num_rows == 10 and md.num_row_groups == 3
+    assert md.num_row_groups == pq.read_metadata(path).num_row_groups
+    sink = quiver.BufferOutputStream()
+    with quiver.ParquetWriter(sink, t.schema, metadata_collector=collected) as w:
+        w.write_table(t)
+    assert len(collected) == 2 and collected[1].num_rows == 10
+
+    class WriteOnly:
+        def write(self, b):
+            return len(b)
+
+    with pytest.raises(quiver.NotImplementedError, match="cannot be read back"):
+        quiver.ParquetWriter(WriteOnly(), t.schema, metadata_collector=[])
+    with pytest.raises(TypeError, match="must be a list"):
+        quiver.ParquetWriter(str(tmp_path / "x.parquet"), t.schema, metadata_collector=3)
+    assert not (tmp_path / "x.parquet").exists()

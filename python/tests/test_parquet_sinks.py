@@ -391,13 +391,13 @@ def test_write_table_row_group_size_errors(tmp_path):
             w.write_table(table, row_group_size=5)
 
 
-# (filesystem= is built: test_filesystems.py.)
-@pytest.mark.parametrize("option", ["encryption_properties", "metadata_collector"])
+# (filesystem= is built: test_filesystems.py; metadata_collector=: test_dataset.py and
+# test_parquet_incremental.py.)
+@pytest.mark.parametrize("option", ["encryption_properties"])
 def test_options_not_built_yet(tmp_path, option):
     table = table_of(10)
-    if option == "encryption_properties":  # write_parquet's metadata_collector: test_dataset.py
-        with pytest.raises(quiver.NotImplementedError, match=option):
-            quiver.write_parquet(table, tmp_path / "a.parquet", **{option: object()})
+    with pytest.raises(quiver.NotImplementedError, match=option):
+        quiver.write_parquet(table, tmp_path / "a.parquet", **{option: object()})
     with pytest.raises(quiver.NotImplementedError, match=option):
         quiver.ParquetWriter(tmp_path / "b.parquet", table.schema, **{option: []})
     assert not (tmp_path / "a.parquet").exists() and not (tmp_path / "b.parquet").exists()

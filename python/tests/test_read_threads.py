@@ -216,3 +216,22 @@ def test_default_threshold_larger_file(tmp_path, monkeypatch):
                             table.slice(20_000, 20_000).select(["c3"]))
     assert stats[0] == stats[1]
     assert stats[1]["values_decoded"] == 16 * n
+
+
+def test_filter_mask_in_pieces(tmp_path):
+    """A filter column of one row group longer than two of the mask's pieces (64 Ki rows):
+    with threads the mask is evaluated in pieces on the pool; the rows and the filter
+    column's values are pyarrow's decode-then-filter, and the same without threads."""
+    n = 300_001
+    k = pa.array([(j * 7919) % 1000 for j in range(n)], pa.int32())
+    s = pa.array([None if j % 97 == 0 else f"v{j % 5000}" for j in range(n)])
+    table = pa.table({"k": k, "s": s, "p": pa.array(range(n), pa.int64())})
+    path = tmp_path / "one_group.parquet"
+    pq.write_table(table, path, row_group_size=n)
+    for filters in ([("k", "<", 3)], [("s", ">=", "v4990")], [("k", ">", 10), ("s", "!=", "v7")]):
+        expected = pq.read_table(path).filter(pq.filters_to_expression(filters))
+        for columns in (None, ["p"], ["k", "p"]):
+            want = expected.select(columns) if columns is not None else expected
+            got = _both_ways(lambda t: quiver.read_table(path, columns=columns, filters=filters,
+                                                         use_threads=t))
+            assert_tables_equal(got, want)

@@ -230,6 +230,10 @@ MemoryPool* ReaderPoolOf(const FileReader& reader) {
   return ParquetBatchReader::ImplOf(reader)->pool;
 }
 
+bool ReaderMayUseThreads(const FileReader& reader) {
+  return ParquetBatchReader::ImplOf(reader)->MayUseThreads();
+}
+
 void AddEarlierStats(FileReader& reader, const ReadStats& earlier) {
   ReadCall& call = *ParquetBatchReader::ImplOf(reader)->call;
   ReadStats counted = earlier;

@@ -81,6 +81,9 @@ Result<RecordBatchReaderPtr> MakeRefinedBatchReader(
     int64_t batch_size, BatchRefiner refiner);
 // ReaderOptions::pool as the reader uses it (capped by memory_limit).
 MemoryPool* ReaderPoolOf(const FileReader& reader);
+// Whether the reader's reads may run on the pool (use_threads, no
+// memory_limit, a pool with workers).
+bool ReaderMayUseThreads(const FileReader& reader);
 // Adds `earlier` (the stats of an earlier read call that belongs to this
 // one) to the current call's stats.
 void AddEarlierStats(FileReader& reader, const ReadStats& earlier);

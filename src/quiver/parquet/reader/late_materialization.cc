@@ -25,6 +25,7 @@
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/util/bit_util.h"
 #include "quiver/util/bitmap.h"
+#include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet::internal {
 
@@ -101,6 +102,21 @@ Result<ArrayDataPtr> EvaluateMask(const compute::Expression& filter, const Recor
   QUIVER_RETURN_NOT_OK(compute::FilterByExpression(batch, filter, pool).status());
   return Status::TypeError("Filter expression must evaluate to bool, but ", filter.ToString(),
                            " evaluates to ", value.type()->ToString());
+}
+
+// The batches cut into slices of at most `rows` rows, in order.
+std::vector<RecordBatchPtr> CutBatches(const std::vector<RecordBatchPtr>& batches, int64_t rows) {
+  std::vector<RecordBatchPtr> out;
+  for (const RecordBatchPtr& batch : batches) {
+    if (batch->num_rows() <= rows) {
+      out.push_back(batch);
+      continue;
+    }
+    for (int64_t at = 0; at < batch->num_rows(); at += rows) {
+      out.push_back(batch->Slice(at, std::min(rows, batch->num_rows() - at)));
+    }
+  }
+  return out;
 }
 
 // Positions of the selection's rows (0 = its first row) as row ranges of
@@ -318,14 +334,35 @@ Result<TablePtr> ReadLate(FileReader& reader, const compute::Expression& filter,
                     [&](const FieldPtr& f) { return f->name() == name; });
   }
   QUIVER_ASSIGN_OR_RAISE(auto batches, first->ToRecordBatches());
-  for (const RecordBatchPtr& batch : batches) {
-    QUIVER_ASSIGN_OR_RAISE(ArrayDataPtr mask, EvaluateMask(filter, *batch, pool));
-    AppendKeep(*mask, &keep, &keep_length);
-    QUIVER_ASSIGN_OR_RAISE(auto context, compute::FilterContext::Make(mask, {}, pool));
-    for (int c = 0; c < batch->num_columns(); ++c) {
+  // With use_threads, the batches are cut into pieces evaluated and
+  // filtered on the pool (a row group read as one batch would else be one
+  // task), then joined in order: the same mask and rows either way.
+  const bool parallel = ReaderMayUseThreads(reader) && first->num_rows() >= 2 * kMaskPieceRows;
+  if (parallel) batches = CutBatches(batches, kMaskPieceRows);
+  struct Piece {
+    ArrayDataPtr mask;
+    std::vector<ArrayPtr> kept;  // the projected filter columns' matches
+  };
+  std::vector<Piece> pieces(batches.size());
+  auto evaluate = [&](int64_t i) -> Status {
+    const RecordBatch& batch = *batches[static_cast<size_t>(i)];
+    Piece& piece = pieces[static_cast<size_t>(i)];
+    QUIVER_ASSIGN_OR_RAISE(piece.mask, EvaluateMask(filter, batch, pool));
+    QUIVER_ASSIGN_OR_RAISE(auto context, compute::FilterContext::Make(piece.mask, {}, pool));
+    piece.kept.resize(static_cast<size_t>(batch.num_columns()));
+    for (int c = 0; c < batch.num_columns(); ++c) {
       if (!projected[static_cast<size_t>(c)]) continue;  // a filter-only column
-      QUIVER_ASSIGN_OR_RAISE(auto kept, context.Apply(batch->column_data(c)));
-      first_chunks[static_cast<size_t>(c)].push_back(MakeArray(std::move(kept)));
+      QUIVER_ASSIGN_OR_RAISE(auto kept, context.Apply(batch.column_data(c)));
+      piece.kept[static_cast<size_t>(c)] = MakeArray(std::move(kept));
+    }
+    return Status::OK();
+  };
+  QUIVER_RETURN_NOT_OK(ParallelFor(static_cast<int64_t>(batches.size()), evaluate,
+                                   parallel ? ThreadPool::Cpu() : nullptr));
+  for (Piece& piece : pieces) {
+    AppendKeep(*piece.mask, &keep, &keep_length);
+    for (size_t c = 0; c < piece.kept.size(); ++c) {
+      if (piece.kept[c] != nullptr) first_chunks[c].push_back(std::move(piece.kept[c]));
     }
   }
   const int64_t matches = bitmap::CountSetBits(keep.data(), 0, keep_length);

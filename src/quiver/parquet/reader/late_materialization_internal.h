@@ -48,6 +48,10 @@ inline constexpr int64_t kMergeEdgeRows = 256;
 // matches on average (longer runs are read as runs already); otherwise the
 // covered rows are decoded and filtered.
 inline constexpr int64_t kMaskedDecodeMaxMatchesPerRun = 16;
+// With use_threads, the filter columns' batches are evaluated (and the
+// projected ones filtered) on the pool in pieces of this many rows, when
+// there are at least two.
+inline constexpr int64_t kMaskPieceRows = 64 * 1024;
 // For covered rows with bits [offset, offset + rows) of `bits`, `set` of
 // them set: 0 when they are not read masked (the rule above), else the
 // covered rows per run of matches (RowMask::rows_per_run, at least 1).

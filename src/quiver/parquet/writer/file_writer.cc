@@ -6,15 +6,14 @@
 #include <vector>
 
 #include "quiver/io/atomic_file.h"
-#include "quiver/ipc/schema.h"
 #include "quiver/parquet/writer/append_base_internal.h"
 #include "quiver/parquet/levels/level_builder.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/schema/arrow_to_parquet_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
+#include "quiver/parquet/writer/key_value_internal.h"
 #include "quiver/parquet/writer/parallel_fields_internal.h"
-#include "quiver/util/base64.h"
 #include "quiver/util/thread_pool.h"
 
 namespace quiver::parquet {
@@ -374,6 +373,18 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
+  Status AddKeyValueMetadata(const KeyValueMetadata& pairs) {
+    if (closed_) return Status::Invalid("add_key_value_metadata: the Parquet writer is closed");
+    for (int64_t i = 0; i < pairs.size(); ++i) {
+      if (pairs.key(i) == "ARROW:schema" && options_.store_schema) {
+        return Status::Invalid("add_key_value_metadata: the key ARROW:schema is the writer's own "
+                               "(the Arrow schema it stores; store_schema=False leaves it free)");
+      }
+    }
+    for (int64_t i = 0; i < pairs.size(); ++i) added_kv_.Append(pairs.key(i), pairs.value(i));
+    return Status::OK();
+  }
+
   void Abort() {
     if (closed_) return;
     closed_ = true;
@@ -647,62 +658,15 @@ class FileWriter::Impl {
     // appended file keeps its own, less a quiver.cdc these rows were not
     // chunked by).
     if (!appending_) QUIVER_RETURN_NOT_OK(SetKeyValueMetadata());
-    if (appending_) DropStaleCdcKey();
+    if (appending_) DropStaleCdcKey(options_.content_defined_chunking, &metadata_.key_value_metadata);
+    MergeKeyValues(added_kv_, &metadata_.key_value_metadata);
     return WriteFooter();
   }
 
-  // "quiver.cdc" says that this writer chunked the pages by content, with
-  // which parameters (JSON: min_chunk_size, max_chunk_size, norm_level), so
-  // that tools (`quiver inspect --check --for-dedup`, `--html`) can tell;
-  // a key of that name in the schema's metadata (read from a file written
-  // with CDC) is dropped: only this write's options decide it.
-  static constexpr std::string_view kCdcKey = "quiver.cdc";
-
-  std::optional<std::string> CdcKeyValue() const {
-    if (!options_.content_defined_chunking.has_value()) return std::nullopt;
-    const CdcOptions& c = *options_.content_defined_chunking;
-    return "{\"min_chunk_size\":" + std::to_string(c.min_chunk_size) +
-           ",\"max_chunk_size\":" + std::to_string(c.max_chunk_size) +
-           ",\"norm_level\":" + std::to_string(c.norm_level) + "}";
-  }
-
-  // An appended file keeps quiver.cdc only when the new row groups were
-  // chunked with the same parameters (a file without it stays without).
-  void DropStaleCdcKey() {
-    auto& kv = metadata_.key_value_metadata;
-    if (!kv.has_value()) return;
-    const std::optional<std::string> now = CdcKeyValue();
-    std::erase_if(*kv, [&](const format::KeyValue& p) {
-      return p.key == kCdcKey && (!now.has_value() || p.value != now);
-    });
-  }
-
   Status SetKeyValueMetadata() {
-    std::vector<format::KeyValue> kv;
-    if (schema_->metadata() != nullptr) {
-      for (int64_t i = 0; i < schema_->metadata()->size(); ++i) {
-        if (schema_->metadata()->key(i) == "ARROW:schema") continue;
-        if (schema_->metadata()->key(i) == kCdcKey) continue;
-        format::KeyValue p;
-        p.key = schema_->metadata()->key(i);
-        p.value = schema_->metadata()->value(i);
-        kv.push_back(std::move(p));
-      }
-    }
-    if (auto value = CdcKeyValue()) {
-      format::KeyValue p;
-      p.key = std::string(kCdcKey);
-      p.value = std::move(*value);
-      kv.push_back(std::move(p));
-    }
-    if (options_.store_schema) {
-      QUIVER_ASSIGN_OR_RAISE(auto message, ipc::SerializeSchema(*schema_, options_.pool));
-      format::KeyValue p;
-      p.key = "ARROW:schema";
-      p.value = Base64Encode(message->data(), message->size());
-      kv.push_back(std::move(p));
-    }
-    if (!kv.empty()) metadata_.key_value_metadata = std::move(kv);
+    QUIVER_ASSIGN_OR_RAISE(metadata_.key_value_metadata,
+                           FooterKeyValues(*schema_, options_.store_schema,
+                                           options_.content_defined_chunking, options_.pool));
     return Status::OK();
   }
 
@@ -742,6 +706,7 @@ class FileWriter::Impl {
   bool appending_ = false;
   bool drop_new_sorting_ = false;
   size_t first_new_row_group_ = 0;
+  KeyValueMetadata added_kv_;  // add_key_value_metadata
 
   io::OutputStream* sink_ = nullptr;
   std::unique_ptr<io::AtomicFileOutputStream> owned_sink_;  // when writing to a path
@@ -784,6 +749,9 @@ Status FileWriter::FlushRowGroup() { return impl_->FlushRowGroup(); }
 int64_t FileWriter::Tell() const { return impl_->Tell(); }
 Status FileWriter::Close() { return impl_->Close(); }
 void FileWriter::Abort() { impl_->Abort(); }
+Status FileWriter::AddKeyValueMetadata(const KeyValueMetadata& pairs) {
+  return impl_->AddKeyValueMetadata(pairs);
+}
 const SchemaPtr& FileWriter::schema() const { return impl_->schema(); }
 int64_t FileWriter::num_rows() const { return impl_->num_rows(); }
 int FileWriter::num_row_groups() const { return impl_->num_row_groups(); }

@@ -71,6 +71,12 @@ class FileWriter {
   Status Close();
   // Gives up: nothing is written at the destination.
   void Abort();
+  // Pairs for the footer's key/value metadata, beside the schema's own and
+  // ARROW:schema (pyarrow's ParquetWriter.add_key_value_metadata): a key the
+  // footer already holds takes the added value, new keys follow in the order
+  // added; an appending writer merges them into the file's pairs. Invalid
+  // once closed, and for ARROW:schema while the writer stores the schema.
+  Status AddKeyValueMetadata(const KeyValueMetadata& pairs);
 
   const SchemaPtr& schema() const;
   int64_t num_rows() const;

@@ -636,3 +636,36 @@ TEST(FileWriter, FormatVersion1) {
 
 }  // namespace
 }  // namespace quiver::parquet
+
+namespace quiver::parquet {
+namespace {
+
+TEST(FileWriter, AddKeyValueMetadataMergesIntoTheFooter) {
+  auto batch = SmallBatch();
+  auto schema = batch->schema()->WithMetadata(key_value_metadata({{"k", "old"}, {"owner", "x"}}));
+  auto with_metadata = std::make_shared<RecordBatch>(schema, batch->num_rows(), batch->columns_data());
+  io::BufferOutputStream sink;
+  auto writer = FileWriter::Open(&sink, schema);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE((*writer)->WriteRecordBatch(*with_metadata).ok());
+  ASSERT_TRUE((*writer)->AddKeyValueMetadata(KeyValueMetadata({"k", "b"}, {"new", "1"})).ok());
+  ASSERT_TRUE((*writer)->AddKeyValueMetadata(KeyValueMetadata({"b"}, {"2"})).ok());
+  auto refused = (*writer)->AddKeyValueMetadata(KeyValueMetadata({"ARROW:schema"}, {"x"}));
+  EXPECT_TRUE(refused.IsInvalid()) << refused;
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto md = (*writer)->metadata();
+  ASSERT_TRUE(md.ok()) << md.status();
+  auto kv = (*md)->key_value_metadata();
+  ASSERT_TRUE(kv.has_value());
+  std::vector<std::string> keys, values;
+  for (const auto& p : *kv) {
+    keys.push_back(p.key);
+    values.push_back(p.key == "ARROW:schema" ? "" : p.value.value_or("<none>"));
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"k", "owner", "ARROW:schema", "b"}));
+  EXPECT_EQ(values, (std::vector<std::string>{"new", "x", "", "2"}));
+  EXPECT_TRUE((*writer)->AddKeyValueMetadata(KeyValueMetadata({"c"}, {"1"})).IsInvalid());
+}
+
+}  // namespace
+}  // namespace quiver::parquet
