@@ -257,14 +257,21 @@ Result<RecordBatchPtr> StreamingReader::ConvertBlock(Block* block) {
     std::string reason;
   };
   std::vector<PendingReject> rejects;
+  // Without skip, the first bad row in the block fails unless a value
+  // before it does not convert (checked below, before this error is given).
+  Status first_bad_row;
+  int64_t first_bad_row_start = INT64_MAX;
   for (const BadRow& bad : tok.bad_rows) {
     std::string text(reinterpret_cast<const char*>(block->bytes.data()) + bad.row_start,
                      static_cast<size_t>(bad.row_end - bad.row_start));
     std::string reason = "expected " + std::to_string(names_.size()) + " columns, got " +
                          std::to_string(bad.num_fields);
     if (!skip) {
-      return Status::Invalid(Where(*block, bad.row_start), ": ", reason, ": ", Shorten(text),
-                             " (--on-error skip rejects such rows)");
+      first_bad_row_start = bad.row_start;
+      first_bad_row =
+          Status::Invalid(Where(*block, bad.row_start), ": ", reason, ": ", Shorten(text),
+                          " (--on-error skip rejects such rows)");
+      break;
     }
     rejects.push_back({bad.row_start, bad.row_end, std::move(reason)});
   }
@@ -273,15 +280,9 @@ Result<RecordBatchPtr> StreamingReader::ConvertBlock(Block* block) {
   std::vector<int64_t> failed;
   std::vector<uint8_t> row_failed;
   std::string tmp;
-  auto row_end = [&](int64_t r) {
-    int64_t e = tok.row_starts[static_cast<size_t>(r + 1)];
-    while (e > tok.row_starts[static_cast<size_t>(r)] &&
-           (block->bytes[static_cast<size_t>(e - 1)] == '\n' ||
-            block->bytes[static_cast<size_t>(e - 1)] == '\r')) {
-      --e;
-    }
-    return e;
-  };
+  auto row_end = [&](int64_t r) { return int64_t{tok.row_ends[static_cast<size_t>(r)]}; };
+  int64_t first_fail_row = -1;  // without skip: the first value that does not convert
+  size_t first_fail_col = 0;
   for (size_t i = 0; i < selected_.size(); ++i) {
     failed.clear();
     QUIVER_ASSIGN_OR_RAISE(auto col,
@@ -289,19 +290,12 @@ Result<RecordBatchPtr> StreamingReader::ConvertBlock(Block* block) {
     if (!failed.empty()) {
       const std::string& col_name = names_[static_cast<size_t>(selected_[i])];
       if (!skip) {
-        const int64_t r = failed.front();
-        const std::string value(tok.Value(r, selected_[i], ctx_->quote, &tmp));
-        std::string why;
-        if (inferred_[i]) {
-          why = " (the type inferred from the first " + std::to_string(infer_rows_seen_) +
-                " rows; infer from every row with --infer-rows all, or give the type with "
-                "--schema '" + col_name + ":string')";
-        } else {
-          why = " (the type given for the column)";
+        if (first_fail_row < 0 || failed.front() < first_fail_row) {
+          first_fail_row = failed.front();
+          first_fail_col = i;
         }
-        return Status::Invalid(Where(*block, tok.row_starts[static_cast<size_t>(r)]), ": column '",
-                               col_name, "' (number ", selected_[i] + 1, "): '", Shorten(value),
-                               "' is not a valid ", types_[i]->ToString(), why);
+        columns.push_back(std::move(col));
+        continue;
       }
       if (row_failed.empty()) row_failed.assign(static_cast<size_t>(n), 0);
       for (int64_t r : failed) {
@@ -315,6 +309,25 @@ Result<RecordBatchPtr> StreamingReader::ConvertBlock(Block* block) {
     }
     columns.push_back(std::move(col));
   }
+  if (first_fail_row >= 0 &&
+      tok.row_starts[static_cast<size_t>(first_fail_row)] < first_bad_row_start) {
+    const int64_t r = first_fail_row;
+    const size_t i = first_fail_col;
+    const std::string& col_name = names_[static_cast<size_t>(selected_[i])];
+    const std::string value(tok.Value(r, selected_[i], ctx_->quote, &tmp));
+    std::string why;
+    if (inferred_[i]) {
+      why = " (the type inferred from the first " + std::to_string(infer_rows_seen_) +
+            " rows; infer from every row with --infer-rows all, or give the type with "
+            "--schema '" + col_name + ":string')";
+    } else {
+      why = " (the type given for the column)";
+    }
+    return Status::Invalid(Where(*block, tok.row_starts[static_cast<size_t>(r)]), ": column '",
+                           col_name, "' (number ", selected_[i] + 1, "): '", Shorten(value),
+                           "' is not a valid ", types_[i]->ToString(), why);
+  }
+  if (!first_bad_row.ok()) return first_bad_row;
   std::sort(rejects.begin(), rejects.end(),
             [](const PendingReject& a, const PendingReject& b) { return a.start < b.start; });
   for (auto& rj : rejects) QUIVER_RETURN_NOT_OK(Reject(*block, rj.start, rj.end, std::move(rj.reason)));

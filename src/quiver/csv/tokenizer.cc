@@ -41,6 +41,7 @@ Status Tokenizer::Tokenize(const uint8_t* data, int64_t size, bool final, int64_
   }
   out->fields.clear();
   out->row_starts.clear();
+  out->row_ends.clear();
   out->bad_rows.clear();
   out->num_rows = 0;
   out->consumed = 0;
@@ -53,6 +54,7 @@ Status Tokenizer::Tokenize(const uint8_t* data, int64_t size, bool final, int64_
   num_columns_ = columns_before;
   out->fields.clear();
   out->row_starts.clear();
+  out->row_ends.clear();
   out->bad_rows.clear();
   out->num_rows = 0;
   out->used_scalar = true;
@@ -104,6 +106,7 @@ bool Tokenizer::TokenizeFast(const uint8_t* data, int64_t size, bool final, int6
     } else if (static_cast<int32_t>(row_fields) == num_columns_ || num_columns_ < 0) {
       num_columns_ = static_cast<int32_t>(row_fields);
       row_starts.push_back(row_start);
+      out->row_ends.push_back(end);
       ++rows;
     } else {
       out->bad_rows.push_back(BadRow{row_start, end, static_cast<int32_t>(row_fields)});
@@ -292,6 +295,7 @@ Status Tokenizer::TokenizeScalar(const uint8_t* data, int64_t size, bool final, 
     if (n == num_columns_ || num_columns_ < 0) {
       num_columns_ = n;
       out->row_starts.push_back(static_cast<uint32_t>(row_start));
+      out->row_ends.push_back(static_cast<uint32_t>(row_end));
       fields.insert(fields.end(), row.begin(), row.end());
       ++rows;
     } else {

@@ -44,6 +44,8 @@ struct TokenizedBlock {
   // Byte offset in the buffer of each row's start, and after the last its
   // end (the bytes consumed).
   std::vector<uint32_t, DefaultInitAllocator<uint32_t>> row_starts;
+  // Byte offset of each row's end (its line end, or the buffer's end).
+  std::vector<uint32_t, DefaultInitAllocator<uint32_t>> row_ends;
   std::vector<BadRow> bad_rows;
   std::vector<uint8_t> scratch;
   int32_t num_columns = -1;
