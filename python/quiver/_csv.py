@@ -180,8 +180,8 @@ def read_csv(source, read_options=None, parse_options=None, convert_options=None
     _refuse("invalid_row_handler", p.get("invalid_row_handler"), None)
     _refuse("include_missing_columns", c.get("include_missing_columns"), False)
     _refuse("auto_dict_encode", c.get("auto_dict_encode"), False)
-    _refuse("auto_dict_max_cardinality", c.get("auto_dict_max_cardinality"), None)
-    _refuse("timestamp_parsers", c.get("timestamp_parsers"), None)
+    # (auto_dict_max_cardinality only matters with auto_dict_encode, refused above.)
+    _refuse("timestamp_parsers", c.get("timestamp_parsers") or None, None)
     if r.get("use_threads") not in (None, True, False):
         raise TypeError("read_csv: use_threads must be a bool")
 

@@ -71,8 +71,8 @@ Result<std::unique_ptr<StreamingReader>> StreamingReader::Open(
   return r;
 }
 
-Status StreamingReader::Fill() {
-  QUIVER_ASSIGN_OR_RAISE(auto chunk, input_->Read(read_.block_size));
+Status StreamingReader::Fill(int64_t want) {
+  QUIVER_ASSIGN_OR_RAISE(auto chunk, input_->Read(want));
   if (chunk->size() == 0) {
     eof_ = true;
   } else {
@@ -88,7 +88,7 @@ Status StreamingReader::Start(std::unique_ptr<io::InputStream> input) {
   line_ = 1;
   bytes_read_ = 0;
   pending_.clear();
-  while (!eof_ && buf_.size() < 3) QUIVER_RETURN_NOT_OK(Fill());
+  while (!eof_ && buf_.size() < 3) QUIVER_RETURN_NOT_OK(Fill(read_.block_size));
   if (buf_.size() >= 3 && buf_[0] == 0xEF && buf_[1] == 0xBB && buf_[2] == 0xBF) {
     buf_.erase(buf_.begin(), buf_.begin() + 3);
     bytes_read_ = 3;
@@ -102,11 +102,11 @@ Status StreamingReader::Start(std::unique_ptr<io::InputStream> input) {
   auto one_row = [&](TokenizedBlock* tok) -> Status {
     while (true) {
       Tokenizer t(parse_, -1);
-      if (buf_.empty() && !eof_) QUIVER_RETURN_NOT_OK(Fill());
+      if (buf_.empty() && !eof_) QUIVER_RETURN_NOT_OK(Fill(read_.block_size));
       Status st = t.Tokenize(buf_.data(), static_cast<int64_t>(buf_.size()), eof_, 1, tok);
       if (!st.ok()) return Status::Invalid(name_, ":", line_, ": ", st.message());
       if (tok->num_rows == 1 || eof_) return Status::OK();
-      QUIVER_RETURN_NOT_OK(Fill());
+      QUIVER_RETURN_NOT_OK(Fill(read_.block_size));
     }
   };
   TokenizedBlock tok;
@@ -164,14 +164,14 @@ Status StreamingReader::Start(std::unique_ptr<io::InputStream> input) {
 Result<bool> StreamingReader::NextBlock(Block* block) {
   while (true) {
     if (!eof_ && static_cast<int64_t>(buf_.size()) < read_.block_size) {
-      QUIVER_RETURN_NOT_OK(Fill());
+      QUIVER_RETURN_NOT_OK(Fill(read_.block_size - static_cast<int64_t>(buf_.size())));
     }
     if (buf_.empty() && eof_) return false;
     Status st = tokenizer_->Tokenize(buf_.data(), static_cast<int64_t>(buf_.size()), eof_, -1,
                                      &block->tok);
     if (!st.ok()) return Status::Invalid(name_, ":", line_, ": ", st.message());
     if (block->tok.consumed == 0 && !eof_) {
-      QUIVER_RETURN_NOT_OK(Fill());  // a row longer than the buffer: read more
+      QUIVER_RETURN_NOT_OK(Fill(read_.block_size));  // a row longer than the buffer: read more
       continue;
     }
     const int64_t consumed = block->tok.consumed;

@@ -61,7 +61,7 @@ class StreamingReader {
   struct Block;
   StreamingReader() = default;
   Status Start(std::unique_ptr<io::InputStream> input);
-  Status Fill();
+  Status Fill(int64_t want);
   Result<bool> NextBlock(Block* block);
   Status InferTypes();
   Status Reject(const Block& block, int64_t row_start, int64_t row_end, std::string reason);
