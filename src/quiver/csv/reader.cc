@@ -178,8 +178,11 @@ Result<bool> StreamingReader::NextBlock(Block* block) {
     block->first_line = line_;
     line_ += std::count(buf_.begin(), buf_.begin() + consumed, '\n');
     bytes_read_ += consumed;
-    std::vector<uint8_t> rest(buf_.begin() + consumed, buf_.end());
-    rest.reserve(static_cast<size_t>(read_.block_size) + rest.size());
+    std::vector<uint8_t> rest = std::move(spare_bytes_);
+    rest.clear();
+    rest.reserve(static_cast<size_t>(read_.block_size) + (buf_.size() - consumed));
+    rest.insert(rest.end(), buf_.begin() + consumed, buf_.end());
+    spare_bytes_ = std::move(block->bytes);
     block->bytes = std::move(buf_);  // tok.data stays valid: the heap buffer moves
     buf_ = std::move(rest);
     return true;
@@ -352,11 +355,12 @@ Result<RecordBatchPtr> StreamingReader::Next() {
       block = std::move(pending_.front());
       pending_.pop_front();
     } else {
-      block = std::make_unique<Block>();
+      block = spare_block_ ? std::move(spare_block_) : std::make_unique<Block>();
       QUIVER_ASSIGN_OR_RAISE(bool more, NextBlock(block.get()));
       if (!more) return nullptr;
     }
     QUIVER_ASSIGN_OR_RAISE(auto batch, ConvertBlock(block.get()));
+    spare_block_ = std::move(block);
     if (batch->num_rows() > 0) return batch;
   }
 }

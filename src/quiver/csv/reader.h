@@ -92,6 +92,9 @@ class StreamingReader {
   int64_t infer_rows_seen_ = 0;
   SchemaPtr schema_;
   std::deque<std::unique_ptr<Block>> pending_;  // tokenized during inference
+  // Blocks and byte buffers done with, reused (no fresh pages per block).
+  std::unique_ptr<Block> spare_block_;
+  std::vector<uint8_t> spare_bytes_;
   int64_t rows_rejected_ = 0;
   int64_t rows_read_ = 0;
 };

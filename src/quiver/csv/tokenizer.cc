@@ -11,24 +11,14 @@ constexpr int64_t kMaxBuffer = int64_t{1} << 30;  // offsets keep two flag bits
 constexpr int64_t kChunksPerGroup = 64;           // 4 KiB scanned, then walked
 }  // namespace
 
-std::string_view TokenizedBlock::Value(const FieldRef& f, uint8_t quote, std::string* tmp) const {
-  const uint32_t end = f.end & FieldRef::kOffsetMask;
-  const char* p = reinterpret_cast<const char*>(data) + f.start;
-  std::string_view v(p, end - f.start);
-  if (!(f.end & FieldRef::kEscapes) || v.find(static_cast<char>(quote)) == std::string_view::npos) {
-    return v;
-  }
+std::string_view TokenizedBlock::Unescape(std::string_view v, uint8_t quote, std::string* tmp) {
+  if (v.find(static_cast<char>(quote)) == std::string_view::npos) return v;
   tmp->clear();
   for (size_t i = 0; i < v.size(); ++i) {
     tmp->push_back(v[i]);
     if (v[i] == static_cast<char>(quote)) ++i;  // "" -> " (the scan checked the pairing)
   }
   return *tmp;
-}
-
-std::string_view TokenizedBlock::Value(int64_t row, int32_t col, uint8_t quote,
-                                       std::string* tmp) const {
-  return Value(field(row, col), quote, tmp);
 }
 
 Tokenizer::Tokenizer(const ParseOptions& options, int32_t num_columns)

@@ -57,8 +57,18 @@ struct TokenizedBlock {
     return fields[static_cast<size_t>(row * num_columns + col)];
   }
   // The value of a field, "" unescaped into *tmp when needed.
-  std::string_view Value(int64_t row, int32_t col, uint8_t quote, std::string* tmp) const;
-  std::string_view Value(const FieldRef& f, uint8_t quote, std::string* tmp) const;
+  std::string_view Value(int64_t row, int32_t col, uint8_t quote, std::string* tmp) const {
+    return Value(field(row, col), quote, tmp);
+  }
+  std::string_view Value(const FieldRef& f, uint8_t quote, std::string* tmp) const {
+    const uint32_t end = f.end & FieldRef::kOffsetMask;
+    std::string_view v(reinterpret_cast<const char*>(data) + f.start, end - f.start);
+    if (QUIVER_PREDICT_TRUE(!(f.end & FieldRef::kEscapes))) return v;
+    return Unescape(v, quote, tmp);
+  }
+
+ private:
+  static std::string_view Unescape(std::string_view v, uint8_t quote, std::string* tmp);
 };
 
 class Tokenizer {

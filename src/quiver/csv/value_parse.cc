@@ -81,7 +81,10 @@ bool ParseClock(std::string_view s, int min_parts, int64_t* nanos, int* frac_dig
 }  // namespace
 
 bool ParseInt64(std::string_view s, int64_t* out) {
-  s = TrimSpaces(s);
+  if (s.empty()) return false;
+  if (s.front() == ' ' || s.back() == ' ' || s.front() == '\t' || s.back() == '\t') {
+    s = TrimSpaces(s);
+  }
   if (s.empty()) return false;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     uint64_t u;
@@ -137,6 +140,41 @@ bool ParseDouble(std::string_view s, char decimal_point, double* out) {
     }
     auto r = std::from_chars(copy.data(), copy.data() + copy.size(), *out);
     return r.ec == std::errc() && r.ptr == copy.data() + copy.size();
+  }
+  // Clinger's fast path (W. D. Clinger, "How to Read Floating Point Numbers
+  // Accurately", PLDI 1990): [-]digits[.digits] with at most 15 significant
+  // digits and 22 after the point is m / 10^k with m and 10^k exact
+  // doubles, so one correctly rounded division gives the correctly rounded
+  // value, as from_chars would.
+  {
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* p = s.data();
+    const char* end = p + s.size();
+    const bool neg = *p == '-';
+    if (neg) ++p;
+    uint64_t m = 0;
+    int digits = 0, frac = 0;
+    bool dot = false, ok = p < end;
+    for (; p < end; ++p) {
+      const unsigned d = static_cast<unsigned>(*p - '0');
+      if (d <= 9) {
+        m = m * 10 + d;
+        digits += (m != 0);
+        frac += dot;
+      } else if (*p == '.' && !dot) {
+        dot = true;
+      } else {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && digits <= 15 && frac <= 22 && s.size() > static_cast<size_t>(neg + dot)) {
+      const double v = static_cast<double>(m) / kPow10[frac];
+      *out = neg ? -v : v;
+      return true;
+    }
   }
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
   if (r.ec == std::errc::result_out_of_range) {
