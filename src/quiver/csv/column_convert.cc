@@ -288,7 +288,7 @@ Result<ArrayDataPtr> ConvertColumn(const TokenizedBlock& b, int32_t col, const T
           failed->push_back(r);
         }
       }
-      return ArrayData::Make(type, b.num_rows, {nullptr}, b.num_rows);
+      return ArrayData::Make(type, b.num_rows, {}, b.num_rows);
     }
     case Type::kBool: return ConvertBool(b, col, type, ctx, failed, pool);
     case Type::kInt64:
