@@ -182,7 +182,7 @@ def read_csv(source, read_options=None, parse_options=None, convert_options=None
     _refuse("auto_dict_encode", c.get("auto_dict_encode"), False)
     # (auto_dict_max_cardinality only matters with auto_dict_encode, refused above.)
     _refuse("timestamp_parsers", c.get("timestamp_parsers") or None, None)
-    if r.get("use_threads") not in (None, True, False):
+    if r.get("use_threads", True) not in (True, False):
         raise TypeError("read_csv: use_threads must be a bool")
 
     read = {}
@@ -192,6 +192,9 @@ def read_csv(source, read_options=None, parse_options=None, convert_options=None
     if r.get("column_names"):
         read["column_names"] = [str(n) for n in r["column_names"]]
     read["autogenerate_column_names"] = bool(r.get("autogenerate_column_names", False))
+    # use_threads (pyarrow's default True): the columns of each block are
+    # converted on the CPU pool; the table is the same either way.
+    read["use_threads"] = bool(r.get("use_threads", True))
     encoding = r.get("encoding") or "utf8"
     if encoding.lower().replace("-", "").replace("_", "") in ("utf8",):
         encoding = None

@@ -15,6 +15,7 @@
 #include "quiver/csv/schema_spec.h"
 #include "quiver/io/file.h"
 #include "quiver/io/memory.h"
+#include "quiver/util/thread_pool.h"
 
 namespace nb = nanobind;
 
@@ -42,6 +43,9 @@ nb::object ReadCsv(nb::handle source, nb::dict read_d, nb::dict parse_d, nb::dic
   Get(read_d, "skip_rows", &read.skip_rows);
   Get(read_d, "column_names", &read.column_names);
   Get(read_d, "autogenerate_column_names", &read.autogenerate_column_names);
+  bool use_threads = false;
+  Get(read_d, "use_threads", &use_threads);
+  if (use_threads) read.thread_pool = ThreadPool::Cpu();
   csv::ParseOptions parse;
   parse.delimiter = GetChar(parse_d, "delimiter", ',');
   if (parse_d.contains("quote_char")) {

@@ -261,3 +261,25 @@ def test_convert_schema_errors_and_rejects(tmp_path):
     assert r.returncode == 0
     r = cli("convert", tmp_path / "x.jsonl", out)
     assert r.returncode == 1 and b"JSON Lines input is not built yet" in r.stderr
+
+
+def test_threads_give_the_same_table():
+    data = random_csv(random.Random(5), 2000, 6)
+    one = pa.table(quiver.read_csv(data, use_threads=False, block_size=4096))
+    many = pa.table(quiver.read_csv(data, use_threads=True, block_size=4096))
+    assert one.equals(many) and one.equals(pyarrow_read(data))
+
+
+@needs_cli
+def test_convert_threads_write_the_same_file(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_bytes(random_csv(random.Random(6), 3000, 6))
+    outs = []
+    for threads in ("1", "2", "0"):
+        out = tmp_path / f"t{threads}.parquet"
+        r = cli("convert", src, out, "--threads", threads, "--block-size", "8192", "-q")
+        assert r.returncode == 0, r.stderr
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] == outs[2]
+    r = cli("convert", tmp_path / "t1.parquet", tmp_path / "x.parquet", "--threads", "2")
+    assert r.returncode == 2 and b"--threads applies to CSV / TSV input only" in r.stderr

@@ -18,6 +18,7 @@
 #include "quiver/csv/schema_spec.h"
 #include "quiver/io/file.h"
 #include "quiver/util/cpu_count.h"
+#include "quiver/util/thread_pool.h"
 
 namespace quiver::cli {
 
@@ -131,7 +132,7 @@ class CsvSource final : public BatchSource {
   std::unique_ptr<io::FileOutputStream> rejects_out;
   std::vector<std::string> shown;  // the first rejects, for stderr
   bool tsv = false;
-  int64_t size_hint = 0;
+  std::unique_ptr<ThreadPool> own_pool;  // --threads N > 1
 
   const SchemaPtr& schema() const override { return reader->schema(); }
   std::string_view format_name() const override { return tsv ? "TSV" : "CSV"; }
@@ -199,9 +200,10 @@ void AddTextInputFlags(CLI::App* cmd, TextInputFlags* f) {
                   "cp1252, utf-16, ...); default utf8")
       ->group(group);
   cmd->add_option("--threads", f->threads,
-                  "Threads: 1 = everything on one thread; N > 1 or 0 (default: the usable "
-                  "cores) = Parquet encoding on the writer's thread pool (CSV parsing runs on "
-                  "one thread for now); the file is the same either way")
+                  "Threads: 1 = everything on one thread; N > 1: the columns of each block "
+                  "converted on N threads; 0 (default) = on the usable cores. Tokenizing runs "
+                  "on one thread; Parquet encoding (N != 1) on the writer's pool of the usable "
+                  "cores. The file is the same either way")
       ->check(CLI::NonNegativeNumber)
       ->group(group);
   cmd->add_option("--memory-limit", f->memory_limit,
@@ -356,6 +358,12 @@ Result<std::unique_ptr<BatchSource>> OpenCsvSource(const std::string& path, bool
     }
     return Status::OK();
   };
+  if (f.threads == 0) {
+    read.thread_pool = ThreadPool::Cpu();
+  } else if (f.threads > 1) {
+    source->own_pool = std::make_unique<ThreadPool>(f.threads - 1);
+    read.thread_pool = source->own_pool.get();
+  }
   csv::Reopen reopen;
   if (path != "-") {
     const std::string encoding = f.encoding;

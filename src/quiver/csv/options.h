@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "quiver/array/type.h"
+#include "quiver/util/thread_pool.h"
 
 namespace quiver::csv {
 
@@ -30,6 +31,11 @@ struct ReadOptions {
   // Input encoding as pyarrow (Python codec names); only UTF-8 here: the CLI
   // and Python transcode other encodings before the reader (iconv).
   std::string encoding = "utf8";
+  // Columns of a block are converted on this pool's workers and the calling
+  // thread (util/thread_pool.h); null: on the calling thread. The batches
+  // are the same either way. (pyarrow's use_threads=True is
+  // ThreadPool::Cpu().)
+  ThreadPool* thread_pool = nullptr;
 };
 
 struct ParseOptions {

@@ -6,6 +6,7 @@
 #include "quiver/compute/filter.h"
 #include "quiver/memory/mutable_buffer.h"
 #include "quiver/util/bit_util.h"
+#include "quiver/util/thread_pool.h"
 
 namespace quiver::csv {
 
@@ -280,16 +281,26 @@ Result<RecordBatchPtr> StreamingReader::ConvertBlock(Block* block) {
   }
   const int64_t n = tok.num_rows;
   std::vector<ArrayDataPtr> columns;
-  std::vector<int64_t> failed;
   std::vector<uint8_t> row_failed;
   std::string tmp;
   auto row_end = [&](int64_t r) { return int64_t{tok.row_ends[static_cast<size_t>(r)]}; };
   int64_t first_fail_row = -1;  // without skip: the first value that does not convert
   size_t first_fail_col = 0;
-  for (size_t i = 0; i < selected_.size(); ++i) {
-    failed.clear();
-    QUIVER_ASSIGN_OR_RAISE(auto col,
-                           ConvertColumn(tok, selected_[i], types_[i], *ctx_, &failed, pool_));
+  const size_t k = selected_.size();
+  std::vector<ArrayDataPtr> converted(k);
+  std::vector<std::vector<int64_t>> failed_by_column(k);
+  QUIVER_RETURN_NOT_OK(ParallelFor(
+      static_cast<int64_t>(k),
+      [&](int64_t i) -> Status {
+        const size_t c = static_cast<size_t>(i);
+        QUIVER_ASSIGN_OR_RAISE(converted[c], ConvertColumn(tok, selected_[c], types_[c], *ctx_,
+                                                           &failed_by_column[c], pool_));
+        return Status::OK();
+      },
+      k > 1 ? read_.thread_pool : nullptr));
+  for (size_t i = 0; i < k; ++i) {
+    ArrayDataPtr col = std::move(converted[i]);
+    const std::vector<int64_t>& failed = failed_by_column[i];
     if (!failed.empty()) {
       const std::string& col_name = names_[static_cast<size_t>(selected_[i])];
       if (!skip) {
