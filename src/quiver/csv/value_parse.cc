@@ -142,8 +142,8 @@ bool ParseDouble(std::string_view s, char decimal_point, double* out) {
     return r.ec == std::errc() && r.ptr == copy.data() + copy.size();
   }
   // Clinger's fast path (W. D. Clinger, "How to Read Floating Point Numbers
-  // Accurately", PLDI 1990): [-]digits[.digits] with at most 15 significant
-  // digits and 22 after the point is m / 10^k with m and 10^k exact
+  // Accurately", PLDI 1990): [-]digits[.digits] with at most 15 digits
+  // is m / 10^k with m < 10^15 and 10^k (k <= 15) exact
   // doubles, so one correctly rounded division gives the correctly rounded
   // value, as from_chars would.
   {
@@ -154,23 +154,18 @@ bool ParseDouble(std::string_view s, char decimal_point, double* out) {
     const char* end = p + s.size();
     const bool neg = *p == '-';
     if (neg) ++p;
+    const char* int_begin = p;
     uint64_t m = 0;
-    int digits = 0, frac = 0;
-    bool dot = false, ok = p < end;
-    for (; p < end; ++p) {
-      const unsigned d = static_cast<unsigned>(*p - '0');
-      if (d <= 9) {
-        m = m * 10 + d;
-        digits += (m != 0);
-        frac += dot;
-      } else if (*p == '.' && !dot) {
-        dot = true;
-      } else {
-        ok = false;
-        break;
-      }
+    while (p < end && static_cast<unsigned>(*p - '0') <= 9) m = m * 10 + static_cast<unsigned>(*p++ - '0');
+    const char* int_end = p;
+    const char* frac_begin = p;
+    if (p < end && *p == '.') {
+      frac_begin = ++p;
+      while (p < end && static_cast<unsigned>(*p - '0') <= 9) m = m * 10 + static_cast<unsigned>(*p++ - '0');
     }
-    if (ok && digits <= 15 && frac <= 22 && s.size() > static_cast<size_t>(neg + dot)) {
+    const int64_t frac = p - frac_begin;
+    const int64_t total = (int_end - int_begin) + frac;
+    if (p == end && total > 0 && total <= 15 && frac <= 22) {
       const double v = static_cast<double>(m) / kPow10[frac];
       *out = neg ? -v : v;
       return true;
