@@ -217,7 +217,13 @@ def test_convert_csv_equals_pyarrow(tmp_path):
     sink = pa.BufferOutputStream()
     pq.write_table(pyarrow_read(data), sink)
     expected = pq.read_table(pa.BufferReader(sink.getvalue()))
-    for name, payload in (("in.csv", data), ("in.csv.gz", gzip.compress(data))):
+    cases = [("in.csv", data), ("in.csv.gz", gzip.compress(data))]
+    try:
+        cases.append(("in.csv.zst", subprocess.run(["zstd", "-q", "-c"], input=data,
+                                                   capture_output=True, check=True).stdout))
+    except (OSError, subprocess.CalledProcessError):
+        pass  # no zstd program: .zst is covered where it is installed
+    for name, payload in cases:
         path = tmp_path / name
         path.write_bytes(payload)
         out = tmp_path / (name + ".parquet")
