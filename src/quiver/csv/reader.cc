@@ -170,7 +170,12 @@ Result<bool> StreamingReader::NextBlock(Block* block) {
     if (buf_.empty() && eof_) return false;
     Status st = tokenizer_->Tokenize(buf_.data(), static_cast<int64_t>(buf_.size()), eof_, -1,
                                      &block->tok);
-    if (!st.ok()) return Status::Invalid(name_, ":", line_, ": ", st.message());
+    if (!st.ok()) {
+      const int64_t at = std::min<int64_t>(tokenizer_->error_offset(),
+                                           static_cast<int64_t>(buf_.size()));
+      return Status::Invalid(name_, ":", line_ + std::count(buf_.begin(), buf_.begin() + at, '\n'),
+                             ": ", st.message());
+    }
     if (block->tok.consumed == 0 && !eof_) {
       QUIVER_RETURN_NOT_OK(Fill(read_.block_size));  // a row longer than the buffer: read more
       continue;

@@ -215,8 +215,8 @@ Status Tokenizer::TokenizeScalar(const uint8_t* data, int64_t size, bool final, 
               incomplete = true;
               break;
             }
-            return Status::Invalid("a quoted value that starts at byte ", row_start,
-                                   " of this block is never closed (no matching ",
+            error_offset_ = row_start;
+            return Status::Invalid("a quoted value in this row is never closed (no matching ",
                                    std::string(1, static_cast<char>(quote)), ")");
           }
           const uint8_t c = data[pos];

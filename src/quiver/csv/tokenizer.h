@@ -84,6 +84,8 @@ class Tokenizer {
                   TokenizedBlock* out);
 
   int32_t num_columns() const { return num_columns_; }
+  // After a failed Tokenize: the byte offset of the row it failed in.
+  int64_t error_offset() const { return error_offset_; }
 
   // Forces the scalar state machine (tests and fuzzing compare the paths).
   void set_force_scalar(bool v) { force_scalar_ = v; }
@@ -97,6 +99,7 @@ class Tokenizer {
   ParseOptions options_;
   int32_t num_columns_;
   bool force_scalar_ = false;
+  int64_t error_offset_ = 0;
 };
 
 }  // namespace quiver::csv

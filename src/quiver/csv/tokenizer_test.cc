@@ -105,6 +105,7 @@ TEST(CsvTokenizer, UnterminatedQuoteFails) {
                          static_cast<int64_t>(text.size()), true, -1, &block);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("never closed"), std::string::npos) << st;
+  EXPECT_EQ(t.error_offset(), 2);
 }
 
 TEST(CsvTokenizer, StreamingStopsAtTheLastCompleteRow) {
