@@ -258,9 +258,8 @@ Result<ArrayDataPtr> ConvertBinary(const TokenizedBlock& b, int32_t col, const T
   if (utf8 && ctx.check_utf8) {
     int64_t bad = FindInvalidUtf8(data.data(), pos);
     if (bad >= 0) {
-      // Find the rows holding invalid UTF-8; they become nulls (their bytes
-      // stay in the data buffer, unreferenced by valid slots... but the
-      // offsets must still be consistent): rebuild only in that rare case.
+      // The rows holding invalid UTF-8 (rare: found row by row) fail and
+      // become nulls; their bytes stay in the data buffer under a null slot.
       for (int64_t r = 0; r < n; ++r) {
         const int64_t len = off[r + 1] - off[r];
         if (len > 0 && !IsValidUtf8(data.data() + off[r], len)) {

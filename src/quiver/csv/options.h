@@ -28,8 +28,9 @@ struct ReadOptions {
   // autogenerate_column_names).
   std::vector<std::string> column_names;
   bool autogenerate_column_names = false;
-  // Input encoding as pyarrow (Python codec names); only UTF-8 here: the CLI
-  // and Python transcode other encodings before the reader (iconv).
+  // Input encoding as pyarrow's; only UTF-8 here (else NotImplemented): the
+  // CLI transcodes other encodings before the reader (input.h, iconv), Python
+  // with its codecs.
   std::string encoding = "utf8";
   // Columns of a block are converted on this pool's workers and the calling
   // thread (util/thread_pool.h); null: on the calling thread. The batches
@@ -44,8 +45,10 @@ struct ParseOptions {
   char quote_char = '"';
   bool double_quote = true;  // "" inside a quoted value is one "
   bool ignore_empty_lines = true;
-  // Quiver accepts newlines in quoted values always; false is honoured as an
-  // error naming the row (pyarrow's parse error).
+  // Newlines inside quoted values are read whatever this says: pyarrow reads
+  // them too within a block, its option only makes its parallel block
+  // splitting safe, which Quiver's (quote state carried by the scan) always
+  // is. Kept for pyarrow's option set.
   bool newlines_in_values = true;
 };
 
