@@ -78,6 +78,7 @@ from quiver._writer import ParquetWriter, write_metadata, write_parquet  # noqa:
 from quiver._dataset_write import write_to_dataset  # noqa: E402
 from quiver._dataset import ParquetDataset  # noqa: E402
 from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
+from quiver._csv import read_csv  # noqa: E402
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
@@ -89,6 +90,7 @@ __all__ = [
     "RecordBatch",
     "read_table",
     "read_parquet",
+    "read_csv",
     "ParquetFile",
     "FileMetaData",
     "RowGroupMetaData",
@@ -122,6 +124,7 @@ __all__ = [
     "CapacityError",
 ]
 from quiver import compute  # noqa: E402,F401
+from quiver import csv  # noqa: E402,F401
 from quiver.compute import concat_arrays  # noqa: E402
 
 __all__.append("concat_arrays")

@@ -39,6 +39,7 @@ namespace quiver::python {
 void BindPruning(nb::module_& m);  // pruning_bindings.cc (private: tests)
 void BindFooter(nb::module_& m);   // footer_bindings.cc (summary files)
 void BindAppend(nb::module_& m);   // append_bindings.cc
+void BindCsv(nb::module_& m);      // csv_bindings.cc
 
 namespace {
 
@@ -380,6 +381,7 @@ NB_MODULE(_quiver, m) {
   BindOutput(m);
   BindWriter(m);
   BindAppend(m);
+  BindCsv(m);
   BindDedup(m);
   BindIpc(m);
   BindMetadata(m);

@@ -34,6 +34,7 @@
 
 #include "batch_source.h"
 #include "cli_common.h"
+#include "convert_csv.h"
 #include "convert_options.h"
 #include "progress.h"
 #include "quiver/io/file.h"
@@ -51,6 +52,7 @@ struct TranscodeArgs {
   bool quiet = false;
   bool skip_input_validation = false;
   bool in_place = false;  // rewrite only
+  TextInputFlags text;    // convert only
 };
 
 // Fails when OUTPUT would replace INPUT: the same path, or (hard links,
@@ -74,17 +76,67 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
   }
   const std::string output_name = args.output == "-" ? "<stdout>" : args.output;
 
-  SourceOptions source_options;
-  source_options.validate_ipc = !args.skip_input_validation;
-  auto opened_source = BatchSource::Open(args.input, source_options);
-  if (!opened_source.ok()) {
-    PrintError(command, ErrorMessage(opened_source.status()));
+  InputFormat format = InputFormat::kAuto;
+  if (!parquet_only) {
+    auto resolved = ResolveInputFormat(args.input, args.text);
+    if (!resolved.ok()) {
+      PrintError(command, resolved.status().message());
+      return kExitUsage;
+    }
+    format = *resolved;
+  }
+  const bool text_input = format == InputFormat::kCsv || format == InputFormat::kTsv;
+  int64_t block_size = args.text.block_size;
+  if (!parquet_only && !text_input && format != InputFormat::kJsonl) {
+    if (Status st = CheckNoTextFlags(args.text); !st.ok()) {
+      PrintError(command, st.message());
+      return kExitUsage;
+    }
+  }
+  if (!parquet_only) {
+    if (Status st = ApplyResourceFlags(args.text, text_input, &*options, &block_size); !st.ok()) {
+      PrintError(command, st.message());
+      return kExitUsage;
+    }
+  }
+  if (format == InputFormat::kJsonl) {
+    PrintError(command, args.input + ": JSON Lines input is not built yet (issue 47); convert "
+                        "it to CSV or Arrow IPC first");
     return kExitFailure;
   }
-  std::unique_ptr<BatchSource> source = opened_source.MoveValueUnsafe();
+
+  std::unique_ptr<BatchSource> source;
+  if (text_input) {
+    std::string note;
+    auto opened_source =
+        OpenCsvSource(args.input, format == InputFormat::kTsv, args.text, block_size, &note);
+    if (!opened_source.ok()) {
+      PrintError(command, ErrorMessage(opened_source.status()));
+      return kExitFailure;
+    }
+    if (!note.empty() && !args.quiet) PrintError(command, note);
+    source = opened_source.MoveValueUnsafe();
+  } else {
+    SourceOptions source_options;
+    source_options.validate_ipc = !args.skip_input_validation;
+    auto opened_source = BatchSource::Open(args.input, source_options);
+    if (!opened_source.ok()) {
+      PrintError(command, ErrorMessage(opened_source.status()));
+      return kExitFailure;
+    }
+    source = opened_source.MoveValueUnsafe();
+  }
   if (parquet_only && source->parquet_reader() == nullptr) {
     PrintError(command, source->name() + ": not a Parquet file (no leading \"PAR1\"); " +
                             "'quiver convert' reads Arrow IPC");
+    return kExitFailure;
+  }
+  if (format == InputFormat::kParquet && source->parquet_reader() == nullptr) {
+    PrintError(command, source->name() + ": --input-format parquet, but not a Parquet file");
+    return kExitFailure;
+  }
+  if (format == InputFormat::kArrow && source->parquet_reader() != nullptr) {
+    PrintError(command, source->name() + ": --input-format arrow, but a Parquet file");
     return kExitFailure;
   }
 
@@ -132,6 +184,7 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
     return kExitFailure;
   }
   progress.Finish();
+  const int text_exit = FinishTextSource(source.get(), args.text, args.quiet);
 
   int64_t bytes = 0;
   if (stdout_sink) {
@@ -152,7 +205,7 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
                meta->num_row_groups() == 1 ? "" : "s", bytes, HumanBytes(bytes), source->name(),
                source->format_name(), num_batches, num_batches == 1 ? "" : "es", seconds);
   }
-  return kExitOk;
+  return text_exit;
 }
 
 int RunRewrite(TranscodeArgs args) {
@@ -204,6 +257,7 @@ std::shared_ptr<TranscodeArgs> AddTranscodeCommand(CLI::App* app, const CommandT
   }
   cmd->add_flag("-q,--quiet", args->quiet, "Do not print the summary line or the progress line");
   AddWriterFlags(cmd, &args->writer);
+  if (!rewrite) AddTextInputFlags(cmd, &args->text);
   cmd->footer(text.footer);
   return args;
 }
@@ -213,10 +267,14 @@ std::shared_ptr<TranscodeArgs> AddTranscodeCommand(CLI::App* app, const CommandT
 Runner AddConvertCommand(CLI::App* app) {
   auto args = AddTranscodeCommand(
       app,
-      {"convert", "Convert an Arrow IPC file or stream, or a Parquet file, to a Parquet file",
-       "Arrow IPC file or stream, or Parquet file ('-' = standard input)",
+      {"convert", "Convert CSV / TSV, Arrow IPC or Parquet to a Parquet file",
+       "CSV or TSV (also .gz / .zst), Arrow IPC file or stream, or Parquet file ('-' = "
+       "standard input)",
        "Parquet file to write (replaced only on success; '-' = standard output)",
        "Examples:\n"
+       "  quiver convert data.csv data.parquet\n"
+       "  quiver convert logs.tsv.zst out.parquet --schema 'ts:timestamp[ms],code:int32'\n"
+       "  quiver convert dirty.csv out.parquet --on-error skip --rejects bad_rows.csv\n"
        "  quiver convert data.arrow data.parquet --compression zstd --compression-level 3\n"
        "  some-producer | quiver convert - out.parquet --data-page-version 2.0 --no-dictionary\n"
        "  quiver convert in.arrows out.parquet --compression zstd --compression names=snappy\n"},
