@@ -22,6 +22,7 @@ APT_PACKAGES=(
   libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
   libflatbuffers-dev flatbuffers-compiler libxxhash-dev
   python3-venv python3-dev
+  chromium  # headless, for the `quiver inspect --html` test (python/tests/test_inspect_html.py)
 )
 # Only the benchmarks need Google Benchmark; only the fuzz preset needs clang.
 BENCH_PACKAGES=(libbenchmark-dev)

@@ -17,6 +17,8 @@ struct RenderOptions {
 
 std::string RenderText(const InspectedFile& file, const RenderOptions& options);
 std::string RenderJson(const InspectedFile& file, const RenderOptions& options);
+// The self-contained HTML page of `quiver inspect --html` (inspect_html.cc).
+std::string RenderHtml(const InspectedFile& file);
 
 class JsonWriter;
 // The Parquet schema tree (name, repetition, physical type, length, logical

@@ -655,15 +655,18 @@ class FileWriter::Impl {
       for (auto& rg : NewRowGroups()) rg.sorting_columns.reset();
     }
     // Key/value metadata: the schema's own pairs, then ARROW:schema (an
-    // appended file keeps its own).
+    // appended file keeps its own, less a quiver.cdc these rows were not
+    // chunked by).
     if (!appending_) QUIVER_RETURN_NOT_OK(SetKeyValueMetadata());
+    if (appending_) DropStaleCdcKey(options_.content_defined_chunking, &metadata_.key_value_metadata);
     MergeKeyValues(added_kv_, &metadata_.key_value_metadata);
     return WriteFooter();
   }
 
   Status SetKeyValueMetadata() {
     QUIVER_ASSIGN_OR_RAISE(metadata_.key_value_metadata,
-                           FooterKeyValues(*schema_, options_.store_schema, options_.pool));
+                           FooterKeyValues(*schema_, options_.store_schema,
+                                           options_.content_defined_chunking, options_.pool));
     return Status::OK();
   }
 

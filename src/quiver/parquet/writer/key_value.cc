@@ -9,18 +9,31 @@
 
 namespace quiver::parquet {
 
-Result<std::optional<std::vector<format::KeyValue>>> FooterKeyValues(const Schema& schema,
-                                                                     bool store_schema,
-                                                                     MemoryPool* pool) {
+std::string CdcKeyValue(const CdcOptions& c) {
+  return "{\"min_chunk_size\":" + std::to_string(c.min_chunk_size) +
+         ",\"max_chunk_size\":" + std::to_string(c.max_chunk_size) +
+         ",\"norm_level\":" + std::to_string(c.norm_level) + "}";
+}
+
+Result<std::optional<std::vector<format::KeyValue>>> FooterKeyValues(
+    const Schema& schema, bool store_schema, const std::optional<CdcOptions>& cdc,
+    MemoryPool* pool) {
   std::vector<format::KeyValue> kv;
   if (schema.metadata() != nullptr) {
     for (int64_t i = 0; i < schema.metadata()->size(); ++i) {
       if (schema.metadata()->key(i) == "ARROW:schema") continue;
+      if (schema.metadata()->key(i) == kCdcKey) continue;
       format::KeyValue p;
       p.key = schema.metadata()->key(i);
       p.value = schema.metadata()->value(i);
       kv.push_back(std::move(p));
     }
+  }
+  if (cdc.has_value()) {
+    format::KeyValue p;
+    p.key = std::string(kCdcKey);
+    p.value = CdcKeyValue(*cdc);
+    kv.push_back(std::move(p));
   }
   if (store_schema) {
     QUIVER_ASSIGN_OR_RAISE(auto message, ipc::SerializeSchema(schema, pool));
@@ -31,6 +44,16 @@ Result<std::optional<std::vector<format::KeyValue>>> FooterKeyValues(const Schem
   }
   if (kv.empty()) return std::optional<std::vector<format::KeyValue>>();
   return std::optional<std::vector<format::KeyValue>>(std::move(kv));
+}
+
+void DropStaleCdcKey(const std::optional<CdcOptions>& cdc,
+                     std::optional<std::vector<format::KeyValue>>* kv) {
+  if (!kv->has_value()) return;
+  const std::optional<std::string> now =
+      cdc.has_value() ? std::optional<std::string>(CdcKeyValue(*cdc)) : std::nullopt;
+  std::erase_if(**kv, [&](const format::KeyValue& p) {
+    return p.key == kCdcKey && (!now.has_value() || p.value != now);
+  });
 }
 
 void MergeKeyValues(const KeyValueMetadata& added, std::optional<std::vector<format::KeyValue>>* kv) {
