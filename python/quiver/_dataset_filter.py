@@ -50,14 +50,23 @@ def _and(exprs):
 
 class _KeyRows:
     """Each file's partition key values as a one-row table, built once per
-    distinct combination."""
+    distinct combination, and each expression evaluated once per combination
+    (a dataset has several files per partition; the expressions live as long
+    as this object, one plan())."""
 
     def __init__(self, keys, key_types):
-        self._keys, self._types, self._cache = keys, key_types, {}
+        self._keys, self._types, self._cache, self._results = keys, key_types, {}, {}
 
     def passes(self, f, expr):
-        q = _quiver()
         combo = tuple(f.keys.get(k) for k in self._keys)
+        key = (combo, id(expr))
+        result = self._results.get(key)
+        if result is None:
+            result = self._results[key] = self._evaluate(combo, expr)
+        return result
+
+    def _evaluate(self, combo, expr):
+        q = _quiver()
         row = self._cache.get(combo)
         if row is None:
             row = self._cache[combo] = q.table(
