@@ -8,6 +8,7 @@ middleware that records every request's method, path and Range header and
 the body bytes the application returns, so the counts do not depend on what
 the clients say."""
 
+import logging
 import os
 import threading
 
@@ -56,6 +57,8 @@ class Server:
     def __init__(self):
         from moto.server import ThreadedMotoServer
 
+        # (werkzeug logs every request on stderr: the counter keeps them.)
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)
         for k, v in {"AWS_ACCESS_KEY_ID": CREDENTIALS["key"],
                      "AWS_SECRET_ACCESS_KEY": CREDENTIALS["secret"],
                      "AWS_DEFAULT_REGION": CREDENTIALS["region"],
