@@ -1,7 +1,24 @@
 #!/usr/bin/env python3
-"""The Python arms of the dataset section (bench/peers/dataset_run.py;
-bench/peers/PROTOCOL.md "Datasets"): one process per peer, speaking the
-`dsload`, `dsunload`, `dsread` and `dswrite` commands.
+"""The Python arms of the dataset section (bench/peers/dataset_run.py): one
+process per peer, speaking bench/peers/PROTOCOL.md's hello line, `settings`
+and `quit`, and these commands (one JSON line each way):
+
+- {"cmd": "dsread", "root": DIR or S3 prefix, "s3": null | {"endpoint",
+  "bucket", "key", "secret", "region"}, "columns": [...], "filters":
+  [[col, op, value], ...] (one conjunction; dataset_cases.py), "use_threads":
+  false, "reps": R, "out": null | PATH.arrow}: R timed reads; reply
+  {"seconds": [...], "rows": N, "source": "..."} (+ Quiver's read_stats,
+  files_pruned included). `out`: the last result as an IPC file (the gate).
+- {"cmd": "dsload", "input": PATH.arrow} / {"cmd": "dsunload"}: hold (drop)
+  the table the writes write.
+- {"cmd": "dswrite", "dir": DIR, "partition_cols": [...], "compression":
+  "snappy", "row_group_size": N, "use_threads": false, "reps": R, "out": null
+  | PATH}: R timed writes into DIR (absent before each); reply {"seconds":
+  [...], "bytes": N, "files": N}. `out`: the last dataset left at PATH.d and
+  the list of its files at PATH (the gate).
+- {"cmd": "dssettings"}: {"differences": [...]} (the report's).
+use_threads (Quiver's multi-threaded arm) and S3 on duckdb reply
+"unsupported: ...".
 
     dataset_py_peer.py --peer quiver | pyarrow | pyarrow-mt | duckdb | duckdb-mt | polars | polars-mt
 

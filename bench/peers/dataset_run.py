@@ -2,8 +2,8 @@
 """The dataset section of `make bench-peers` (issue 46, section 6):
 Quiver's datasets (quiver.ParquetDataset with filters=, write_to_dataset)
 against pyarrow.dataset, duckdb and polars, each a long-running peer process
-(bench/peers/dataset_py_peer.py, the `dsread` / `dswrite` commands of
-bench/peers/PROTOCOL.md "Datasets"), from local disk (/dev/shm) and from a
+(bench/peers/dataset_py_peer.py and its `dsread` / `dswrite` commands),
+from local disk (/dev/shm) and from a
 local S3 server (moto on 127.0.0.1, started here; requests and bytes
 counted on the server).
 

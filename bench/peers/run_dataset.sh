@@ -3,7 +3,7 @@
 # ParquetDataset(filters=) and write_to_dataset against pyarrow.dataset,
 # duckdb and polars, from /dev/shm and from a local S3 server (moto on
 # 127.0.0.1, started by the driver) (bench/peers/dataset_run.py; the
-# protocol's `dsread` / `dswrite` commands are in bench/peers/PROTOCOL.md).
+# `dsread` / `dswrite` commands are in bench/peers/dataset_py_peer.py).
 # Needs no Rust or Go peer.
 #
 #  1. builds Quiver's Python extension in the release tree (SKIP_BUILD=1
