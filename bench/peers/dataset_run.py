@@ -162,8 +162,8 @@ def count_requests(case, session, server, rec):
     return out
 
 
-def run_cases(args, session, server, state, ipc, local, oracle_table):
-    s3 = server.spec() if server else None
+def run_cases(args, session, state, ipc, local):
+    s3 = state.server.spec() if state.server else None
     loaded = set()
     for spec in state.to_run:
         i = state.index
@@ -171,6 +171,7 @@ def run_cases(args, session, server, state, ipc, local, oracle_table):
         meta = {"spec": spec.id}
         if isinstance(spec, dc.ReadSpec):
             terms = dc.FILTERS[spec.kind]
+            oracle_table = state.oracle
             columns = dc.projection(spec.kind, spec.projection, oracle_table.column_names)
             want = dc.oracle(oracle_table, terms, columns)
             root = local if spec.where == "local" else S3_PREFIX
@@ -182,6 +183,12 @@ def run_cases(args, session, server, state, ipc, local, oracle_table):
                         columns=columns, filter=dc.text(terms), rows_out=want.num_rows,
                         achieved=want.num_rows / max(1, oracle_table.num_rows))
         else:
+            # (The reads are done: the server's objects and the read oracle's
+            # table go before the writes' inputs are loaded.)
+            if state.server is not None:
+                state.server.stop()
+                state.server = None
+            state.oracle = oracle_table = None
             arms = write_arms(spec.sink, session.peers)
             need = {a.proc for a in arms}
             for p in sorted(loaded - need):
@@ -197,12 +204,13 @@ def run_cases(args, session, server, state, ipc, local, oracle_table):
 
             def gate(out):
                 try:
-                    ok, msg, _ = dc.check_written(out + ".d", oracle_input(ipc))
+                    ok, msg, _ = dc.check_written(out + ".d", oracle_input(ipc),
+                                                  sorted_input(ipc))
                     return ok, msg
                 finally:
                     shutil.rmtree(out + ".d", ignore_errors=True)
             case = Case("dataset", "write", spec.label, "filter", arms, gate)
-            meta.update(where="write", sink=spec.sink, rows_in=oracle_table.num_rows)
+            meta.update(where="write", sink=spec.sink, rows_in=oracle_input(ipc).num_rows)
         if not state.budgeter.affordable(i):
             state.results.append({"id": case.id, "section": case.section, "input": case.input,
                                   "label": case.label, "kind": case.kind, "sinks": {},
@@ -220,7 +228,7 @@ def run_cases(args, session, server, state, ipc, local, oracle_table):
                    "label": case.label, "kind": case.kind, "error": str(e), "sinks": {}}
         rec.update(meta)
         if isinstance(spec, dc.ReadSpec) and spec.where == "s3":
-            rec["s3_requests"] = count_requests(case, session, server, rec)
+            rec["s3_requests"] = count_requests(case, session, state.server, rec)
         state.results.append(rec)
         state.budgeter.record(i, time.perf_counter() - c0)
         session.revive()
@@ -237,6 +245,13 @@ def oracle_input(ipc):
     if ipc not in _INPUT:
         _INPUT[ipc] = read_ipc(ipc)
     return _INPUT[ipc]
+
+
+def sorted_input(ipc):
+    """The input sorted by lineitem's key (the write gates' reference, once)."""
+    if ("sorted", ipc) not in _INPUT:
+        _INPUT[("sorted", ipc)] = dc.sorted_by_key(oracle_input(ipc))
+    return _INPUT[("sorted", ipc)]
 
 
 def parse_args():
@@ -298,7 +313,8 @@ def main():
     ipc, local, files, size = prepare_inputs(args)
     registry["_input"] = {"files": len(files), "bytes": size, "rows_per_file": dc.file_rows(
         0.1 if args.quick else 1.0), "codec": dc.CODEC, "partitions": dc.PARTITION_COLS}
-    oracle_table = dc.reference(local)
+    reads = any(isinstance(s, dc.ReadSpec) for s in args.specs)
+    oracle_table = dc.reference(local) if reads else None
     server = None
     if any(isinstance(s, dc.ReadSpec) and s.where == "s3" for s in args.specs):
         t0 = time.perf_counter()
@@ -315,7 +331,8 @@ def main():
                                     registry, started, args.stem,
                                     time.perf_counter() - args.t0, final=final)
     state = SimpleNamespace(results=results, budgeter=budgeter, index=0, to_run=args.specs,
-                            report=report)
+                            report=report, server=server, oracle=oracle_table)
+    del oracle_table, server
     signal.signal(signal.SIGTERM, stopped)
     session = Session(args.procs, {}, args.log_dir, registry, argv_of=argv_of)
     try:
@@ -323,7 +340,7 @@ def main():
             if name != "control":
                 registry.setdefault("_differences", {})[name] = p.call(
                     cmd="dssettings").get("differences", [])
-        run_cases(args, session, server, state, ipc, local, oracle_table)
+        run_cases(args, session, state, ipc, local)
     except KeyboardInterrupt as e:
         report(final=False, reason="not reached: the run was stopped before it")
         log(f"\nbench-dataset: stopped ({e or 'interrupt'}); {args.stem}.md, .json.gz hold what "
@@ -331,8 +348,8 @@ def main():
         sys.exit(130)
     finally:
         session.close()
-        if server is not None:
-            server.stop()
+        if state.server is not None:
+            state.server.stop()
         shutil.rmtree(RUN_SHM, ignore_errors=True)
     wall = time.perf_counter() - args.t0
     ok = report(final=True, reason="not reached: the run ended before it")

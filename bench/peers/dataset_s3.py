@@ -94,4 +94,16 @@ class Server:
         return {"endpoint": self.endpoint, "bucket": BUCKET, **CREDENTIALS}
 
     def stop(self):
-        self.server.stop()
+        """Deletes the bucket's objects (moto keeps them in this process
+        after its server stops) and stops the server; once."""
+        if self.server is None:
+            return
+        try:
+            objects = self.client.list_objects_v2(Bucket=BUCKET).get("Contents", [])
+            while objects:
+                self.client.delete_objects(Bucket=BUCKET, Delete={
+                    "Objects": [{"Key": o["Key"]} for o in objects[:1000]]})
+                objects = self.client.list_objects_v2(Bucket=BUCKET).get("Contents", [])
+        finally:
+            self.server.stop()
+            self.server = None
