@@ -158,7 +158,7 @@ def request_table(results):
 def write(args, results, registry, started, stem, wall, final):
     """Writes the report; returns False if a Quiver arm failed its gate."""
     req = required(results)
-    mach = machine()
+    mach = dict(machine(), commit=getattr(args, "commit", None) or machine().get("commit"))
     measured = sum(1 for r in results if not r.get("skipped"))
     budget = sum(1 for r in results if r.get("skipped") and not r.get("not_reached"))
     inp = registry.get("_input", {})

@@ -191,6 +191,15 @@ def run_cases(args, session, state, ipc, local):
             state.oracle = oracle_table = None
             arms = write_arms(spec.sink, session.peers)
             need = {a.proc for a in arms}
+            # The writes come last and each sink's peers are its own: a peer
+            # no later case needs quits (a pinned process keeps its peak, and
+            # eight processes holding SF1 exceed the machine's memory).
+            later = {a.proc for s_ in state.to_run[i:] if isinstance(s_, dc.WriteSpec)
+                     for a in write_arms(s_.sink, session.peers)}
+            for p in [p for p in session.peers if p not in later]:
+                session.peers.pop(p).quit()
+                session.wanted.remove(p)
+                loaded.discard(p)
             for p in sorted(loaded - need):
                 session.peers[p].call(cmd="dsunload")
                 loaded.discard(p)
@@ -298,7 +307,8 @@ def main():
     wall0 = float(start) if start else time.time()
     clean_shm(SHM)
     os.makedirs(args.out_dir, exist_ok=True)
-    args.stem = os.path.join(args.out_dir, f"dataset_{started.strftime('%Y-%m-%d')}_{commit()}"
+    args.commit = commit()  # (the code the run measures: HEAD may move while it runs)
+    args.stem = os.path.join(args.out_dir, f"dataset_{started.strftime('%Y-%m-%d')}_{args.commit}"
                              + ("" if args.full or args.quick else "_partial"))
     registry, results = {}, []
     log(f"bench-dataset: {len(args.specs)} cases, processes {', '.join(args.procs)}; budget "
