@@ -79,12 +79,22 @@ bench-peers-build: deps
 # process (bench/peers/PROTOCOL.md), with the peers bench-peers-build built;
 # the time budget starts after the builds. Results:
 # bench/results/peers_<date>_<commit>.{md,json.gz,png}. ARGS passes options to
-# bench/peers/run.py (e.g. ARGS=--quick).
+# bench/peers/run.py (e.g. ARGS=--quick). Then the dataset section
+# (bench/peers/run_dataset.sh: ParquetDataset and write_to_dataset against
+# pyarrow.dataset, duckdb, polars, locally and on a moto S3 server; its own
+# budget, 15 minutes; --quick when ARGS has it; DATASET_ARGS passes options to
+# bench/peers/dataset_run.py, DATASET_ARGS=--skip leaves it out). Results:
+# bench/results/dataset_<date>_<commit>.{md,json.gz}.
 bench-peers: deps bench-peers-build
 	@$(bench_clock); \
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \
-	bench/peers/run.sh $(ARGS)
+	rc=0; bench/peers/run.sh $(ARGS) || rc=$$?; \
+	if [[ "$(DATASET_ARGS)" != "--skip" ]]; then \
+	  SKIP_BUILD=1 bench/peers/run_dataset.sh $(if $(findstring --quick,$(ARGS)),--quick) \
+	    $(DATASET_ARGS) || rc=$$?; \
+	fi; \
+	exit $$rc
 
 # Quiver's compute kernels (C++ and quiver.compute) against arrow-rs (two
 # builds) and pyarrow.compute (one thread), each a peer process speaking the

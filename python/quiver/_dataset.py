@@ -138,6 +138,16 @@ class ParquetDataset:
         root = place.root
         if any(c in root for c in GLOB_CHARS) and not place.exists(root):
             return [(p, rel) for p, rel in place.glob(root) if not _ignored(rel)], place, None
+        # On a remote filesystem each call is a request: one recursive listing
+        # tells a directory (files below the root), its files and whether it
+        # has a _metadata file. (Nothing below the root: a file, an empty
+        # directory or nothing, told apart as on a local path.)
+        listing = _remote_listing(place) if place.kind != "local" else None
+        if listing:
+            if any(rel == "_metadata" for _, rel in listing):
+                found, groups = _summary_files(place, known=True)
+                return found, place, (place.join("_metadata"), groups)
+            return [(p, rel) for p, rel in listing if not _ignored(rel)], place, None
         if place.isdir(root):
             summary = _summary_files(place)
             if summary is not None:
@@ -387,13 +397,26 @@ class ParquetDataset:
             _close(opened)
 
 
-def _summary_files(place):
+def _remote_listing(place):
+    """[(file, path under the root)] of every file below a remote root
+    (one listing), or [] when the root is no directory (a file, or
+    nothing)."""
+    try:
+        listing = place.files_under(place.root)
+    except (FileNotFoundError, NotADirectoryError, OSError):
+        return []
+    prefix = place.root.rstrip("/") + "/"
+    return [(p, rel) for p, rel in listing if p.startswith(prefix)]
+
+
+def _summary_files(place, known=False):
     """([(file, its path under the directory)], {file: [RowGroupMetaData]})
     of the data files a directory's _metadata names (its row groups'
-    file_path, in order), or None without one. Only _metadata is opened:
-    listing, .schema and pruning by its statistics open no data file."""
+    file_path, in order), or None without one (`known`: the listing showed
+    it, no request asks again). Only _metadata is opened: listing, .schema
+    and pruning by its statistics open no data file."""
     path = place.join("_metadata")
-    if not place.exists(path):
+    if not known and not place.exists(path):
         return None
     q = _quiver()
     with q.ParquetFile(path, filesystem=place.fs) as f:

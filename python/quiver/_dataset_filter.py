@@ -1,9 +1,10 @@
 """Which files of a dataset a filter keeps, and what each file's read filters.
 
 A filter (pyarrow's DNF lists or an Expression) splits three ways:
-- predicates on partition keys only: evaluated on each file's key values
-  (a one-row table, with Quiver's own expression semantics), before any
-  file is opened; a file no conjunction can match is not read;
+- predicates on partition keys only: evaluated on the files' key values
+  (a table of one row per distinct combination, with Quiver's own
+  expression semantics), before any file is opened; a file no conjunction
+  can match is not read;
 - predicates on file columns only: pushed into the file's read (the
   reader's filters=, with row group and page pruning);
 - an Expression mixing both (which is not split): applied to each file's
@@ -49,25 +50,38 @@ def _and(exprs):
 
 
 class _KeyRows:
-    """Each file's partition key values as a one-row table, built once per
-    distinct combination."""
+    """The distinct combinations of the files' partition key values as one
+    table (a row each), each expression evaluated once over all of them: a
+    file passes when its combination's row does (the expressions live as
+    long as this object, one plan())."""
 
-    def __init__(self, keys, key_types):
-        self._keys, self._types, self._cache = keys, key_types, {}
+    def __init__(self, keys, key_types, files):
+        self._keys, self._types = keys, key_types
+        self._combos = list(dict.fromkeys(tuple(f.keys.get(k) for k in keys) for f in files))
+        self._table, self._passing = None, {}
 
     def passes(self, f, expr):
+        if id(expr) not in self._passing:
+            self._passing[id(expr)] = self._evaluate(expr)
+        return tuple(f.keys.get(k) for k in self._keys) in self._passing[id(expr)]
+
+    def _evaluate(self, expr):
+        """The combinations whose row passes `expr`."""
         q = _quiver()
-        combo = tuple(f.keys.get(k) for k in self._keys)
-        row = self._cache.get(combo)
-        if row is None:
-            row = self._cache[combo] = q.table(
-                {k: _schema.key_column(v, 1, self._types[k], plain=True)
-                 for k, v in zip(self._keys, combo)})
+        if self._table is None:
+            self._index = "__quiver_combination"
+            while self._index in self._keys:
+                self._index += "_"
+            columns = {k: _schema.key_values([c[i] for c in self._combos], self._types[k])
+                       for i, k in enumerate(self._keys)}
+            columns[self._index] = q.array(list(range(len(self._combos))), type="int64")
+            self._table = q.table(columns)
         try:
-            return row.filter(expr).num_rows == 1
+            kept = self._table.filter(expr).column(self._index).to_pylist()
         except q.QuiverError as e:
             types = ", ".join(f"{k} {_schema._type_name(self._types[k])}" for k in self._keys)
             raise type(e)(f"filters on partition keys ({types}): {e}") from e
+        return {self._combos[i] for i in kept}
 
 
 def plan(files, keys, key_types, filters, may_match=None):
@@ -78,7 +92,7 @@ def plan(files, keys, key_types, filters, may_match=None):
     from quiver._compute_expression import filters_to_expression
 
     keyset = set(keys)
-    rows = _KeyRows(keys, key_types)
+    rows = _KeyRows(keys, key_types, files)
     parsed = []
     for flt in filters:
         if _is_dnf(flt):

@@ -85,11 +85,14 @@ class Place:
         """Every file below a directory, sorted, as (path, path relative to it)."""
         out = []
         if self.kind == "local":
+            # (os.walk's paths start with `path`: the relative path is the
+            # rest, without os.path.relpath's normalization per file.)
+            cut = len(path if path.endswith(os.sep) else path + os.sep)
             for d, dirs, files in os.walk(path):
                 dirs.sort()
                 for f in files:
                     full = os.path.join(d, f)
-                    out.append((full, os.path.relpath(full, path).replace(os.sep, "/")))
+                    out.append((full, full[cut:].replace(os.sep, "/")))
         elif self.kind == "fsspec":
             prefix = path.rstrip("/") + "/"
             for full in self.fs.find(path):

@@ -102,14 +102,23 @@ def typed(raw, key_type):
     return raw
 
 
+def key_values(raws, key_type):
+    """A plain column of partition values (directory texts, None a null) of
+    the key's inferred type ('int32' / 'string') or schema='s type."""
+    q = _quiver()
+    if not isinstance(key_type, str):  # schema= gave the type
+        strings = q.array(list(raws), type="string")
+        return q.compute.cast(strings, key_type) if str(key_type) != "string" else strings
+    return q.array([typed(r, key_type) for r in raws], type=key_type)
+
+
 def key_column(raw, n, key_type, plain=False, dictionary=None):
     """The column of a partition key over a file's n rows: its inferred type
     ('int32' / 'string'; with `dictionary`, dictionary-encoded as pyarrow's
     pq.read_table gives it, when pyarrow is installed) or schema='s type."""
     q = _quiver()
     if not isinstance(key_type, str):  # schema= gave the type
-        strings = q.array([raw] * n, type="string")
-        return q.compute.cast(strings, key_type) if str(key_type) != "string" else strings
+        return key_values([raw] * n, key_type)
     value = typed(raw, key_type)
     if plain or dictionary is None:
         return q.array([value] * n, type=key_type)
