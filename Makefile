@@ -50,7 +50,7 @@ test-cpp: debug
 # pytest runs against the release tree's Python extension (build/release/python),
 # with the peer harness's scheduling rules (bench/peers/schedule_test.py: no peers run).
 test-python: deps-python release
-	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests bench/peers/schedule_test.py
+	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests bench/peers/schedule_test.py bench/peers/dataset_test.py
 
 # Every bench target prints its wall time when it ends (its recipe is one
 # shell, so the clock covers all of it, installs and builds included).
@@ -89,7 +89,7 @@ bench-peers: deps bench-peers-build
 	@$(bench_clock); \
 	scripts/install-deps.sh python-bench; \
 	scripts/install-deps.sh python-build; \
-	rc=0; bench/peers/run.sh $(ARGS) || rc=$$?; \
+	rc=0; bench/peers/run.sh $(if $(filter --skip,$(DATASET_ARGS)),,--budget-minutes 42) $(ARGS) || rc=$$?; \
 	if [[ "$(DATASET_ARGS)" != "--skip" ]]; then \
 	  SKIP_BUILD=1 bench/peers/run_dataset.sh $(if $(findstring --quick,$(ARGS)),--quick) \
 	    $(DATASET_ARGS) || rc=$$?; \
