@@ -53,6 +53,10 @@ nb::object ReadJson(nb::handle source, nb::dict read_d, nb::dict parse_d) {
     QUIVER_ASSIGN_OR_RAISE(auto reader,
                            json::StreamingReader::Open(std::move(input), name, read, parse));
     QUIVER_ASSIGN_OR_RAISE(auto batches, json::ReadAll(reader.get()));
+    if (reader->schema()->num_fields() == 0) {  // rows of {}: no columns, the rows counted
+      return std::make_shared<Table>(reader->schema(), std::vector<ChunkedArrayPtr>{},
+                                     reader->rows_read());
+    }
     return Table::FromRecordBatches(reader->schema(), batches);
   };
   Result<TablePtr> result = Status::UnknownError("not read");

@@ -148,6 +148,56 @@ std::string ValueText(const element& e) {
   return Shorten(simdjson::minify(e));
 }
 
+
+// simdjson's DOM refuses integers beyond 64 bits (NUMBER_ERROR); pyarrow
+// reads them as doubles. The block again with such integers written as
+// doubles ("...e0"): same lines, the numbers beyond a few bytes longer.
+// Empty when there is none.
+bool IntegerOverflows(std::string_view digits, bool negative) {
+  std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
+  if (digits.size() != limit.size()) return digits.size() > limit.size();
+  return digits > limit;
+}
+
+std::string WidenBigIntegers(std::string_view text) {
+  std::string out;
+  bool in_string = false, changed = false;
+  size_t i = 0;
+  out.reserve(text.size() + 16);
+  while (i < text.size()) {
+    char c = text[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < text.size()) {
+        out.push_back(text[++i]);
+      } else if (c == '"') {
+        in_string = false;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      size_t start = i;
+      bool negative = c == '-';
+      if (negative) ++i;
+      size_t digits = i;
+      while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+      bool integer = i == text.size() || (text[i] != '.' && text[i] != 'e' && text[i] != 'E');
+      out.append(text.substr(start, i - start));
+      if (integer && IntegerOverflows(text.substr(digits, i - digits), negative)) {
+        out.append("e0");
+        changed = true;
+      }
+      continue;
+    }
+    out.push_back(c);
+    ++i;
+  }
+  if (!changed) out.clear();
+  return out;
+}
+
 }  // namespace
 
 struct StreamingReader::Impl {
@@ -189,6 +239,10 @@ struct StreamingReader::Impl {
   Result<bool> ReadBlock(Block* block);
   template <typename F>
   Status ForEachRow(const Block& block, F&& f);
+  // After a NUMBER_ERROR (integers beyond 64 bits, which simdjson's DOM
+  // refuses and pyarrow reads as doubles): the block with them as doubles.
+  bool big_integer_error = false;
+  bool WidenIfBigIntegers(Block* block);
   Status LocateParseError(const Block& block, size_t index, simdjson::error_code code);
   Status Infer(Node* node, const element& e, const std::string& path);
   Status Append(Node* node, ArrayBuilder* b, const element& e, const std::string& path);
@@ -234,6 +288,7 @@ Result<bool> StreamingReader::Impl::ReadBlock(Block* block) {
 
 Status StreamingReader::Impl::LocateParseError(const Block& block, size_t index,
                                                simdjson::error_code code) {
+  if (code == simdjson::NUMBER_ERROR) big_integer_error = true;
   // parse_many says which batch failed, not always which line: parse the
   // lines one by one to name the first bad one.
   simdjson::dom::parser one;
@@ -259,6 +314,17 @@ Status StreamingReader::Impl::LocateParseError(const Block& block, size_t index,
                          simdjson::error_message(code), ") at byte offset ",
                          block.first_offset + static_cast<int64_t>(index),
                          " (a value spanning lines across a block boundary?)");
+}
+
+bool StreamingReader::Impl::WidenIfBigIntegers(Block* block) {
+  if (!big_integer_error) return false;
+  big_integer_error = false;
+  std::string widened = WidenBigIntegers(std::string_view(block->bytes.data(), block->size));
+  if (widened.empty()) return false;
+  block->size = widened.size();
+  block->bytes = std::move(widened);
+  block->bytes.append(simdjson::SIMDJSON_PADDING, '\0');
+  return true;
 }
 
 template <typename F>
@@ -609,9 +675,10 @@ Result<std::unique_ptr<StreamingReader>> StreamingReader::Open(
     Impl::Block block;
     QUIVER_ASSIGN_OR_RAISE(bool got, im.ReadBlock(&block));
     if (!got) break;
-    QUIVER_RETURN_NOT_OK(im.ForEachRow(block, [&](const element& e) {
-      return im.Infer(&im.root, e, "");
-    }));
+    auto infer = [&](const element& e) { return im.Infer(&im.root, e, ""); };
+    Status st = im.ForEachRow(block, infer);
+    if (!st.ok() && im.WidenIfBigIntegers(&block)) st = im.ForEachRow(block, infer);
+    QUIVER_RETURN_NOT_OK(st);
     im.pending.push_back(std::move(block));
     ++im.blocks_inferred;
   }
@@ -639,9 +706,13 @@ Result<RecordBatchPtr> StreamingReader::Next() {
     TypePtr root_type = struct_(schema_->fields());
     QUIVER_ASSIGN_OR_RAISE(auto builder, MakeBuilder(root_type, im.pool));
     auto* sb = static_cast<StructBuilder*>(builder.get());
-    QUIVER_RETURN_NOT_OK(im.ForEachRow(block, [&](const element& e) {
-      return im.AppendObject(&im.root, sb, e, "");
-    }));
+    auto append = [&](const element& e) { return im.AppendObject(&im.root, sb, e, ""); };
+    Status st = im.ForEachRow(block, append);
+    if (!st.ok() && im.WidenIfBigIntegers(&block)) {
+      sb->Reset();
+      st = im.ForEachRow(block, append);
+    }
+    QUIVER_RETURN_NOT_OK(st);
     bytes_read_ += static_cast<int64_t>(block.size);
     int64_t rows = sb->length();
     if (rows == 0) continue;
