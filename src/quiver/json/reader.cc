@@ -302,6 +302,7 @@ Status StreamingReader::Impl::LocateParseError(const Block& block, size_t index,
       simdjson::dom::document_stream docs;
       auto err = one.parse_many(line_bytes).get(docs);
       for (auto it = docs.begin(); !err && it != docs.end(); ++it) err = (*it).error();
+      if (!err && docs.truncated_bytes() > 0) err = simdjson::INCOMPLETE_ARRAY_OR_OBJECT;
       if (err) {
         return Status::Invalid(name, ":", LineAt(block, start), ": invalid JSON (",
                                simdjson::error_message(err), ") in the line at byte offset ",
