@@ -79,6 +79,7 @@ from quiver._dataset_write import write_to_dataset  # noqa: E402
 from quiver._dataset import ParquetDataset  # noqa: E402
 from quiver._table import array, concat_tables, table, type_for_alias  # noqa: E402,F401
 from quiver._csv import read_csv  # noqa: E402
+from quiver._json import read_json  # noqa: E402
 
 # The exception classes named like Python's builtins (IOError,
 # NotImplementedError, KeyError, TypeError, IndexError) stay reachable as
@@ -91,6 +92,7 @@ __all__ = [
     "read_table",
     "read_parquet",
     "read_csv",
+    "read_json",
     "ParquetFile",
     "FileMetaData",
     "RowGroupMetaData",

@@ -40,6 +40,7 @@ void BindPruning(nb::module_& m);  // pruning_bindings.cc (private: tests)
 void BindFooter(nb::module_& m);   // footer_bindings.cc (summary files)
 void BindAppend(nb::module_& m);   // append_bindings.cc
 void BindCsv(nb::module_& m);      // csv_bindings.cc
+void BindJson(nb::module_& m);     // json_bindings.cc
 
 namespace {
 
@@ -382,6 +383,7 @@ NB_MODULE(_quiver, m) {
   BindWriter(m);
   BindAppend(m);
   BindCsv(m);
+  BindJson(m);
   BindDedup(m);
   BindIpc(m);
   BindMetadata(m);

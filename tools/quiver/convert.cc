@@ -35,6 +35,7 @@
 #include "batch_source.h"
 #include "cli_common.h"
 #include "convert_csv.h"
+#include "convert_json.h"
 #include "convert_options.h"
 #include "progress.h"
 #include "quiver/io/file.h"
@@ -94,19 +95,21 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
     }
   }
   if (!parquet_only) {
-    if (Status st = ApplyResourceFlags(args.text, text_input, &*options, &block_size); !st.ok()) {
+    if (Status st = ApplyResourceFlags(args.text, text_input || format == InputFormat::kJsonl, &*options,
+                                        &block_size); !st.ok()) {
       PrintError(command, st.message());
       return kExitUsage;
     }
   }
-  if (format == InputFormat::kJsonl) {
-    PrintError(command, args.input + ": JSON Lines input is not built yet (issue 47); convert "
-                        "it to CSV or Arrow IPC first");
-    return kExitFailure;
-  }
-
   std::unique_ptr<BatchSource> source;
-  if (text_input) {
+  if (format == InputFormat::kJsonl) {
+    auto opened_source = OpenJsonSource(args.input, args.text, block_size);
+    if (!opened_source.ok()) {
+      PrintError(command, ErrorMessage(opened_source.status()));
+      return kExitFailure;
+    }
+    source = opened_source.MoveValueUnsafe();
+  } else if (text_input) {
     std::string note;
     auto opened_source =
         OpenCsvSource(args.input, format == InputFormat::kTsv, args.text, block_size, &note);
