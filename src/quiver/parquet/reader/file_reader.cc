@@ -53,8 +53,12 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   }
   FooterOptions footer_options;
   footer_options.limits = options.thrift_limits;
-  QUIVER_ASSIGN_OR_RAISE(auto footer, ReadFooter(*impl->file, footer_options));
+  footer_options.decryption = options.decryption_properties.get();
+  auto read_footer = ReadFooter(*impl->file, footer_options);
+  if (!read_footer.ok()) return read_footer.status().WithContext(impl->file->name(), ": ");
+  ParquetFooter footer = std::move(*read_footer);
   impl->footer_offset = footer.footer_offset;
+  impl->decryptor = footer.decryptor;
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.
   SchemaDescriptorOptions schema_options;
@@ -273,6 +277,7 @@ PruningSource PruningSourceOf(const FileReader& reader) {
   source.page_options.limits = impl.options.thrift_limits;
   source.page_options.verify_checksums = impl.options.page_checksum_verification;
   source.page_options.pool = impl.pool;
+  source.page_options.decryptor = impl.decryptor;
   return source;
 }
 
