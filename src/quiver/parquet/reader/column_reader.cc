@@ -66,9 +66,19 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   }
   const format::ColumnChunk& chunk = group.columns[static_cast<size_t>(index)];
   if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
-    return Status::NotImplemented(context.ToString(),
-                                  ": the column chunk is encrypted (Parquet modular "
-                                  "encryption is not supported)");
+    const encryption::ChunkDecryptor* decryptor =
+        options_.decryptor != nullptr ? options_.decryptor->ForChunk(row_group, column_->path)
+                                      : nullptr;
+    if (decryptor == nullptr) {
+      return Status::NotImplemented(context.ToString(),
+                                    ": the column chunk is encrypted (Parquet Modular "
+                                    "Encryption): reading it needs decryption_properties");
+    }
+    if (!decryptor->has_key()) {
+      return Status::Invalid(context.ToString(),
+                             ": the column chunk is encrypted and no key for it was given "
+                             "(decryption_properties: column_keys or key_retriever)");
+    }
   }
   if (!chunk.meta_data.has_value()) {
     return Status::Invalid(context.ToString(), ": the column chunk has no metadata");
