@@ -92,10 +92,11 @@ Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int6
     return Status::Invalid("not a Parquet file: it does not end with the magic PAR1 (found ",
                            Found(magic), ")");
   }
-  const char* expected = encrypted ? kEncryptedMagic : kMagic;
-  if (head != nullptr && std::memcmp(head, expected, kParquetMagicSize) != 0) {
-    return Status::Invalid("not a Parquet file: it does not start with the magic ", expected,
-                           " (found ", Found(head), ")");
+  // (An encrypted file's leading "PARE" is not checked: the footer's
+  // decryption authenticates the file, and without keys it is refused.)
+  if (head != nullptr && !encrypted && std::memcmp(head, kMagic, kParquetMagicSize) != 0) {
+    return Status::Invalid("not a Parquet file: it does not start with the magic PAR1 (found ",
+                           Found(head), ")");
   }
   const int64_t footer_length =
       bit_util::LoadLE32(magic - 4);
