@@ -21,6 +21,7 @@ APT_PACKAGES=(
   libjemalloc-dev libmimalloc-dev
   libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
   libflatbuffers-dev flatbuffers-compiler libxxhash-dev
+  libssl-dev
   python3-venv python3-dev
 )
 # Only the benchmarks need Google Benchmark; only the fuzz preset needs clang.
