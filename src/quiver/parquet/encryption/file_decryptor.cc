@@ -154,15 +154,15 @@ Status FileDecryptor::DecryptColumnMetaData(format::FileMetaData* metadata) {
         }
         chunk.meta_data = std::move(*decoded);
       }
-      // Not decrypted yet: the reader does without them.
-      chunk.column_index_offset.reset();
-      chunk.column_index_length.reset();
-      chunk.offset_index_offset.reset();
-      chunk.offset_index_length.reset();
       if (chunk.meta_data.has_value()) {
+        if (!decryptor.has_key()) chunk.meta_data->statistics.reset();
+        // Bloom filters of encrypted chunks are not used yet: the filters of
+        // parquet-testing's encrypt_columns_and_footer_bloom_filter decrypt
+        // (their GCM tags verify) but answer "absent" for values the chunk
+        // holds, which would prune matching rows; until that is understood
+        // the reader does without them (as for a chunk that has none).
         chunk.meta_data->bloom_filter_offset.reset();
         chunk.meta_data->bloom_filter_length.reset();
-        if (!decryptor.has_key()) chunk.meta_data->statistics.reset();
       }
       chunks_.emplace(std::make_pair(static_cast<int>(g), dotted), std::move(decryptor));
     }

@@ -79,9 +79,7 @@ class FileDecryptor {
   Status VerifyFooterSignature(const uint8_t* footer, int64_t size,
                                const uint8_t* signature) const;
   // See above: decrypts encrypted_column_metadata in place and records the
-  // chunks' decryptors. Page indexes and bloom filters of encrypted chunks
-  // are not decrypted yet: their locations are dropped from the metadata
-  // (the reader then does without them, as for a file that has none).
+  // chunks' decryptors.
   Status DecryptColumnMetaData(format::FileMetaData* metadata);
 
   bool footer_key_known() const { return !footer_key_.empty(); }

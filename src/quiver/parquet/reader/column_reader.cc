@@ -592,8 +592,13 @@ Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
 Result<std::vector<PageLocation>> ColumnReader::UsableOffsetIndex(
     const format::ColumnChunk& chunk, int64_t num_rows) const {
   std::vector<PageLocation> none;
-  auto read = ReadOffsetIndex(*file_, chunk, data_end_, options_.limits);
+  const encryption::ChunkDecryptor* decryptor =
+      options_.decryptor != nullptr ? options_.decryptor->ForChunk(current_row_group_, column_->path)
+                                    : nullptr;
+  auto read = ReadOffsetIndex(*file_, chunk, data_end_, options_.limits, decryptor);
   if (!read.ok()) {
+    // An encrypted index that does not decrypt was changed: an error.
+    if (decryptor != nullptr) return read.status().WithContext(file_->name(), ": ");
     // An I/O error stays one; an index that does not decode or lies
     // outside the data region is not used.
     if (read.status().IsIOError()) return read.status();
