@@ -21,6 +21,7 @@ APT_PACKAGES=(
   libjemalloc-dev libmimalloc-dev
   libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
   libflatbuffers-dev flatbuffers-compiler libxxhash-dev libsimdjson-dev
+  libssl-dev
   python3-venv python3-dev
   chromium  # headless, for the `quiver inspect --html` test (python/tests/test_inspect_html.py)
 )

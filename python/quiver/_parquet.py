@@ -70,9 +70,9 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     nearby ranges coalesced). A local path (or file://, or a local
     filesystem) is read directly.
 
-    Named but not built yet (quiver.NotImplementedError):
-    `decryption_properties`. Any other keyword is a TypeError."""
-    _not_built(decryption_properties=options.pop("decryption_properties", None))
+    `decryption_properties`: from quiver.decryption_properties(...), the
+    keys of a file written with Parquet Modular Encryption. Any other
+    keyword is a TypeError."""
     from quiver import _dataset
 
     if _dataset.is_dataset_source(source, filesystem):
@@ -126,16 +126,6 @@ def _filter_expression(filters):
     return filters_to_expression(filters)._e
 
 
-def _not_built(decryption_properties=None):
-    """Reader options docs/interfaces.md names whose issue has not landed:
-    quiver.NotImplementedError naming the option."""
-    from quiver import NotImplementedError as NotBuilt
-
-    if decryption_properties is not None:
-        raise NotBuilt("decryption_properties= is not built yet: Quiver does not read "
-                       "encrypted Parquet files")
-
-
 def _open(source, options):
     f = _ParquetFile(source, **options)
     # What the reader worked around (e.g. an ARROW:schema that does not
@@ -173,7 +163,6 @@ class ParquetFile:
     metadata stays readable."""
 
     def __init__(self, source, filesystem=None, **options):
-        _not_built(decryption_properties=options.pop("decryption_properties", None))
         src, self._opened = _filesystem.open_input(source, filesystem)
         try:
             with _filesystem.naming(self._opened):

@@ -199,6 +199,67 @@ std::optional<std::vector<int>> RowGroups(nb::handle h) {
 // binary_type / list_type.
 std::string TypeName(nb::handle h) { return nb::cast<std::string>(nb::str(h)); }
 
+// A Python key_retriever, released with the GIL held (the reader may drop
+// its properties on another thread).
+struct PyKeyRetriever {
+  nb::object fn;
+  ~PyKeyRetriever() {
+    if (!Py_IsInitialized()) {
+      fn.release();
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    fn.reset();
+  }
+};
+
+std::string BytesOf(nb::handle h) {
+  return std::string(PyBytes_AsString(h.ptr()), static_cast<size_t>(PyBytes_Size(h.ptr())));
+}
+
+// quiver.decryption_properties(...) (python/quiver/_decryption.py, which
+// checked the values) as the reader's FileDecryptionProperties.
+std::shared_ptr<const parquet::FileDecryptionProperties> ToDecryptionProperties(nb::handle p) {
+  if (!nb::hasattr(p, "_footer_key") || !nb::hasattr(p, "_column_keys")) {
+    throw nb::type_error(
+        "decryption_properties: expected what quiver.decryption_properties() returns");
+  }
+  auto out = std::make_shared<parquet::FileDecryptionProperties>();
+  nb::object footer_key = p.attr("_footer_key");
+  if (!footer_key.is_none()) out->footer_key = BytesOf(footer_key);
+  nb::dict column_keys = nb::cast<nb::dict>(p.attr("_column_keys"));
+  for (auto [column, key] : column_keys) {
+    out->column_keys[nb::cast<std::string>(column)] = BytesOf(key);
+  }
+  nb::object aad_prefix = p.attr("_aad_prefix");
+  if (!aad_prefix.is_none()) out->aad_prefix = BytesOf(aad_prefix);
+  out->check_footer_integrity = nb::cast<bool>(p.attr("_check_footer_integrity"));
+  out->allow_plaintext_files = nb::cast<bool>(p.attr("_allow_plaintext_files"));
+  nb::object retriever = p.attr("_key_retriever");
+  if (!retriever.is_none()) {
+    auto holder = std::make_shared<PyKeyRetriever>();
+    holder->fn = retriever;
+    out->key_retriever = [holder](const std::string& metadata) -> Result<std::string> {
+      nb::gil_scoped_acquire gil;
+      try {
+        nb::object key = holder->fn(nb::bytes(metadata.data(), metadata.size()));
+        if (nb::isinstance<nb::str>(key)) return nb::cast<std::string>(key);
+        if (!PyBytes_Check(key.ptr())) {
+          return Status::Invalid("key_retriever returned ",
+                                 nb::cast<std::string>(nb::str(key.type().attr("__name__"))),
+                                 ", not bytes");
+        }
+        return BytesOf(key);
+      } catch (nb::python_error& e) {
+        std::string what = nb::cast<std::string>(nb::str(e.type().attr("__name__")));
+        std::string message = nb::cast<std::string>(nb::str(e.value()));
+        return Status::Invalid("key_retriever raised ", what, ": ", message);
+      }
+    };
+  }
+  return out;
+}
+
 // pyarrow's reader keywords this reader takes; any other keyword is a
 // TypeError naming it.
 ReaderOptions ParseReaderOptions(nb::dict kwargs, const char* function) {
@@ -278,6 +339,8 @@ ReaderOptions ParseReaderOptions(nb::dict kwargs, const char* function) {
       options.arrow.arrow_extensions_enabled = nb::cast<bool>(value);
     } else if (name == "memory_limit") {
       if (!value.is_none()) options.memory_limit = Int(value, "memory_limit");
+    } else if (name == "decryption_properties") {
+      if (!value.is_none()) options.decryption_properties = ToDecryptionProperties(value);
     } else if (name == "invalid_utf8") {
       const std::string mode = Str(value, "invalid_utf8");
       if (mode == "error") {

@@ -45,9 +45,9 @@ UTF8 = {
 ENCRYPTED = {
     "contains": "encrypted",
     "raises": "NotImplementedError",
-    "why": "Parquet Modular Encryption; pyarrow cannot open it without decryption properties "
-           "and Quiver does not decrypt (docs/interfaces.md: NotImplementedError for encrypted "
-           "files)",
+    "why": "Parquet Modular Encryption, read here without keys: pyarrow cannot open it without "
+           "decryption properties and Quiver refuses it (NotImplementedError naming the "
+           "encryption); test_decryption.py reads every encrypted file with its published keys",
 }
 
 # File name -> the expected error, for files pyarrow cannot read that are not encrypted.

@@ -1,6 +1,6 @@
-"""Reader options docs/interfaces.md names: the ones not built yet raise
-quiver.NotImplementedError naming them (decryption_properties; filesystem= is
-built: test_filesystems.py);
+"""Reader options docs/interfaces.md names: decryption_properties takes what
+quiver.decryption_properties() returns (anything else is a TypeError naming it;
+test_decryption.py reads encrypted files); filesystem= is built: test_filesystems.py;
 use_threads is accepted everywhere, True by default (test_read_threads.py checks
 what it does); read_table's and ParquetFile's signatures are interfaces.md's; any other
 keyword is a TypeError naming it. ParquetFile.close() / `with` release the source as
@@ -37,12 +37,9 @@ def test_signatures_are_the_interfaces():
     assert quiver.read_parquet is quiver.read_table
 
 
-@pytest.mark.parametrize("keyword, value, name", [
-    ("decryption_properties", object(), "decryption_properties"),
-])
-def test_read_table_not_built_options(path, keyword, value, name):
-    with pytest.raises(quiver.NotImplementedError, match=name):
-        quiver.read_table(str(path), **{keyword: value})
+def test_read_table_decryption_properties_type(path):
+    with pytest.raises(TypeError, match="decryption_properties"):
+        quiver.read_table(str(path), decryption_properties=object())
 
 
 def test_defaults_and_none_are_accepted(path):
@@ -52,10 +49,9 @@ def test_defaults_and_none_are_accepted(path):
         assert pa.table(quiver.read_table(str(path), **options)).equals(expected)
 
 
-@pytest.mark.parametrize("keyword, value", [("decryption_properties", object())])
-def test_parquet_file_not_built_options(path, keyword, value):
-    with pytest.raises(quiver.NotImplementedError, match=keyword):
-        quiver.ParquetFile(str(path), **{keyword: value})
+def test_parquet_file_decryption_properties_type(path):
+    with pytest.raises(TypeError, match="decryption_properties"):
+        quiver.ParquetFile(str(path), decryption_properties=object())
 
 
 def test_parquet_file_use_threads_accepted(path):

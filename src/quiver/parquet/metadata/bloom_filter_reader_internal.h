@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "quiver/io/interfaces.h"
+#include "quiver/parquet/encryption/file_decryptor.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
@@ -22,9 +23,10 @@
 namespace quiver::parquet {
 
 // The filter, or nullopt when the chunk has none.
-Result<std::optional<BloomFilter>> ReadBloomFilter(const io::RandomAccessFile& file,
-                                                   const format::ColumnMetaData& metadata,
-                                                   int64_t data_end,
-                                                   MemoryPool* pool = DefaultMemoryPool());
+// `decryptor`: an encrypted chunk's (header and bitset are two modules).
+Result<std::optional<BloomFilter>> ReadBloomFilter(
+    const io::RandomAccessFile& file, const format::ColumnMetaData& metadata, int64_t data_end,
+    MemoryPool* pool = DefaultMemoryPool(),
+    const encryption::ChunkDecryptor* decryptor = nullptr);
 
 }  // namespace quiver::parquet

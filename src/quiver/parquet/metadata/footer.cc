@@ -23,6 +23,60 @@ std::string_view Found(const uint8_t* p) {
   return std::string_view(reinterpret_cast<const char*>(p), kParquetMagicSize);
 }
 
+// FileCryptoMetaData, then the FileMetaData module (Encryption.md 5.4).
+Status DecryptFooter(const uint8_t* footer, const FooterLocation& where,
+                     const FooterOptions& options, ParquetFooter* out) {
+  int64_t consumed = 0;
+  auto crypto = thrift::DeserializeThrift<format::FileCryptoMetaData>(
+      footer, where.footer_length, &consumed, options.limits);
+  if (!crypto.ok()) {
+    return crypto.status().WithContext("cannot decode the encrypted footer's FileCryptoMetaData (",
+                                       where.footer_length, " bytes at offset ",
+                                       where.footer_offset, "): ");
+  }
+  QUIVER_ASSIGN_OR_RAISE(out->decryptor,
+                         encryption::MakeFileDecryptor(crypto->encryption_algorithm,
+                                                       crypto->key_metadata,
+                                                       *options.decryption));
+  QUIVER_ASSIGN_OR_RAISE(std::string plain, out->decryptor->DecryptFooter(
+                                                footer + consumed, where.footer_length - consumed));
+  auto metadata = thrift::DeserializeThrift<format::FileMetaData>(
+      reinterpret_cast<const uint8_t*>(plain.data()), static_cast<int64_t>(plain.size()), nullptr,
+      options.limits);
+  if (!metadata.ok()) {
+    return metadata.status().WithContext("cannot decode the decrypted footer (FileMetaData): ");
+  }
+  out->metadata = std::move(*metadata);
+  return out->decryptor->DecryptColumnMetaData(&out->metadata);
+}
+
+// A plaintext footer read with decryption properties: an encrypted file's
+// (encryption_algorithm set) signature verified, its columns' metadata
+// decrypted; a plaintext file refused unless allowed.
+Status CheckPlaintextFooter(const uint8_t* footer, const FooterLocation& where, int64_t consumed,
+                            const FooterOptions& options, ParquetFooter* out) {
+  const FileDecryptionProperties& properties = *options.decryption;
+  if (!out->metadata.encryption_algorithm.has_value()) {
+    if (properties.allow_plaintext_files) return Status::OK();
+    return Status::Invalid(
+        "the file is not encrypted but decryption_properties were given (pass "
+        "allow_plaintext_files=True to read plaintext files too)");
+  }
+  QUIVER_ASSIGN_OR_RAISE(out->decryptor,
+                         encryption::MakeFileDecryptor(*out->metadata.encryption_algorithm,
+                                                       out->metadata.footer_signing_key_metadata,
+                                                       properties));
+  if (properties.check_footer_integrity) {
+    if (where.footer_length - consumed != encryption::kSignatureSize) {
+      return Status::Invalid("the plaintext footer is followed by ", where.footer_length - consumed,
+                             " bytes, not its 28-byte signature");
+    }
+    QUIVER_RETURN_NOT_OK(
+        out->decryptor->VerifyFooterSignature(footer, consumed, footer + consumed));
+  }
+  return out->decryptor->DecryptColumnMetaData(&out->metadata);
+}
+
 }  // namespace
 
 Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int64_t file_size,
@@ -33,15 +87,14 @@ Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int6
                            " bytes");
   }
   const uint8_t* magic = tail + tail_size - kParquetMagicSize;
-  if (std::memcmp(magic, kEncryptedMagic, kParquetMagicSize) == 0) {
-    return Status::NotImplemented(
-        "the file has an encrypted footer (magic PARE); encrypted files are not supported");
-  }
-  if (std::memcmp(magic, kMagic, kParquetMagicSize) != 0) {
+  const bool encrypted = std::memcmp(magic, kEncryptedMagic, kParquetMagicSize) == 0;
+  if (!encrypted && std::memcmp(magic, kMagic, kParquetMagicSize) != 0) {
     return Status::Invalid("not a Parquet file: it does not end with the magic PAR1 (found ",
                            Found(magic), ")");
   }
-  if (head != nullptr && std::memcmp(head, kMagic, kParquetMagicSize) != 0) {
+  // (An encrypted file's leading "PARE" is not checked: the footer's
+  // decryption authenticates the file, and without keys it is refused.)
+  if (head != nullptr && !encrypted && std::memcmp(head, kMagic, kParquetMagicSize) != 0) {
     return Status::Invalid("not a Parquet file: it does not start with the magic PAR1 (found ",
                            Found(head), ")");
   }
@@ -52,7 +105,7 @@ Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int6
     return Status::Invalid("corrupt footer length ", footer_length, ": the file has only ",
                            file_size - 2 * kParquetMagicSize - 4, " bytes before it");
   }
-  return FooterLocation{footer_offset, footer_length};
+  return FooterLocation{footer_offset, footer_length, encrypted};
 }
 
 Result<ParquetFooter> ReadFooter(const io::RandomAccessFile& file, const FooterOptions& options) {
@@ -67,6 +120,11 @@ Result<ParquetFooter> ReadFooter(const io::RandomAccessFile& file, const FooterO
   const uint8_t* head = tail_start == 0 ? tail->data() : nullptr;
   QUIVER_ASSIGN_OR_RAISE(FooterLocation where,
                          LocateFooter(tail->data(), tail_size, size, head));
+  if (where.encrypted_footer && options.decryption == nullptr) {
+    return Status::NotImplemented(
+        "the file has an encrypted footer (magic PARE): reading it needs decryption_properties "
+        "with its footer key");
+  }
   // The footer bytes: inside the tail, or the missing bytes read before it.
   const uint8_t* footer = nullptr;
   MutableBuffer joined;
@@ -84,15 +142,22 @@ Result<ParquetFooter> ReadFooter(const io::RandomAccessFile& file, const FooterO
   out.file_size = size;
   out.footer_offset = where.footer_offset;
   out.footer_length = where.footer_length;
-  int64_t consumed = 0;
-  auto metadata = thrift::DeserializeThrift<format::FileMetaData>(footer, where.footer_length,
-                                                                  &consumed, options.limits);
-  if (!metadata.ok()) {
-    return metadata.status().WithContext("cannot decode the footer (FileMetaData, ",
-                                         where.footer_length, " bytes at offset ",
-                                         where.footer_offset, "): ");
+  if (where.encrypted_footer) {
+    QUIVER_RETURN_NOT_OK(DecryptFooter(footer, where, options, &out));
+  } else {
+    int64_t consumed = 0;
+    auto metadata = thrift::DeserializeThrift<format::FileMetaData>(
+        footer, where.footer_length, &consumed, options.limits);
+    if (!metadata.ok()) {
+      return metadata.status().WithContext("cannot decode the footer (FileMetaData, ",
+                                           where.footer_length, " bytes at offset ",
+                                           where.footer_offset, "): ");
+    }
+    out.metadata = std::move(*metadata);
+    if (options.decryption != nullptr) {
+      QUIVER_RETURN_NOT_OK(CheckPlaintextFooter(footer, where, consumed, options, &out));
+    }
   }
-  out.metadata = std::move(*metadata);
   return out;
 }
 

@@ -10,12 +10,23 @@
 // before it (as arrow-rs's metadata reader does) — never more than the file
 // holds. The FileMetaData is decoded under the Thrift limits. Errors are
 // Invalid (not Parquet, corrupt footer; the message says what was found and
-// where) or NotImplemented (an encrypted footer, magic "PARE").
+// where) or NotImplemented (an encrypted footer, magic "PARE", without
+// FooterOptions::decryption).
+//
+// Encrypted files (apache/parquet-format Encryption.md): with
+// FooterOptions::decryption, an encrypted footer (FileCryptoMetaData, then
+// the FileMetaData module) is decrypted, a plaintext footer's signature is
+// verified (unless check_footer_integrity is off), and each encrypted
+// chunk's ColumnMetaData is decrypted where its key is known;
+// ParquetFooter::decryptor then decrypts the chunks' pages. A plaintext
+// footer of an encrypted file read without decryption properties is read
+// as before (its plaintext columns are readable).
 #pragma once
 
 #include <cstdint>
 
 #include "quiver/io/interfaces.h"
+#include "quiver/parquet/encryption/file_decryptor.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"
@@ -30,6 +41,8 @@ struct FooterOptions {
   thrift::ThriftLimits limits;
   // Bytes read from the end in the first read (most footers fit).
   int64_t tail_size = 64 * 1024;
+  // Keys for an encrypted file (not owned; nullptr: none).
+  const FileDecryptionProperties* decryption = nullptr;
 };
 
 struct ParquetFooter {
@@ -39,6 +52,8 @@ struct ParquetFooter {
   // filters lie in the data region [kParquetMagicSize, footer_offset).
   int64_t footer_offset = 0;
   int64_t footer_length = 0;
+  // Set for an encrypted file read with FooterOptions::decryption.
+  std::shared_ptr<encryption::FileDecryptor> decryptor;
 };
 
 // Where the footer is, from the last `tail_size` bytes of a file of
@@ -51,6 +66,7 @@ struct ParquetFooter {
 struct FooterLocation {
   int64_t footer_offset = 0;
   int64_t footer_length = 0;
+  bool encrypted_footer = false;  // magic "PARE"
 };
 Result<FooterLocation> LocateFooter(const uint8_t* tail, int64_t tail_size, int64_t file_size,
                                     const uint8_t* head = nullptr);

@@ -13,7 +13,9 @@ template <typename T>
 Result<std::optional<T>> ReadIndexStruct(const io::RandomAccessFile& file,
                                          std::optional<int64_t> offset,
                                          std::optional<int32_t> length, std::string_view what,
-                                         int64_t data_end, const thrift::ThriftLimits& limits) {
+                                         int64_t data_end, const thrift::ThriftLimits& limits,
+                                         const encryption::ChunkDecryptor* decryptor,
+                                         encryption::ModuleType module) {
   if (!offset.has_value() && !length.has_value()) return std::optional<T>();
   if (!offset.has_value() || !length.has_value()) {
     return Status::Invalid(what, ": offset and length must both be set");
@@ -23,7 +25,15 @@ Result<std::optional<T>> ReadIndexStruct(const io::RandomAccessFile& file,
                            ") lies outside the data region [4, ", data_end, ")");
   }
   QUIVER_ASSIGN_OR_RAISE(auto bytes, file.ReadAt(*offset, *length));
-  auto value = thrift::DeserializeThrift<T>(bytes->data(), bytes->size(), nullptr, limits);
+  const uint8_t* data = bytes->data();
+  int64_t size = bytes->size();
+  std::string plain;
+  if (decryptor != nullptr) {
+    QUIVER_RETURN_NOT_OK(decryptor->Decrypt(module, -1, data, size, &plain));
+    data = reinterpret_cast<const uint8_t*>(plain.data());
+    size = static_cast<int64_t>(plain.size());
+  }
+  auto value = thrift::DeserializeThrift<T>(data, size, nullptr, limits);
   if (!value.ok()) {
     return Status::Invalid(what, " at offset ", *offset, ": ", value.status().message());
   }
@@ -35,19 +45,23 @@ Result<std::optional<T>> ReadIndexStruct(const io::RandomAccessFile& file,
 Result<std::optional<format::ColumnIndex>> ReadColumnIndex(const io::RandomAccessFile& file,
                                                            const format::ColumnChunk& chunk,
                                                            int64_t data_end,
-                                                           const thrift::ThriftLimits& limits) {
+                                                           const thrift::ThriftLimits& limits,
+                                                           const encryption::ChunkDecryptor* decryptor) {
   return ReadIndexStruct<format::ColumnIndex>(file, chunk.column_index_offset,
                                               chunk.column_index_length, "column index",
-                                              data_end, limits);
+                                              data_end, limits, decryptor,
+                                              encryption::ModuleType::kColumnIndex);
 }
 
 Result<std::optional<format::OffsetIndex>> ReadOffsetIndex(const io::RandomAccessFile& file,
                                                            const format::ColumnChunk& chunk,
                                                            int64_t data_end,
-                                                           const thrift::ThriftLimits& limits) {
+                                                           const thrift::ThriftLimits& limits,
+                                                           const encryption::ChunkDecryptor* decryptor) {
   return ReadIndexStruct<format::OffsetIndex>(file, chunk.offset_index_offset,
                                               chunk.offset_index_length, "offset index",
-                                              data_end, limits);
+                                              data_end, limits, decryptor,
+                                              encryption::ModuleType::kOffsetIndex);
 }
 
 }  // namespace quiver::parquet

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "quiver/io/interfaces.h"
+#include "quiver/parquet/encryption/file_decryptor.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
@@ -22,13 +23,17 @@
 
 namespace quiver::parquet {
 
+// `decryptor`: the chunk's (an encrypted chunk's index is one module,
+// decrypted before it is decoded); nullptr for a plaintext chunk.
 Result<std::optional<format::ColumnIndex>> ReadColumnIndex(
     const io::RandomAccessFile& file, const format::ColumnChunk& chunk, int64_t data_end,
-    const thrift::ThriftLimits& limits = {});
+    const thrift::ThriftLimits& limits = {},
+    const encryption::ChunkDecryptor* decryptor = nullptr);
 
 Result<std::optional<format::OffsetIndex>> ReadOffsetIndex(
     const io::RandomAccessFile& file, const format::ColumnChunk& chunk, int64_t data_end,
-    const thrift::ThriftLimits& limits = {});
+    const thrift::ThriftLimits& limits = {},
+    const encryption::ChunkDecryptor* decryptor = nullptr);
 
 // The typed indexes (page_index.h) of the Thrift ones. Invalid when the
 // ColumnIndex's lists (null_pages, min_values, max_values, and null_counts

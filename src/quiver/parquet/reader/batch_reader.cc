@@ -33,6 +33,7 @@ Status ParquetBatchReader::Init() {
   page_options.legacy_dictionary_header_padding =
       ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
   page_options.header_locations = impl_->header_locations;
+  page_options.decryptor = impl_->decryptor;
   // Each top-level node's readers count into the node's stats (a node is
   // one task of a parallel batch), added to the call's after each step.
   node_stats_.assign(nodes_.size(), ReadStats{});

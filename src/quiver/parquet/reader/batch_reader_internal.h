@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "quiver/io/read_ranges.h"
+#include "quiver/parquet/encryption/file_decryptor.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader.h"
@@ -75,6 +76,8 @@ struct FileReader::Impl {
   // The footer (file_metadata.h) and where its bytes start.
   std::shared_ptr<const FileMetaData> metadata;
   int64_t footer_offset = 0;
+  // Decrypts the chunks' pages of an encrypted file (nullptr: none).
+  std::shared_ptr<const encryption::FileDecryptor> decryptor;
   const format::FileMetaData& thrift() const { return ThriftOf(*metadata); }
   // The schema, built once with the footer (SchemaOf(*metadata)).
   const SchemaDescriptor* descriptor = nullptr;

@@ -66,9 +66,19 @@ Status ColumnReader::StartRowGroup(int row_group, bool skip_pages) {
   }
   const format::ColumnChunk& chunk = group.columns[static_cast<size_t>(index)];
   if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
-    return Status::NotImplemented(context.ToString(),
-                                  ": the column chunk is encrypted (Parquet modular "
-                                  "encryption is not supported)");
+    const encryption::ChunkDecryptor* decryptor =
+        options_.decryptor != nullptr ? options_.decryptor->ForChunk(row_group, column_->path)
+                                      : nullptr;
+    if (decryptor == nullptr) {
+      return Status::NotImplemented(context.ToString(),
+                                    ": the column chunk is encrypted (Parquet Modular "
+                                    "Encryption): reading it needs decryption_properties");
+    }
+    if (!decryptor->has_key()) {
+      return Status::Invalid(context.ToString(),
+                             ": the column chunk is encrypted and no key for it was given "
+                             "(decryption_properties: column_keys or key_retriever)");
+    }
   }
   if (!chunk.meta_data.has_value()) {
     return Status::Invalid(context.ToString(), ": the column chunk has no metadata");
@@ -582,8 +592,13 @@ Status ColumnReader::ReadRecords(int64_t want, int64_t* read) {
 Result<std::vector<PageLocation>> ColumnReader::UsableOffsetIndex(
     const format::ColumnChunk& chunk, int64_t num_rows) const {
   std::vector<PageLocation> none;
-  auto read = ReadOffsetIndex(*file_, chunk, data_end_, options_.limits);
+  const encryption::ChunkDecryptor* decryptor =
+      options_.decryptor != nullptr ? options_.decryptor->ForChunk(current_row_group_, column_->path)
+                                    : nullptr;
+  auto read = ReadOffsetIndex(*file_, chunk, data_end_, options_.limits, decryptor);
   if (!read.ok()) {
+    // An encrypted index that does not decrypt was changed: an error.
+    if (decryptor != nullptr) return read.status().WithContext(file_->name(), ": ");
     // An I/O error stays one; an index that does not decode or lies
     // outside the data region is not used.
     if (read.status().IsIOError()) return read.status();

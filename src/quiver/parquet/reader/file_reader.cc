@@ -53,8 +53,12 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   }
   FooterOptions footer_options;
   footer_options.limits = options.thrift_limits;
-  QUIVER_ASSIGN_OR_RAISE(auto footer, ReadFooter(*impl->file, footer_options));
+  footer_options.decryption = options.decryption_properties.get();
+  auto read_footer = ReadFooter(*impl->file, footer_options);
+  if (!read_footer.ok()) return read_footer.status().WithContext(impl->file->name(), ": ");
+  ParquetFooter footer = std::move(*read_footer);
   impl->footer_offset = footer.footer_offset;
+  impl->decryptor = footer.decryptor;
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.
   SchemaDescriptorOptions schema_options;
@@ -105,6 +109,14 @@ int64_t FileReader::num_rows() const { return impl_->thrift().num_rows; }
 
 namespace {
 
+// The chunk's decryptor (nullptr: the chunk or the file is not encrypted).
+const encryption::ChunkDecryptor* DecryptorOf(const encryption::FileDecryptor* decryptor,
+                                              const SchemaDescriptor& schema, int row_group,
+                                              int column) {
+  if (decryptor == nullptr) return nullptr;
+  return decryptor->ForChunk(row_group, schema.column(column).path);
+}
+
 Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::string& name,
                                            int row_group, int column) {
   const auto& groups = ThriftOf(*reader.metadata()).row_groups;
@@ -127,7 +139,8 @@ Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, in
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
                          parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer_offset,
-                                                  impl_->options.thrift_limits));
+                                                  impl_->options.thrift_limits,
+                                                  DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column)));
   if (!index.has_value()) return std::optional<ColumnIndex>();
   QUIVER_ASSIGN_OR_RAISE(
       auto typed, MakeColumnIndex(*index, LeafAnnotations::Of(*impl_->descriptor, column)));
@@ -138,7 +151,8 @@ Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, in
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
                          parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer_offset,
-                                                  impl_->options.thrift_limits));
+                                                  impl_->options.thrift_limits,
+                                                  DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column)));
   if (!index.has_value()) return std::optional<OffsetIndex>();
   return std::optional<OffsetIndex>(MakeOffsetIndex(*index));
 }
@@ -152,7 +166,7 @@ Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, in
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   if (!chunk->meta_data.has_value()) return std::optional<BloomFilter>();
   return parquet::ReadBloomFilter(*impl_->file, *chunk->meta_data, impl_->footer_offset,
-                                  impl_->pool);
+                                  impl_->pool, DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column));
 }
 
 Result<SchemaPtr> FileReader::SchemaFor(
@@ -273,6 +287,7 @@ PruningSource PruningSourceOf(const FileReader& reader) {
   source.page_options.limits = impl.options.thrift_limits;
   source.page_options.verify_checksums = impl.options.page_checksum_verification;
   source.page_options.pool = impl.pool;
+  source.page_options.decryptor = impl.decryptor;
   return source;
 }
 

@@ -28,6 +28,7 @@
 #include "quiver/array/record_batch.h"
 #include "quiver/array/type.h"
 #include "quiver/io/interfaces.h"
+#include "quiver/parquet/encryption/decryption_properties.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/schema/parquet_to_arrow.h"
@@ -92,6 +93,10 @@ struct ReaderOptions {
   // one unit, stays on the calling thread, and so does every read with a
   // memory_limit (which allocation passes the cap would depend on timing).
   bool use_threads = true;
+  // Keys for files written with Parquet Modular Encryption
+  // (encryption/decryption_properties.h). Without them an encrypted footer
+  // is refused (NotImplemented) and so are the pages of encrypted columns.
+  std::shared_ptr<const FileDecryptionProperties> decryption_properties;
 };
 
 // Uncompressed column-chunk bytes a read must cover before use_threads

@@ -45,6 +45,7 @@
 #include <utility>
 
 #include "quiver/parquet/levels/level_decoder_internal.h"
+#include "quiver/util/bit_util.h"
 #include "quiver/util/crc32.h"
 #include "quiver/util/dcheck.h"
 
@@ -114,6 +115,17 @@ struct PageReader::Impl {
   ReadStats* stats = nullptr;
   // SetPageLocations: the data pages' places (empty: read by windows).
   std::vector<PageLocation> locations;
+
+  // Encrypted chunks (nullptr: not encrypted): the chunk's decryptor (owned
+  // by file_decryptor), whether its first page is a dictionary page (the
+  // AAD of the first header says which), the next data page's ordinal, and
+  // the current page's decrypted header and body.
+  std::shared_ptr<const encryption::FileDecryptor> file_decryptor;
+  const encryption::ChunkDecryptor* decryptor = nullptr;
+  bool dictionary_first = false;
+  int64_t data_ordinal = 0;
+  std::string plain_header;
+  std::string plain_body;
 
   PageInfo info;
   bool is_dictionary = false;
@@ -209,10 +221,75 @@ struct PageReader::Impl {
     return joined.data();
   }
 
+  // File bytes [offset, offset + length) in one piece (`extra` more read
+  // after them when a read is needed).
+  Result<const uint8_t*> Bytes(int64_t offset, int64_t length, int64_t extra) {
+    if (const uint8_t* p = InWindow(offset, length)) return p;
+    if (window != nullptr) {
+      const int64_t window_end = window_offset + window->size();
+      if (offset >= window_offset && offset < window_end) {
+        return Join(InWindow(offset, window_end - offset), window_end - offset, offset, length,
+                    extra);
+      }
+    }
+    QUIVER_RETURN_NOT_OK(ReadWindow(offset, length + extra));
+    return window->data();
+  }
+
+  bool FirstIsDictionary() const { return dictionary_first && pos == 0; }
+
+  // An encrypted page header: its module (4-byte length, then the
+  // ciphertext) decrypted and decoded; header_size is the module's size.
+  Status ReadEncryptedHeader(int64_t offset, int64_t left) {
+    if (left < encryption::kLengthSize) {
+      return Error("the chunk ends inside an encrypted page header's length");
+    }
+    QUIVER_ASSIGN_OR_RAISE(const uint8_t* length_bytes,
+                           Bytes(offset, encryption::kLengthSize, 0));
+    const int64_t total = encryption::kLengthSize + bit_util::LoadLE32(length_bytes);
+    if (total > left) {
+      return Error("an encrypted page header of ", total, " bytes runs past the column chunk");
+    }
+    QUIVER_ASSIGN_OR_RAISE(const uint8_t* module, Bytes(offset, total, 0));
+    const auto type = FirstIsDictionary() ? encryption::ModuleType::kDictionaryPageHeader
+                                          : encryption::ModuleType::kDataPageHeader;
+    Status st = decryptor->Decrypt(type, static_cast<int>(data_ordinal), module, total,
+                                   &plain_header);
+    if (!st.ok()) return Error(st.message());
+    auto page = DecodePageHeader(reinterpret_cast<const uint8_t*>(plain_header.data()),
+                                 static_cast<int64_t>(plain_header.size()), next_index, offset,
+                                 limits);
+    if (!page.ok()) return page.status().WithContext(prefix, ", ");
+    page->header_size = total;
+    QUIVER_RETURN_NOT_OK(CheckPageHeader(*page, left).WithContext(prefix, ", "));
+    info = std::move(*page);
+    return Status::OK();
+  }
+
+  // The current page's body decrypted (the header then states its
+  // plaintext size, as for a page that is not encrypted).
+  Result<const uint8_t*> DecryptBody(const uint8_t* body) {
+    const bool dictionary = info.header.type == format::PageType::kDictionaryPage;
+    const auto type =
+        dictionary ? encryption::ModuleType::kDictionaryPage : encryption::ModuleType::kDataPage;
+    Status st = decryptor->Decrypt(type, static_cast<int>(data_ordinal), body,
+                                   info.header.compressed_page_size, &plain_body);
+    if (!st.ok()) return Error(st.message());
+    info.header.compressed_page_size = static_cast<int32_t>(plain_body.size());
+    QUIVER_RETURN_NOT_OK(OnPage(CheckPageFields(info.header, info.index)));
+    return reinterpret_cast<const uint8_t*>(plain_body.data());
+  }
+
   // The next page's header into `info`, checked against the chunk.
   Status ReadHeader() {
     const int64_t offset = chunk.offset + pos;
     const int64_t left = chunk.length - pos;
+    if (decryptor != nullptr && InWindow(offset, encryption::kLengthSize) == nullptr) {
+      const int64_t exact = ExactPageSize(offset);
+      QUIVER_RETURN_NOT_OK(
+          ReadWindow(offset, exact > 0 ? std::min(left, exact) : std::min(left, kHeaderWindow)));
+    }
+    if (decryptor != nullptr) return ReadEncryptedHeader(offset, left);
     if (InWindow(offset, 1) == nullptr) {
       const int64_t exact = ExactPageSize(offset);
       QUIVER_RETURN_NOT_OK(
@@ -392,6 +469,7 @@ struct PageReader::Impl {
     page_index = next_index;
     page_offset = chunk.offset + pos;
     QUIVER_RETURN_NOT_OK(ReadHeader());
+    const int64_t stored_size = info.size();
     const format::PageHeader& h = info.header;
     const format::PageType type = h.type;
     const bool known = type == format::PageType::kDictionaryPage || type == format::PageType::kDataPage ||
@@ -402,6 +480,9 @@ struct PageReader::Impl {
       }
       QUIVER_RETURN_NOT_OK(OnPage(CheckPageFields(h, info.index)));
       QUIVER_ASSIGN_OR_RAISE(const uint8_t* body, ReadBody());
+      if (decryptor != nullptr) {
+        QUIVER_ASSIGN_OR_RAISE(body, DecryptBody(body));
+      }
       QUIVER_RETURN_NOT_OK(CheckCrc(body));
       if (type == format::PageType::kDictionaryPage) {
         QUIVER_RETURN_NOT_OK(ReadDictionaryPage(body));
@@ -411,9 +492,10 @@ struct PageReader::Impl {
         QUIVER_RETURN_NOT_OK(ReadDataPageV2(body));
       }
       if (stats != nullptr) ++stats->pages_decompressed;
+      if (type != format::PageType::kDictionaryPage) ++data_ordinal;
     }
     // Index pages and types this reader does not know are skipped unread.
-    pos += info.size();
+    pos += stored_size;
     ++next_index;
     return known;
   }
@@ -452,6 +534,14 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(std::shared_ptr<io::RandomA
   impl->page_offset = range->offset;
   impl->values_total = metadata.num_values;
   impl->stats = options.stats;
+  if (options.decryptor != nullptr) {
+    impl->decryptor = options.decryptor->ForChunk(impl->context.row_group, column.path);
+    if (impl->decryptor != nullptr) {
+      impl->file_decryptor = options.decryptor;
+      impl->dictionary_first =
+          metadata.dictionary_page_offset.has_value() && *metadata.dictionary_page_offset > 0;
+    }
+  }
   return std::unique_ptr<PageReader>(new PageReader(std::move(impl)));
 }
 
@@ -485,6 +575,7 @@ void PageReader::SeekToPage(int64_t page) {
   const PageLocation& location = s.locations[static_cast<size_t>(page)];
   s.pos = location.offset - s.chunk.offset;
   s.next_index = page + (has_leading_page() ? 1 : 0);
+  s.data_ordinal = page;
   s.values_total = std::numeric_limits<int64_t>::max();
 }
 

@@ -53,6 +53,7 @@
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/memory/mutable_buffer.h"
+#include "quiver/parquet/encryption/file_decryptor.h"
 #include "quiver/parquet/metadata/column_chunk_internal.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/reader/read_stats.h"
@@ -91,6 +92,9 @@ struct PageReaderOptions {
   // offset index when the chunk has no usable one. Null: none.
   std::shared_ptr<const std::map<std::pair<int, int>, std::vector<PageLocation>>>
       header_locations;
+  // The file's decryptor (metadata/footer_internal.h): the pages and
+  // headers of an encrypted chunk are decrypted (nullptr: none is).
+  std::shared_ptr<const encryption::FileDecryptor> decryptor;
 };
 
 struct DictionaryPage {

@@ -29,9 +29,14 @@ const format::ColumnMetaData* ChunkMeta(const PruningSource& source, int row_gro
   if (leaf < 0 || static_cast<size_t>(leaf) >= columns.size()) return nullptr;
   const format::ColumnChunk& chunk = columns[static_cast<size_t>(leaf)];
   if (!chunk.meta_data.has_value()) return nullptr;
-  // (Encrypted pages are not read: the column reader refuses them too.)
+  // Encrypted pages are read only with their key (the column reader
+  // refuses them otherwise).
   if (chunk.crypto_metadata.has_value() || chunk.encrypted_column_metadata.has_value()) {
-    return nullptr;
+    const auto* decryptor = source.page_options.decryptor == nullptr
+                                ? nullptr
+                                : source.page_options.decryptor->ForChunk(
+                                      row_group, source.descriptor->column(leaf).path);
+    if (decryptor == nullptr || !decryptor->has_key()) return nullptr;
   }
   if (chunk.file_path.has_value() && !chunk.file_path->empty()) return nullptr;
   if (chunk.meta_data->type != source.descriptor->column(leaf).physical_type) return nullptr;
