@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 
 namespace quiver::parquet::encryption {
 namespace {

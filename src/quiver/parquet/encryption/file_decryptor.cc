@@ -1,4 +1,4 @@
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 

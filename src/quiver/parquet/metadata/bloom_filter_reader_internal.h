@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "quiver/io/interfaces.h"
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/parquet/bloom/bloom_filter.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"

@@ -26,7 +26,7 @@
 #include <cstdint>
 
 #include "quiver/io/interfaces.h"
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/thrift/parquet_types_internal.h"
 #include "quiver/util/result.h"

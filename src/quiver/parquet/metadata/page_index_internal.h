@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "quiver/io/interfaces.h"
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "quiver/io/read_ranges.h"
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/file_reader.h"

@@ -53,7 +53,7 @@
 #include "quiver/io/interfaces.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/memory/mutable_buffer.h"
-#include "quiver/parquet/encryption/file_decryptor.h"
+#include "quiver/parquet/encryption/file_decryptor_internal.h"
 #include "quiver/parquet/metadata/column_chunk_internal.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/reader/read_stats.h"
