@@ -23,7 +23,11 @@ __all__ = ["ReadOptions", "ParseOptions", "ConvertOptions", "read_csv"]
 
 
 class _Options:
+    """An options object of pyarrow's shape: its fields and defaults in
+    _fields, keywords checked, compared and printed by value (quiver.csv's
+    and quiver.json's)."""
     _fields = {}
+    _module = "csv"
 
     def __init__(self, **kwargs):
         for name, default in self._fields.items():
@@ -36,7 +40,7 @@ class _Options:
 
     def __repr__(self):
         body = ", ".join(f"{k}={v!r}" for k, v in self._as_dict().items())
-        return f"quiver.csv.{type(self).__name__}({body})"
+        return f"quiver.{self._module}.{type(self).__name__}({body})"
 
     def __eq__(self, other):
         return type(self) is type(other) and self._as_dict() == other._as_dict()

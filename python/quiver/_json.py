@@ -17,6 +17,7 @@ import os
 
 import quiver as _quiver_pkg
 from quiver import _quiver
+from quiver._csv import _Options as _csv_options
 from quiver._csv import _decompress_file
 
 __all__ = ["ReadOptions", "ParseOptions", "read_json"]
@@ -26,24 +27,8 @@ _PARSE_FIELDS = {"explicit_schema": None, "newlines_in_values": False,
                  "unexpected_field_behavior": "infer"}
 
 
-class _Options:
-    _fields = {}
-
-    def __init__(self, **kwargs):
-        for name, default in self._fields.items():
-            setattr(self, name, kwargs.pop(name, default))
-        if kwargs:
-            raise TypeError(f"{type(self).__name__}: unexpected option {sorted(kwargs)[0]!r}")
-
-    def _as_dict(self):
-        return {name: getattr(self, name) for name in self._fields}
-
-    def __repr__(self):
-        body = ", ".join(f"{k}={v!r}" for k, v in self._as_dict().items())
-        return f"quiver.json.{type(self).__name__}({body})"
-
-    def __eq__(self, other):
-        return type(self) is type(other) and self._as_dict() == other._as_dict()
+class _Options(_csv_options):
+    _module = "json"
 
 
 class ReadOptions(_Options):
