@@ -399,26 +399,33 @@ int FinishTextSource(BatchSource* source, const TextInputFlags& f, bool quiet) {
 
 namespace quiver::cli {
 
+std::string FirstCsvOnlyFlag(const TextInputFlags& f) {
+  const TextInputFlags d;
+  if (f.delimiter != d.delimiter) return "--delimiter";
+  if (f.quote != d.quote || f.no_quoting) return "--quote/--no-quoting";
+  if (f.null_values_option && f.null_values_option->count() > 0) return "--null-values";
+  if (f.true_values_option && f.true_values_option->count() > 0) return "--true-values";
+  if (f.false_values_option && f.false_values_option->count() > 0) return "--false-values";
+  if (f.strings_can_be_null) return "--strings-can-be-null";
+  if (f.skip_rows != 0) return "--skip-rows";
+  if (f.no_header) return "--no-header";
+  if (!f.column_names.empty()) return "--column-names";
+  if (f.on_error != d.on_error) return "--on-error";
+  if (!f.rejects.empty()) return "--rejects";
+  if (f.allow_rejects) return "--allow-rejects";
+  return {};
+}
+
 Status CheckNoTextFlags(const TextInputFlags& f) {
   const TextInputFlags d;
-  std::string flag;
-  if (f.delimiter != d.delimiter) flag = "--delimiter";
-  else if (f.quote != d.quote || f.no_quoting) flag = "--quote/--no-quoting";
-  else if (f.null_values_option && f.null_values_option->count() > 0) flag = "--null-values";
-  else if (f.true_values_option && f.true_values_option->count() > 0) flag = "--true-values";
-  else if (f.false_values_option && f.false_values_option->count() > 0) flag = "--false-values";
-  else if (f.strings_can_be_null) flag = "--strings-can-be-null";
-  else if (f.skip_rows != 0) flag = "--skip-rows";
-  else if (f.no_header) flag = "--no-header";
-  else if (!f.column_names.empty()) flag = "--column-names";
-  else if (!f.infer_rows.empty()) flag = "--infer-rows";
-  else if (!f.schema.empty()) flag = "--schema";
-  else if (f.on_error != d.on_error) flag = "--on-error";
-  else if (!f.rejects.empty()) flag = "--rejects";
-  else if (f.allow_rejects) flag = "--allow-rejects";
-  else if (f.encoding != d.encoding) flag = "--encoding";
-  else if (f.block_size_option && f.block_size_option->count() > 0) flag = "--block-size";
-  else if (f.threads != 0) flag = "--threads";
+  std::string flag = FirstCsvOnlyFlag(f);
+  if (flag.empty()) {
+    if (!f.infer_rows.empty()) flag = "--infer-rows";
+    else if (!f.schema.empty()) flag = "--schema";
+    else if (f.encoding != d.encoding) flag = "--encoding";
+    else if (f.block_size_option && f.block_size_option->count() > 0) flag = "--block-size";
+    else if (f.threads != 0) flag = "--threads";
+  }
   if (flag.empty()) return Status::OK();
   return Status::Invalid(flag, " applies to CSV / TSV input only (this input is Parquet or ",
                          "Arrow IPC; --input-format csv if it is CSV)");

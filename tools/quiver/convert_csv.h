@@ -50,7 +50,11 @@ struct TextInputFlags {
 };
 
 void AddTextInputFlags(CLI::App* command, TextInputFlags* flags);
-// Invalid naming the first CSV-only flag given (for a Parquet / IPC input).
+// The first flag given that only CSV / TSV parsing reads (not JSON Lines
+// either), or "" when none is.
+std::string FirstCsvOnlyFlag(const TextInputFlags& flags);
+// Invalid naming the first text-input flag given (for a Parquet / IPC input):
+// those of FirstCsvOnlyFlag, then the ones JSON Lines reads too.
 Status CheckNoTextFlags(const TextInputFlags& flags);
 
 enum class InputFormat { kAuto, kCsv, kTsv, kJsonl, kParquet, kArrow };

@@ -30,20 +30,7 @@ class JsonSource final : public BatchSource {
 };
 
 Status CheckJsonFlags(const TextInputFlags& f) {
-  const TextInputFlags d;
-  std::string flag;
-  if (f.delimiter != d.delimiter) flag = "--delimiter";
-  else if (f.quote != d.quote || f.no_quoting) flag = "--quote/--no-quoting";
-  else if (f.null_values_option && f.null_values_option->count() > 0) flag = "--null-values";
-  else if (f.true_values_option && f.true_values_option->count() > 0) flag = "--true-values";
-  else if (f.false_values_option && f.false_values_option->count() > 0) flag = "--false-values";
-  else if (f.strings_can_be_null) flag = "--strings-can-be-null";
-  else if (f.skip_rows != 0) flag = "--skip-rows";
-  else if (f.no_header) flag = "--no-header";
-  else if (!f.column_names.empty()) flag = "--column-names";
-  else if (f.on_error != d.on_error) flag = "--on-error";
-  else if (!f.rejects.empty()) flag = "--rejects";
-  else if (f.allow_rejects) flag = "--allow-rejects";
+  const std::string flag = FirstCsvOnlyFlag(f);
   if (!flag.empty()) {
     return Status::Invalid(flag, " applies to CSV / TSV input only, not JSON Lines (a JSON "
                            "Lines error stops the conversion)");
