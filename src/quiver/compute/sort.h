@@ -14,8 +14,10 @@
 //    value each index points to; a null value is a null row), null.
 //    Others: NotImplemented naming the function and the type.
 //  - Result: uint64 row indices, no validity buffer.
-// Memory: the keys and row numbers of every row (about 32 bytes a row for
-// a single key, plus 8 a row per extra key). The algorithm is in sort.cc.
+// Memory: the keys and row numbers of every row and the radix sort's two
+// buffers: up to about 64 bytes a row for one key (string keys also keep a
+// 16-byte view and two 8-byte entries a row), and 8 bytes a row more for
+// each key of a multi-key sort (its ranks). The algorithm is in sort.cc.
 #pragma once
 
 #include <cstdint>
