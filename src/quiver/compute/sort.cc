@@ -7,10 +7,11 @@
 // their value, descending the complement), and a stable LSD radix sort
 // (sort_radix.cc) orders them in one sweep of passes. Byte strings (binary
 // layouts, fixed_size_binary, and decimal128/256 turned into big-endian
-// bytes with the sign bit flipped) are radix-sorted by their first 8 bytes,
-// then each run of equal prefixes is finished by a stable comparison sort
-// on the whole value (the MSD-then-comparison scheme of Arrow's and
-// DuckDB's string sorts, with a normalized prefix key). The parts are then
+// bytes with the sign bit flipped) are sorted most significant bytes first
+// (McIlroy, Bostic and McIlroy, "Engineering Radix Sort", 1993): 7 bytes and
+// the length left make a 64-bit key (ChunkKey) for the LSD radix sort, runs
+// of equal keys go on 7 bytes further, runs of at most 16 by a stable
+// comparison sort. The parts are then
 // laid out as pyarrow does: values, NaN, nulls (at_end) or nulls, NaN,
 // values (at_start).
 //
@@ -79,13 +80,21 @@ inline uint64_t NormalizeFloatBits(uint64_t bits, int width) {
   return (bits & sign) != 0 ? (~bits & mask) : (bits | sign);
 }
 
-// The big-endian prefix of the first 8 bytes, zero-padded.
-inline uint64_t Prefix(std::string_view v) {
+// The radix key of a byte string at `depth` (the bytes before it equal
+// among the strings compared): bytes [depth, depth + 7) big-endian and
+// zero-padded, then a byte holding how many bytes remain, capped at 8.
+// Keys order as the strings do when they differ in those 7 bytes or one
+// ends within them (a string that ends first is a prefix of the other, the
+// padding being zeros): equal keys with a length byte under 8 are equal
+// strings; with 8, both go on at depth + 7.
+constexpr size_t kChunk = 7;
+inline uint64_t ChunkKey(std::string_view v, size_t depth) {
+  const size_t remaining = v.size() > depth ? v.size() - depth : 0;
   uint8_t b[8] = {};
-  std::memcpy(b, v.data(), std::min<size_t>(8, v.size()));
-  uint64_t p = 0;
-  for (uint8_t x : b) p = (p << 8) | x;
-  return p;
+  std::memcpy(b, v.data() + std::min(depth, v.size()), std::min(kChunk, remaining));
+  uint64_t k = 0;
+  for (size_t i = 0; i < kChunk; ++i) k = (k << 8) | b[i];
+  return (k << 8) | std::min<size_t>(remaining, 8);
 }
 
 // Calls visit(row) for the valid rows and null(row) for the others.
@@ -174,7 +183,6 @@ void ClassifyBytes(const ArrayData& a, uint64_t flip, Classified* c) {
           const std::string_view v = read(i);
           c->value_rows.push_back(static_cast<uint64_t>(i));
           c->views.push_back(v);
-          c->keys.push_back(Prefix(v) ^ flip);
         },
         [&](int64_t i) { c->null_rows.push_back(static_cast<uint64_t>(i)); });
   });
@@ -203,7 +211,6 @@ void ClassifyDecimal(const ArrayData& a, int width, uint64_t flip, Classified* c
     const std::string_view view(c->owned.data() + e * static_cast<size_t>(width),
                                 static_cast<size_t>(width));
     c->views.push_back(view);
-    c->keys.push_back(Prefix(view) ^ flip);
   }
 }
 
@@ -310,13 +317,43 @@ Status Classify(const ArrayData& a, SortOrder order, Classified* c) {
   }
 }
 
+// Sorts entries e[0, n) (indices into views, equal bytes before `depth`)
+// by the views' bytes, stably.
+void SortBytes(const std::vector<std::string_view>& views, bool descending, size_t depth,
+               uint64_t* e, size_t n) {
+  if (n < 2) return;
+  auto less = [&](uint64_t x, uint64_t y) {
+    const std::string_view a = views[x].substr(std::min(depth, views[x].size()));
+    const std::string_view b = views[y].substr(std::min(depth, views[y].size()));
+    return descending ? b < a : a < b;
+  };
+  if (n <= 16) {
+    std::stable_sort(e, e + n, less);
+    return;
+  }
+  const uint64_t flip = descending ? ~uint64_t{0} : 0;
+  std::vector<uint64_t> keys(n), sorted_keys(n), sorted(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = ChunkKey(views[e[i]], depth) ^ flip;
+  internal::RadixSortByKey(keys.data(), e, n, sorted.data(), sorted_keys.data());
+  std::memcpy(e, sorted.data(), n * sizeof(uint64_t));
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && sorted_keys[j] == sorted_keys[i]) ++j;
+    // A length byte of 8: more bytes follow in every string of the run.
+    if (j - i > 1 && ((sorted_keys[i] ^ flip) & 0xFF) == 8) {
+      SortBytes(views, descending, depth + kChunk, e + i, j - i);
+    }
+    i = j;
+  }
+}
+
 // Sorts the value rows of `c`: `sorted` gets the rows, `starts` (when not
 // null) marks each row that differs from the one before it.
 void SortValues(Classified& c, SortOrder order, uint64_t* sorted, std::vector<bool>* starts) {
   const size_t n = c.value_rows.size();
   if (n == 0) return;
-  std::vector<uint64_t> keys(n);
   if (!c.bytes) {
+    std::vector<uint64_t> keys(starts != nullptr ? n : 0);
     RadixSortByKey(c.keys, c.value_rows, sorted, starts != nullptr ? keys.data() : nullptr);
     if (starts != nullptr) {
       starts->assign(n, false);
@@ -325,30 +362,16 @@ void SortValues(Classified& c, SortOrder order, uint64_t* sorted, std::vector<bo
     }
     return;
   }
-  // Byte strings: by prefix, then each run of equal prefixes by the whole value.
+  // Byte strings: MSD radix, 7 bytes (and the length left) at a time
+  // (SortBytes); small runs of equal keys by a comparison sort.
   std::vector<uint64_t> entries(n);
   std::iota(entries.begin(), entries.end(), uint64_t{0});
-  std::vector<uint64_t> order_e(n);
-  RadixSortByKey(c.keys, entries, order_e.data(), keys.data());
-  const bool descending = order == SortOrder::kDescending;
-  const auto& views = c.views;
-  auto less = [&](uint64_t x, uint64_t y) {
-    return descending ? views[y] < views[x] : views[x] < views[y];
-  };
-  for (size_t i = 0; i < n;) {
-    size_t j = i + 1;
-    while (j < n && keys[j] == keys[i]) ++j;
-    if (j - i > 1) std::stable_sort(order_e.begin() + static_cast<ptrdiff_t>(i),
-                                    order_e.begin() + static_cast<ptrdiff_t>(j), less);
-    i = j;
-  }
-  for (size_t i = 0; i < n; ++i) sorted[i] = c.value_rows[order_e[i]];
+  SortBytes(c.views, order == SortOrder::kDescending, 0, entries.data(), n);
+  for (size_t i = 0; i < n; ++i) sorted[i] = c.value_rows[entries[i]];
   if (starts != nullptr) {
     starts->assign(n, false);
     (*starts)[0] = true;
-    for (size_t i = 1; i < n; ++i) {
-      (*starts)[i] = keys[i] != keys[i - 1] || views[order_e[i]] != views[order_e[i - 1]];
-    }
+    for (size_t i = 1; i < n; ++i) (*starts)[i] = c.views[entries[i]] != c.views[entries[i - 1]];
   }
 }
 

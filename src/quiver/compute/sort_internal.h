@@ -15,7 +15,13 @@ namespace quiver::compute::internal {
 // range and the row numbers fit together in 64 bits, each entry is one
 // packed word (key above, row below) and only the key's bits are sorted;
 // otherwise the entries are 16-byte pairs.
-void RadixSortByKey(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& rows,
-                    uint64_t* out_rows, uint64_t* out_keys);
+// Fewer than 256 entries are sorted by std::stable_sort instead (the
+// histograms would cost more than the sort).
+void RadixSortByKey(const uint64_t* keys, const uint64_t* rows, size_t n, uint64_t* out_rows,
+                    uint64_t* out_keys);
+inline void RadixSortByKey(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& rows,
+                           uint64_t* out_rows, uint64_t* out_keys) {
+  RadixSortByKey(keys.data(), rows.data(), keys.size(), out_rows, out_keys);
+}
 
 }  // namespace quiver::compute::internal

@@ -60,10 +60,20 @@ typename Layout::Entry* LsdSort(const Layout& layout, typename Layout::Entry* a,
 
 }  // namespace
 
-void RadixSortByKey(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& rows,
-                    uint64_t* out_rows, uint64_t* out_keys) {
-  const size_t n = keys.size();
+void RadixSortByKey(const uint64_t* keys, const uint64_t* rows, size_t n, uint64_t* out_rows,
+                    uint64_t* out_keys) {
   if (n == 0) return;
+  if (n < 256) {
+    std::vector<Pair::Entry> e(n);
+    for (size_t i = 0; i < n; ++i) e[i] = {keys[i], rows[i]};
+    std::stable_sort(e.begin(), e.end(),
+                     [](const Pair::Entry& x, const Pair::Entry& y) { return x.key < y.key; });
+    for (size_t i = 0; i < n; ++i) out_rows[i] = e[i].row;
+    if (out_keys != nullptr) {
+      for (size_t i = 0; i < n; ++i) out_keys[i] = e[i].key;
+    }
+    return;
+  }
   uint64_t min = keys[0], max = keys[0], max_row = 0;
   for (size_t i = 0; i < n; ++i) {
     min = std::min(min, keys[i]);
@@ -73,7 +83,7 @@ void RadixSortByKey(const std::vector<uint64_t>& keys, const std::vector<uint64_
   const int key_bits = std::bit_width(max - min);
   const int row_bits = std::bit_width(max_row);
   if (key_bits == 0) {  // one key value: the entry order
-    std::memcpy(out_rows, rows.data(), n * sizeof(uint64_t));
+    std::memcpy(out_rows, rows, n * sizeof(uint64_t));
     if (out_keys != nullptr) std::fill(out_keys, out_keys + n, min);
     return;
   }

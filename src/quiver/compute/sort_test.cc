@@ -220,6 +220,35 @@ TEST(SortIndices, BinaryLayouts) {
             (std::vector<uint64_t>{1, 0, 3, 2, 4}));
 }
 
+TEST(SortIndices, LongSharedPrefixesAndDuplicates) {
+  // Runs longer than 16 that share 7, 14, 21... bytes, strings that are
+  // prefixes of others (also with trailing zero bytes), many duplicates.
+  std::mt19937_64 rng(41);
+  std::uniform_int_distribution<int> pick(0, 29), digit(0, 9);
+  std::vector<std::string> pool;
+  for (int i = 0; i < 30; ++i) {
+    std::string s = i % 3 == 0 ? "customer-number-" : i % 3 == 1 ? "customer-" : "";
+    for (int k = 0; k < i % 5; ++k) s += static_cast<char>('0' + digit(rng));
+    if (i % 7 == 0) s += std::string(2, '\0');
+    pool.push_back(s);
+  }
+  pool.push_back(std::string(40, 'x'));
+  pool.push_back(std::string(41, 'x'));
+  std::vector<std::string> values(4000);
+  for (auto& v : values) v = pool[static_cast<size_t>(pick(rng))];
+  values[5] = pool[30];
+  values[6] = pool[31];
+  const auto validity = RandomValidity(values.size(), 0.05, &rng);
+  const auto ref = WithNulls(values, validity);
+  for (SortOrder o : kOrders) {
+    for (NullPlacement p : kPlacements) {
+      EXPECT_EQ(Indices(SortIndices(*StringArrayFromVector(values, validity), o, p)),
+                Reference(ref, o, p, std::less<std::string>(),
+                          [](const std::string&) { return false; }));
+    }
+  }
+}
+
 TEST(SortIndices, Decimals) {
   // decimal128 values as little-endian 16-byte integers: -2, 150, -300, 150, 0, null.
   auto le = [](int64_t v, int width) {
