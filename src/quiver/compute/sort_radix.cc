@@ -2,6 +2,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <memory>
 
 #include "quiver/compute/sort_internal.h"
 
@@ -88,10 +89,11 @@ void RadixSortByKey(const uint64_t* keys, const uint64_t* rows, size_t n, uint64
     return;
   }
   if (key_bits + row_bits <= 64) {
-    std::vector<uint64_t> a(n), b(n);
+    // Not zeroed: every entry is written before it is read.
+    std::unique_ptr<uint64_t[]> a(new uint64_t[n]), b(new uint64_t[n]);
     for (size_t i = 0; i < n; ++i) a[i] = ((keys[i] - min) << row_bits) | rows[i];
     const Packed layout{row_bits};
-    const uint64_t* sorted = LsdSort(layout, a.data(), b.data(), n, key_bits);
+    const uint64_t* sorted = LsdSort(layout, a.get(), b.get(), n, key_bits);
     const uint64_t row_mask = row_bits == 64 ? ~uint64_t{0} : (uint64_t{1} << row_bits) - 1;
     for (size_t i = 0; i < n; ++i) out_rows[i] = sorted[i] & row_mask;
     if (out_keys != nullptr) {
@@ -99,9 +101,9 @@ void RadixSortByKey(const uint64_t* keys, const uint64_t* rows, size_t n, uint64
     }
     return;
   }
-  std::vector<Pair::Entry> a(n), b(n);
+  std::unique_ptr<Pair::Entry[]> a(new Pair::Entry[n]), b(new Pair::Entry[n]);
   for (size_t i = 0; i < n; ++i) a[i] = {keys[i] - min, rows[i]};
-  const Pair::Entry* sorted = LsdSort(Pair{}, a.data(), b.data(), n, key_bits);
+  const Pair::Entry* sorted = LsdSort(Pair{}, a.get(), b.get(), n, key_bits);
   for (size_t i = 0; i < n; ++i) out_rows[i] = sorted[i].row;
   if (out_keys != nullptr) {
     for (size_t i = 0; i < n; ++i) out_keys[i] = sorted[i].key + min;
