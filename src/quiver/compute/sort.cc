@@ -313,17 +313,17 @@ Status Classify(const ArrayData& a, SortOrder order, Classified* c) {
     case Type::kDouble: ClassifyFloats<uint64_t, 64>(a, flip, c); return Status::OK();
     case Type::kDecimal128: ClassifyDecimal(a, 16, flip, c); return Status::OK();
     case Type::kDecimal256: ClassifyDecimal(a, 32, flip, c); return Status::OK();
-    case Type::kString:
-    case Type::kBinary:
-    case Type::kLargeString:
-    case Type::kLargeBinary:
-    case Type::kStringView:
-    case Type::kBinaryView:
-    case Type::kFixedSizeBinary: ClassifyBytes(a, flip, c); return Status::OK();
     case Type::kDictionary: return ClassifyDictionary(a, flip, c);
-    default:
+    default: {
+      const Type id = a.type->id();
+      if (IsBinaryLike(id) || IsLargeBinaryLike(id) || IsBinaryView(id) ||
+          id == Type::kFixedSizeBinary) {
+        ClassifyBytes(a, flip, c);
+        return Status::OK();
+      }
       return Status::NotImplemented("Function 'sort_indices' has no kernel matching input types (",
                                     a.type->ToString(), ")");
+    }
   }
 }
 
