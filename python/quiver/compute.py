@@ -303,3 +303,6 @@ __all__ += ["cast", "CastOptions"]
 from quiver._compute_expression import Expression, field, filters_to_expression, scalar  # noqa: E402,F401 (expression.h)
 
 __all__ += ["Expression", "field", "scalar", "filters_to_expression"]
+from quiver._compute_sort import SortOptions, sort_indices  # noqa: E402,F401 (sort.h)
+
+__all__ += ["sort_indices", "SortOptions"]

@@ -17,6 +17,7 @@ void BindComputeBoolean(nb::module_& c);
 void BindComputeString(nb::module_& c);  // compute_string.cc
 void BindComputeCast(nb::module_& c);  // compute_cast.cc
 void BindComputeExpression(nb::module_& c);  // compute_expression.cc
+void BindComputeSort(nb::module_& c);  // compute_sort.cc
 
 void BindCompute(nb::module_& m) {
   nb::module_ c = m.def_submodule("_compute", "quiver.compute's kernels (python/quiver/compute.py)");
@@ -36,6 +37,7 @@ void BindCompute(nb::module_& m) {
   BindComputeString(c);
   BindComputeCast(c);
   BindComputeExpression(c);
+  BindComputeSort(c);
 }
 
 }  // namespace quiver::python

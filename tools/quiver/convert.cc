@@ -18,16 +18,32 @@
 // a temporary file; `rewrite --in-place` therefore replaces IN only once
 // the new file is complete.
 //
-// Exit codes: 0 ok, 1 bad input / write failure / unsupported option,
-// 2 usage error (unknown flag, bad option value, OUT naming IN without
-// --in-place), 128+N on signal N.
+// `rewrite --where EXPR` keeps the matching rows only (the reader's
+// filters, as `cat --where`: row groups and pages that cannot match are not
+// read). `rewrite --sort-by COL[:asc|:desc][:nulls_first|:nulls_last]`
+// (repeatable, or a comma list; first key first) reads every (matching)
+// row into memory, sorts them with compute::SortIndices (stable, pyarrow's
+// order: NaN after numbers, nulls last unless :nulls_first), writes them in
+// that order a slice at a time (compute::Take of 64Ki indices), and sets
+// every row group's sorting_columns to the keys (leaf index, descending,
+// nulls_first). Memory: the decoded input (after --where) once, plus the
+// sort's keys and row numbers (sort.h: up to about 64 bytes a row while
+// sorting, more for string keys, and 8 a row for each key), plus one
+// 64Ki-row slice of output; there is no external sort.
+//
+// Exit codes: 0 ok, 1 bad input / write failure / unsupported option /
+// a --where or --sort-by column the file lacks, 2 usage error (unknown
+// flag, bad option value, OUT naming IN without --in-place, a --where
+// syntax error), 128+N on signal N.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -38,6 +54,10 @@
 #include "convert_json.h"
 #include "convert_options.h"
 #include "progress.h"
+#include "quiver/array/concatenate.h"
+#include "quiver/compute/expression.h"
+#include "quiver/compute/sort.h"
+#include "quiver/compute/take.h"
 #include "quiver/io/file.h"
 #include "quiver/io/interfaces.h"
 #include "quiver/parquet/writer/file_writer.h"
@@ -53,6 +73,8 @@ struct TranscodeArgs {
   bool quiet = false;
   bool skip_input_validation = false;
   bool in_place = false;  // rewrite only
+  std::string where;                 // rewrite only
+  std::vector<std::string> sort_by;  // rewrite only
   TextInputFlags text;    // convert only
 };
 
@@ -66,6 +88,85 @@ Status CheckNotInput(const std::string& input, const std::string& output) {
                      in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino);
   if (!same) return Status::OK();
   return Status::Invalid("'", output, "' is the input file; use --in-place to rewrite it");
+}
+
+// Leaves of a type in the Parquet schema (a struct's, list's or map's
+// children's; any other type is one leaf).
+int CountLeaves(const DataType& type) {
+  if (type.id() == Type::kDictionary || type.num_fields() == 0) return 1;
+  int leaves = 0;
+  for (const auto& child : type.fields()) leaves += CountLeaves(*child->type());
+  return leaves;
+}
+
+// The sort keys of --sort-by against the input's schema, and the
+// sorting_columns they declare (leaf indices). A column the schema lacks
+// or of a nested type is Invalid naming it.
+Status ResolveSortBy(const Schema& schema, const std::vector<SortByKey>& sort_by,
+                     std::vector<compute::SortKey>* keys,
+                     std::vector<parquet::SortingColumn>* sorting) {
+  for (const auto& key : sort_by) {
+    int leaf = 0;
+    int found = -1;
+    for (int c = 0; c < schema.num_fields(); ++c) {
+      if (schema.field(c)->name() == key.column) {
+        found = c;
+        break;
+      }
+      leaf += CountLeaves(*schema.field(c)->type());
+    }
+    if (found < 0) {
+      std::string names;
+      for (int c = 0; c < schema.num_fields(); ++c) {
+        names += (c > 0 ? ", " : "") + schema.field(c)->name();
+      }
+      return Status::Invalid("--sort-by: no column named '", key.column, "' (columns: ", names,
+                             ")");
+    }
+    const TypePtr& type = schema.field(found)->type();
+    if (IsNested(type->id())) {
+      return Status::Invalid("--sort-by: column '", key.column, "' is ", type->ToString(),
+                             ", which cannot be sorted (only columns of one leaf)");
+    }
+    keys->push_back({key.column,
+                     key.descending ? compute::SortOrder::kDescending : compute::SortOrder::kAscending,
+                     key.nulls_first ? compute::NullPlacement::kAtStart
+                                     : compute::NullPlacement::kAtEnd});
+    sorting->push_back({leaf, key.descending, key.nulls_first});
+  }
+  return Status::OK();
+}
+
+// The batches as one (each column's chunks concatenated), sorted by the
+// keys, handed to the writer a slice of rows at a time.
+constexpr int64_t kSortedSliceRows = 65536;
+Status WriteSorted(const SchemaPtr& schema, std::vector<RecordBatchPtr>* batches,
+                   const std::vector<compute::SortKey>& keys, parquet::FileWriter* writer) {
+  if (batches->empty()) return Status::OK();
+  int64_t rows = 0;
+  for (const auto& b : *batches) rows += b->num_rows();
+  std::vector<ArrayDataPtr> columns;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    std::vector<ArrayDataPtr> chunks;
+    for (const auto& b : *batches) chunks.push_back(b->column_data(c));
+    if (chunks.size() == 1) {
+      columns.push_back(chunks[0]);
+    } else {
+      QUIVER_ASSIGN_OR_RAISE(auto combined, Concatenate(chunks));
+      columns.push_back(std::move(combined));
+    }
+  }
+  batches->clear();  // the combined columns hold the rows now
+  RecordBatch all(schema, rows, std::move(columns));
+  QUIVER_ASSIGN_OR_RAISE(ArrayDataPtr indices, compute::SortIndices(all, keys));
+  for (int64_t offset = 0; offset < rows; offset += kSortedSliceRows) {
+    if (InterruptSignal() != 0) return Status::OK();  // the caller reports it
+    const int64_t length = std::min(kSortedSliceRows, rows - offset);
+    QUIVER_ASSIGN_OR_RAISE(RecordBatchPtr slice,
+                           compute::Take(all, indices->Slice(offset, length)));
+    QUIVER_RETURN_NOT_OK(writer->WriteRecordBatch(*slice));
+  }
+  return Status::OK();
 }
 
 int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_only) {
@@ -122,6 +223,14 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
   } else {
     SourceOptions source_options;
     source_options.validate_ipc = !args.skip_input_validation;
+    if (!args.where.empty()) {
+      auto filter = compute::ParseWhere(args.where);
+      if (!filter.ok()) {  // a usage error, naming the column of the text
+        PrintError(command, filter.status().message());
+        return kExitUsage;
+      }
+      source_options.filter = std::move(filter).MoveValueUnsafe();
+    }
     auto opened_source = BatchSource::Open(args.input, source_options);
     if (!opened_source.ok()) {
       PrintError(command, ErrorMessage(opened_source.status()));
@@ -141,6 +250,25 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
   if (format == InputFormat::kArrow && source->parquet_reader() != nullptr) {
     PrintError(command, source->name() + ": --input-format arrow, but a Parquet file");
     return kExitFailure;
+  }
+
+  std::vector<compute::SortKey> sort_keys;
+  if (!args.sort_by.empty()) {
+    auto sort_by = ParseSortBy(args.sort_by);
+    if (!sort_by.ok()) {
+      PrintError(command, sort_by.status().message());
+      return kExitUsage;
+    }
+    if (!options->sorting_columns.empty()) {
+      PrintError(command, "--sort-by sets sorting_columns itself: give no --sorting-column with it");
+      return kExitUsage;
+    }
+    if (Status st = ResolveSortBy(*source->schema(), *sort_by, &sort_keys,
+                                  &options->sorting_columns);
+        !st.ok()) {
+      PrintError(command, source->name() + ": " + st.message());
+      return kExitFailure;
+    }
   }
 
   // From here on Ctrl-C must not kill us before the writer cleans up.
@@ -167,6 +295,7 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
   };
   int64_t num_batches = 0;
   int64_t num_rows = 0;
+  std::vector<RecordBatchPtr> sorted_input;  // --sort-by: every batch, sorted at the end
   while (true) {
     if (int signo = InterruptSignal(); signo != 0) {
       fail(fmt::format("interrupted ({}); nothing written", strsignal(signo)));
@@ -175,11 +304,24 @@ int Transcode(std::string_view command, const TranscodeArgs& args, bool parquet_
     auto batch = source->Next();
     if (!batch.ok()) return fail(ErrorMessage(batch.status()));
     if (*batch == nullptr) break;
-    Status st = writer->WriteRecordBatch(**batch);
-    if (!st.ok()) return fail(output_name + ": " + ErrorMessage(st));
     ++num_batches;
     num_rows += (*batch)->num_rows();
+    if (!sort_keys.empty()) {
+      sorted_input.push_back(*batch);
+    } else if (Status st = writer->WriteRecordBatch(**batch); !st.ok()) {
+      return fail(output_name + ": " + ErrorMessage(st));
+    }
     progress.Update(num_rows, source->bytes_done());
+  }
+  if (!sort_keys.empty()) {
+    if (Status st = WriteSorted(source->schema(), &sorted_input, sort_keys, writer.get());
+        !st.ok()) {
+      return fail(output_name + ": " + ErrorMessage(st));
+    }
+    if (int signo = InterruptSignal(); signo != 0) {
+      fail(fmt::format("interrupted ({}); nothing written", strsignal(signo)));
+      return 128 + signo;
+    }
   }
   if (Status st = writer->Close(); !st.ok()) {
     progress.Finish();
@@ -252,6 +394,18 @@ std::shared_ptr<TranscodeArgs> AddTranscodeCommand(CLI::App* app, const CommandT
   if (rewrite) {
     cmd->add_flag("--in-place", args->in_place,
                   "Replace IN (through a temporary file next to it, renamed over IN on success)");
+    cmd->add_option("--where", args->where,
+                    "Write only the rows where EXPR is true, e.g. \"x >= 5 and name == 'a'\" "
+                    "(the grammar of 'quiver cat --where'; row groups and pages that cannot "
+                    "match are not read)")
+        ->type_name("EXPR");
+    cmd->add_option("--sort-by", args->sort_by,
+                    "Write the rows sorted by these top-level columns, first key first "
+                    "(repeatable, or comma-separated; default ascending, nulls last; NaN after "
+                    "numbers) and declare them as every row group's sorting_columns. Reads "
+                    "all (matching) rows into memory: see below")
+        ->delimiter(',')
+        ->type_name("COL[:asc|:desc][:nulls_first|:nulls_last]");
   } else {
     output->required();
     cmd->add_flag("--skip-input-validation", args->skip_input_validation,
@@ -298,9 +452,15 @@ Runner AddRewriteCommand(CLI::App* app) {
        "Parquet file to read", "Parquet file to write (replaced only on success; may not be IN)",
        "Key/value metadata of IN is kept; ARROW:schema is written anew; row groups follow\n"
        "the writer options.\n"
+       "Without --sort-by the rewrite streams (about a batch and a row group in memory).\n"
+       "--sort-by holds every row that is written in memory, decoded (after --where),\n"
+       "plus up to about 64 bytes a row while sorting (more for string keys) and 8 a\n"
+       "row for each key; there is no external sort: the filtered rows must fit in memory.\n"
        "Examples:\n"
        "  quiver rewrite in.parquet out.parquet --cdc --compression zstd\n"
-       "  quiver rewrite data.parquet --in-place --row-group-size 100000\n"},
+       "  quiver rewrite data.parquet --in-place --row-group-size 100000\n"
+       "  quiver rewrite in.parquet out.parquet --where \"year >= 2020 and country = 'NL'\"\n"
+       "  quiver rewrite in.parquet out.parquet --sort-by country,ts:desc\n"},
       /*rewrite=*/true);
   return [args] { return RunRewrite(*args); };
 }

@@ -154,6 +154,37 @@ Status ApplySortingColumns(const WriterFlags& flags, WriterOptions* options) {
 
 }  // namespace
 
+Result<std::vector<SortByKey>> ParseSortBy(const std::vector<std::string>& texts) {
+  std::vector<SortByKey> keys;
+  for (const auto& text : texts) {
+    SortByKey key;
+    std::string rest = text;
+    bool order_seen = false, nulls_seen = false;
+    while (true) {
+      const size_t colon = rest.rfind(':');
+      if (colon == std::string::npos) break;
+      const std::string part = rest.substr(colon + 1);
+      if (!order_seen && (part == "asc" || part == "desc")) {
+        key.descending = part == "desc";
+        order_seen = true;
+      } else if (!nulls_seen && (part == "nulls_first" || part == "nulls_last")) {
+        key.nulls_first = part == "nulls_first";
+        nulls_seen = true;
+      } else {
+        break;
+      }
+      rest.resize(colon);
+    }
+    if (rest.empty()) {
+      return Status::Invalid("--sort-by '", text,
+                             "': expected COL[:asc|:desc][:nulls_first|:nulls_last]");
+    }
+    key.column = rest;
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
 void AddWriterFlags(CLI::App* cmd, WriterFlags* f) {
   const WriterOptions d;  // the defaults shown in --help
   f->dictionary_pagesize_limit = d.dictionary_pagesize_limit;

@@ -65,6 +65,16 @@ struct WriterFlags {
   CLI::Option* cdc_norm_option = nullptr;
 };
 
+// One `rewrite --sort-by` key: COL[:asc|:desc][:nulls_first|:nulls_last]
+// (a top-level column name; the suffixes are split off from the right, so a
+// name may hold ':' when what follows it is not a suffix).
+struct SortByKey {
+  std::string column;
+  bool descending = false;
+  bool nulls_first = false;
+};
+Result<std::vector<SortByKey>> ParseSortBy(const std::vector<std::string>& texts);
+
 // Adds the writer flags (defaults from WriterOptions{}) to `command`,
 // storing into *flags (which must outlive parsing).
 void AddWriterFlags(CLI::App* command, WriterFlags* flags);
