@@ -17,7 +17,8 @@ import threading
 from urllib.parse import unquote
 
 from quiver import _dataset_schema as _schema
-from quiver._dataset_fs import GLOB_CHARS, Place
+from quiver import _filesystem
+from quiver._dataset_fs import GLOB_CHARS, Place, _hidden
 from quiver._dataset_write import HIVE_NULL
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
@@ -41,11 +42,6 @@ def _hive_keys(relpath):
     return keys
 
 
-def _ignored(relpath):
-    """pyarrow's ignore_prefixes: a file or directory named '.x' or '_x'."""
-    return any(part.startswith((".", "_")) for part in relpath.split("/"))
-
-
 def _infer_type(values):
     """pyarrow's hive inference: int32 if every value is an integer that fits,
     else string."""
@@ -56,10 +52,32 @@ def _infer_type(values):
 
 
 class _File:
-    __slots__ = ("path", "keys")
+    """A data file: its path, its partition keys ({key: value text or None};
+    the files of one directory share one dict, which is never modified) and
+    what the directory listing said of it (`listed`: fsspec's info dict or a
+    pyarrow.fs.FileInfo, whose size opens it without a request; None)."""
 
-    def __init__(self, path, keys):
-        self.path, self.keys = path, keys
+    __slots__ = ("path", "keys", "listed")
+
+    def __init__(self, path, keys, listed=None):
+        self.path, self.keys, self.listed = path, keys, listed
+
+
+def _files_of(found, partitioning):
+    """[_File] of [(path, relative path, listed)]: each directory's keys
+    parsed once, its files sharing them."""
+    by_dir, out, none = {}, [], {}
+    for path, rel, listed in found:
+        if not partitioning:
+            out.append(_File(path, none, listed))
+            continue
+        cut = rel.rfind("/")
+        d = rel[:cut] if cut >= 0 else ""
+        keys = by_dir.get(d)
+        if keys is None:
+            keys = by_dir[d] = _hive_keys(rel)
+        out.append(_File(path, keys, listed))
+    return out
 
 
 class ParquetDataset:
@@ -102,19 +120,22 @@ class ParquetDataset:
         found, self._place, summary = self._discover(path_or_paths, filesystem)
         # With a _metadata file: its path, and each file's row groups in it.
         self._summary, self._summary_groups = summary if summary else (None, None)
-        files = [_File(p, _hive_keys(rel) if partitioning else {}) for p, rel in found]
+        files = _files_of(found, partitioning)
         if not files:
             raise q.InvalidError(f"ParquetDataset: no file in {path_or_paths!r}")
         self._files = files
-        self._keys = list(dict.fromkeys(k for f in files for k in f.keys))
+        # Key names, types and dictionaries from the distinct key dicts (one
+        # per directory), in the order the files first show them.
+        distinct = list({id(f.keys): f.keys for f in files}.values())
+        self._keys = list(dict.fromkeys(k for keys in distinct for k in keys))
         self._key_types = {}
         for k in self._keys:
             user = self._user_field(k)
             self._key_types[k] = user.type if user is not None else \
-                _infer_type([f.keys.get(k) for f in files])
+                _infer_type([keys.get(k) for keys in distinct])
         self._dictionaries = {k: list(dict.fromkeys(
-            _schema.typed(f.keys.get(k), self._key_types[k]) for f in files
-            if f.keys.get(k) is not None)) for k in self._keys}
+            _schema.typed(keys.get(k), self._key_types[k]) for keys in distinct
+            if keys.get(k) is not None)) for k in self._keys}
         self._schema = None
         self._read_stats, self._files_pruned = _sum_stats([]), 0
 
@@ -122,8 +143,8 @@ class ParquetDataset:
 
     @staticmethod
     def _discover(path_or_paths, filesystem):
-        """([(path, path the keys are parsed from)], the Place, the _metadata
-        file's path or None)."""
+        """([(path, path the keys are parsed from, what the listing said of
+        it or None)], the Place, the _metadata file's path or None)."""
         if isinstance(path_or_paths, (list, tuple)):
             if not path_or_paths:
                 raise _quiver().InvalidError("ParquetDataset: an empty list of files")
@@ -133,31 +154,31 @@ class ParquetDataset:
                     raise _quiver().InvalidError(
                         f"ParquetDataset: the files are on different filesystems "
                         f"({path_or_paths[0]!r} and {given!r})")
-            return [(p.root, p.root) for p in places], places[0], None
+            return [(p.root, p.root, None) for p in places], places[0], None
         place = Place(path_or_paths, filesystem)
         root = place.root
         if any(c in root for c in GLOB_CHARS) and not place.exists(root):
-            return [(p, rel) for p, rel in place.glob(root) if not _ignored(rel)], place, None
+            return [(p, rel, None) for p, rel in place.glob(root) if not _hidden(rel)], \
+                place, None
         # On a remote filesystem each call is a request: one recursive listing
         # tells a directory (files below the root), its files and whether it
         # has a _metadata file. (Nothing below the root: a file, an empty
         # directory or nothing, told apart as on a local path.)
         listing = _remote_listing(place) if place.kind != "local" else None
         if listing:
-            if any(rel == "_metadata" for _, rel in listing):
+            if any(e[1] == "_metadata" for e in listing):
                 found, groups = _summary_files(place, known=True)
                 return found, place, (place.join("_metadata"), groups)
-            return [(p, rel) for p, rel in listing if not _ignored(rel)], place, None
+            return [e for e in listing if not _hidden(e[1])], place, None
         if place.isdir(root):
             summary = _summary_files(place)
             if summary is not None:
                 found, groups = summary
                 return found, place, (place.join("_metadata"), groups)
-            found = [(p, rel) for p, rel in place.files_under(root) if not _ignored(rel)]
-            return found, place, None
+            return place.listing(root), place, None
         if not place.exists(root):
             raise _quiver().IOError(f"{place.name(root)}: no such file or directory")
-        return [(root, os.path.basename(root))], place, None
+        return [(root, os.path.basename(root), None)], place, None
 
     def _user_field(self, name):
         s = self._user_schema
@@ -207,12 +228,32 @@ class ParquetDataset:
     def _open_one(self, f):
         q = _quiver()
         try:
-            return f, q.ParquetFile(f.path, filesystem=self._place.fs, **self._read_options)
+            return f, self._parquet_file(f)
         except q.QuiverError as e:
             name = self._place.name(f.path)
             if str(e).startswith(name) or str(e).startswith(f"'{name}'"):
                 raise
             raise type(e)(f"{name}: {e}") from e
+
+    def _parquet_file(self, f):
+        """The ParquetFile of a data file; a file the remote listing found is
+        opened with the size the listing gave (no request before the
+        footer's)."""
+        q = _quiver()
+        place = self._place
+        if place.kind == "local" or f.listed is None:
+            return q.ParquetFile(f.path, filesystem=place.fs, **self._read_options)
+        remote = _filesystem.open_listed(place.kind, place.fs, f.path, place.name(f.path),
+                                         f.listed)
+        try:
+            with _filesystem.naming(remote):
+                pf = q.ParquetFile(remote, **self._read_options)
+        except BaseException:
+            remote.close()
+            raise
+        # Closed with the ParquetFile, as a file it opens on a filesystem.
+        pf._opened, pf._close_source = remote, True
+        return pf
 
     def _open(self, files, use_threads=False):
         """[(file, ParquetFile)]: the footers read, several files at once with
@@ -242,9 +283,17 @@ class ParquetDataset:
     def _file_schema(self, opened):
         """The unified schema of the files' columns (with schema=, its fields
         less the partition keys)."""
-        schemas = [(self._place.name(f.path), pf.schema_arrow) for f, pf in opened]
         if self._user_schema is not None:
             return _schema.without(self._user_schema, self._keys)
+        # Files whose schemas print the same have the same fields: the first
+        # file of each distinct schema stands for the others (one schema
+        # imported for a dataset whose files agree).
+        seen, schemas = set(), []
+        for f, pf in opened:
+            text = pf._file.schema_string()
+            if text not in seen:
+                seen.add(text)
+                schemas.append((self._place.name(f.path), pf.schema_arrow))
         return _schema.unify(schemas, self._promote == "permissive")
 
     def _pkeys(self, file_schema):
@@ -293,16 +342,89 @@ class ParquetDataset:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
-            jobs = [(pf, f, file_schema, names, pushed, post, use_threads, batch_size)
-                    for (f, pf), (_, pushed, post) in zip(opened, plan)]
-            if use_threads and len(jobs) > 1:
-                tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
+            fast = self._plain_columns(opened, plan, file_schema, names)
+            if fast is not None:
+                tables = self._read_plain(opened, plan, fast, use_threads, batch_size)
             else:
-                tables = [self._read_one(*job) for job in jobs]
+                jobs = [(pf, f, file_schema, names, pushed, post, use_threads, batch_size)
+                        for (f, pf), (_, pushed, post) in zip(opened, plan)]
+                if use_threads and len(jobs) > 1:
+                    tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
+                else:
+                    tables = [self._read_one(*job) for job in jobs]
             self._read_stats = _sum_stats(pf.read_stats for _, pf in opened)
         finally:
             _close(opened)
+        if fast is not None:
+            return self._assemble(tables, files, file_schema, names)
         return q.concat_tables(tables)
+
+    def _plain_columns(self, opened, plan, file_schema, names):
+        """The file columns every file is read with when no file needs
+        _finish's per-file work (every file's schema printing as the
+        first's, the columns wanted there with the unified types, no filter
+        applied after the keys are added, no duplicate name), else None."""
+        if not names or len(set(names)) != len(names) or any(p is not None for _, _, p in plan):
+            return None
+        first = opened[0][1]._file.schema_string()
+        if any(pf._file.schema_string() != first for _, pf in opened[1:]):
+            return None
+        pkeys = self._pkeys(file_schema)
+        wanted = [n for n in names if n not in pkeys]
+        have = opened[0][1].schema_arrow
+        for n in wanted:
+            if n not in have.names or str(have.field(have.get_field_index(n)).type) != \
+                    str(file_schema.field(file_schema.get_field_index(n)).type):
+                return None
+        return wanted
+
+    def _read_plain(self, opened, plan, wanted, use_threads, batch_size):
+        """Each file's rows of the columns `wanted`, as the reader gives them."""
+        from quiver._parquet import _filter_expression
+
+        exprs = {}  # the files of a directory share their pushed expression
+
+        def expr(pushed):
+            if id(pushed) not in exprs:
+                exprs[id(pushed)] = _filter_expression(pushed)
+            return exprs[id(pushed)]
+
+        jobs = [(pf, expr(pushed)) for (_, pf), (_, pushed, _) in zip(opened, plan)]
+        threads = bool(use_threads)
+
+        def one(job):
+            return job[0]._reader().read(wanted, None, batch_size, job[1], threads)
+        if use_threads and len(jobs) > 1:
+            return list(_pool().map(one, jobs))
+        return [one(job) for job in jobs]
+
+    def _assemble(self, tables, files, file_schema, names):
+        """The result of _read_plain's tables: the file columns concatenated
+        (a chunk per file as the reader gave it), each partition column
+        built once per distinct value at the largest file's row count and
+        sliced per file (a chunk per file, as _finish adds it)."""
+        q = _quiver()
+        from quiver import _quiver as native
+
+        pkeys = self._pkeys(file_schema)
+        wanted = [n for n in names if n not in pkeys]
+        rows = [t.num_rows for t in tables]
+        merged = q.concat_tables(tables) if wanted else None
+        columns = []
+        for n in names:
+            if n not in pkeys:
+                columns.append(merged.column(wanted.index(n)))
+                continue
+            longest = {}
+            for f, r in zip(files, rows):
+                v = f.keys.get(n)
+                longest[v] = max(r, longest.get(v, 0))
+            base = {v: _schema.key_column(v, r, self._key_types[n],
+                                          dictionary=self._dictionaries[n])
+                    for v, r in longest.items()}
+            chunks = [base[f.keys.get(n)].slice(0, r) for f, r in zip(files, rows)]
+            columns.append(native._chunked_array(chunks, chunks[0].type))
+        return native._table_from_columns(columns, names, None)
 
     def iter_batches(self, batch_size=65536, columns=None, use_threads=True, filters=None):
         """The rows as quiver.RecordBatches of at most batch_size rows, file by
@@ -398,15 +520,15 @@ class ParquetDataset:
 
 
 def _remote_listing(place):
-    """[(file, path under the root)] of every file below a remote root
-    (one listing), or [] when the root is no directory (a file, or
-    nothing)."""
+    """[(file, path under the root, what the listing said of it)] of every
+    file below a remote root (one listing; the _metadata file included), or
+    [] when the root is no directory (a file, or nothing)."""
     try:
-        listing = place.files_under(place.root)
+        listing = place.files_under(place.root, detail=True)
     except (FileNotFoundError, NotADirectoryError, OSError):
         return []
     prefix = place.root.rstrip("/") + "/"
-    return [(p, rel) for p, rel in listing if p.startswith(prefix)]
+    return [e for e in listing if e[0].startswith(prefix)]
 
 
 def _summary_files(place, known=False):
@@ -429,8 +551,8 @@ def _summary_files(place, known=False):
         raise q.InvalidError(f"{place.name(path)}: a _metadata file whose row groups name "
                              f"no file_path (write it with quiver.write_metadata from "
                              f"write_to_dataset's metadata_collector)")
-    found = [(place.join(*r.split("/")), r) for r in by_file]
-    return found, {p: by_file[r] for p, r in found}
+    found = [(place.join(*r.split("/")), r, None) for r in by_file]
+    return found, {p: by_file[r] for p, r, _ in found}
 
 
 _POOL = None

@@ -57,7 +57,8 @@ class _KeyRows:
 
     def __init__(self, keys, key_types, files):
         self._keys, self._types = keys, key_types
-        self._combos = list(dict.fromkeys(tuple(f.keys.get(k) for k in keys) for f in files))
+        distinct = {id(f.keys): f.keys for f in files}.values()  # a dict per directory
+        self._combos = list(dict.fromkeys(tuple(d.get(k) for k in keys) for d in distinct))
         self._table, self._passing = None, {}
 
     def passes(self, f, expr):
@@ -108,29 +109,41 @@ def plan(files, keys, key_types, filters, may_match=None):
             used = set(expr.fields())
             kind = "keys" if used and used <= keyset else ("pushed" if not used & keyset else "post")
             parsed.append((kind, expr))
-    out = []
-    for f in files:
-        keep, pushed, post = True, [], []
+    # What the keys decide is the same for every file sharing them (a
+    # directory's files share one dict): decided once per dict, the pushed
+    # and post expressions shared. (keep, pushed, post, the DNF conjunctions
+    # left alive that may_match tests per file.)
+    decided = {}
+
+    def decide(keys_of):
+        pushed, post, alive_lists = [], [], []
         for kind, what in parsed:
             if kind == "dnf":
                 alive = [on_file for on_keys, on_file in what
-                         if on_keys is None or rows.passes(f, on_keys)]
+                         if on_keys is None or rows.passes(keys_of, on_keys)]
                 if not alive:
-                    keep = False
-                    break
+                    return False, None, None, None
                 if all(alive):
-                    if may_match is not None and not may_match(f, alive):
-                        keep = False
-                        break
+                    alive_lists.append(alive)
                     pushed.append(filters_to_expression(alive))
             elif kind == "keys":
-                if not rows.passes(f, what):
-                    keep = False
-                    break
+                if not rows.passes(keys_of, what):
+                    return False, None, None, None
             elif kind == "pushed":
                 pushed.append(what)
             else:
                 post.append(what)
-        if keep:
-            out.append((f, _and(pushed), _and(post)))
+        return True, _and(pushed), _and(post), alive_lists
+
+    out = []
+    for f in files:
+        d = decided.get(id(f.keys))
+        if d is None:
+            d = decided[id(f.keys)] = decide(f)
+        keep, pushed, post, alive_lists = d
+        if not keep:
+            continue
+        if may_match is not None and not all(may_match(f, alive) for alive in alive_lists):
+            continue
+        out.append((f, pushed, post))
     return out
