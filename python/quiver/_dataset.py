@@ -138,6 +138,16 @@ class ParquetDataset:
             if keys.get(k) is not None)) for k in self._keys}
         self._schema = None
         self._read_stats, self._files_pruned = _sum_stats([]), 0
+        # What every read of the dataset shares, built once when first
+        # needed: "rows" (the key combinations' KeyRows), "key_types" (the
+        # partition columns' Arrow types). Not pickled (quiver.dask ships a
+        # copy of the dataset): a copy builds its own.
+        self._memo = {}
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_memo"] = {}
+        return state
 
     # --- discovery -----------------------------------------------------------------
 
@@ -294,6 +304,8 @@ class ParquetDataset:
             if text not in seen:
                 seen.add(text)
                 schemas.append((self._place.name(f.path), pf.schema_arrow))
+        if len(schemas) == 1 and self._promote != "permissive":
+            return schemas[0][1]  # (unify's answer: every file's schema is the first's)
         return _schema.unify(schemas, self._promote == "permissive")
 
     def _pkeys(self, file_schema):
@@ -303,8 +315,12 @@ class ParquetDataset:
         return [k for k in self._keys if k not in file_schema.names]
 
     def _result_schema(self, file_schema):
-        return _schema.with_partitions(file_schema, self._pkeys(file_schema), self._key_types,
-                                       self._dictionaries, self._user_schema)
+        types = self._memo.get("key_types")
+        if types is None:
+            types = self._memo["key_types"] = {k: _schema.key_type(
+                self._key_types[k], self._dictionaries[k]) for k in self._keys}
+        return _schema.with_partitions(file_schema, self._pkeys(file_schema), types,
+                                       self._user_schema)
 
     def _plan(self, filters):
         """[(file, pushed Expression or None, post Expression or None)] of the
@@ -318,9 +334,13 @@ class ParquetDataset:
             groups = self._summary_groups
             may_match = lambda f, conjunctions: _dataset_summary.may_match(  # noqa: E731
                 groups.get(f.path, []), conjunctions)
+        rows = self._memo.get("rows")
+        if rows is None:
+            rows = self._memo["rows"] = _dataset_filter.KeyRows(self._keys, self._key_types,
+                                                                 self._files)
         return _dataset_filter.plan(self._files, self._keys, self._key_types,
                                     [f for f in (self._filters, filters) if f is not None],
-                                    may_match)
+                                    may_match, rows)
 
     def read(self, columns=None, use_threads=True, filters=None):
         """The rows of every file (after pruning) as one quiver.Table, files in

@@ -292,8 +292,7 @@ def _open_remote(target, listed):
             # listing's FileInfo: its S3 file asks the object's size itself.)
             f = _RemoteFile(target.fs.open_input_file(target.path), target.name, True)
         else:
-            size = listed.get("size") if isinstance(listed, dict) else None
-            f = _RemoteFile(_fsspec_open_read(target.fs, target.path, size), target.name, False)
+            f = _RemoteFile(_fsspec_open_read(target.fs, target.path, listed), target.name, False)
     except OSError as e:
         raise _errors().IOError(f"{target.name}: {_why(e, 'reading')}") from e
     except ValueError as e:
@@ -319,24 +318,40 @@ def naming(opened):
         raise type(e)(f"{opened.name}: {e}") from e
 
 
-def _fsspec_open_read(fs, path, size=None):
+def _fsspec_open_read(fs, path, listed=None):
     # cache_type="none": no read-ahead cache, each read fetches exactly the
     # range asked (s3fs, gcsfs, http, hf and every AbstractBufferedFile take
-    # it; memory and local files ignore it). size= (a listing's): the file
-    # is not asked for its size (AbstractBufferedFile's info() call, a HEAD
-    # request on s3fs and gcsfs).
+    # it; memory and local files ignore it).
+    # listed: the file's info dict from a listing (fs.find(detail=True)),
+    # which AbstractBufferedFile would otherwise ask for with fs.info() (a
+    # HEAD request on s3fs and gcsfs): its size= to open(), then as the
+    # file's `details` (s3fs reads the ETag there to check each range it
+    # fetches against the object listed).
     options = {"cache_type": "none"}
+    size = listed.get("size") if isinstance(listed, dict) else None
     if size is not None:
         options["size"] = int(size)
     while True:
         try:
-            return fs.open(path, "rb", **options)
+            f = fs.open(path, "rb", **options)
+            break
         except TypeError:
             # An implementation whose open() takes no size, then no cache
             # options.
             if not options:
                 raise
             options.pop("size" if "size" in options else "cache_type")
+    if size is not None and _takes_details(f):
+        f.details = listed
+    return f
+
+
+def _takes_details(f):
+    """Whether an fsspec file asks fs.info() for its `details` (an
+    AbstractBufferedFile that has not yet)."""
+    from fsspec.spec import AbstractBufferedFile
+
+    return isinstance(f, AbstractBufferedFile) and f._details is None
 
 
 # --- writing -------------------------------------------------------------------
