@@ -138,6 +138,7 @@ class ParquetDataset:
             if keys.get(k) is not None)) for k in self._keys}
         self._schema = None
         self._read_stats, self._files_pruned = _sum_stats([]), 0
+        self._files_opened = self._opens_last = 0
         # What every read of the dataset shares, built once when first
         # needed: "rows" (the key combinations' KeyRows), "key_types" (the
         # partition columns' Arrow types). Not pickled (quiver.dask ships a
@@ -222,7 +223,7 @@ class ParquetDataset:
             try:
                 self._schema = self._result_schema(self._file_schema(opened))
             finally:
-                _close(opened)
+                self._keep(opened)
         return self._schema
 
     @property
@@ -230,8 +231,10 @@ class ParquetDataset:
         """What the last read() or iter_batches() did: ParquetFile.read_stats's
         counters summed over the files read (iter_batches adds each batch's
         work as it is read), and files_pruned: the files the partition key
-        filters left unopened."""
-        return dict(self._read_stats, files_pruned=self._files_pruned)
+        filters left unopened, and files_opened: the files it opened (a
+        footer read each; those .schema opened are not opened again)."""
+        return dict(self._read_stats, files_pruned=self._files_pruned,
+                    files_opened=self._files_opened)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -267,28 +270,39 @@ class ParquetDataset:
 
     def _open(self, files, use_threads=False):
         """[(file, ParquetFile)]: the footers read, several files at once with
-        use_threads (a remote file's open is a round trip); on an error every
-        file opened is closed."""
-        if not use_threads or len(files) < 2:
-            opened = []
+        use_threads or on a remote filesystem (a remote open waits on the
+        network, as pyarrow's I/O threads do whatever use_threads says). A
+        file .schema opened and kept (_keep) is taken, not opened again: its
+        footer is read once. On an error every file opened is closed."""
+        spare = self._memo.setdefault("spare", {})
+        opened = [(f, spare.pop(f.path, None)) for f in files]
+        todo = [i for i, (_, pf) in enumerate(opened) if pf is None]
+        parallel = (use_threads or self._place.kind != "local") and len(todo) > 1
+        futures = [_pool().submit(self._open_one, files[i]) for i in todo] if parallel else []
+        error = None
+        for n, i in enumerate(todo):
             try:
-                for f in files:
-                    opened.append(self._open_one(f))
-            except BaseException:
-                _close(opened)
-                raise
-            return opened
-        futures = [_pool().submit(self._open_one, f) for f in files]
-        opened, error = [], None
-        for fut in futures:
-            try:
-                opened.append(fut.result())
+                opened[i] = futures[n].result() if parallel else self._open_one(files[i])
             except BaseException as e:  # noqa: BLE001 - the first is raised once all are done
                 error = error or e
+                if not parallel:
+                    break
         if error is not None:
-            _close(opened)
+            _close([(f, pf) for f, pf in opened if pf is not None])
             raise error
+        self._opens_last = len(todo)
         return opened
+
+    def _keep(self, opened):
+        """The files .schema opened, kept open for the next read (which takes
+        those it reads: their footers are read once), up to _KEEP_OPEN of
+        them; the others closed. (A read closes its files: the next read
+        opens them again, as a new dataset would.)"""
+        spare = self._memo.setdefault("spare", {})
+        for f, pf in opened:
+            if len(spare) < _KEEP_OPEN and spare.setdefault(f.path, pf) is pf:
+                continue
+            pf.close()
 
     def _file_schema(self, opened):
         """The unified schema of the files' columns (with schema=, its fields
@@ -358,6 +372,7 @@ class ParquetDataset:
         if not files:  # every file pruned: the empty result needs the schema
             return self._empty(columns)
         opened = self._open(files, use_threads)
+        self._files_opened = self._opens_last
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -455,6 +470,7 @@ class ParquetDataset:
         if not plan:
             return
         opened = self._open([f for f, _, _ in plan], use_threads)
+        self._files_opened = self._opens_last
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -528,6 +544,7 @@ class ParquetDataset:
             opened = self._open([_File(self._summary, {})])
         else:
             opened = self._open(self._files[:1])
+        self._files_opened = self._opens_last
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -574,6 +591,10 @@ def _summary_files(place, known=False):
     found = [(place.join(*r.split("/")), r, None) for r in by_file]
     return found, {p: by_file[r] for p, r, _ in found}
 
+
+# The files .schema keeps open for the next read (_keep): their footers are
+# read once; past this many, the others are closed.
+_KEEP_OPEN = 128
 
 _POOL = None
 _POOL_LOCK = threading.Lock()
