@@ -228,3 +228,25 @@ def test_schema_then_read_reads_each_footer_once(s3, lineitem):  # noqa: F811 - 
     assert d.read_stats["files_opened"] == 0 and d.read_stats["files_pruned"] == 28
     d.read(columns=columns, filters=filters)  # a read closes its files: opened anew
     assert d.read_stats["files_opened"] == 2
+
+
+def test_iter_batches_and_an_empty_result(s3, lineitem):  # noqa: F811 - the fixture
+    filters, columns, partitions = CASES["narrow"]
+    read = {k for k in lineitem if partition_of(k) in partitions}
+    fs = s3fs_fs(s3, use_listings_cache=False)
+    s3["counter"].take()
+    d = quiver.ParquetDataset(f"{BUCKET}/lineitem", filesystem=fs)
+    got = pa.Table.from_batches([pa.record_batch(b) for b in d.iter_batches(
+        batch_size=100, columns=columns, filters=filters)])
+    q = classify(s3["counter"].take(), lineitem)
+    assert (q["LIST"], q["HEAD"], q["footer"], q["files"]) == (1, 0, len(read), read)
+    want = pq.read_table(f"{BUCKET}/lineitem", filesystem=pyarrow_fs(s3), columns=columns,
+                         filters=filters)
+    s3["counter"].take()
+    assert got.num_rows == want.num_rows > 0
+    assert got.sort_by("l_extendedprice").equals(want.sort_by("l_extendedprice"))
+    # every file pruned: the first file's footer gives the columns (one GET)
+    empty = d.read(columns=columns, filters=[("year", "=", 1990)])
+    q = classify(s3["counter"].take(), lineitem)
+    assert empty.num_rows == 0 and empty.column_names == columns
+    assert (q["LIST"], q["HEAD"], q["footer"], q["data"]) == (0, 0, 1, 0)
