@@ -112,7 +112,8 @@ def row(rec, sink):
     if rec.get("input") == "write":
         cols.append(f"{arm(rec, 'quiver', sink).get('gate_reply', {}).get('files', '-')} files")
     else:
-        cols.append(f"{q.get('files_pruned')} pruned, {q.get('bytes_read', 0) / 1e6:.1f} MB"
+        opened = f"{q['files_opened']} opened, " if q and "files_opened" in q else ""
+        cols.append(f"{q.get('files_pruned')} pruned, {opened}{q.get('bytes_read', 0) / 1e6:.1f} MB"
                     if q else "-")
     if rec.get("input") == "s3":
         req = rec.get("s3_requests", {})
@@ -133,7 +134,7 @@ def row(rec, sink):
 def table(recs, sink, where):
     head = ["case", "rows kept", "rows", "Quiver ms"] + [f"{p} ms (Q/p)" for p in PEERS[sink]]
     head += ["fastest", "Q/fastest", "95% interval", "control", "verdict",
-             "Quiver files" if where == "write" else "Quiver: files pruned, bytes read"]
+             "Quiver files" if where == "write" else "Quiver: files pruned, opened, bytes read"]
     if where == "s3":
         head.append("requests (one read)")
     head.append("flags")

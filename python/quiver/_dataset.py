@@ -17,7 +17,8 @@ import threading
 from urllib.parse import unquote
 
 from quiver import _dataset_schema as _schema
-from quiver._dataset_fs import GLOB_CHARS, Place
+from quiver import _filesystem
+from quiver._dataset_fs import GLOB_CHARS, Place, _hidden
 from quiver._dataset_write import HIVE_NULL
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
@@ -41,11 +42,6 @@ def _hive_keys(relpath):
     return keys
 
 
-def _ignored(relpath):
-    """pyarrow's ignore_prefixes: a file or directory named '.x' or '_x'."""
-    return any(part.startswith((".", "_")) for part in relpath.split("/"))
-
-
 def _infer_type(values):
     """pyarrow's hive inference: int32 if every value is an integer that fits,
     else string."""
@@ -56,10 +52,32 @@ def _infer_type(values):
 
 
 class _File:
-    __slots__ = ("path", "keys")
+    """A data file: its path, its partition keys ({key: value text or None};
+    the files of one directory share one dict, which is never modified) and
+    what the directory listing said of it (`listed`: fsspec's info dict or a
+    pyarrow.fs.FileInfo, whose size opens it without a request; None)."""
 
-    def __init__(self, path, keys):
-        self.path, self.keys = path, keys
+    __slots__ = ("path", "keys", "listed")
+
+    def __init__(self, path, keys, listed=None):
+        self.path, self.keys, self.listed = path, keys, listed
+
+
+def _files_of(found, partitioning):
+    """[_File] of [(path, relative path, listed)]: each directory's keys
+    parsed once, its files sharing them."""
+    by_dir, out, none = {}, [], {}
+    for path, rel, listed in found:
+        if not partitioning:
+            out.append(_File(path, none, listed))
+            continue
+        cut = rel.rfind("/")
+        d = rel[:cut] if cut >= 0 else ""
+        keys = by_dir.get(d)
+        if keys is None:
+            keys = by_dir[d] = _hive_keys(rel)
+        out.append(_File(path, keys, listed))
+    return out
 
 
 class ParquetDataset:
@@ -102,28 +120,42 @@ class ParquetDataset:
         found, self._place, summary = self._discover(path_or_paths, filesystem)
         # With a _metadata file: its path, and each file's row groups in it.
         self._summary, self._summary_groups = summary if summary else (None, None)
-        files = [_File(p, _hive_keys(rel) if partitioning else {}) for p, rel in found]
+        files = _files_of(found, partitioning)
         if not files:
             raise q.InvalidError(f"ParquetDataset: no file in {path_or_paths!r}")
         self._files = files
-        self._keys = list(dict.fromkeys(k for f in files for k in f.keys))
+        # Key names, types and dictionaries from the distinct key dicts (one
+        # per directory), in the order the files first show them.
+        distinct = list({id(f.keys): f.keys for f in files}.values())
+        self._keys = list(dict.fromkeys(k for keys in distinct for k in keys))
         self._key_types = {}
         for k in self._keys:
             user = self._user_field(k)
             self._key_types[k] = user.type if user is not None else \
-                _infer_type([f.keys.get(k) for f in files])
+                _infer_type([keys.get(k) for keys in distinct])
         self._dictionaries = {k: list(dict.fromkeys(
-            _schema.typed(f.keys.get(k), self._key_types[k]) for f in files
-            if f.keys.get(k) is not None)) for k in self._keys}
+            _schema.typed(keys.get(k), self._key_types[k]) for keys in distinct
+            if keys.get(k) is not None)) for k in self._keys}
         self._schema = None
         self._read_stats, self._files_pruned = _sum_stats([]), 0
+        self._files_opened = self._opens_last = 0
+        # What every read of the dataset shares, built once when first
+        # needed: "rows" (the key combinations' KeyRows), "key_types" (the
+        # partition columns' Arrow types). Not pickled (quiver.dask ships a
+        # copy of the dataset): a copy builds its own.
+        self._memo = {}
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_memo"] = {}
+        return state
 
     # --- discovery -----------------------------------------------------------------
 
     @staticmethod
     def _discover(path_or_paths, filesystem):
-        """([(path, path the keys are parsed from)], the Place, the _metadata
-        file's path or None)."""
+        """([(path, path the keys are parsed from, what the listing said of
+        it or None)], the Place, the _metadata file's path or None)."""
         if isinstance(path_or_paths, (list, tuple)):
             if not path_or_paths:
                 raise _quiver().InvalidError("ParquetDataset: an empty list of files")
@@ -133,31 +165,31 @@ class ParquetDataset:
                     raise _quiver().InvalidError(
                         f"ParquetDataset: the files are on different filesystems "
                         f"({path_or_paths[0]!r} and {given!r})")
-            return [(p.root, p.root) for p in places], places[0], None
+            return [(p.root, p.root, None) for p in places], places[0], None
         place = Place(path_or_paths, filesystem)
         root = place.root
         if any(c in root for c in GLOB_CHARS) and not place.exists(root):
-            return [(p, rel) for p, rel in place.glob(root) if not _ignored(rel)], place, None
+            return [(p, rel, None) for p, rel in place.glob(root) if not _hidden(rel)], \
+                place, None
         # On a remote filesystem each call is a request: one recursive listing
         # tells a directory (files below the root), its files and whether it
         # has a _metadata file. (Nothing below the root: a file, an empty
         # directory or nothing, told apart as on a local path.)
         listing = _remote_listing(place) if place.kind != "local" else None
         if listing:
-            if any(rel == "_metadata" for _, rel in listing):
+            if any(e[1] == "_metadata" for e in listing):
                 found, groups = _summary_files(place, known=True)
                 return found, place, (place.join("_metadata"), groups)
-            return [(p, rel) for p, rel in listing if not _ignored(rel)], place, None
+            return [e for e in listing if not _hidden(e[1])], place, None
         if place.isdir(root):
             summary = _summary_files(place)
             if summary is not None:
                 found, groups = summary
                 return found, place, (place.join("_metadata"), groups)
-            found = [(p, rel) for p, rel in place.files_under(root) if not _ignored(rel)]
-            return found, place, None
+            return place.listing(root), place, None
         if not place.exists(root):
             raise _quiver().IOError(f"{place.name(root)}: no such file or directory")
-        return [(root, os.path.basename(root))], place, None
+        return [(root, os.path.basename(root), None)], place, None
 
     def _user_field(self, name):
         s = self._user_schema
@@ -191,7 +223,7 @@ class ParquetDataset:
             try:
                 self._schema = self._result_schema(self._file_schema(opened))
             finally:
-                _close(opened)
+                self._keep(opened)
         return self._schema
 
     @property
@@ -199,52 +231,95 @@ class ParquetDataset:
         """What the last read() or iter_batches() did: ParquetFile.read_stats's
         counters summed over the files read (iter_batches adds each batch's
         work as it is read), and files_pruned: the files the partition key
-        filters left unopened."""
-        return dict(self._read_stats, files_pruned=self._files_pruned)
+        filters left unopened, and files_opened: the files it opened (a
+        footer read each; those .schema opened are not opened again)."""
+        return dict(self._read_stats, files_pruned=self._files_pruned,
+                    files_opened=self._files_opened)
 
     # --- reading ---------------------------------------------------------------------
 
     def _open_one(self, f):
         q = _quiver()
         try:
-            return f, q.ParquetFile(f.path, filesystem=self._place.fs, **self._read_options)
+            return f, self._parquet_file(f)
         except q.QuiverError as e:
             name = self._place.name(f.path)
             if str(e).startswith(name) or str(e).startswith(f"'{name}'"):
                 raise
             raise type(e)(f"{name}: {e}") from e
 
+    def _parquet_file(self, f):
+        """The ParquetFile of a data file; a file the remote listing found is
+        opened with the size the listing gave (no request before the
+        footer's)."""
+        q = _quiver()
+        place = self._place
+        if place.kind == "local" or f.listed is None:
+            return q.ParquetFile(f.path, filesystem=place.fs, **self._read_options)
+        remote = _filesystem.open_listed(place.kind, place.fs, f.path, place.name(f.path),
+                                         f.listed)
+        try:
+            with _filesystem.naming(remote):
+                pf = q.ParquetFile(remote, **self._read_options)
+        except BaseException:
+            remote.close()
+            raise
+        # Closed with the ParquetFile, as a file it opens on a filesystem.
+        pf._opened, pf._close_source = remote, True
+        return pf
+
     def _open(self, files, use_threads=False):
         """[(file, ParquetFile)]: the footers read, several files at once with
-        use_threads (a remote file's open is a round trip); on an error every
-        file opened is closed."""
-        if not use_threads or len(files) < 2:
-            opened = []
+        use_threads or on a remote filesystem (a remote open waits on the
+        network, as pyarrow's I/O threads do whatever use_threads says). A
+        file .schema opened and kept (_keep) is taken, not opened again: its
+        footer is read once. On an error every file opened is closed."""
+        spare = self._memo.setdefault("spare", {})
+        opened = [(f, spare.pop(f.path, None)) for f in files]
+        todo = [i for i, (_, pf) in enumerate(opened) if pf is None]
+        parallel = (use_threads or self._place.kind != "local") and len(todo) > 1
+        futures = [_pool().submit(self._open_one, files[i]) for i in todo] if parallel else []
+        error = None
+        for n, i in enumerate(todo):
             try:
-                for f in files:
-                    opened.append(self._open_one(f))
-            except BaseException:
-                _close(opened)
-                raise
-            return opened
-        futures = [_pool().submit(self._open_one, f) for f in files]
-        opened, error = [], None
-        for fut in futures:
-            try:
-                opened.append(fut.result())
+                opened[i] = futures[n].result() if parallel else self._open_one(files[i])
             except BaseException as e:  # noqa: BLE001 - the first is raised once all are done
                 error = error or e
+                if not parallel:
+                    break
         if error is not None:
-            _close(opened)
+            _close([(f, pf) for f, pf in opened if pf is not None])
             raise error
+        self._opens_last = len(todo)
         return opened
+
+    def _keep(self, opened):
+        """The files .schema opened, kept open for the next read (which takes
+        those it reads: their footers are read once), up to _KEEP_OPEN of
+        them; the others closed. (A read closes its files: the next read
+        opens them again, as a new dataset would.)"""
+        spare = self._memo.setdefault("spare", {})
+        for f, pf in opened:
+            if len(spare) < _KEEP_OPEN and spare.setdefault(f.path, pf) is pf:
+                continue
+            pf.close()
 
     def _file_schema(self, opened):
         """The unified schema of the files' columns (with schema=, its fields
         less the partition keys)."""
-        schemas = [(self._place.name(f.path), pf.schema_arrow) for f, pf in opened]
         if self._user_schema is not None:
             return _schema.without(self._user_schema, self._keys)
+        # Files whose schemas print the same have the same fields: the first
+        # file of each distinct schema stands for the others (one schema
+        # imported for a dataset whose files agree).
+        seen, schemas = set(), []
+        for f, pf in opened:
+            text = pf._file.schema_string()
+            if text not in seen:
+                seen.add(text)
+                schemas.append((self._place.name(f.path), pf.schema_arrow))
+        if len(schemas) == 1 and self._promote != "permissive":
+            return schemas[0][1]  # (unify's answer: every file's schema is the first's)
         return _schema.unify(schemas, self._promote == "permissive")
 
     def _pkeys(self, file_schema):
@@ -254,8 +329,12 @@ class ParquetDataset:
         return [k for k in self._keys if k not in file_schema.names]
 
     def _result_schema(self, file_schema):
-        return _schema.with_partitions(file_schema, self._pkeys(file_schema), self._key_types,
-                                       self._dictionaries, self._user_schema)
+        types = self._memo.get("key_types")
+        if types is None:
+            types = self._memo["key_types"] = {k: _schema.key_type(
+                self._key_types[k], self._dictionaries[k]) for k in self._keys}
+        return _schema.with_partitions(file_schema, self._pkeys(file_schema), types,
+                                       self._user_schema)
 
     def _plan(self, filters):
         """[(file, pushed Expression or None, post Expression or None)] of the
@@ -269,9 +348,13 @@ class ParquetDataset:
             groups = self._summary_groups
             may_match = lambda f, conjunctions: _dataset_summary.may_match(  # noqa: E731
                 groups.get(f.path, []), conjunctions)
+        rows = self._memo.get("rows")
+        if rows is None:
+            rows = self._memo["rows"] = _dataset_filter.KeyRows(self._keys, self._key_types,
+                                                                 self._files)
         return _dataset_filter.plan(self._files, self._keys, self._key_types,
                                     [f for f in (self._filters, filters) if f is not None],
-                                    may_match)
+                                    may_match, rows)
 
     def read(self, columns=None, use_threads=True, filters=None):
         """The rows of every file (after pruning) as one quiver.Table, files in
@@ -289,20 +372,94 @@ class ParquetDataset:
         if not files:  # every file pruned: the empty result needs the schema
             return self._empty(columns)
         opened = self._open(files, use_threads)
+        self._files_opened = self._opens_last
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
             names = self._names(result, columns)
-            jobs = [(pf, f, file_schema, names, pushed, post, use_threads, batch_size)
-                    for (f, pf), (_, pushed, post) in zip(opened, plan)]
-            if use_threads and len(jobs) > 1:
-                tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
+            fast = self._plain_columns(opened, plan, file_schema, names)
+            if fast is not None:
+                tables = self._read_plain(opened, plan, fast, use_threads, batch_size)
             else:
-                tables = [self._read_one(*job) for job in jobs]
+                jobs = [(pf, f, file_schema, names, pushed, post, use_threads, batch_size)
+                        for (f, pf), (_, pushed, post) in zip(opened, plan)]
+                if use_threads and len(jobs) > 1:
+                    tables = list(_pool().map(lambda job: self._read_one(*job), jobs))
+                else:
+                    tables = [self._read_one(*job) for job in jobs]
             self._read_stats = _sum_stats(pf.read_stats for _, pf in opened)
         finally:
             _close(opened)
+        if fast is not None:
+            return self._assemble(tables, files, file_schema, names)
         return q.concat_tables(tables)
+
+    def _plain_columns(self, opened, plan, file_schema, names):
+        """The file columns every file is read with when no file needs
+        _finish's per-file work (every file's schema printing as the
+        first's, the columns wanted there with the unified types, no filter
+        applied after the keys are added, no duplicate name), else None."""
+        if not names or len(set(names)) != len(names) or any(p is not None for _, _, p in plan):
+            return None
+        first = opened[0][1]._file.schema_string()
+        if any(pf._file.schema_string() != first for _, pf in opened[1:]):
+            return None
+        pkeys = self._pkeys(file_schema)
+        wanted = [n for n in names if n not in pkeys]
+        have = opened[0][1].schema_arrow
+        for n in wanted:
+            if n not in have.names or str(have.field(have.get_field_index(n)).type) != \
+                    str(file_schema.field(file_schema.get_field_index(n)).type):
+                return None
+        return wanted
+
+    def _read_plain(self, opened, plan, wanted, use_threads, batch_size):
+        """Each file's rows of the columns `wanted`, as the reader gives them."""
+        from quiver._parquet import _filter_expression
+
+        exprs = {}  # the files of a directory share their pushed expression
+
+        def expr(pushed):
+            if id(pushed) not in exprs:
+                exprs[id(pushed)] = _filter_expression(pushed)
+            return exprs[id(pushed)]
+
+        jobs = [(pf, expr(pushed)) for (_, pf), (_, pushed, _) in zip(opened, plan)]
+        threads = bool(use_threads)
+
+        def one(job):
+            return job[0]._reader().read(wanted, None, batch_size, job[1], threads)
+        if use_threads and len(jobs) > 1:
+            return list(_pool().map(one, jobs))
+        return [one(job) for job in jobs]
+
+    def _assemble(self, tables, files, file_schema, names):
+        """The result of _read_plain's tables: the file columns concatenated
+        (a chunk per file as the reader gave it), each partition column
+        built once per distinct value at the largest file's row count and
+        sliced per file (a chunk per file, as _finish adds it)."""
+        q = _quiver()
+        from quiver import _quiver as native
+
+        pkeys = self._pkeys(file_schema)
+        wanted = [n for n in names if n not in pkeys]
+        rows = [t.num_rows for t in tables]
+        merged = q.concat_tables(tables) if wanted else None
+        columns = []
+        for n in names:
+            if n not in pkeys:
+                columns.append(merged.column(wanted.index(n)))
+                continue
+            longest = {}
+            for f, r in zip(files, rows):
+                v = f.keys.get(n)
+                longest[v] = max(r, longest.get(v, 0))
+            base = {v: _schema.key_column(v, r, self._key_types[n],
+                                          dictionary=self._dictionaries[n])
+                    for v, r in longest.items()}
+            chunks = [base[f.keys.get(n)].slice(0, r) for f, r in zip(files, rows)]
+            columns.append(native._chunked_array(chunks, chunks[0].type))
+        return native._table_from_columns(columns, names, None)
 
     def iter_batches(self, batch_size=65536, columns=None, use_threads=True, filters=None):
         """The rows as quiver.RecordBatches of at most batch_size rows, file by
@@ -313,6 +470,7 @@ class ParquetDataset:
         if not plan:
             return
         opened = self._open([f for f, _, _ in plan], use_threads)
+        self._files_opened = self._opens_last
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -386,6 +544,7 @@ class ParquetDataset:
             opened = self._open([_File(self._summary, {})])
         else:
             opened = self._open(self._files[:1])
+        self._files_opened = self._opens_last
         try:
             file_schema = self._file_schema(opened)
             result = self._result_schema(file_schema)
@@ -398,15 +557,15 @@ class ParquetDataset:
 
 
 def _remote_listing(place):
-    """[(file, path under the root)] of every file below a remote root
-    (one listing), or [] when the root is no directory (a file, or
-    nothing)."""
+    """[(file, path under the root, what the listing said of it)] of every
+    file below a remote root (one listing; the _metadata file included), or
+    [] when the root is no directory (a file, or nothing)."""
     try:
-        listing = place.files_under(place.root)
+        listing = place.files_under(place.root, detail=True)
     except (FileNotFoundError, NotADirectoryError, OSError):
         return []
     prefix = place.root.rstrip("/") + "/"
-    return [(p, rel) for p, rel in listing if p.startswith(prefix)]
+    return [e for e in listing if e[0].startswith(prefix)]
 
 
 def _summary_files(place, known=False):
@@ -429,9 +588,13 @@ def _summary_files(place, known=False):
         raise q.InvalidError(f"{place.name(path)}: a _metadata file whose row groups name "
                              f"no file_path (write it with quiver.write_metadata from "
                              f"write_to_dataset's metadata_collector)")
-    found = [(place.join(*r.split("/")), r) for r in by_file]
-    return found, {p: by_file[r] for p, r in found}
+    found = [(place.join(*r.split("/")), r, None) for r in by_file]
+    return found, {p: by_file[r] for p, r, _ in found}
 
+
+# The files .schema keeps open for the next read (_keep): their footers are
+# read once; past this many, the others are closed.
+_KEEP_OPEN = 128
 
 _POOL = None
 _POOL_LOCK = threading.Lock()

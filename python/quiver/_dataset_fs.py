@@ -81,8 +81,11 @@ class Place:
         else:
             self.fs.delete_dir(path)
 
-    def files_under(self, path):
-        """Every file below a directory, sorted, as (path, path relative to it)."""
+    def files_under(self, path, detail=False):
+        """Every file below a directory, sorted, as (path, path relative to
+        it); detail: (path, relative path, what the listing said of the
+        file: fsspec's info dict, a pyarrow.fs.FileInfo, None for a local
+        file). One request on an object store."""
         out = []
         if self.kind == "local":
             # (os.walk's paths start with `path`: the relative path is the
@@ -92,12 +95,12 @@ class Place:
                 dirs.sort()
                 for f in files:
                     full = os.path.join(d, f)
-                    out.append((full, full[cut:].replace(os.sep, "/")))
+                    out.append((full, full[cut:].replace(os.sep, "/"), None))
         elif self.kind == "fsspec":
             prefix = path.rstrip("/") + "/"
-            for full in self.fs.find(path):
+            for full, info in self.fs.find(path, detail=True).items():
                 full = self.fs._strip_protocol(full)
-                out.append((full, full[len(prefix):] if full.startswith(prefix) else full))
+                out.append((full, full[len(prefix):] if full.startswith(prefix) else full, info))
         else:
             import pyarrow.fs as pafs
 
@@ -105,8 +108,23 @@ class Place:
             for info in self.fs.get_file_info(pafs.FileSelector(path, recursive=True)):
                 if info.type == pafs.FileType.File:
                     full = info.path
-                    out.append((full, full[len(prefix):] if full.startswith(prefix) else full))
-        return sorted(out)
+                    out.append((full, full[len(prefix):] if full.startswith(prefix) else full,
+                                info))
+        out.sort(key=lambda e: e[0])
+        return out if detail else [(full, rel) for full, rel, _ in out]
+
+    def listing(self, path):
+        """The data files below a directory, sorted, as files_under(detail=True)
+        gives them, less names starting with '.' or '_' (pyarrow's
+        ignore_prefixes): a local directory so named is not even entered
+        (os.scandir, no stat per file), an object store's one listing is
+        filtered. The sizes an object store's listing gives open the files
+        without asking again (quiver._filesystem.open_listed)."""
+        if self.kind == "local":
+            out = _scan_local(path)
+            out.sort(key=lambda e: e[0])
+            return out
+        return [e for e in self.files_under(path, detail=True) if not _hidden(e[1])]
 
     def glob(self, pattern):
         """The files a glob pattern matches, sorted, as (path, path relative to
@@ -125,3 +143,41 @@ class Place:
                            f"filesystem (pass the directory or a list of files)")
         prefix = base + "/" if base else ""
         return sorted((p, p[len(prefix):] if prefix and p.startswith(prefix) else p) for p in found)
+
+
+def _hidden(relpath):
+    """pyarrow's ignore_prefixes: a file or directory named '.x' or '_x'."""
+    return any(part.startswith((".", "_")) for part in relpath.split("/"))
+
+
+def _scan_local(root):
+    """[(path, relative path, None)] of the files below a local directory
+    (os.scandir: a directory entry's type comes with the listing, no stat
+    per file), names starting with '.' or '_' skipped and not entered;
+    symbolic links to directories are not followed (as os.walk). A
+    directory that cannot be listed is an error naming it."""
+    out = []
+    stack = [(root, "")]
+    while stack:
+        d, rel = stack.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = list(it)
+        except OSError as e:
+            from quiver import IOError as QuiverIOError
+
+            raise QuiverIOError(f"{d}: cannot list the directory: {e.strerror or e}") from e
+        for entry in entries:
+            name = entry.name
+            if name.startswith((".", "_")):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.is_symlink():
+                    stack.append((entry.path, rel + name + "/"))
+            else:
+                out.append((entry.path, rel + name, None))
+    return out

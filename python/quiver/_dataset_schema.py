@@ -134,12 +134,18 @@ def key_column(raw, n, key_type, plain=False, dictionary=None):
     return q.array(pa.DictionaryArray.from_arrays(indices, values))
 
 
-def with_partitions(file_schema, keys, key_types, dictionaries, user_schema):
-    """The result schema: the file columns, then the partition keys."""
+def key_type(key_type, dictionary):
+    """The Arrow type of a partition column (key_column's)."""
+    return key_column(None, 0, key_type, dictionary=dictionary).type
+
+
+def with_partitions(file_schema, keys, types, user_schema):
+    """The result schema: the file columns, then the partition keys
+    (`types`: {key: its Arrow type})."""
     q = _quiver()
     fields = list(file_schema)
     for k in keys:
-        fields.append(q.field(k, key_column(None, 0, key_types[k], dictionary=dictionaries[k]).type))
+        fields.append(q.field(k, types[k]))
     if user_schema is not None:
         order = {n: i for i, n in enumerate(user_schema.names)}
         fields.sort(key=lambda f: order.get(f.name, len(order)))

@@ -270,11 +270,29 @@ def open_input(source, filesystem):
         return source, None
     if target.kind == "local":
         return target.path, None
+    f = _open_remote(target, None)
+    return f, f
+
+
+def open_listed(kind, fs, path, name, listed):
+    """A file a directory listing found on a filesystem (kind 'fsspec' or
+    'pyarrow', as _filesystem_kind tells them), as open_input's file object:
+    `listed` is what the listing said of it; fsspec's info dict gives the
+    size, which opens the file without asking the filesystem again (s3fs's
+    and gcsfs's HEAD request). A pyarrow.fs.FileInfo is not used: pyarrow's
+    Python open_input_file takes a path only (its S3 file sends its own
+    HEAD); None asks as open_input does."""
+    return _open_remote(_Target(kind, path, fs, name), listed)
+
+
+def _open_remote(target, listed):
     try:
         if target.kind == "pyarrow":
+            # (pyarrow's Python open_input_file takes a path only, not the
+            # listing's FileInfo: its S3 file asks the object's size itself.)
             f = _RemoteFile(target.fs.open_input_file(target.path), target.name, True)
         else:
-            f = _RemoteFile(_fsspec_open_read(target.fs, target.path), target.name, False)
+            f = _RemoteFile(_fsspec_open_read(target.fs, target.path, listed), target.name, False)
     except OSError as e:
         raise _errors().IOError(f"{target.name}: {_why(e, 'reading')}") from e
     except ValueError as e:
@@ -282,7 +300,7 @@ def open_input(source, filesystem):
         # which cannot seek.
         raise _errors().IOError(f"{target.name}: cannot be read by ranges (it does not "
                                 f"seek: {type(e).__name__}: {e})") from e
-    return f, f
+    return f
 
 
 @contextlib.contextmanager
@@ -300,15 +318,40 @@ def naming(opened):
         raise type(e)(f"{opened.name}: {e}") from e
 
 
-def _fsspec_open_read(fs, path):
+def _fsspec_open_read(fs, path, listed=None):
     # cache_type="none": no read-ahead cache, each read fetches exactly the
     # range asked (s3fs, gcsfs, http, hf and every AbstractBufferedFile take
     # it; memory and local files ignore it).
-    try:
-        return fs.open(path, "rb", cache_type="none")
-    except TypeError:
-        # An implementation whose open() takes no cache options.
-        return fs.open(path, "rb")
+    # listed: the file's info dict from a listing (fs.find(detail=True)),
+    # which AbstractBufferedFile would otherwise ask for with fs.info() (a
+    # HEAD request on s3fs and gcsfs): its size= to open(), then as the
+    # file's `details` (s3fs reads the ETag there to check each range it
+    # fetches against the object listed).
+    options = {"cache_type": "none"}
+    size = listed.get("size") if isinstance(listed, dict) else None
+    if size is not None:
+        options["size"] = int(size)
+    while True:
+        try:
+            f = fs.open(path, "rb", **options)
+            break
+        except TypeError:
+            # An implementation whose open() takes no size, then no cache
+            # options.
+            if not options:
+                raise
+            options.pop("size" if "size" in options else "cache_type")
+    if size is not None and _takes_details(f):
+        f.details = listed
+    return f
+
+
+def _takes_details(f):
+    """Whether an fsspec file asks fs.info() for its `details` (an
+    AbstractBufferedFile that has not yet)."""
+    from fsspec.spec import AbstractBufferedFile
+
+    return isinstance(f, AbstractBufferedFile) and f._details is None
 
 
 # --- writing -------------------------------------------------------------------
