@@ -33,12 +33,17 @@ def _filter_fields(filters):
 
 class Part:
     """One unit of work: a file, the row groups of it to read (None: all), the
-    filter pushed into its read and the one applied after the keys are added."""
+    filter pushed into its read and the one applied after the keys are added;
+    `listed`: what the directory listing said of the file (its size opens it
+    in the worker without a HEAD request; None when unknown)."""
 
-    __slots__ = ("path", "keys", "row_groups", "pushed", "post", "num_rows", "size_bytes")
+    __slots__ = ("path", "keys", "row_groups", "pushed", "post", "num_rows", "size_bytes",
+                 "listed")
 
-    def __init__(self, path, keys, row_groups, pushed, post, num_rows, size_bytes):
+    def __init__(self, path, keys, row_groups, pushed, post, num_rows, size_bytes,
+                 listed=None):
         self.path, self.keys, self.row_groups = path, keys, row_groups
+        self.listed = listed
         self.pushed, self.post = pushed, post
         self.num_rows, self.size_bytes = num_rows, size_bytes
 
@@ -46,6 +51,7 @@ class Part:
         return {k: getattr(self, k) for k in self.__slots__}
 
     def __setstate__(self, state):
+        self.listed = None  # (a Part pickled before `listed` existed)
         for k, v in state.items():
             setattr(self, k, v)
 
@@ -75,7 +81,7 @@ class ReadPart:
         from quiver._dataset import _File
 
         ds = self.dataset
-        f = _File(part.path, part.keys)
+        f = _File(part.path, part.keys, part.listed)
         _, pf = ds._open_one(f)
         try:
             columns = ds._file_columns(self.names, part.post, pf, self.file_schema)
@@ -186,7 +192,7 @@ def plan(path, columns, filters, filesystem, split_row_groups, use_threads, who,
             everything = split_row_groups is False and len(chunk) == len(groups[f.path])
             parts.append(Part(f.path, f.keys, None if everything else [i for i, _ in chunk],
                               pushed, post, sum(rg.num_rows for _, rg in chunk),
-                              sum(rg.total_byte_size for _, rg in chunk)))
+                              sum(rg.total_byte_size for _, rg in chunk), f.listed))
     if not parts:  # everything pruned: one part reading no row group of the first file
-        parts.append(Part(kept[0].path, kept[0].keys, [], None, None, 0, 0))
+        parts.append(Part(kept[0].path, kept[0].keys, [], None, None, 0, 0, kept[0].listed))
     return reader, parts, ds._files[0].keys

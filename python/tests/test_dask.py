@@ -283,8 +283,12 @@ def test_on_s3_workers_write_and_read_client_fetches_footers(client, s3):  # noq
     assert [(e[1], e[2].startswith("bytes=")) for e in planned] == \
         [(f"/{BUCKET}/dask-hive/year=2022/part.1.0.parquet", True)]
     got = ddf.compute()
-    in_workers = [e for e in s3["counter"].take() if e[0] == "GET" and ".parquet" in e[1]]
+    events = s3["counter"].take()
+    in_workers = [e for e in events if e[0] == "GET" and ".parquet" in e[1]]
     assert in_workers and all("year=2022" in e[1] for e in in_workers)
+    # The workers open the object with the size the client's listing gave:
+    # no HEAD request for it.
+    assert [e for e in events if e[0] == "HEAD" and ".parquet" in e[1]] == []
     assert sorted(got["id"]) == sorted(df[df["year"] == 2022]["id"])
 
 
