@@ -31,3 +31,26 @@ def reader():
     Tests using it skip while quiver.read_table is not built."""
     from reader_compare import reader_api
     return reader_api()
+
+
+# `make test-python` runs two pytest-xdist workers with --dist loadfile: each file runs
+# whole on one worker, so its module-scoped fixtures (a moto S3 server on a free port,
+# generated files, an installed tree) start once; the files with the most tests go first.
+# The Dask LocalCluster (test_dask.py, 2 worker processes) and local Ray (test_ray.py,
+# ray.init(num_cpus=2)) files are one unit: one after the other on one worker, never both
+# clusters at once beside the other pytest worker on a 2-core machine.
+ONE_UNIT = {"test_dask.py": "dask+ray", "test_ray.py": "dask+ray"}
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own (firstresult)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            path = super()._split_scope(nodeid)
+            return ONE_UNIT.get(path.rsplit("/", 1)[-1], path)
+
+    return Scheduling(config, log)
