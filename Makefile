@@ -49,8 +49,12 @@ test-cpp: debug
 
 # pytest runs against the release tree's Python extension (build/release/python),
 # with the peer harness's scheduling rules (bench/peers/schedule_test.py: no peers run).
+# Two pytest-xdist workers; --dist loadfile runs each file whole on one worker, so
+# a module's fixtures (a moto S3 server, generated files) start once; Dask's and
+# Ray's files run one after the other (python/tests/conftest.py).
+# Serially: the same command without `-n 2 --dist loadfile`.
 test-python: deps-python release
-	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q python/tests bench/peers/schedule_test.py bench/peers/dataset_test.py
+	PYTHONPATH=$(CURDIR)/build/release/python .venv/bin/python -m pytest -q -n 2 --dist loadfile python/tests bench/peers/schedule_test.py bench/peers/dataset_test.py
 
 # Every bench target prints its wall time when it ends (its recipe is one
 # shell, so the clock covers all of it, installs and builds included).

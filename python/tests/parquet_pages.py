@@ -68,16 +68,24 @@ class CompactReader:
         return out
 
     def varint(self) -> int:
+        # Locals, not attributes, in this loop: it runs for every integer of every header.
+        buf, pos, end = self.buf, self.pos, self.end
         shift = 0
         result = 0
         while True:
-            b = self._byte()
+            if pos >= end:
+                self.pos = pos
+                raise ThriftError(f"unexpected end of data at byte {pos}")
+            b = buf[pos]
+            pos += 1
             result |= (b & 0x7F) << shift
             if not b & 0x80:
+                self.pos = pos
                 return result
             shift += 7
             if shift > 70:
-                raise ThriftError(f"varint too long at byte {self.pos}")
+                self.pos = pos
+                raise ThriftError(f"varint too long at byte {pos}")
 
     def zigzag(self) -> int:
         n = self.varint()
@@ -86,6 +94,12 @@ class CompactReader:
     def value(self, ctype: int, depth: int = 0) -> Any:
         if depth > self.max_depth:
             raise ThriftError("nesting too deep")
+        # The commonest first: integers and structs make up most of a page header.
+        if ctype == T_I32 or ctype == T_I64 or ctype == T_I16:
+            n = self.varint()
+            return (n >> 1) ^ -(n & 1)
+        if ctype == T_STRUCT:
+            return self.struct(depth + 1)
         if ctype == T_TRUE:
             return True
         if ctype == T_FALSE:
@@ -93,8 +107,6 @@ class CompactReader:
         if ctype == T_BYTE:
             b = self._byte()
             return b - 256 if b >= 128 else b
-        if ctype in (T_I16, T_I32, T_I64):
-            return self.zigzag()
         if ctype == T_DOUBLE:
             return struct.unpack("<d", self._bytes(8))[0]
         if ctype == T_BINARY:
@@ -127,16 +139,19 @@ class CompactReader:
                 v = self._byte() == 1 if vtype in (T_TRUE, T_FALSE) else self.value(vtype, depth + 1)
                 out[k] = v
             return out
-        if ctype == T_STRUCT:
-            return self.struct(depth + 1)
         raise ThriftError(f"unknown compact type {ctype} at byte {self.pos}")
 
     def struct(self, depth: int = 0) -> Dict[int, Any]:
         """A struct as {field id: value}; unknown fields are decoded like any other."""
         fields: Dict[int, Any] = {}
         last_id = 0
+        buf = self.buf
         while True:
-            header = self._byte()
+            pos = self.pos
+            if pos >= self.end:
+                raise ThriftError(f"unexpected end of data at byte {pos}")
+            header = buf[pos]
+            self.pos = pos + 1
             if header == T_STOP:
                 return fields
             ctype = header & 0x0F
