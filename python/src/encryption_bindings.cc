@@ -55,6 +55,9 @@ void BindEncryption(nb::module_& m) {
         if (!footer_key_metadata.is_none()) p->footer_key_metadata = Bytes(footer_key_metadata);
         return NativeEncryptionProperties{std::move(p)};
       },
+      nb::arg("footer_key"), nb::arg("column_keys"), nb::arg("column_key_metadata"),
+      nb::arg("aad_prefix").none(), nb::arg("store_aad_prefix"), nb::arg("ctr"),
+      nb::arg("plaintext_footer"), nb::arg("footer_key_metadata").none(),
       "Private: quiver.encryption_properties builds its value with it.");
 }
 

@@ -95,6 +95,9 @@ def test_page_index_statistics_threads_and_checksums_on_encrypted_files(tmp_path
     assert (stats.min, stats.max) == (5000, 9999)
     assert md.row_group(0).column(0).has_offset_index
     assert md.row_group(0).column(0).has_column_index
+    ours = quiver.read_table(path, decryption_properties=quiver.decryption_properties(KEY_256),
+                             page_checksum_verification=True)
+    assert ours.to_pyarrow().equals(table)
 
 
 def test_cdc_on_encrypted_files(tmp_path):

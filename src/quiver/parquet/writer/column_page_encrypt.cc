@@ -3,8 +3,8 @@
 // 4 and 5): the page as it would be stored (v2 levels, then the body
 // compressed) is one module, its header (whose compressed_page_size is
 // that module's size) another, with the data page ordinal in both AADs.
-// The CRC, when asked for, is that of the page before encryption (what a
-// reader checks once it has decrypted it).
+// The CRC, when asked for, is that of the page module as stored (what
+// Arrow C++ writes and checks, before decrypting).
 #include <algorithm>
 #include <cstring>
 
@@ -45,29 +45,30 @@ Result<int64_t> ColumnChunkWriter::Impl::WriteEncryptedPage(format::PageHeader* 
   if (!compress && body_len > 0) std::memcpy(values_at, body, static_cast<size_t>(body_len));
   sealed_.UnsafeSetSize(prefix_len + stored);
   if (v2) header->data_page_header_v2->is_compressed = compress;
-  if (options_.page_checksum) {
-    header->crc = static_cast<int32_t>(Crc32(sealed_.data(), sealed_.size()));
-  }
   const int page = dictionary ? -1 : data_page_ordinal_;
   const ModuleType body_type = dictionary ? ModuleType::kDictionaryPage : ModuleType::kDataPage;
   const ModuleType head_type =
       dictionary ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader;
-  const int64_t module_size = sealed_.size() + encryptor.Overhead(body_type);
+  // The page module first: the header states its size and CRC.
+  compressed_.Clear();
+  QUIVER_RETURN_NOT_OK(compressed_.Reserve(sealed_.size() + encryption::kGcmOverhead + 16));
+  QUIVER_ASSIGN_OR_RAISE(const int64_t module, encryptor.Encrypt(body_type, page, sealed_.data(),
+                                                                 sealed_.size(), compressed_.data()));
+  if (options_.page_checksum) header->crc = static_cast<int32_t>(Crc32(compressed_.data(), module));
   page_head_.Clear();
-  QUIVER_RETURN_NOT_OK(PutPageHeader(header, prefix_len + body_len, module_size, &page_head_));
-  const int64_t total = page_head_.size() + encryptor.Overhead(head_type) + module_size;
+  QUIVER_RETURN_NOT_OK(PutPageHeader(header, prefix_len + body_len, module, &page_head_));
+  const int64_t total = page_head_.size() + encryptor.Overhead(head_type) + module;
   const int64_t start = out->size();
   // (+16: EVP's final call may write a block's room; it writes nothing for GCM/CTR.)
   QUIVER_RETURN_NOT_OK(out->Reserve(total + 16));
   uint8_t* const dst = out->data() + start;
   QUIVER_ASSIGN_OR_RAISE(const int64_t head,
                          encryptor.Encrypt(head_type, page, page_head_.data(), page_head_.size(), dst));
-  QUIVER_ASSIGN_OR_RAISE(const int64_t module,
-                         encryptor.Encrypt(body_type, page, sealed_.data(), sealed_.size(), dst + head));
   if (head + module != total) {
     return Status::Invalid("column '", column_.path, "': internal error: an encrypted page of ",
                            head + module, " bytes, expected ", total);
   }
+  std::memcpy(dst + head, compressed_.data(), static_cast<size_t>(module));
   out->UnsafeSetSize(start + total);
   if (!dictionary) ++data_page_ordinal_;
   if (stream != nullptr) {
