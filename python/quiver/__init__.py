@@ -64,6 +64,7 @@ from quiver._quiver import (  # noqa: E402
 )
 
 from quiver._decryption import DecryptionProperties, decryption_properties  # noqa: E402,F401
+from quiver._encryption import EncryptionProperties, encryption_properties  # noqa: E402,F401
 from quiver._parquet import (  # noqa: E402
     BloomFilter,
     ColumnChunkMetaData,

@@ -381,6 +381,7 @@ NB_MODULE(_quiver, m) {
         "A Quiver array from any object with __arrow_c_array__");
   BindOutput(m);
   BindWriter(m);
+  BindEncryption(m);
   BindAppend(m);
   BindCsv(m);
   BindJson(m);

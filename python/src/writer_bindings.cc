@@ -183,7 +183,9 @@ WriterOptions ParseWriterOptions(nb::dict kwargs) {
       }
     } else if (key == "fsync") {
       o.fsync = Bool(value, key);
-    } else if (key == "encryption_properties" || key == "metadata_collector") {
+    } else if (key == "encryption_properties") {
+      if (!value.is_none()) o.encryption_properties = ToEncryptionProperties(value);
+    } else if (key == "metadata_collector") {
       // Named by docs/interfaces.md, not built yet.
       if (!value.is_none()) Raise(Status::NotImplemented("option ", key, " is not implemented yet"));
     } else if (key == "version") {

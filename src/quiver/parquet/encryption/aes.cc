@@ -186,26 +186,37 @@ Result<std::string> GcmTag(std::string_view key, const uint8_t* nonce, std::stri
   return tag;
 }
 
+Result<int64_t> EncryptModuleTo(bool ctr, std::string_view key, std::string_view aad,
+                                const uint8_t* nonce, const uint8_t* in, int64_t size,
+                                uint8_t* out) {
+  const int64_t overhead = ctr ? kCtrOverhead : kGcmOverhead;
+  if (size + overhead - kLengthSize > std::numeric_limits<int32_t>::max()) {
+    return Status::Invalid("a module of ", size, " bytes is too large to encrypt (2 GiB limit)");
+  }
+  bit_util::StoreLittleEndian<uint32_t>(out, static_cast<uint32_t>(size + overhead - kLengthSize));
+  std::memcpy(out + kLengthSize, nonce, kNonceSize);
+  uint8_t* body = out + kLengthSize + kNonceSize;
+  if (ctr) {
+    QUIVER_RETURN_NOT_OK(Ctr(key, nonce, in, size, body));
+  } else {
+    QUIVER_RETURN_NOT_OK(Gcm(true, key, nonce, aad, in, size, body, nullptr, body + size));
+  }
+  return size + overhead;
+}
+
 Result<std::string> EncryptModule(bool ctr, std::string_view key, std::string_view aad,
                                   std::string_view nonce, std::string_view plaintext) {
   if (static_cast<int64_t>(nonce.size()) != kNonceSize) {
     return Status::Invalid("a nonce has 12 bytes, not ", nonce.size());
   }
   const int64_t size = static_cast<int64_t>(plaintext.size());
-  const int64_t overhead = ctr ? kCtrOverhead : kGcmOverhead;
-  std::string out(static_cast<size_t>(size + overhead + 16), '\0');
-  uint8_t* p = reinterpret_cast<uint8_t*>(out.data());
-  bit_util::StoreLittleEndian<uint32_t>(p, static_cast<uint32_t>(size + overhead - kLengthSize));
-  std::memcpy(p + kLengthSize, nonce.data(), kNonceSize);
-  uint8_t* body = p + kLengthSize + kNonceSize;
-  const uint8_t* in = reinterpret_cast<const uint8_t*>(plaintext.data());
-  if (ctr) {
-    QUIVER_RETURN_NOT_OK(Ctr(key, U(nonce.data()), in, size, body));
-  } else {
-    QUIVER_RETURN_NOT_OK(
-        Gcm(true, key, U(nonce.data()), aad, in, size, body, nullptr, body + size));
-  }
-  out.resize(static_cast<size_t>(size + overhead));
+  // (+16: room for EVP's final block, which writes nothing for GCM/CTR.)
+  std::string out(static_cast<size_t>(size + kGcmOverhead + 16), '\0');
+  QUIVER_ASSIGN_OR_RAISE(
+      int64_t n, EncryptModuleTo(ctr, key, aad, U(nonce.data()),
+                                 reinterpret_cast<const uint8_t*>(plaintext.data()), size,
+                                 reinterpret_cast<uint8_t*>(out.data())));
+  out.resize(static_cast<size_t>(n));
   return out;
 }
 

@@ -75,6 +75,12 @@ Result<std::string> GcmTag(std::string_view key, const uint8_t* nonce, std::stri
 Result<std::string> EncryptModule(bool ctr, std::string_view key, std::string_view aad,
                                   std::string_view nonce, std::string_view plaintext);
 
+// The same into out[0, size + overhead) for a plaintext of `size` bytes at
+// `in` (the writer's path: no copy); returns the module's size.
+Result<int64_t> EncryptModuleTo(bool ctr, std::string_view key, std::string_view aad,
+                                const uint8_t* nonce, const uint8_t* in, int64_t size,
+                                uint8_t* out);
+
 // Constant-time comparison, and wiping of secret bytes (OPENSSL_cleanse).
 bool BytesEqual(const void* a, const void* b, size_t size);
 void Wipe(std::string* secret);

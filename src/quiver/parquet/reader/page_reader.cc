@@ -480,10 +480,12 @@ struct PageReader::Impl {
       }
       QUIVER_RETURN_NOT_OK(OnPage(CheckPageFields(h, info.index)));
       QUIVER_ASSIGN_OR_RAISE(const uint8_t* body, ReadBody());
+      // The CRC covers the page as stored: an encrypted page's module (as
+      // Arrow C++ writes and checks it), before it is decrypted.
+      QUIVER_RETURN_NOT_OK(CheckCrc(body));
       if (decryptor != nullptr) {
         QUIVER_ASSIGN_OR_RAISE(body, DecryptBody(body));
       }
-      QUIVER_RETURN_NOT_OK(CheckCrc(body));
       if (type == format::PageType::kDictionaryPage) {
         QUIVER_RETURN_NOT_OK(ReadDictionaryPage(body));
       } else if (type == format::PageType::kDataPage) {

@@ -63,7 +63,7 @@ Status ColumnChunkWriter::Impl::WriteDictionaryPage(MutableBuffer* out, io::Outp
   dph.is_sorted = false;  // as Arrow C++ writes it: identical page bytes dedup across writers
   AddEncodingStat(format::PageType::kDictionaryPage, dph.encoding);
   if (stream != nullptr && codec_ == nullptr && !options_.page_checksum &&
-      values_->dictionary_streams()) {
+      options_.encryptor == nullptr && values_->dictionary_streams()) {
     // Stored as is: the header, then the body from the value writer in
     // pieces (a large Arrow dictionary is not copied into a page first).
     const int64_t body_len = values_->dictionary_plain_bytes();

@@ -65,6 +65,9 @@ Result<int64_t> ColumnChunkWriter::Impl::WritePage(format::PageHeader* header, M
 Result<int64_t> ColumnChunkWriter::Impl::WritePage(format::PageHeader* header, const uint8_t* body, int64_t body_len,
                           MutableBuffer* owner, const uint8_t* prefix, int64_t prefix_len,
                           MutableBuffer* out, io::OutputStream* stream) {
+  if (options_.encryptor != nullptr) {
+    return WriteEncryptedPage(header, body, body_len, prefix, prefix_len, out, stream);
+  }
   bool compress = true;
   if (header->data_page_header_v2.has_value()) {
     // A v2 page without values (all null) is stored as is (nothing to

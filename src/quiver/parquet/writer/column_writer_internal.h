@@ -44,6 +44,10 @@
 
 namespace quiver::parquet {
 
+namespace encryption {
+class ChunkEncryptor;  // encryption/file_encryptor_internal.h
+}  // namespace encryption
+
 struct ColumnChunkOptions {
   DataPageVersion page_version = DataPageVersion::kV1;
   // Format 1.0: dictionary pages and dictionary-encoded data pages are
@@ -71,6 +75,9 @@ struct ColumnChunkOptions {
   std::optional<BloomFilterOptions> bloom_filter;
   // Content-defined chunking: each chunk of a write call ends its page.
   std::optional<cdc::ChunkerOptions> cdc;
+  // Parquet Modular Encryption: the chunk's modules (page headers and
+  // bodies) are encrypted with it; nullptr: a plaintext chunk.
+  std::shared_ptr<const encryption::ChunkEncryptor> encryptor;
   MemoryPool* pool = DefaultMemoryPool();
 };
 
@@ -142,7 +149,8 @@ class ColumnChunkWriter::Impl {
         scratch_(options.pool),
         page_levels_buf_(options.pool),
         compressed_(options.pool),
-        page_head_(options.pool) {}
+        page_head_(options.pool),
+        sealed_(options.pool) {}
   Status Init();
   Status Write(const LeafLevels& levels);
   Status WriteChunked(const LeafLevels& levels);
@@ -207,6 +215,11 @@ class ColumnChunkWriter::Impl {
                             int64_t stored_len, MutableBuffer* stored_in, const uint8_t* prefix,
                             int64_t prefix_len, MutableBuffer* out, io::OutputStream* stream);
   Status HandOver(MutableBuffer* buffer, io::OutputStream* stream);
+  // WritePage of an encrypted chunk (column_page_encrypt.cc): the body
+  // compressed into sealed_, encrypted with the header as two modules.
+  Result<int64_t> WriteEncryptedPage(format::PageHeader* header, const uint8_t* body,
+                                     int64_t body_len, const uint8_t* prefix, int64_t prefix_len,
+                                     MutableBuffer* out, io::OutputStream* stream);
   Status FlushPage();
   format::Statistics PageStatistics(const EncodedStatistics& s) const;
   format::Encoding DictionaryPageEncoding() const;
@@ -264,6 +277,8 @@ class ColumnChunkWriter::Impl {
   MutableBuffer page_levels_buf_;  // FlushPage's levels written apart
   MutableBuffer compressed_;  // CompressPage's large pages, handed over
   MutableBuffer page_head_;   // CompressPage's header
+  MutableBuffer sealed_;      // WriteEncryptedPage's plaintext page
+  int data_page_ordinal_ = 0;  // of the next encrypted data page
   int64_t num_pages_ = 0;
   int64_t num_rows_ = 0;
   int64_t num_levels_ = 0;

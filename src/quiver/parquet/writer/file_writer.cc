@@ -12,6 +12,7 @@
 #include "quiver/parquet/schema/arrow_to_parquet_internal.h"
 #include "quiver/parquet/thrift/compact_protocol_internal.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
+#include "quiver/parquet/writer/encrypted_parts_internal.h"
 #include "quiver/parquet/writer/key_value_internal.h"
 #include "quiver/parquet/writer/parallel_fields_internal.h"
 #include "quiver/util/thread_pool.h"
@@ -37,6 +38,9 @@ class FileWriter::Impl {
   }
 
   Status OpenAppend(const std::string& path, const AppendBase& base) {
+    if (options_.encryption_properties != nullptr) {
+      return Status::NotImplemented("appending with encryption_properties is not built yet");
+    }
     QUIVER_ASSIGN_OR_RAISE(owned_sink_, io::AtomicFileOutputStream::Open(path, options_.fsync));
     sink_ = owned_sink_.get();
     write_magic_ = false;  // the copied bytes start with it
@@ -258,10 +262,10 @@ class FileWriter::Impl {
                                                      io::OutputStream* stream_to) {
     const int first = first_leaf_[static_cast<size_t>(i)];
     const int last = first_leaf_[static_cast<size_t>(i) + 1];
-    auto make_writer = [&](int leaf, io::OutputStream* sink) {
+    auto make_writer = [&](int leaf, io::OutputStream* sink) -> Result<std::unique_ptr<ColumnChunkWriter>> {
+      QUIVER_ASSIGN_OR_RAISE(ColumnChunkOptions co, ChunkOptions(leaf));
       return ColumnChunkWriter::Make(parquet_schema_.descriptor.column(leaf),
-                                     parquet_schema_.leaves[static_cast<size_t>(leaf)],
-                                     chunk_options_[static_cast<size_t>(leaf)], sink);
+                                     parquet_schema_.leaves[static_cast<size_t>(leaf)], co, sink);
     };
     std::vector<ColumnChunkOutput> outs;
     outs.reserve(static_cast<size_t>(last - first));
@@ -483,7 +487,17 @@ class FileWriter::Impl {
         co.cdc = cdc::ChunkerOptions{c.min_chunk_size, c.max_chunk_size, *cdc_mask};
       }
     }
-    if (write_magic_) QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
+    if (options_.encryption_properties != nullptr) {
+      std::vector<std::string> paths;
+      for (int i = 0; i < parquet_schema_.descriptor.num_columns(); ++i) {
+        paths.push_back(parquet_schema_.descriptor.column(i).path);
+      }
+      QUIVER_ASSIGN_OR_RAISE(encryptor_,
+                             encryption::MakeFileEncryptor(*options_.encryption_properties, paths));
+    }
+    if (write_magic_) {
+      QUIVER_RETURN_NOT_OK(sink_->Write(encryptor_ != nullptr ? encryptor_->magic() : kMagic, 4));
+    }
     return ResetWriters();
   }
 
@@ -548,12 +562,39 @@ class FileWriter::Impl {
     return std::optional<format::Encoding>();
   }
 
+  // The options of leaf `leaf`'s chunk in the current row group (with its
+  // encryptor when the file is encrypted).
+  Result<ColumnChunkOptions> ChunkOptions(int leaf) const {
+    ColumnChunkOptions co = chunk_options_[static_cast<size_t>(leaf)];
+    if (encryptor_ != nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(co.encryptor,
+                             encryptor_->ForChunk(static_cast<int>(metadata_.row_groups.size()), leaf));
+    }
+    return co;
+  }
+
+  // The encryptor of a written chunk (nullptr: not encrypted).
+  Result<std::shared_ptr<const encryption::ChunkEncryptor>> WrittenChunkEncryptor(size_t k) const {
+    if (encryptor_ == nullptr) return std::shared_ptr<const encryption::ChunkEncryptor>();
+    const size_t leaves = static_cast<size_t>(parquet_schema_.descriptor.num_columns());
+    return encryptor_->ForChunk(static_cast<int>(first_new_row_group_ + k / leaves),
+                                static_cast<int>(k % leaves));
+  }
+
+  // Writes a bloom filter or index (`type`) of the written chunk k,
+  // encrypted when the chunk is; returns its offset and length.
+  Result<std::pair<int64_t, int32_t>> WriteChunkPart(size_t k, encryption::ModuleType type,
+                                                     const uint8_t* data, int64_t size) {
+    QUIVER_ASSIGN_OR_RAISE(auto encryptor, WrittenChunkEncryptor(k));
+    return WriteMaybeEncrypted(sink_, encryptor.get(), type, data, size);
+  }
+
   Status ResetWriters() {
     writers_.clear();
     for (int i = 0; i < parquet_schema_.descriptor.num_columns(); ++i) {
+      QUIVER_ASSIGN_OR_RAISE(ColumnChunkOptions co, ChunkOptions(i));
       QUIVER_ASSIGN_OR_RAISE(auto w, ColumnChunkWriter::Make(parquet_schema_.descriptor.column(i),
-                                                             parquet_schema_.leaves[static_cast<size_t>(i)],
-                                                             chunk_options_[static_cast<size_t>(i)]));
+                                                             parquet_schema_.leaves[static_cast<size_t>(i)], co));
       writers_.push_back(std::move(w));
     }
     // Leaf index range of each top-level field.
@@ -616,10 +657,10 @@ class FileWriter::Impl {
         for (auto& cc : rg.columns) {
           const auto& filter = bloom_filters_[k++];
           if (filter == nullptr) continue;
-          QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
-          QUIVER_RETURN_NOT_OK(sink_->Write(*filter));
-          cc.meta_data->bloom_filter_offset = at;
-          cc.meta_data->bloom_filter_length = static_cast<int32_t>(filter->size());
+          QUIVER_ASSIGN_OR_RAISE(auto at, WriteChunkPart(k - 1, encryption::ModuleType::kBloomFilterHeader,
+                                                         filter->data(), filter->size()));
+          cc.meta_data->bloom_filter_offset = at.first;
+          cc.meta_data->bloom_filter_length = at.second;
         }
       }
     }
@@ -630,24 +671,26 @@ class FileWriter::Impl {
         for (auto& cc : rg.columns) {
           auto& ci = column_indexes_[k++];
           if (!ci.has_value()) continue;
-          QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
           std::string bytes;
           QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(*ci, &bytes));
-          QUIVER_RETURN_NOT_OK(sink_->Write(bytes.data(), static_cast<int64_t>(bytes.size())));
-          cc.column_index_offset = at;
-          cc.column_index_length = static_cast<int32_t>(bytes.size());
+          QUIVER_ASSIGN_OR_RAISE(auto at, WriteChunkPart(k - 1, encryption::ModuleType::kColumnIndex,
+                                                         reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                         static_cast<int64_t>(bytes.size())));
+          cc.column_index_offset = at.first;
+          cc.column_index_length = at.second;
         }
       }
       k = 0;
       for (auto& rg : NewRowGroups()) {
         for (auto& cc : rg.columns) {
           auto& oi = offset_indexes_[k++];
-          QUIVER_ASSIGN_OR_RAISE(int64_t at, sink_->Tell());
           std::string bytes;
           QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(oi, &bytes));
-          QUIVER_RETURN_NOT_OK(sink_->Write(bytes.data(), static_cast<int64_t>(bytes.size())));
-          cc.offset_index_offset = at;
-          cc.offset_index_length = static_cast<int32_t>(bytes.size());
+          QUIVER_ASSIGN_OR_RAISE(auto at, WriteChunkPart(k - 1, encryption::ModuleType::kOffsetIndex,
+                                                         reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                         static_cast<int64_t>(bytes.size())));
+          cc.offset_index_offset = at.first;
+          cc.offset_index_length = at.second;
         }
       }
     }
@@ -677,15 +720,22 @@ class FileWriter::Impl {
 
   // Tail of CloseImpl, after the key/value metadata.
   Status WriteFooter() {
-    std::string footer;
-    QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(metadata_, &footer));
-    QUIVER_RETURN_NOT_OK(sink_->Write(footer.data(), static_cast<int64_t>(footer.size())));
-    const uint32_t len = static_cast<uint32_t>(footer.size());
-    QUIVER_RETURN_NOT_OK(sink_->Write(&len, 4));
-    QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
+    int64_t len = 0;
+    if (encryptor_ != nullptr) {
+      QUIVER_ASSIGN_OR_RAISE(std::string tail, EncryptedFooter(*encryptor_, metadata_, &len));
+      QUIVER_RETURN_NOT_OK(sink_->Write(tail.data(), static_cast<int64_t>(tail.size())));
+    } else {
+      std::string footer;
+      QUIVER_RETURN_NOT_OK(thrift::SerializeThrift(metadata_, &footer));
+      QUIVER_RETURN_NOT_OK(sink_->Write(footer.data(), static_cast<int64_t>(footer.size())));
+      len = static_cast<int64_t>(footer.size());
+      const uint32_t len32 = static_cast<uint32_t>(len);
+      QUIVER_RETURN_NOT_OK(sink_->Write(&len32, 4));
+      QUIVER_RETURN_NOT_OK(sink_->Write(kMagic, 4));
+    }
     // A file at a path appears only now (fsync + rename; see io/atomic_file.h).
     if (owned_sink_ != nullptr) QUIVER_RETURN_NOT_OK(owned_sink_->Close());
-    written_ = MakeFileMetaData(std::move(metadata_), static_cast<int64_t>(len));
+    written_ = MakeFileMetaData(std::move(metadata_), len);
     return Status::OK();
   }
 
@@ -700,6 +750,7 @@ class FileWriter::Impl {
   std::vector<format::OffsetIndex> offset_indexes_;
   std::vector<std::shared_ptr<Buffer>> bloom_filters_;
   format::FileMetaData metadata_;
+  std::shared_ptr<const encryption::FileEncryptor> encryptor_;  // encrypted files
   int64_t rows_in_group_ = 0;
   bool write_magic_ = true;
   // Appending (OpenAppend): the old row groups come first in metadata_.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "quiver/array/type.h"
 #include "quiver/memory/memory_pool.h"
 #include "quiver/compression/codec.h"
+#include "quiver/parquet/encryption/encryption_properties.h"
 #include "quiver/util/result.h"
 
 namespace quiver::parquet {
@@ -154,6 +156,9 @@ struct WriterOptions {
   // Truncation limit of byte-array min/max statistics.
   int64_t statistics_truncate_length = 64;
   std::string created_by = DefaultCreatedBy();
+  // Parquet Modular Encryption (encryption/encryption_properties.h);
+  // nullptr: a plaintext file. Not with appending.
+  std::shared_ptr<const FileEncryptionProperties> encryption_properties;
   MemoryPool* pool = DefaultMemoryPool();
 
   // Checks ranges and combinations; Invalid with the option's name.
