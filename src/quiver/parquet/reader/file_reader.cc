@@ -138,7 +138,7 @@ Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::
 Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
-                         parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer_offset,
+                         parquet::ReadColumnIndex(*impl_->source(), *chunk, impl_->footer_offset,
                                                   impl_->options.thrift_limits,
                                                   DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column)));
   if (!index.has_value()) return std::optional<ColumnIndex>();
@@ -150,7 +150,7 @@ Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, in
 Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
-                         parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer_offset,
+                         parquet::ReadOffsetIndex(*impl_->source(), *chunk, impl_->footer_offset,
                                                   impl_->options.thrift_limits,
                                                   DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column)));
   if (!index.has_value()) return std::optional<OffsetIndex>();
@@ -165,7 +165,7 @@ Result<std::optional<Statistics>> FileReader::ReadStatistics(int row_group, int 
 Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   if (!chunk->meta_data.has_value()) return std::optional<BloomFilter>();
-  return parquet::ReadBloomFilter(*impl_->file, *chunk->meta_data, impl_->footer_offset,
+  return parquet::ReadBloomFilter(*impl_->source(), *chunk->meta_data, impl_->footer_offset,
                                   impl_->pool, DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column));
 }
 
@@ -280,7 +280,7 @@ void FileReader::AddPruningStats(int64_t statistics, int64_t bloom, int64_t dict
 PruningSource PruningSourceOf(const FileReader& reader) {
   const FileReader::Impl& impl = *reader.impl_;
   PruningSource source;
-  source.file = impl.file;
+  source.file = impl.source();
   source.metadata = &impl.thrift();
   source.descriptor = impl.descriptor;
   source.data_end = impl.footer_offset;
@@ -403,34 +403,24 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
   };
   const size_t columns = nodes.size();
   std::vector<Unit> units(groups.size() * columns);
-  // A plain read of several columns: each row group's column chunks are
-  // fetched once, coalesced, by the first of its units to start, and
-  // shared (read-only once fetched) by the others, so the file sees one
-  // request a row group (contiguous chunks) however the units are spread
-  // over threads. A selection's units prefetch their own pages (their
-  // ranges come from the offset indexes their column readers load). If
+  // Each row group's bytes are fetched once, coalesced, by the first of its
+  // units to start, and shared (read-only once fetched) by the others
+  // (FetchRowGroup, read_plan.cc), so the file sees one request a row group for
+  // a plain read (contiguous chunks) and one (two with the offset indexes)
+  // for a row selection, however the units are spread over threads. If
   // the fetch fails, the units read from the file as asked and report the
   // error where their pages are.
   struct GroupBytes {
     std::once_flag once;
     std::shared_ptr<io::RandomAccessFile> cache;
   };
-  std::vector<GroupBytes> group_bytes(selections == nullptr && columns > 1 ? groups.size() : 0);
+  std::vector<GroupBytes> group_bytes(groups.size());
   auto shared_source = [&](size_t g) {
     GroupBytes& bytes = group_bytes[g];
     std::call_once(bytes.once, [&] {
-      const auto& chunks = thrift().row_groups[static_cast<size_t>(groups[g])].columns;
-      std::vector<io::ReadRange> ranges;
-      for (const ReadNode& node : nodes) {
-        for (int32_t leaf : node.columns) {
-          const size_t c = static_cast<size_t>(leaf);
-          if (c >= chunks.size() || !chunks[c].meta_data.has_value()) continue;
-          auto range = ColumnChunkRange(*chunks[c].meta_data, footer_offset);
-          if (range.ok()) ranges.push_back({range->offset, range->length});
-        }
-      }
-      auto cache = std::make_shared<io::ReadRangeCache>(file);
-      if (cache->Cache(std::move(ranges)).ok()) bytes.cache = std::move(cache);
+      auto fetched =
+          FetchRowGroup(nodes, groups[g], selections != nullptr ? &(*selections)[g] : nullptr);
+      if (fetched.ok()) bytes.cache = std::move(*fetched);
     });
     return bytes.cache;
   };
@@ -447,11 +437,7 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
     reader.set_stats(&unit.stats);
     if (selections != nullptr) reader.set_selections({(*selections)[g]});
     if (masks != nullptr) reader.set_masks({(*masks)[g]});
-    if (group_bytes.empty()) {
-      reader.set_prefetch(true);  // the unit's pages, fetched at the row group's start
-    } else {
-      reader.set_source(shared_source(g));  // nullptr (the fetch failed): the file
-    }
+    reader.set_source(shared_source(g));  // nullptr (the fetch failed): the file
     QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
       int64_t batch_rows = 0;
