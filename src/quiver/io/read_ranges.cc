@@ -52,6 +52,35 @@ Status ReadRangeCache::Cache(std::vector<ReadRange> ranges, const ReadRangeCache
 }
 
 Status ReadRangeCache::Add(std::vector<ReadRange> ranges, const ReadRangeCache* held) {
+  // Each range cut to the span from its first byte not held to its last
+  // (dropped when all is held) before coalescing, so that no hole is read
+  // to reach bytes already held.
+  const std::vector<ReadRange> asked = held != nullptr ? ranges : std::vector<ReadRange>{};
+  for (ReadRange& r : ranges) {
+    std::vector<ReadRange> covered;
+    for (const ReadRangeCache* cache : {static_cast<const ReadRangeCache*>(this), held}) {
+      if (cache == nullptr) continue;
+      for (const Entry& e : cache->Pieces(r.offset, r.end())) {
+        covered.push_back({e.offset, e.bytes->size()});
+      }
+    }
+    std::sort(covered.begin(), covered.end(),
+              [](const ReadRange& a, const ReadRange& b) { return a.offset < b.offset; });
+    int64_t first = -1;
+    int64_t last = -1;
+    int64_t at = r.offset;
+    auto gap = [&](int64_t begin, int64_t end) {
+      if (begin >= end) return;
+      if (first < 0) first = begin;
+      last = end;
+    };
+    for (const ReadRange& c : covered) {
+      gap(at, c.offset);
+      at = std::max(at, c.end());
+    }
+    gap(at, r.end());
+    r = first < 0 ? ReadRange{r.offset, 0} : ReadRange{first, last - first};
+  }
   std::vector<ReadRange> fetch;  // coalesced, less what is held
   std::vector<Entry> taken;      // the pieces of `held` kept
   for (const ReadRange& r : CoalesceRanges(std::move(ranges), options_)) {
@@ -103,10 +132,34 @@ Status ReadRangeCache::Add(std::vector<ReadRange> ranges, const ReadRangeCache* 
     added.push_back({r.offset, std::move(bytes)});
   }
   for (Entry& e : taken) added.push_back(std::move(e));
+  // The held pieces of the ranges asked that nothing fetched or cached
+  // covers: held here too (a read spanning them and fetched bytes is then
+  // joined here rather than sent to the file).
+  auto overlaps = [&](int64_t begin, int64_t end) {
+    if (!Pieces(begin, end).empty()) return true;
+    return std::any_of(added.begin(), added.end(), [&](const Entry& e) {
+      return e.offset < end && begin < e.offset + e.bytes->size();
+    });
+  };
+  for (const ReadRange& r : asked) {
+    for (Entry& piece : held->Pieces(r.offset, r.end())) {
+      if (!overlaps(piece.offset, piece.offset + piece.bytes->size())) {
+        added.push_back(std::move(piece));
+      }
+    }
+  }
   for (Entry& e : added) entries_.push_back(std::move(e));
   std::sort(entries_.begin(), entries_.end(),
             [](const Entry& a, const Entry& b) { return a.offset < b.offset; });
   return Status::OK();
+}
+
+void ReadRangeCache::Hold(int64_t offset, std::shared_ptr<Buffer> bytes) {
+  const int64_t end = offset + bytes->size();
+  if (bytes->size() == 0 || !Pieces(offset, end).empty()) return;
+  entries_.push_back({offset, std::move(bytes)});
+  std::sort(entries_.begin(), entries_.end(),
+            [](const Entry& a, const Entry& b) { return a.offset < b.offset; });
 }
 
 void ReadRangeCache::Clear() { entries_.clear(); }

@@ -74,6 +74,9 @@ class ReadRangeCache final : public RandomAccessFile {
   // this cache or `held` holds (see above), one ReadAt each. On failure
   // what was cached before stays.
   Status Add(std::vector<ReadRange> ranges, const ReadRangeCache* held = nullptr);
+  // Holds `bytes` (read by the caller from the file at `offset`) as if
+  // fetched; ignored where it overlaps what is held.
+  void Hold(int64_t offset, std::shared_ptr<Buffer> bytes);
   void Clear();
   // The ranges held, in file order (touching pieces as one range).
   std::vector<ReadRange> cached_ranges() const;

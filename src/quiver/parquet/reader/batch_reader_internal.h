@@ -95,6 +95,11 @@ struct FileReader::Impl {
   // selection coalesce. Outside one: nothing held, and a row selection's
   // ranges merge only where they touch (no byte of a skipped page read).
   std::shared_ptr<io::ReadRangeCache> held;
+  // The data region's bytes the footer's suffix read brought (from
+  // tail_offset; nullptr: none): a filtered read holds them from the start,
+  // so a page index that lies in them costs no request.
+  std::shared_ptr<Buffer> tail;
+  int64_t tail_offset = 0;
   io::CoalesceOptions selection_coalesce{.hole_size_limit = 0};
   // What reads go through: the held bytes, else the file.
   std::shared_ptr<io::RandomAccessFile> source() const {

@@ -36,6 +36,39 @@ using internal::CountingFile;
 using internal::ReadCall;
 
 
+namespace {
+
+// The file as the footer's reader sees it, keeping the read that ends at
+// the file's end and starts first (the tail: the page index, and bloom
+// filters, written just before the footer may lie in it).
+class TailKeeper final : public io::RandomAccessFile {
+ public:
+  explicit TailKeeper(const io::RandomAccessFile& file) : file_(file) {}
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    QUIVER_ASSIGN_OR_RAISE(auto bytes, file_.ReadAt(offset, length));
+    if (offset + bytes->size() == file_.Size() && (tail_ == nullptr || offset < tail_offset_)) {
+      tail_ = bytes;
+      tail_offset_ = offset;
+    }
+    return bytes;
+  }
+  int64_t Size() const override { return file_.Size(); }
+  const std::string& name() const override { return file_.name(); }
+  // The tail's bytes before `end` (nullptr: none).
+  std::shared_ptr<Buffer> TailBefore(int64_t end, int64_t* offset) const {
+    if (tail_ == nullptr || tail_offset_ >= end) return nullptr;
+    *offset = tail_offset_;
+    return SliceBuffer(tail_, 0, std::min(end - tail_offset_, tail_->size()));
+  }
+
+ private:
+  const io::RandomAccessFile& file_;
+  mutable std::shared_ptr<Buffer> tail_;
+  mutable int64_t tail_offset_ = 0;
+};
+
+}  // namespace
+
 FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileReader::~FileReader() = default;
 
@@ -54,10 +87,12 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   FooterOptions footer_options;
   footer_options.limits = options.thrift_limits;
   footer_options.decryption = options.decryption_properties.get();
-  auto read_footer = ReadFooter(*impl->file, footer_options);
+  TailKeeper tail(*impl->file);
+  auto read_footer = ReadFooter(tail, footer_options);
   if (!read_footer.ok()) return read_footer.status().WithContext(impl->file->name(), ": ");
   ParquetFooter footer = std::move(*read_footer);
   impl->footer_offset = footer.footer_offset;
+  impl->tail = tail.TailBefore(footer.footer_offset, &impl->tail_offset);
   impl->decryptor = footer.decryptor;
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.

@@ -256,6 +256,7 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
 
 std::shared_ptr<void> FileReader::Impl::StartFilteredRead() {
   held = std::make_shared<io::ReadRangeCache>(file);
+  if (tail != nullptr) held->Hold(tail_offset, tail);
   selection_coalesce = io::CoalesceOptions{};
   return std::shared_ptr<void>(this, [](Impl* impl) {
     impl->held = nullptr;

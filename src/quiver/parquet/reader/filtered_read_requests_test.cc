@@ -5,7 +5,8 @@
 //
 //   - the page index of the row groups the footer (and dictionaries) keep,
 //     fetched once for the whole read: the filter fields' column and offset
-//     indexes and the read's other offset indexes, coalesced;
+//     indexes and the read's other offset indexes, coalesced, less what the
+//     footer's suffix read already brought (held for the read);
 //   - per row group, the filter columns' bytes (their chunks, or the pages
 //     the page index kept) in one coalesced fetch, then the payload's pages
 //     the matches touch in another;
@@ -114,10 +115,16 @@ const Data& TestData() {
 class Layout {
  public:
   Layout() {
-    auto opened = FileReader::Open(testing::AsFile(TestData().bytes));
+    auto recording = std::make_shared<RecordingFile>(TestData().bytes);
+    auto opened = FileReader::Open(recording);
     EXPECT_TRUE(opened.ok()) << opened.status();
     reader_ = std::move(*opened);
+    const auto reads = recording->reads();
+    EXPECT_EQ(reads.size(), 1u);
+    tail = {reads.front().offset, reads.front().length};
   }
+  // The footer's suffix read: a filtered read holds its bytes.
+  ReadRange tail;
   const format::ColumnChunk& Chunk(int g, int leaf) const {
     return ThriftOf(*reader_->metadata())
         .row_groups[static_cast<size_t>(g)]
@@ -169,15 +176,29 @@ class Layout {
         }
       }
     }
-    for (ReadRange r : ranges) {
-      for (const ReadRange& h : held) {
-        if (h.offset == r.offset && h.length <= r.length) {  // a held head
-          r.offset += h.length;
-          r.length -= h.length;
+    for (const ReadRange& r : ranges) Trim(r, held, out);
+  }
+  // `r` less the bytes `held` (and the tail) hold at either end.
+  void Trim(ReadRange r, const std::vector<ReadRange>& held, std::vector<ReadRange>* out) const {
+    std::vector<ReadRange> all = held;
+    all.push_back(tail);
+    bool cut = true;
+    while (cut && r.length > 0) {
+      cut = false;
+      for (const ReadRange& h : all) {
+        if (h.length <= 0) continue;
+        if (h.offset <= r.offset && h.end() > r.offset) {  // a held head
+          const int64_t end = r.end();
+          r.offset = std::min(h.end(), end);
+          r.length = end - r.offset;
+          cut = true;
+        } else if (h.offset < r.end() && h.end() >= r.end() && h.offset > r.offset) {
+          r.length = h.offset - r.offset;  // a held end
+          cut = true;
         }
       }
-      if (r.length > 0) out->push_back(r);
     }
+    if (r.length > 0) out->push_back(r);
   }
   void IndexRanges(int g, int leaf, bool column_index, std::vector<ReadRange>* out) const {
     const auto& chunk = Chunk(g, leaf);
@@ -214,15 +235,18 @@ std::vector<ReadRange> Sorted(std::vector<ReadRange> v) {
 // The requests `plan` makes, and (per request) the needed ranges in it.
 std::vector<ReadRange> Expected(const Layout& layout, const Plan& plan,
                                 std::vector<ReadRange>* needed_all) {
-  std::vector<ReadRange> out = plan.dictionaries;
+  std::vector<ReadRange> out;  // the dictionaries first (those the tail lacks)
+  for (const ReadRange& d : plan.dictionaries) layout.Trim(d, {}, &out);
   std::vector<ReadRange> index;
   for (int g : plan.groups) {
     layout.IndexRanges(g, plan.filter_leaf, true, &index);
     layout.IndexRanges(g, plan.filter_leaf, false, &index);
     for (int leaf : plan.payload) layout.IndexRanges(g, leaf, false, &index);
   }
-  *needed_all = index;
-  for (const ReadRange& r : io::CoalesceRanges(index)) out.push_back(r);
+  std::vector<ReadRange> index_needed;
+  for (const ReadRange& r : index) layout.Trim(r, {}, &index_needed);
+  *needed_all = index_needed;
+  for (const ReadRange& r : io::CoalesceRanges(index_needed)) out.push_back(r);
   for (size_t i = 0; i < plan.groups.size(); ++i) {
     const int g = plan.groups[i];
     const RowRanges& selection = plan.selections[i];
@@ -392,12 +416,15 @@ TEST(FilteredReadRequests, AllColumnsFilter) {
   plan.selections = AllRows(kGroups);
   plan.matches = [](int64_t i) { return UValue(i) < 500; };
   ExpectPlan(filter, std::nullopt, plan);
-  // 1 page index request and 3 a row group: u's chunk, then the others'
-  // (k, v, s and r, c: u's chunk, already read, lies between them and is
-  // longer than the hole limit).
+  // At most 1 page index request (none when the footer's suffix read
+  // holds it) and 3 a row group: u's chunk, then the others' (k, v, s and
+  // r, c: u's chunk, already read, lies between them and is longer than
+  // the hole limit; the last row group's last chunk may be in the suffix).
   const Layout layout;
   std::vector<ReadRange> needed;
-  EXPECT_EQ(Expected(layout, plan, &needed).size(), 1u + 3 * kGroups);
+  const std::vector<ReadRange> want = Expected(layout, plan, &needed);
+  EXPECT_GE(want.size(), 3u * kGroups - 1);
+  EXPECT_LE(want.size(), 1u + 3 * kGroups);
 }
 
 // 8 rows of a sorted column: the statistics keep one row group, its
