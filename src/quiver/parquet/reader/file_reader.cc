@@ -200,7 +200,7 @@ Result<std::optional<Statistics>> FileReader::ReadStatistics(int row_group, int 
 Result<std::optional<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   if (!chunk->meta_data.has_value()) return std::optional<BloomFilter>();
-  return parquet::ReadBloomFilter(*impl_->source(), *chunk->meta_data, impl_->footer_offset,
+  return parquet::ReadBloomFilter(*impl_->file, *chunk->meta_data, impl_->footer_offset,
                                   impl_->pool, DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column));
 }
 
