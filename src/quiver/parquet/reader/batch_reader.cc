@@ -27,15 +27,10 @@ PageReaderOptions FileReader::Impl::PageOptions() const {
 }
 
 Status ParquetBatchReader::Init() {
-  // prefetch_: pages are read from each row group's prefetched ranges,
-  // coalesced as the read's row selections are (Impl::selection_coalesce)
-  // and less what a filtered read's pruning already holds.
-  held_ = impl_->held;
+  // Pages come from source_ (a row group's shared fetch) or, batch by
+  // batch, from the file through what a filtered read holds (its page
+  // index: offset indexes are not asked for again).
   std::shared_ptr<io::RandomAccessFile> file = source_ != nullptr ? source_ : impl_->source();
-  if (prefetch_) {
-    file = cache_ = std::make_shared<io::ReadRangeCache>(
-        file, selections_.empty() ? io::CoalesceOptions{} : impl_->selection_coalesce);
-  }
   readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
   PageReaderOptions page_options = impl_->PageOptions();
   // Each top-level node's readers count into the node's stats (a node is
@@ -103,18 +98,7 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
     }
     const bool skip_pages =
         (selection_ != nullptr || refiner_) && impl_->skip_pages_by_offset_index;
-    std::vector<io::ReadRange> ranges;  // (prefetch_) offset indexes, then pages
-    for (auto& reader : owned_) {
-      if (prefetch_ && skip_pages) reader->OffsetIndexRange(group, &ranges);
-    }
-    if (!ranges.empty()) {
-      QUIVER_RETURN_NOT_OK(cache_->Cache(std::exchange(ranges, {}), held_.get()));
-    }
     for (auto& reader : owned_) QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group, skip_pages));
-    for (auto& reader : owned_) {
-      if (prefetch_) reader->NeededRanges(selection_, &ranges);
-    }
-    if (prefetch_) QUIVER_RETURN_NOT_OK(cache_->Cache(std::move(ranges), held_.get()));
     current_group_ = group;
     group_mask_ = !masks_.empty() && masks_[index].bits != nullptr ? &masks_[index] : nullptr;
     selected_pos_ = 0;

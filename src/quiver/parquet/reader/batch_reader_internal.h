@@ -1,7 +1,7 @@
 // The reader's shared internals (file_reader.cc, batch_reader.cc): the
 // counting file and a read call's stats, FileReader::Impl, and
 // ParquetBatchReader, which walks row groups batch by batch (selections,
-// late materialization's refiner, prefetched ranges, a batch's columns as
+// late materialization's refiner, a shared source, a batch's columns as
 // tasks). Not installed.
 #pragma once
 
@@ -229,9 +229,6 @@ class ParquetBatchReader final : public RecordBatchReader {
   // class is FileReader's friend).
   static FileReader::Impl* ImplOf(const FileReader& reader) { return reader.impl_.get(); }
 
-  // On: each row group's needed bytes are fetched at its start, coalesced
-  // (io::ReadRangeCache), and held while it is read. Before Init().
-  void set_prefetch(bool on) { prefetch_ = on; }
   // Read pages from `source` (a cache of this row group's bytes shared
   // with other readers: ReadGroups) rather than the reader's file. Before
   // Init().
@@ -320,9 +317,6 @@ class ParquetBatchReader final : public RecordBatchReader {
   SchemaPtr schema_;
   std::vector<std::unique_ptr<internal::ColumnReader>> owned_;
   std::vector<internal::ColumnReader*> readers_;
-  bool prefetch_ = false;
-  std::shared_ptr<io::ReadRangeCache> cache_;  // prefetch_ only
-  std::shared_ptr<io::ReadRangeCache> held_;   // Impl::held at Init
   std::shared_ptr<io::RandomAccessFile> source_;  // set_source
   // Per top-level node: its leaves' readers and what they counted since
   // the last StatsFold; every leaf column read.
