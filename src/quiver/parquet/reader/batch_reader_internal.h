@@ -95,7 +95,7 @@ struct FileReader::Impl {
   // selection coalesce. Outside one: nothing held, and a row selection's
   // ranges merge only where they touch (no byte of a skipped page read).
   std::shared_ptr<io::ReadRangeCache> held;
-  // The data region's bytes the footer's suffix read brought (from
+  // The page index bytes the footer's suffix read brought (from
   // tail_offset; nullptr: none): a filtered read holds them from the start,
   // so a page index that lies in them costs no request.
   std::shared_ptr<Buffer> tail;

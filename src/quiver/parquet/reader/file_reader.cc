@@ -92,7 +92,22 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   if (!read_footer.ok()) return read_footer.status().WithContext(impl->file->name(), ": ");
   ParquetFooter footer = std::move(*read_footer);
   impl->footer_offset = footer.footer_offset;
+  // Of the suffix, only the page index is held for filtered reads (the
+  // chunks' bytes in it are read as any others).
+  int64_t index_start = footer.footer_offset;
+  for (const format::RowGroup& group : footer.metadata.row_groups) {
+    for (const format::ColumnChunk& chunk : group.columns) {
+      for (const auto& offset : {chunk.column_index_offset, chunk.offset_index_offset}) {
+        if (offset.has_value() && *offset >= 0) index_start = std::min(index_start, *offset);
+      }
+    }
+  }
   impl->tail = tail.TailBefore(footer.footer_offset, &impl->tail_offset);
+  if (impl->tail != nullptr && impl->tail_offset < index_start) {
+    const int64_t skip = std::min(index_start - impl->tail_offset, impl->tail->size());
+    impl->tail = SliceBuffer(impl->tail, skip, impl->tail->size() - skip);
+    impl->tail_offset += skip;
+  }
   impl->decryptor = footer.decryptor;
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.
