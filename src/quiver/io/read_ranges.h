@@ -50,21 +50,37 @@ struct CoalesceOptions {
 std::vector<ReadRange> CoalesceRanges(std::vector<ReadRange> ranges,
                                       const CoalesceOptions& options = {});
 
-// A RandomAccessFile over `file` whose reads inside the ranges last given to
-// Cache() come from the buffers read then. Reads outside them (or straddling
-// two of them) go to `file` as asked. ReadAt is safe from several threads at
-// once; Cache() and Clear() must not run while another call does.
+// A RandomAccessFile over `file` whose reads inside the ranges it caches
+// come from the buffers read then (a read spanning several touching cached
+// pieces is served too, as one copy). Reads outside them go to `file` as
+// asked. ReadAt is safe from several threads at once; Cache(), Add() and
+// Clear() must not run while another call does.
+//
+// `held` (Cache, Add): another cache whose bytes are taken rather than
+// fetched again, so that a read planned in rounds (a filtered read: the
+// page index and dictionaries its pruning fetched, then the pages) asks
+// the file for each byte once. Held bytes between two ranges to fetch and
+// at most hole_size_limit long are read through, as any hole that short
+// is; longer ones split the fetch, and held bytes at either end of a
+// coalesced range trim it.
 class ReadRangeCache final : public RandomAccessFile {
  public:
   explicit ReadRangeCache(std::shared_ptr<RandomAccessFile> file, CoalesceOptions options = {});
 
-  // Drops what was cached, then reads CoalesceRanges(ranges) from the file,
-  // one ReadAt each. A range outside the file fails as the file's ReadAt
-  // does (nothing stays cached then).
-  Status Cache(std::vector<ReadRange> ranges);
+  // Drops what was cached, then Add(ranges, held). A range outside the
+  // file fails as the file's ReadAt does (nothing stays cached then).
+  Status Cache(std::vector<ReadRange> ranges, const ReadRangeCache* held = nullptr);
+  // Adds `ranges` to what is cached: CoalesceRanges(ranges), less the bytes
+  // this cache or `held` holds (see above), one ReadAt each. On failure
+  // what was cached before stays.
+  Status Add(std::vector<ReadRange> ranges, const ReadRangeCache* held = nullptr);
+  // Holds `bytes` (read by the caller from the file at `offset`) as if
+  // fetched; ignored where it overlaps what is held.
+  void Hold(int64_t offset, std::shared_ptr<Buffer> bytes);
   void Clear();
-  // The coalesced ranges held, in file order.
+  // The ranges held, in file order (touching pieces as one range).
   std::vector<ReadRange> cached_ranges() const;
+  const CoalesceOptions& options() const { return options_; }
 
   Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override;
   int64_t Size() const override { return file_->Size(); }
@@ -75,6 +91,8 @@ class ReadRangeCache final : public RandomAccessFile {
     int64_t offset = 0;
     std::shared_ptr<Buffer> bytes;
   };
+  // The pieces of [begin, end) that entries_ hold (clipped), in order.
+  std::vector<Entry> Pieces(int64_t begin, int64_t end) const;
   std::shared_ptr<RandomAccessFile> file_;
   CoalesceOptions options_;
   std::vector<Entry> entries_;  // sorted by offset, disjoint

@@ -15,25 +15,24 @@ namespace quiver::parquet {
 
 using internal::ColumnReader;
 
-Status ParquetBatchReader::Init() {
-  // prefetch_: pages are read from each row group's prefetched ranges. A
-  // selection's are coalesced only where they touch: no byte of a
-  // skipped page is requested.
-  std::shared_ptr<io::RandomAccessFile> file = source_ != nullptr ? source_ : impl_->file;
-  if (prefetch_) {
-    io::CoalesceOptions coalesce;
-    if (!selections_.empty()) coalesce.hole_size_limit = 0;
-    file = cache_ = std::make_shared<io::ReadRangeCache>(file, coalesce);
-  }
-  readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
+PageReaderOptions FileReader::Impl::PageOptions() const {
   PageReaderOptions page_options;
-  page_options.limits = impl_->options.thrift_limits;
-  page_options.verify_checksums = impl_->options.page_checksum_verification;
-  page_options.pool = impl_->pool;
-  page_options.legacy_dictionary_header_padding =
-      ChunkSizeOmitsDictionaryHeader(impl_->thrift().created_by);
-  page_options.header_locations = impl_->header_locations;
-  page_options.decryptor = impl_->decryptor;
+  page_options.limits = options.thrift_limits;
+  page_options.verify_checksums = options.page_checksum_verification;
+  page_options.pool = pool;
+  page_options.legacy_dictionary_header_padding = ChunkSizeOmitsDictionaryHeader(thrift().created_by);
+  page_options.header_locations = header_locations;
+  page_options.decryptor = decryptor;
+  return page_options;
+}
+
+Status ParquetBatchReader::Init() {
+  // Pages come from source_ (a row group's shared fetch) or, batch by
+  // batch, from the file through what a filtered read holds (its page
+  // index: offset indexes are not asked for again).
+  std::shared_ptr<io::RandomAccessFile> file = source_ != nullptr ? source_ : impl_->source();
+  readers_.assign(static_cast<size_t>(impl_->descriptor->num_columns()), nullptr);
+  PageReaderOptions page_options = impl_->PageOptions();
   // Each top-level node's readers count into the node's stats (a node is
   // one task of a parallel batch), added to the call's after each step.
   node_stats_.assign(nodes_.size(), ReadStats{});
@@ -99,16 +98,7 @@ Result<std::optional<std::vector<std::vector<ArrayDataPtr>>>> ParquetBatchReader
     }
     const bool skip_pages =
         (selection_ != nullptr || refiner_) && impl_->skip_pages_by_offset_index;
-    std::vector<io::ReadRange> ranges;  // (prefetch_) offset indexes, then pages
-    for (auto& reader : owned_) {
-      if (prefetch_ && skip_pages) reader->OffsetIndexRange(group, &ranges);
-    }
-    if (!ranges.empty()) QUIVER_RETURN_NOT_OK(cache_->Cache(std::exchange(ranges, {})));
     for (auto& reader : owned_) QUIVER_RETURN_NOT_OK(reader->StartRowGroup(group, skip_pages));
-    for (auto& reader : owned_) {
-      if (prefetch_) reader->NeededRanges(selection_, &ranges);
-    }
-    if (prefetch_) QUIVER_RETURN_NOT_OK(cache_->Cache(std::move(ranges)));
     current_group_ = group;
     group_mask_ = !masks_.empty() && masks_[index].bits != nullptr ? &masks_[index] : nullptr;
     selected_pos_ = 0;

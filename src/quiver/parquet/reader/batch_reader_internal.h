@@ -1,7 +1,7 @@
 // The reader's shared internals (file_reader.cc, batch_reader.cc): the
 // counting file and a read call's stats, FileReader::Impl, and
 // ParquetBatchReader, which walks row groups batch by batch (selections,
-// late materialization's refiner, prefetched ranges, a batch's columns as
+// late materialization's refiner, a shared source, a batch's columns as
 // tasks). Not installed.
 #pragma once
 
@@ -89,6 +89,41 @@ struct FileReader::Impl {
   // changed, so that a batch reader may keep the one it started with.
   std::shared_ptr<const std::map<std::pair<int, int>, std::vector<PageLocation>>>
       header_locations;
+  // While a filtered read runs (filtered_read.cc, FilteredReadScope): the
+  // bytes its pruning fetched (page indexes, dictionaries), which the
+  // read's units take rather than fetch again, and how ranges of a row
+  // selection coalesce. Outside one: nothing held, and a row selection's
+  // ranges merge only where they touch (no byte of a skipped page read).
+  std::shared_ptr<io::ReadRangeCache> held;
+  // The page index bytes the footer's suffix read brought (from
+  // tail_offset; nullptr: none): a filtered read holds them from the start,
+  // so a page index that lies in them costs no request.
+  std::shared_ptr<Buffer> tail;
+  int64_t tail_offset = 0;
+  io::CoalesceOptions selection_coalesce{.hole_size_limit = 0};
+  // What reads go through: the held bytes, else the file.
+  std::shared_ptr<io::RandomAccessFile> source() const {
+    return held != nullptr ? std::static_pointer_cast<io::RandomAccessFile>(held) : file;
+  }
+  // The page reader options of this file's column readers (stats: none).
+  PageReaderOptions PageOptions() const;
+  // Starts a filtered read: `held` made (empty) and selections coalesced
+  // with io::CoalesceOptions' defaults, until the guard returned is
+  // dropped (filtered_read.cc). A batch reader made meanwhile keeps them.
+  std::shared_ptr<void> StartFilteredRead();
+  // One row group's bytes for every unit of a read (ReadGroups: a unit is
+  // a row group's top-level column, possibly on the pool), planned for all
+  // of the read's leaves at once and fetched into one cache the units
+  // share (read_plan.cc): without a selection (nullptr, or every row)
+  // each leaf's column chunk; with one (and skip_pages_by_offset_index),
+  // the leaves' offset indexes first (one coalesced fetch; none when
+  // `held` has them), then the pages the selection touches and the
+  // dictionary pages they need (ColumnReader::NeededRanges), coalesced by
+  // selection_coalesce. Bytes `held` holds are taken from it, not fetched
+  // again; reads outside the fetched ranges go to source().
+  Result<std::shared_ptr<io::ReadRangeCache>> FetchRowGroup(const std::vector<ReadNode>& nodes,
+                                                            int group,
+                                                            const RowRanges* selection) const;
   int64_t parallel_min_bytes = -1;  // < 0: internal::ParallelReadMinBytes()
   int64_t ParallelMinBytes() const {
     return parallel_min_bytes >= 0 ? parallel_min_bytes : internal::ParallelReadMinBytes();
@@ -194,9 +229,6 @@ class ParquetBatchReader final : public RecordBatchReader {
   // class is FileReader's friend).
   static FileReader::Impl* ImplOf(const FileReader& reader) { return reader.impl_.get(); }
 
-  // On: each row group's needed bytes are fetched at its start, coalesced
-  // (io::ReadRangeCache), and held while it is read. Before Init().
-  void set_prefetch(bool on) { prefetch_ = on; }
   // Read pages from `source` (a cache of this row group's bytes shared
   // with other readers: ReadGroups) rather than the reader's file. Before
   // Init().
@@ -285,8 +317,6 @@ class ParquetBatchReader final : public RecordBatchReader {
   SchemaPtr schema_;
   std::vector<std::unique_ptr<internal::ColumnReader>> owned_;
   std::vector<internal::ColumnReader*> readers_;
-  bool prefetch_ = false;
-  std::shared_ptr<io::ReadRangeCache> cache_;  // prefetch_ only
   std::shared_ptr<io::RandomAccessFile> source_;  // set_source
   // Per top-level node: its leaves' readers and what they counted since
   // the last StatsFold; every leaf column read.

@@ -36,6 +36,39 @@ using internal::CountingFile;
 using internal::ReadCall;
 
 
+namespace {
+
+// The file as the footer's reader sees it, keeping the read that ends at
+// the file's end and starts first (the tail: the page index, and bloom
+// filters, written just before the footer may lie in it).
+class TailKeeper final : public io::RandomAccessFile {
+ public:
+  explicit TailKeeper(const io::RandomAccessFile& file) : file_(file) {}
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) const override {
+    QUIVER_ASSIGN_OR_RAISE(auto bytes, file_.ReadAt(offset, length));
+    if (offset + bytes->size() == file_.Size() && (tail_ == nullptr || offset < tail_offset_)) {
+      tail_ = bytes;
+      tail_offset_ = offset;
+    }
+    return bytes;
+  }
+  int64_t Size() const override { return file_.Size(); }
+  const std::string& name() const override { return file_.name(); }
+  // The tail's bytes before `end` (nullptr: none).
+  std::shared_ptr<Buffer> TailBefore(int64_t end, int64_t* offset) const {
+    if (tail_ == nullptr || tail_offset_ >= end) return nullptr;
+    *offset = tail_offset_;
+    return SliceBuffer(tail_, 0, std::min(end - tail_offset_, tail_->size()));
+  }
+
+ private:
+  const io::RandomAccessFile& file_;
+  mutable std::shared_ptr<Buffer> tail_;
+  mutable int64_t tail_offset_ = 0;
+};
+
+}  // namespace
+
 FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileReader::~FileReader() = default;
 
@@ -54,10 +87,27 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
   FooterOptions footer_options;
   footer_options.limits = options.thrift_limits;
   footer_options.decryption = options.decryption_properties.get();
-  auto read_footer = ReadFooter(*impl->file, footer_options);
+  TailKeeper tail(*impl->file);
+  auto read_footer = ReadFooter(tail, footer_options);
   if (!read_footer.ok()) return read_footer.status().WithContext(impl->file->name(), ": ");
   ParquetFooter footer = std::move(*read_footer);
   impl->footer_offset = footer.footer_offset;
+  // Of the suffix, only the page index is held for filtered reads (the
+  // chunks' bytes in it are read as any others).
+  int64_t index_start = footer.footer_offset;
+  for (const format::RowGroup& group : footer.metadata.row_groups) {
+    for (const format::ColumnChunk& chunk : group.columns) {
+      for (const auto& offset : {chunk.column_index_offset, chunk.offset_index_offset}) {
+        if (offset.has_value() && *offset >= 0) index_start = std::min(index_start, *offset);
+      }
+    }
+  }
+  impl->tail = tail.TailBefore(footer.footer_offset, &impl->tail_offset);
+  if (impl->tail != nullptr && impl->tail_offset < index_start) {
+    const int64_t skip = std::min(index_start - impl->tail_offset, impl->tail->size());
+    impl->tail = SliceBuffer(impl->tail, skip, impl->tail->size() - skip);
+    impl->tail_offset += skip;
+  }
   impl->decryptor = footer.decryptor;
   // pyarrow refuses schemas nested deeper than 100 levels (the root
   // counted), and so does this reader.
@@ -138,7 +188,7 @@ Result<const format::ColumnChunk*> ChunkAt(const FileReader& reader, const std::
 Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
-                         parquet::ReadColumnIndex(*impl_->file, *chunk, impl_->footer_offset,
+                         parquet::ReadColumnIndex(*impl_->source(), *chunk, impl_->footer_offset,
                                                   impl_->options.thrift_limits,
                                                   DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column)));
   if (!index.has_value()) return std::optional<ColumnIndex>();
@@ -150,7 +200,7 @@ Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, in
 Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, int column) const {
   QUIVER_ASSIGN_OR_RAISE(auto chunk, ChunkAt(*this, impl_->file->name(), row_group, column));
   QUIVER_ASSIGN_OR_RAISE(auto index,
-                         parquet::ReadOffsetIndex(*impl_->file, *chunk, impl_->footer_offset,
+                         parquet::ReadOffsetIndex(*impl_->source(), *chunk, impl_->footer_offset,
                                                   impl_->options.thrift_limits,
                                                   DecryptorOf(impl_->decryptor.get(), *impl_->descriptor, row_group, column)));
   if (!index.has_value()) return std::optional<OffsetIndex>();
@@ -280,7 +330,7 @@ void FileReader::AddPruningStats(int64_t statistics, int64_t bloom, int64_t dict
 PruningSource PruningSourceOf(const FileReader& reader) {
   const FileReader::Impl& impl = *reader.impl_;
   PruningSource source;
-  source.file = impl.file;
+  source.file = impl.source();
   source.metadata = &impl.thrift();
   source.descriptor = impl.descriptor;
   source.data_end = impl.footer_offset;
@@ -403,34 +453,24 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
   };
   const size_t columns = nodes.size();
   std::vector<Unit> units(groups.size() * columns);
-  // A plain read of several columns: each row group's column chunks are
-  // fetched once, coalesced, by the first of its units to start, and
-  // shared (read-only once fetched) by the others, so the file sees one
-  // request a row group (contiguous chunks) however the units are spread
-  // over threads. A selection's units prefetch their own pages (their
-  // ranges come from the offset indexes their column readers load). If
+  // Each row group's bytes are fetched once, coalesced, by the first of its
+  // units to start, and shared (read-only once fetched) by the others
+  // (FetchRowGroup, read_plan.cc), so the file sees one request a row group for
+  // a plain read (contiguous chunks) and one (two with the offset indexes)
+  // for a row selection, however the units are spread over threads. If
   // the fetch fails, the units read from the file as asked and report the
   // error where their pages are.
   struct GroupBytes {
     std::once_flag once;
     std::shared_ptr<io::RandomAccessFile> cache;
   };
-  std::vector<GroupBytes> group_bytes(selections == nullptr && columns > 1 ? groups.size() : 0);
+  std::vector<GroupBytes> group_bytes(groups.size());
   auto shared_source = [&](size_t g) {
     GroupBytes& bytes = group_bytes[g];
     std::call_once(bytes.once, [&] {
-      const auto& chunks = thrift().row_groups[static_cast<size_t>(groups[g])].columns;
-      std::vector<io::ReadRange> ranges;
-      for (const ReadNode& node : nodes) {
-        for (int32_t leaf : node.columns) {
-          const size_t c = static_cast<size_t>(leaf);
-          if (c >= chunks.size() || !chunks[c].meta_data.has_value()) continue;
-          auto range = ColumnChunkRange(*chunks[c].meta_data, footer_offset);
-          if (range.ok()) ranges.push_back({range->offset, range->length});
-        }
-      }
-      auto cache = std::make_shared<io::ReadRangeCache>(file);
-      if (cache->Cache(std::move(ranges)).ok()) bytes.cache = std::move(cache);
+      auto fetched =
+          FetchRowGroup(nodes, groups[g], selections != nullptr ? &(*selections)[g] : nullptr);
+      if (fetched.ok()) bytes.cache = std::move(*fetched);
     });
     return bytes.cache;
   };
@@ -447,11 +487,7 @@ Result<TablePtr> FileReader::Impl::ReadGroups(std::vector<ReadNode> nodes,
     reader.set_stats(&unit.stats);
     if (selections != nullptr) reader.set_selections({(*selections)[g]});
     if (masks != nullptr) reader.set_masks({(*masks)[g]});
-    if (group_bytes.empty()) {
-      reader.set_prefetch(true);  // the unit's pages, fetched at the row group's start
-    } else {
-      reader.set_source(shared_source(g));  // nullptr (the fetch failed): the file
-    }
+    reader.set_source(shared_source(g));  // nullptr (the fetch failed): the file
     QUIVER_RETURN_NOT_OK(reader.Init());
     while (true) {
       int64_t batch_rows = 0;

@@ -21,6 +21,7 @@
 #include "quiver/compute/expression.h"
 #include "quiver/parquet/metadata/statistics_internal.h"
 #include "quiver/parquet/pruning/column_summary.h"
+#include "quiver/parquet/reader/batch_reader_internal.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/file_reader_internal.h"
 #include "quiver/parquet/reader/filter_pruning_internal.h"
@@ -81,9 +82,20 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
     }
     field_types.push_back(std::move(type));
   }
+  // Bytes fetched for the pruning are held for the read that follows
+  // (a filtered read's StartFilteredRead; nullptr: not held).
+  io::ReadRangeCache* held = impl_->held.get();
   const PruningSource source = PruningSourceOf(*this);
   auto metadata_ptr = metadata();
   const int64_t bytes_before = BytesRequested();
+  // The row groups the footer, bloom filters and dictionaries keep, then
+  // their pages.
+  struct Kept {
+    int rg;
+    int64_t num_rows;
+    std::vector<filtering::ChunkFacts> facts;
+  };
+  std::vector<Kept> kept;
   for (int rg : groups) {
     QUIVER_ASSIGN_OR_RAISE(auto row_group, metadata_ptr->row_group(rg));
     const int64_t num_rows = row_group.num_rows();
@@ -122,12 +134,28 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
       // Dictionaries are bytes to read and decode: only when the
       // statistics and bloom filters kept the row group, and only small
       // ones (pruning_sources_internal.h).
+      // The fields' dictionary pages are fetched together (one coalesced
+      // request where they are near) and held: the read takes them from
+      // there rather than asking for them again.
       bool any_dictionary = false;
+      std::vector<bool> dictionary_usable(fields.size());
+      std::vector<io::ReadRange> dictionaries;
       for (size_t i = 0; i < fields.size(); ++i) {
-        filtering::ChunkFacts& f = facts[i];
+        const filtering::ChunkFacts& f = facts[i];
         if (f.leaf < 0) continue;
         QUIVER_ASSIGN_OR_RAISE(auto chunk, row_group.column(f.leaf));
         if (field_types[i] == nullptr || !IsFullyDictionaryEncoded(chunk)) continue;
+        const auto range = PruningDictionaryRange(source, rg, f.leaf);
+        if (!range.has_value()) continue;
+        dictionary_usable[i] = true;
+        dictionaries.push_back(*range);
+      }
+      if (held != nullptr && !dictionaries.empty()) {
+        QUIVER_RETURN_NOT_OK(held->Add(std::move(dictionaries)));
+      }
+      for (size_t i = 0; i < fields.size(); ++i) {
+        filtering::ChunkFacts& f = facts[i];
+        if (!dictionary_usable[i]) continue;
         QUIVER_ASSIGN_OR_RAISE(f.dictionary,
                                ReadPruningDictionary(source, rg, f.leaf, field_types[i]));
         any_dictionary = any_dictionary || f.dictionary != nullptr;
@@ -142,6 +170,49 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
       case filtering::Pruned::kBloomFilter: ++plan.pruned_bloom; continue;
       case filtering::Pruned::kDictionary: ++plan.pruned_dictionary; continue;
     }
+    kept.push_back({rg, num_rows, std::move(facts)});
+  }
+  // The page index of the row groups kept, fetched at once and held for the
+  // page pruning and the read: the filter fields' column and offset
+  // indexes and the other read leaves' offset indexes (PageIndex.md
+  // stores each kind contiguously: one or two requests for the whole
+  // read), for the row groups where a filter field has a column index.
+  if (held != nullptr) {
+    QUIVER_ASSIGN_OR_RAISE(auto read_nodes, impl_->Select(columns));
+    std::vector<int32_t> read_leaves;
+    for (const auto& node : read_nodes) {
+      read_leaves.insert(read_leaves.end(), node.columns.begin(), node.columns.end());
+    }
+    std::vector<io::ReadRange> index_ranges;
+    for (const Kept& k : kept) {
+      const auto& chunks = impl_->thrift().row_groups[static_cast<size_t>(k.rg)].columns;
+      auto add = [&](int leaf, bool column_index) {
+        if (leaf < 0 || static_cast<size_t>(leaf) >= chunks.size()) return;
+        const auto& chunk = chunks[static_cast<size_t>(leaf)];
+        const auto& offset = column_index ? chunk.column_index_offset : chunk.offset_index_offset;
+        const auto& length = column_index ? chunk.column_index_length : chunk.offset_index_length;
+        if (offset.has_value() && length.has_value() && *offset >= 0 && *length > 0 &&
+            *offset <= impl_->footer_offset - *length) {
+          index_ranges.push_back({*offset, *length});
+        }
+      };
+      const bool indexed = std::any_of(k.facts.begin(), k.facts.end(), [&](const auto& f) {
+        return f.leaf >= 0 && static_cast<size_t>(f.leaf) < chunks.size() &&
+               chunks[static_cast<size_t>(f.leaf)].column_index_offset.has_value();
+      });
+      if (!indexed) continue;
+      for (const auto& f : k.facts) {
+        add(f.leaf, true);
+        add(f.leaf, false);
+      }
+      for (int32_t leaf : read_leaves) add(leaf, false);
+    }
+    if (!index_ranges.empty()) QUIVER_RETURN_NOT_OK(held->Add(std::move(index_ranges)));
+  }
+  for (Kept& k : kept) {
+    const int rg = k.rg;
+    const int64_t num_rows = k.num_rows;
+    std::vector<filtering::ChunkFacts>& facts = k.facts;
     // Pages: the filter fields' column and offset indexes, else (no
     // column index) their data pages' header statistics.
     for (filtering::ChunkFacts& f : facts) {
@@ -183,9 +254,20 @@ Result<FilterPlan> FileReader::PlanFilter(const compute::Expression& filter,
   return plan;
 }
 
+std::shared_ptr<void> FileReader::Impl::StartFilteredRead() {
+  held = std::make_shared<io::ReadRangeCache>(file);
+  if (tail != nullptr) held->Hold(tail_offset, tail);
+  selection_coalesce = io::CoalesceOptions{};
+  return std::shared_ptr<void>(this, [](Impl* impl) {
+    impl->held = nullptr;
+    impl->selection_coalesce = io::CoalesceOptions{.hole_size_limit = 0};
+  });
+}
+
 Result<TablePtr> FileReader::ReadTable(const compute::Expression& filter,
                                        const std::optional<std::vector<std::string>>& columns,
                                        const std::optional<std::vector<int>>& row_groups) {
+  const auto filtered_read = impl_->StartFilteredRead();
   QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
   // late_materialization.cc: the filter columns first, the rest at the matches.
   QUIVER_ASSIGN_OR_RAISE(TablePtr out, internal::ReadLate(*this, filter, columns, plan.row_groups,
@@ -203,6 +285,7 @@ Result<TablePtr> FileReader::ReadRowGroup(int row_group, const compute::Expressi
 Result<RecordBatchReaderPtr> FileReader::GetRecordBatchReader(
     const compute::Expression& filter, const std::optional<std::vector<std::string>>& columns,
     const std::optional<std::vector<int>>& row_groups, int64_t batch_size) {
+  const auto filtered_read = impl_->StartFilteredRead();
   QUIVER_ASSIGN_OR_RAISE(FilterPlan plan, PlanFilter(filter, columns, row_groups));
   QUIVER_ASSIGN_OR_RAISE(auto reader, internal::ReadLateBatches(*this, filter, columns,
                                                                 plan.row_groups, plan.selections,

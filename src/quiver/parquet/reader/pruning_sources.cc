@@ -46,25 +46,33 @@ const format::ColumnMetaData* ChunkMeta(const PruningSource& source, int row_gro
 
 }  // namespace
 
-Result<ArrayDataPtr> ReadPruningDictionary(const PruningSource& source, int row_group, int leaf,
-                                           const TypePtr& type) {
+std::optional<io::ReadRange> PruningDictionaryRange(const PruningSource& source, int row_group,
+                                                    int leaf) {
   const format::ColumnMetaData* meta = ChunkMeta(source, row_group, leaf);
-  if (meta == nullptr) return nullptr;
+  if (meta == nullptr) return std::nullopt;
   // The dictionary page lies in [dictionary_page_offset, data_page_offset);
   // without a usable dictionary_page_offset its size is unknown: not read.
   const int64_t start = ColumnChunkStart(*meta);
   if (!meta->dictionary_page_offset.has_value() || start != *meta->dictionary_page_offset ||
       start >= meta->data_page_offset) {
-    return nullptr;
+    return std::nullopt;
   }
   const int64_t stored = meta->data_page_offset - start;
   if (stored > kMaxPruningDictionaryBytes ||
       (stored > kSmallPruningDictionaryBytes &&
        stored > meta->total_compressed_size / kMinChunkPerDictionary)) {
-    return nullptr;
+    return std::nullopt;
   }
   auto range = ColumnChunkRange(*meta, source.data_end);
-  if (!range.ok() || meta->data_page_offset >= range->end()) return nullptr;
+  if (!range.ok() || meta->data_page_offset >= range->end()) return std::nullopt;
+  return io::ReadRange{start, stored};
+}
+
+Result<ArrayDataPtr> ReadPruningDictionary(const PruningSource& source, int row_group, int leaf,
+                                           const TypePtr& type) {
+  if (!PruningDictionaryRange(source, row_group, leaf).has_value()) return nullptr;
+  const format::ColumnMetaData* meta = ChunkMeta(source, row_group, leaf);
+  auto range = ColumnChunkRange(*meta, source.data_end);
   const ColumnDescriptor& column = source.descriptor->column(leaf);
   ColumnChunkContext context{source.file->name(), row_group, column.path};
   PageReaderOptions options = source.page_options;

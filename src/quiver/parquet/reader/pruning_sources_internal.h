@@ -37,6 +37,7 @@
 #include "quiver/array/array_data.h"
 #include "quiver/array/type.h"
 #include "quiver/io/interfaces.h"
+#include "quiver/io/read_ranges.h"
 #include "quiver/parquet/metadata/page_index.h"
 #include "quiver/parquet/pruning/column_summary.h"
 #include "quiver/parquet/reader/page_reader_internal.h"
@@ -72,6 +73,14 @@ inline constexpr int64_t kMaxPruningDictionaryBytes = int64_t{1} << 20;
 // prune) or at most this fraction (1/4) of the chunk's stored bytes.
 inline constexpr int64_t kSmallPruningDictionaryBytes = 1024;
 inline constexpr int64_t kMinChunkPerDictionary = 4;
+
+// The bytes ReadPruningDictionary reads for leaf `leaf` in row group
+// `row_group` (the stored dictionary page), or nullopt when it reads none
+// (not a chunk it reads, no dictionary_page_offset, a page too large).
+// PlanFilter fetches the dictionaries of a row group's filter fields in
+// one coalesced request, then holds them for the read.
+std::optional<io::ReadRange> PruningDictionaryRange(const PruningSource& source, int row_group,
+                                                    int leaf);
 
 // The decoded dictionary values of leaf `leaf` in row group `row_group`, as
 // an array of `type` (the field's read type, a dictionary type's value
