@@ -615,3 +615,7 @@ TEST(CompactReaderTest, BinaryViewPointsIntoTheInput) {
 }  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::thrift
+
+// File-local macros: not into the next file of a unity build.
+#undef ASSERT_OK
+#undef ERROR_OF
