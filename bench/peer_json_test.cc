@@ -8,6 +8,7 @@
 
 namespace quiver::bench {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(PeerJson, KernelCommand) {
   auto v = JsonValue::Parse(
@@ -66,5 +67,6 @@ TEST(PeerJson, MalformedLinesAreErrors) {
   EXPECT_TRUE(JsonValue::Parse(std::string(20, '[') + std::string(20, ']')).ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::bench

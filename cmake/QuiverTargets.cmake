@@ -43,16 +43,71 @@ if(QUIVER_BUILD_TESTS OR QUIVER_BUILD_TOOLS OR QUIVER_BUILD_BENCHMARKS)
 endif()
 
 # quiver_add_test(NAME src...): one GoogleTest binary per module.
+#
+# Unity build (QUIVER_UNITY_TESTS, default ON): a test binary's *_test.cc
+# files are compiled QUIVER_UNITY_TEST_BATCH at a time as one translation
+# unit. Almost all of a test file's debug (ASan+UBSan, -O0) compile time is
+# code generation, much of it for the same inline functions and templates
+# (GoogleTest's, the standard library's, Quiver's headers) that every file
+# instantiates again; one TU generates them once (docs/design.md, "Test
+# build"). The library and the release tree stay one TU per file. Each test
+# file keeps its file-local names apart from the other files of its batch
+# with `namespace { namespace QUIVER_UNITY_ID { ... } }`: CMake defines
+# QUIVER_UNITY_ID to a name unique to each file in the unity source
+# (UNITY_BUILD_UNIQUE_ID); without the unity build it is one fixed name.
+#
+# After the sources, two options for ctest's two jobs (CMakePresets.json)
+# on a long binary:
+#  SPLIT filter...: the binary runs as one ctest entry per GoogleTest
+#    filter (NAME_part1, NAME_part2, ...) plus NAME_rest running every test
+#    no filter names (--gtest_filter=-f1:f2:...): no test can be left out.
+#  COST s: the entries' ctest COST (about their run time in seconds under
+#    ASan): ctest starts the costliest first, also in a fresh tree, which
+#    has no Testing/Temporary/CTestCostData.txt yet. Without it a long
+#    binary added late (the reader) starts last and ends alone.
 function(quiver_add_test name)
   if(NOT QUIVER_BUILD_TESTS)
     return()
   endif()
-  add_executable(${name} ${ARGN})
+  cmake_parse_arguments(ARG "" "COST" "SPLIT" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  if(QUIVER_UNITY_TESTS)
+    # As few TUs as the batch size allows, of equal size (9 files: 5 + 4,
+    # not 8 + 1), so that the two halves of a module compile side by side.
+    list(LENGTH ARG_UNPARSED_ARGUMENTS files)
+    math(EXPR units "(${files} + ${QUIVER_UNITY_TEST_BATCH} - 1) / ${QUIVER_UNITY_TEST_BATCH}")
+    math(EXPR batch "(${files} + ${units} - 1) / ${units}")
+    set_target_properties(${name} PROPERTIES
+      UNITY_BUILD ON
+      UNITY_BUILD_MODE BATCH
+      UNITY_BUILD_BATCH_SIZE ${batch}
+      UNITY_BUILD_UNIQUE_ID QUIVER_UNITY_ID)
+  else()
+    target_compile_definitions(${name} PRIVATE QUIVER_UNITY_ID=quiver_test_file)
+  endif()
   target_link_libraries(${name} PRIVATE quiver_build_flags quiver_jemalloc
                         GTest::gtest GTest::gmock GTest::gtest_main)
-  add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT
-                       "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  set(environment
+      "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  set(entries "")
+  if(ARG_SPLIT)
+    set(part 0)
+    foreach(filter IN LISTS ARG_SPLIT)
+      math(EXPR part "${part} + 1")
+      add_test(NAME ${name}_part${part} COMMAND ${name} --gtest_filter=${filter})
+      list(APPEND entries ${name}_part${part})
+    endforeach()
+    list(JOIN ARG_SPLIT ":" named)
+    add_test(NAME ${name}_rest COMMAND ${name} --gtest_filter=-${named})
+    list(APPEND entries ${name}_rest)
+  else()
+    add_test(NAME ${name} COMMAND ${name})
+    list(APPEND entries ${name})
+  endif()
+  set_tests_properties(${entries} PROPERTIES ENVIRONMENT "${environment}")
+  if(ARG_COST)
+    set_tests_properties(${entries} PROPERTIES COST ${ARG_COST})
+  endif()
 endfunction()
 
 # quiver_add_fuzz(NAME src...): one libFuzzer executable (built in the fuzz

@@ -11,6 +11,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using buildertest::Aligned64;
 using buildertest::AtZeroSizeArea;
@@ -363,5 +364,6 @@ TEST(BinaryViewBuilder, LimitsAndReuse) {
   EXPECT_EQ(second->num_data_buffers(), 1);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

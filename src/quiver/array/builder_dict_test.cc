@@ -19,6 +19,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using internal::BinaryMemoTable;
 using internal::kKeyNotFound;
@@ -845,5 +846,6 @@ TEST(DictionaryBuilder, MakeErrors) {
   EXPECT_TRUE(st.IsNotImplemented()) << st.ToString();
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

@@ -12,6 +12,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using buildertest::FinishAs;
 
@@ -424,5 +425,6 @@ TEST(NestedBuilders, MapOfStringToListOfInt64) {
   EXPECT_EQ(data->children[0]->length, 0);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

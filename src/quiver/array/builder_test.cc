@@ -19,6 +19,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using buildertest::Aligned64;
 using buildertest::AtZeroSizeArea;
@@ -679,5 +680,6 @@ TEST(MakeBuilder, Errors) {
   EXPECT_TRUE(st.IsNotImplemented()) << st.ToString();
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

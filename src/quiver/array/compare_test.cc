@@ -17,6 +17,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::BinaryViewArrayFromVector;
@@ -542,5 +543,6 @@ TEST(CompareTest, FixedWidthAtEveryVectorWidth) {
   EXPECT_FALSE(internal::SetCompareVectorBytesForTesting(24));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

@@ -10,6 +10,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(Concatenate, PiecesOfEveryTypeGiveTheWhole) {
   for (const auto& col : testutil::AllTypeColumns(21)) {
@@ -97,5 +98,6 @@ TEST(Concatenate, ComparisonSeesDifferences) {
   EXPECT_GE(different, static_cast<int>(a.size()) - 2);  // all but null (and maybe one)
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

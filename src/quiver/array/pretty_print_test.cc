@@ -15,6 +15,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using ::testing::HasSubstr;
 using testutil::ArrayFromVector;
@@ -350,5 +351,6 @@ TEST(PrettyPrintTest, InvalidArrays) {
   EXPECT_THAT(bad_view->ToString(), HasSubstr("view at slot 0 is out of bounds"));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

@@ -8,6 +8,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 template <typename T>
 T Ok(Result<T> r) {
@@ -174,5 +175,6 @@ TEST(Float16, RoundTripsEveryHalf) {
   EXPECT_EQ(util::FloatToHalf(std::ldexp(1.5f, -25)), 0x0001);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

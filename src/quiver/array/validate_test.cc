@@ -18,6 +18,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using ::testing::HasSubstr;
 using testutil::ArrayFromVector;
@@ -671,11 +672,13 @@ TEST(ValidateTest, ArrayMembers) {
   EXPECT_TRUE(bad->ValidateFull().IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // MakeArrayOfNulls for every fixed-width type, fixed_size_binary(0) included
 // (its values buffer is empty: zero bytes a value).
@@ -693,5 +696,6 @@ TEST(MakeArrayOfNullsTest, FixedWidthTypesIncludingZeroWidthBinary) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

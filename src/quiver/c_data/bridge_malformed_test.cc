@@ -15,6 +15,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::HandArray;
 using testutil::HandSchema;
@@ -460,5 +461,6 @@ TEST(CDataMalformedArray, RecordBatchErrors) {
   EXPECT_EQ(released, 4);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

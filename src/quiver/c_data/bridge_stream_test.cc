@@ -14,6 +14,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using ::testing::HasSubstr;
 
@@ -336,5 +337,6 @@ TEST(CDataStream, ImportFailures) {
   EXPECT_TRUE(ImportRecordBatchReader(nullptr).status().IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

@@ -19,6 +19,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::BooleanArrayFromVector;
@@ -804,5 +805,6 @@ TEST(CDataRecordBatch, StructWithNullRowsIsRejected) {
   EXPECT_EQ(released, 2);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

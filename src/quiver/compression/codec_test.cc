@@ -17,6 +17,7 @@
 
 namespace quiver::compression {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -628,5 +629,6 @@ TEST(CodecTest, NegativeAndHugeSizesAreInvalid) {
   EXPECT_TRUE(codec->Compress(&byte, 1, &byte, -1).status().IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compression

@@ -13,6 +13,7 @@
 
 namespace quiver::compression::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -179,5 +180,6 @@ TEST(Lz4FrameContexts, RoundTripAndCorruption) {
   EXPECT_NE(bad.status().message().find("corrupt LZ4 frame"), std::string::npos);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compression::internal

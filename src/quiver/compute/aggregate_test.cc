@@ -15,6 +15,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::BooleanArrayFromVector;
@@ -616,5 +617,6 @@ TEST(Aggregate, UnsupportedTypesAndModes) {
   EXPECT_EQ(*ParseCountMode("only_null"), CountMode::kOnlyNull);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

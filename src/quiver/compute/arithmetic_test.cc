@@ -20,6 +20,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 
@@ -285,5 +286,6 @@ TEST(Arithmetic, Errors) {
   EXPECT_EQ(h.status().code(), StatusCode::kNotImplemented);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

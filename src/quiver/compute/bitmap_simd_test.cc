@@ -11,6 +11,7 @@
 
 namespace quiver::compute::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 bool Apply(BitOp op, bool a, bool b) {
   switch (op) {
@@ -76,5 +77,6 @@ TEST(BitmapSimd, EveryOpPhaseLengthAndLevel) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute::internal

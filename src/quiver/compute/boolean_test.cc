@@ -13,6 +13,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::BooleanArrayFromVector;
 using Tri = std::optional<bool>;  // nullopt: null
@@ -210,5 +211,6 @@ TEST(Boolean, Errors) {
   EXPECT_EQ(len.status().message(), "Array arguments must all be the same length");
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

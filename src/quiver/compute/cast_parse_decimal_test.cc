@@ -17,6 +17,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::StringArrayFromVector;
@@ -163,5 +164,6 @@ TEST(CastDecimal, DecimalsToIntegers) {
   EXPECT_EQ(MustCast(hundreds, int16())->GetValues<int16_t>(1)[0], 300);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

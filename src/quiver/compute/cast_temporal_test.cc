@@ -24,6 +24,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using namespace testing;  // NOLINT: the shared test helpers
@@ -240,5 +241,6 @@ TEST(Cast, IntegersAndTemporalReinterpret) {
   EXPECT_FALSE(CanCast(*date32(), *int64()));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

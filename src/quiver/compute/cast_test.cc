@@ -27,6 +27,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::BinaryViewArrayFromVector;
@@ -587,5 +588,6 @@ TEST(Cast, ValidityIsSharedAtByteOffsets) {
   for (int64_t i = 0; i < 30; ++i) EXPECT_EQ(at5->IsValid(i), valid[static_cast<size_t>(5 + i)]);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

@@ -23,6 +23,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 
@@ -355,5 +356,6 @@ TEST(Compare, ScalarsGiveAScalar) {
   EXPECT_TRUE(s->scalar().bool_value());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

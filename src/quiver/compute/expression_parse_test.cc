@@ -8,6 +8,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::StringArrayFromVector;
@@ -111,5 +112,6 @@ TEST(ParseWhere, Errors) {
   EXPECT_TRUE(ParseWhere("x = -9223372036854775808").ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

@@ -12,6 +12,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::BooleanArrayFromVector;
@@ -270,5 +271,6 @@ TEST(Expression, FilterTableKeepsChunks) {
   EXPECT_EQ((*fine)->num_rows(), 0);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

@@ -16,6 +16,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::ExpectRows;
 using testing::MakeRandomMask;
@@ -319,5 +320,6 @@ TEST(Filter, WordLoopsDirectly) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

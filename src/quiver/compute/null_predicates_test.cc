@@ -12,6 +12,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using Tri = std::optional<bool>;
@@ -137,5 +138,6 @@ TEST(NullPredicates, ScalarsAndErrors) {
             StatusCode::kNotImplemented);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

@@ -15,6 +15,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::BinaryViewArrayFromVector;
@@ -222,5 +223,6 @@ TEST(IsIn, Decimals) {
             (std::vector<bool>{true, false}));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

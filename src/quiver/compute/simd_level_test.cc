@@ -4,6 +4,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(SimdLevel, NamesRoundTrip) {
   for (SimdLevel level : {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
@@ -30,5 +31,6 @@ TEST(SimdLevel, RefusesALevelTheCpuLacks) {
   EXPECT_FALSE(scoped.ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

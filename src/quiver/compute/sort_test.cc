@@ -22,6 +22,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace quiver::testutil;  // NOLINT
 using util::FloatToHalf;
@@ -369,5 +370,6 @@ TEST(SortIndices, Errors) {
   EXPECT_FALSE(ParseNullPlacement("middle").ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

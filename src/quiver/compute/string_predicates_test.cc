@@ -17,6 +17,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::BinaryViewArrayFromVector;
 using testutil::StringArrayFromVector;
@@ -308,5 +309,6 @@ TEST(CaseFold, SimpleFolding) {
   EXPECT_EQ(std::string(reinterpret_cast<char*>(out), static_cast<size_t>(n)), "\u2c65k");
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

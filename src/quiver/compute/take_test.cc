@@ -18,6 +18,7 @@
 
 namespace quiver::compute {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::ExpectRows;
 
@@ -233,5 +234,6 @@ TEST(Take, DeepOffsetOverflowWithRealBytes) {
   EXPECT_EQ((*large_out)->GetValues<int64_t>(1)[2], 2 * size);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::compute

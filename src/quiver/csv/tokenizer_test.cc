@@ -17,6 +17,7 @@
 
 namespace quiver::csv {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Rows = std::vector<std::vector<std::string>>;
 
@@ -260,5 +261,6 @@ TEST(CsvScan, Avx2AndPortableAgree) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::csv

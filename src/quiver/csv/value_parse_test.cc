@@ -6,6 +6,7 @@
 
 namespace quiver::csv {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(CsvValueParse, Integers) {
   int64_t v;
@@ -62,5 +63,6 @@ TEST(CsvSchemaSpec, ParsesAndRefuses) {
   EXPECT_FALSE(ParseSchemaSpec("t:time32[us]").ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::csv

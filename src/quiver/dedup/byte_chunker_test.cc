@@ -12,6 +12,7 @@
 
 namespace quiver::dedup {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::RandomBytes;
 
@@ -165,5 +166,6 @@ TEST(ByteChunker, BoundariesResynchroniseAfterAnInsertion) {
   EXPECT_GE(kept + 2, a.size());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::dedup

@@ -15,6 +15,7 @@
 
 namespace quiver::dedup {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace format = parquet::format;
 using testing::Bytes;
@@ -317,5 +318,6 @@ TEST(Dedup, IndexAccumulatesFilesAndPathsAreRead) {
   ::rmdir(dir.c_str());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::dedup

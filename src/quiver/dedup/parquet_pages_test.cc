@@ -12,6 +12,7 @@
 
 namespace quiver::dedup {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace format = parquet::format;
 using testing::Bytes;
@@ -243,5 +244,6 @@ TEST(ListParquetPages, TruncatedAndCorruptedFilesNeverCrash) {
   EXPECT_LT(ok, 3000);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::dedup

@@ -18,6 +18,7 @@
 
 namespace quiver::io {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace fs = std::filesystem;
 using testutil::ReadAll;
@@ -314,5 +315,6 @@ TEST(AtomicFileOutputStream, ConcurrentWritersNeverChangeTheUmask) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::io

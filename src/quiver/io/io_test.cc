@@ -19,6 +19,7 @@
 
 namespace quiver::io {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace fs = std::filesystem;
 
@@ -518,5 +519,6 @@ TEST(FileStreams, WriteThenReadBack) {
   EXPECT_FALSE(FileOutputStream::Open(dir / "no-such-dir/x").ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::io

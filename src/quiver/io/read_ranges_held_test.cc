@@ -11,6 +11,7 @@
 
 namespace quiver::io {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 std::shared_ptr<Buffer> HeldBytes(int64_t n) {
   std::string s(static_cast<size_t>(n), '\0');
@@ -103,5 +104,6 @@ TEST(ReadRangeCacheHeld, AddKeepsWhatIsCachedAndFetchesOnlyTheRest) {
   EXPECT_EQ(cache.cached_ranges(), only);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::io

@@ -11,6 +11,7 @@
 
 namespace quiver::io {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::RecordingFile;
 
@@ -90,5 +91,6 @@ TEST(ReadRangeCache, ServesCachedReadsWithoutRequests) {
   EXPECT_TRUE(cache.cached_ranges().empty());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::io

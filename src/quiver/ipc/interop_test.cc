@@ -19,6 +19,7 @@
 
 namespace quiver::ipc {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 constexpr const char* kFloat32Stream =
     "/////+gAAAAQAAAAAAAKAAwABgAFAAgACgAAAAABBAAMAAAACAAIAAAABAAIAAAABAAAAAMAAAB8AAAAMAAAAAQAAACc"
@@ -137,5 +138,6 @@ TEST(IpcInterop, ForeignSchemaSurvivesOurRoundTrip) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::ipc

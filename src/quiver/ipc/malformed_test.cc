@@ -24,6 +24,7 @@
 
 namespace quiver::ipc {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::AllTypesBatch;
 using testing::ReadFile;
@@ -641,5 +642,6 @@ TEST(IpcMalformed, FileFooterProblems) {
   EXPECT_FALSE(got.ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::ipc

@@ -20,6 +20,7 @@
 
 namespace quiver::ipc {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::AllTypesBatch;
 using testing::ExpectBatchesEqual;
@@ -618,5 +619,6 @@ TEST(IpcRoundTrip, FilesOnDisk) {
   std::remove(path.c_str());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::ipc

@@ -13,6 +13,7 @@
 
 namespace quiver::ipc {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace fb = internal::fb;
 
@@ -634,5 +635,6 @@ TEST(SchemaMessage, WriterRejectsDictionaryOfDictionary) {
   EXPECT_TRUE(out.status().IsNotImplemented()) << out.status();
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::ipc

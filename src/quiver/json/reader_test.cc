@@ -11,6 +11,7 @@
 
 namespace quiver::json {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 Result<std::unique_ptr<StreamingReader>> Open(const std::string& text, ReadOptions read = {},
                                               ParseOptions parse = {}) {
@@ -87,5 +88,6 @@ TEST(JsonReader, ExplicitSchema) {
   EXPECT_EQ(ErrorOf("{}\n", {}, parse).substr(0, 44), "JSON reader: explicit_schema type fixed_size");
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::json

@@ -11,6 +11,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(ZeroSizeArea, IsStaticAlignedAndZero) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(ZeroSizeArea()) % 256, 0u);
@@ -108,5 +109,6 @@ TEST(Buffer, WrapWithOwnerHoldsTheOwner) {
   EXPECT_TRUE(watch.expired());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

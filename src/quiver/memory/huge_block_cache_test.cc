@@ -13,6 +13,7 @@
 
 namespace quiver::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 
@@ -184,5 +185,6 @@ TEST(HugeBlockCache, ThreadsShareTheCache) {
   for (auto& thread : threads) thread.join();
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::internal

@@ -14,6 +14,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 std::vector<MemoryPool*> AvailablePools() {
   std::vector<MemoryPool*> pools{SystemMemoryPool()};
@@ -227,11 +228,13 @@ TEST(CappedMemoryPool, RefusesBeyondTheLimitAndStaysUsable) {
   EXPECT_EQ(capped.total_bytes_allocated(), 2000);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver
 
 namespace quiver::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(ChooseMemoryPool, EnvironmentOverrideAndUnknownValues) {
   std::string warning;
@@ -251,5 +254,6 @@ TEST(ChooseMemoryPool, EnvironmentOverrideAndUnknownValues) {
       << warning;
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::internal

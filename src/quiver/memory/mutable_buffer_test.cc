@@ -8,6 +8,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // A pool that records each request and fills new memory with 0xEE, so a test
 // can see which bytes were (not) written by the buffer.
@@ -234,5 +235,6 @@ TEST(MutableBuffer, PoolAccountingAndFailures) {
   EXPECT_EQ(capped.bytes_allocated(), 0);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

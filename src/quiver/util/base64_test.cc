@@ -6,6 +6,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(Base64, Rfc4648Vectors) {
   // RFC 4648, section 10.
@@ -63,5 +64,6 @@ TEST(Base64, DecodeIsStrict) {
   EXPECT_EQ(Base64Decode("Zm-v").status().message(), "base64: invalid character 0x2d at position 2");
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

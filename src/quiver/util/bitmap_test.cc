@@ -41,6 +41,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using bit_util::BytesForBits;
 using bit_util::GetBit;
@@ -906,5 +907,6 @@ TEST(Bitmap, BitAppenderKeepsTheBitsAround) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

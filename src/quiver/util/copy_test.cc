@@ -7,6 +7,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // Every length up to a few cache lines and some long ones, at every
 // destination alignment within 16 bytes and a few source offsets: the
@@ -35,5 +36,6 @@ TEST(CopyNonTemporal, CopiesExactlyTheBytes) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

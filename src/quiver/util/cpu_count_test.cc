@@ -9,6 +9,7 @@
 
 namespace quiver::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // A fake file system: path -> contents.
 ReadFileFn Files(std::map<std::string, std::string> files) {
@@ -197,5 +198,6 @@ TEST(CpuCount, ReadsRealFiles) {
   EXPECT_EQ(ReadSmallFile("/nonexistent/quiver/file"), std::nullopt);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::internal

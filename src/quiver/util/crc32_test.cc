@@ -10,6 +10,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 uint32_t Crc(const std::string& s) {
   return Crc32(reinterpret_cast<const uint8_t*>(s.data()), static_cast<int64_t>(s.size()));
@@ -42,5 +43,6 @@ TEST(Crc32, UpdateContinuesAcrossPieces) {
   EXPECT_EQ(Crc32Update(whole, nullptr, 0), whole);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

@@ -4,6 +4,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(DCheck, PassingChecksDoNothing) {
   int evaluated = 0;
@@ -38,5 +39,6 @@ TEST(DCheck, CompiledOutInRelease) {
 }
 #endif
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

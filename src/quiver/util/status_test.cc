@@ -9,6 +9,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(Status, OkIsCheapAndEmpty) {
   Status st;
@@ -81,5 +82,6 @@ TEST(Result, OkStatusIsNotAValue) {
   EXPECT_EQ(r.status().code(), StatusCode::kUnknownError);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

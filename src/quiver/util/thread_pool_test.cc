@@ -15,6 +15,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(ParallelFor, RunsEveryIndexOnce) {
   ThreadPool pool(3);
@@ -132,5 +133,6 @@ TEST(ThreadPool, CpuPoolIsSizedByTheCpuCount) {
   EXPECT_EQ(ThreadPool::Cpu()->workers(), std::max(0, CpuCount() - 1));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

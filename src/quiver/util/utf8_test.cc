@@ -10,6 +10,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 int64_t FindInvalid(const std::string& s) {
   return FindInvalidUtf8(reinterpret_cast<const uint8_t*>(s.data()),
@@ -232,5 +233,6 @@ TEST(Utf8Test, CopyAsciiCopiesExactlyAndFindsEveryHighByte) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

@@ -8,6 +8,7 @@
 
 namespace quiver {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 std::vector<uint8_t> Encode(uint64_t value) {
   uint8_t bytes[kMaxUleb128Bytes];
@@ -86,5 +87,6 @@ TEST(Varint, ZigZag) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver

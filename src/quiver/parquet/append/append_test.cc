@@ -16,6 +16,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -273,5 +274,6 @@ TEST(SortOrder, NullsAndDirections) {
   EXPECT_TRUE(*r);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

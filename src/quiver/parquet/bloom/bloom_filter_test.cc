@@ -26,6 +26,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using ::testing::HasSubstr;
 
@@ -652,5 +653,6 @@ TEST(BloomFilterPyarrow, BitsetsAreByteIdentical) {
   EXPECT_EQ(checked, 6);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

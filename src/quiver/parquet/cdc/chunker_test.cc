@@ -32,6 +32,7 @@
 
 namespace quiver::parquet::cdc {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -850,5 +851,6 @@ TEST(Chunker, RejectsOptionsArrowRejects) {
   EXPECT_TRUE(Chunker(ChunkerOptions{64, 256, mask}).FindCuts(levels, &cuts).ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::cdc

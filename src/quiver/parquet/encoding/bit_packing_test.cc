@@ -8,6 +8,7 @@
 
 namespace quiver::parquet::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // Reference: value i at bits [i * w, (i + 1) * w), LSB first, bit by bit.
 std::vector<uint8_t> ReferencePack(const std::vector<uint64_t>& values, int w) {
@@ -116,5 +117,6 @@ TEST(BitPackingTest, Pack64AndUnpack64MatchTheReferenceForEveryWidth) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::internal

@@ -10,6 +10,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -81,5 +82,6 @@ TEST(ByteStreamSplitTest, SizeNotAMultipleOfTheWidthIsInvalid) {
   EXPECT_TRUE(decoder.Init(data.data(), -1, 1).IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -23,6 +23,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using format::Type;
 using Bytes = std::vector<uint8_t>;
@@ -965,5 +966,6 @@ TEST(DecoderTest, FactoryRefusesPairsTheFormatDoesNotAllow) {
   EXPECT_EQ((*typed)->encoding(), format::Encoding::kByteStreamSplit);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

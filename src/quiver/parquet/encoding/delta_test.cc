@@ -15,6 +15,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -605,5 +606,6 @@ TEST(DeltaByteArrayTest, TruncatedAndCorruptInputNeverCrashes) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

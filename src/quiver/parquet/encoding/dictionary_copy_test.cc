@@ -21,6 +21,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 #define ASSERT_OK(expr)                                       \
   do {                                                        \
@@ -215,5 +216,6 @@ TEST(DictionaryCopy, ByteArraysOfEveryLengthClass) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

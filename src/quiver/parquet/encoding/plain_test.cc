@@ -12,6 +12,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -344,5 +345,6 @@ TEST(PlainTest, PutValuesAtEveryLengthWithAndWithoutTheKernel) {
   SetByteArrayCopyKernelForTesting(had);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -13,6 +13,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -134,5 +135,6 @@ TEST(RleBitPackedTest, SkipWithCountAndGetBitsAndPastTheEnd) {
   EXPECT_NE(broken.status().message().find("empty run at byte 2"), std::string::npos);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -13,6 +13,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -778,5 +779,6 @@ TEST(DictionaryIndicesTest, RoundTripWithBitWidthByte) {
   EXPECT_TRUE(MakeDictionaryIndexDecoder(wide, 2).status().IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

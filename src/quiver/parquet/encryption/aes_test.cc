@@ -9,6 +9,7 @@
 
 namespace quiver::parquet::encryption {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 std::string Hex(std::string_view hex) {
   std::string out;
@@ -150,5 +151,6 @@ TEST(FileDecryptor, SignatureAndAadPrefixRules) {
   EXPECT_TRUE(MakeFileDecryptor(algorithm, std::nullopt, properties).status().IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::encryption

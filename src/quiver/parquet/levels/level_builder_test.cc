@@ -14,6 +14,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -766,5 +767,6 @@ TEST(LevelBuilder, StructLeavesInOrder) {
   EXPECT_EQ((*r)[1].leaf->type->id(), Type::kString);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

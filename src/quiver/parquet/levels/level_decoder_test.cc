@@ -13,6 +13,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 using Levels = std::vector<int16_t>;
@@ -451,11 +452,13 @@ TEST(LevelDecoder, RandomBytesNeverOverread) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // DecodeBits against the levels themselves, for RLE (runs set as ranges,
 // bit-packed runs copied) and BIT_PACKED sections, in batches that start
@@ -591,5 +594,6 @@ TEST(LevelHistogram, CountsPastWhatASixteenBitLaneHolds) {
   EXPECT_EQ(hist, (std::vector<int64_t>{0, ones, 0, 0, n - ones, 0}));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

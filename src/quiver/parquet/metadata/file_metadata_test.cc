@@ -18,6 +18,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 const std::string kTestData = QUIVER_TESTDATA_DIR;
 
@@ -349,5 +350,6 @@ TEST(FileMetaData, SchemaAnnotations) {
   EXPECT_EQ(elements[8].converted_type, ConvertedType::kInt64);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -21,6 +21,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 const std::string kTestData = QUIVER_TESTDATA_DIR;
 
@@ -461,5 +462,6 @@ TEST(BloomFilterReader, ReadsParquetTestingFilters) {
   EXPECT_FALSE((*filter)->FindHash(BloomFilter::Hash(std::string_view("not there at all"))));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

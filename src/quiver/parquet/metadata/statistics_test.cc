@@ -11,6 +11,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using format::ConvertedType;
 
@@ -287,11 +288,13 @@ TEST(Statistics, FloatsKeepNanCountsAndShortBoundsFail) {
   EXPECT_EQ(b.max(), Scalar::MakeBool(true));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(ColumnIndex, TypedBoundsPerPage) {
   auto leaf = Leaf(format::Type::kInt32);
@@ -346,5 +349,6 @@ TEST(OffsetIndex, Locations) {
   EXPECT_FALSE(typed.unencoded_byte_array_data_bytes.has_value());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -11,6 +11,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace cp = compute;
 using testutil::ArrayFromVector;
@@ -387,5 +388,6 @@ TEST(Summary, Counts) {
   EXPECT_FALSE(ColumnSummary::Unknown(0, false).MayHaveNulls());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

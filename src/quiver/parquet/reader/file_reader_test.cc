@@ -20,6 +20,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace quiver::testutil;  // NOLINT
 using format::FieldRepetitionType;
@@ -692,5 +693,6 @@ TEST(FileReaderFuzzInputsTest, SeedsAndRegressionsReadOrFailCleanly) {
   EXPECT_GT(inputs, 50);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -22,6 +22,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::AsFile;
 using testing::WriteToBuffer;
@@ -407,5 +408,6 @@ TEST(ReadThreads, DecodesAtLeast) {
   EXPECT_TRUE(DecodesAtLeast(metadata, {0, 1}, {0}, nullptr, INT64_MAX));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

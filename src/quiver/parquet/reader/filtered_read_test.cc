@@ -19,6 +19,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using compute::Expression;
 using testing::AsFile;
@@ -526,5 +527,6 @@ TEST(FilteredReadTest, CoverMatchesMergesShortGaps) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

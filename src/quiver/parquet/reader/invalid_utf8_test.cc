@@ -13,6 +13,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using format::FieldRepetitionType;
 using format::Type;
@@ -153,5 +154,6 @@ TEST(InvalidUtf8Test, DictionaryReadsBecomeDictionariesOfBinary) {
   ASSERT_TRUE((*all)->ValidateFull().ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -23,6 +23,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::AsFile;
 using testing::WriteToBuffer;
@@ -312,5 +313,6 @@ TEST(MaskedReadTest, MaskShorterThanTheSelectionIsInvalid) {
       << got.status();
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -26,6 +26,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 using compression::CompressionCodec;
@@ -1215,5 +1216,6 @@ TEST(PageReaderHostile, ErrorsAreFinalAndIOErrorsKeepTheirCode) {
   EXPECT_NE(r.status().message().find("read past the end"), std::string::npos) << r.status();
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

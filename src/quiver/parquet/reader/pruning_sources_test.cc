@@ -17,6 +17,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using compute::Expression;
 using testing::AsFile;
@@ -240,5 +241,6 @@ TEST(PageHeaderPruningTest, EveryPagePrunedLeavesTheRowGroupUnread) {
   EXPECT_EQ(stats.pages_decompressed, 0);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -8,6 +8,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 RowRanges Ranges(std::vector<RowRange> ranges) {
   auto made = RowRanges::Make(std::move(ranges));
@@ -122,5 +123,6 @@ TEST(RowRangesTest, IntersectAndUnionMatchSets) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -25,6 +25,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testing::AsFile;
 using testing::WriteToBuffer;
@@ -734,5 +735,6 @@ TEST(SelectionReadTest, UnusableOffsetIndexFallsBackToLevels) {
   EXPECT_EQ((*got)->num_rows(), 48);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

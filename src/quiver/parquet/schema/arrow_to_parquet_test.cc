@@ -18,6 +18,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -396,5 +397,6 @@ TEST(ArrowToParquet, Uint32UnderFormat1IsInt64) {
   EXPECT_EQ(v26->elements[1].converted_type, format::ConvertedType::kUint32);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

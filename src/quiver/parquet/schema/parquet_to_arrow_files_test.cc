@@ -29,6 +29,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace fs = std::filesystem;
 using schema_test::Json;
@@ -381,5 +382,6 @@ TEST(ParquetToArrowFiles, AgreeWithPyarrow) {
             << " expected differences\n";
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -13,6 +13,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using Kind = ReadNode::Kind;
 using PType = format::Type;
@@ -1048,5 +1049,6 @@ TEST(CanConvertLeaf, StoredValuesToArrowTypes) {
   EXPECT_FALSE(can(7, int8()));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -13,6 +13,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 namespace fs = std::filesystem;
 using schema_test::Json;
@@ -89,5 +90,6 @@ TEST(SchemaDescriptorFiles, LevelsAgreeWithPyarrow) {
   EXPECT_GT(compared_columns, 500);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -16,6 +16,7 @@ void PrintTo(const LevelInfo& l, std::ostream* os) {
 }
 
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using format::ConvertedType;
 using format::FieldRepetitionType;
@@ -486,5 +487,6 @@ TEST(SchemaDescriptor, RefusesLeafPathsFarLargerThanTheSchema) {
   EXPECT_EQ(ok->column(9'999).max_def, 1);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -14,6 +14,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 template <typename T>
 T Decode(const std::string& bytes) {
@@ -343,5 +344,6 @@ TEST(MinMaxKernels, StatisticsOfALongRunEqualTheScalarPath) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -11,6 +11,7 @@
 
 namespace quiver::parquet::thrift {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using ::testing::HasSubstr;
 
@@ -611,5 +612,10 @@ TEST(CompactReaderTest, BinaryViewPointsIntoTheInput) {
   EXPECT_EQ(r.position(), 5);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::thrift
+
+// File-local macros: not into the next file of a unity build.
+#undef ASSERT_OK
+#undef ERROR_OF

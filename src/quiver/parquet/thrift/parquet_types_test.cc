@@ -28,6 +28,7 @@ extern "C" int __sanitizer_install_malloc_and_free_hooks(
 
 namespace quiver::parquet::format {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using thrift::CompactType;
 using thrift::CompactWriter;
@@ -659,5 +660,6 @@ TEST(HostileInputTest, HugeListHeadersDoNotAllocate) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::format

@@ -21,6 +21,7 @@
 
 namespace quiver::parquet::format {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 struct Times {
   double cpu_ms;
@@ -92,5 +93,6 @@ TEST(WideFooterTest, TenThousandColumnsRoundTripInLinearTime) {
   EXPECT_LT(wide.decode.cpu_ms, 2000.0);
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::format

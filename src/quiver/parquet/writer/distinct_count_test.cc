@@ -23,6 +23,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -214,5 +215,6 @@ TEST(DistinctCount, CoercedTimestampsCountAsWritten) {
   EXPECT_EQ(WrittenCounts(*table, options), (std::vector<std::vector<int64_t>>{{3}}));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

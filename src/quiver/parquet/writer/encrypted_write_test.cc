@@ -21,6 +21,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 using testing::AsFile;
@@ -370,5 +371,6 @@ TEST(EncryptedWrite, ThreadsAndCdcKeepWorking) {
   EXPECT_TRUE((*read)->Equals(*table));
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

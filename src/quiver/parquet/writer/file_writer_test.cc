@@ -24,6 +24,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -465,11 +466,13 @@ TEST(CdcMask, MatchesTheDocumentedValues) {
   EXPECT_TRUE(CdcMask({256 * 1024, 1024 * 1024, 20}).status().IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(FileWriter, DevicesAndPipesAreWrittenInPlace) {
   // A temporary file + rename would replace /dev/null with a regular file.
@@ -487,11 +490,13 @@ TEST(FileWriter, DevicesAndPipesAreWrittenInPlace) {
   EXPECT_TRUE(bad.status().IsIOError());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 // The column writer's pages from packed definition levels (the writer's
 // path without CDC) are those from int16 levels (the CDC path's), for
@@ -634,11 +639,13 @@ TEST(FileWriter, FormatVersion1) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(FileWriter, AddKeyValueMetadataMergesIntoTheFooter) {
   auto batch = SmallBatch();
@@ -667,5 +674,6 @@ TEST(FileWriter, AddKeyValueMetadataMergesIntoTheFooter) {
   EXPECT_TRUE((*writer)->AddKeyValueMetadata(KeyValueMetadata({"c"}, {"1"})).IsInvalid());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

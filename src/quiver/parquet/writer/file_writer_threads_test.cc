@@ -17,6 +17,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using namespace ::quiver::testutil;  // NOLINT
 
@@ -277,5 +278,6 @@ TEST(FileWriterThreads, ErrorFromAFieldIsReported) {
   EXPECT_FALSE((*writer)->Close().ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet

@@ -16,6 +16,7 @@
 
 namespace quiver::parquet::internal {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 using testutil::ArrayFromVector;
 using testutil::DictionaryArrayFromIndices;
@@ -419,5 +420,6 @@ TEST(WriteTasksInOrder, NestedInThePool) {
   }, &pool).ok());
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet::internal

@@ -9,6 +9,7 @@
 
 namespace quiver::parquet {
 namespace {
+namespace QUIVER_UNITY_ID {
 
 TEST(WriterOptions, FormatVersions) {
   EXPECT_EQ(*ParseFormatVersion("1.0"), FormatVersion::k1_0);
@@ -87,5 +88,6 @@ TEST(WriterOptions, CreatedByParsesAsParquetJavaAndArrowCppRead) {
   }
 }
 
+}  // namespace QUIVER_UNITY_ID
 }  // namespace
 }  // namespace quiver::parquet
