@@ -201,7 +201,8 @@ def test_schema_mismatch_is_refused_and_the_file_unchanged(tmp_path):
     with pytest.raises(quiver.InvalidError, match="store_schema"):
         quiver.append_parquet(str(path), rows(0, 10), store_schema=False)
     with pytest.raises(NotImplementedError, match="encryption_properties"):
-        quiver.append_parquet(str(path), rows(0, 10), encryption_properties=object())
+        quiver.append_parquet(str(path), rows(0, 10),
+                              encryption_properties=quiver.encryption_properties(b"k" * 16))
     assert path.read_bytes() == before
     assert no_temp_files(tmp_path)
 

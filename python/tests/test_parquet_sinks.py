@@ -392,17 +392,18 @@ def test_write_table_row_group_size_errors(tmp_path):
 
 
 # (filesystem= is built: test_filesystems.py; metadata_collector=: test_dataset.py and
-# test_parquet_incremental.py.)
-@pytest.mark.parametrize("option", ["encryption_properties"])
-def test_options_not_built_yet(tmp_path, option):
+# test_parquet_incremental.py; encryption_properties=: test_encryption_write.py.)
+def test_encryption_properties_must_come_from_quiver(tmp_path):
+    """encryption_properties= takes what quiver.encryption_properties() returns; anything
+    else is a TypeError naming the option, and nothing is written."""
     table = table_of(10)
-    with pytest.raises(quiver.NotImplementedError, match=option):
-        quiver.write_parquet(table, tmp_path / "a.parquet", **{option: object()})
-    with pytest.raises(quiver.NotImplementedError, match=option):
-        quiver.ParquetWriter(tmp_path / "b.parquet", table.schema, **{option: []})
+    with pytest.raises(TypeError, match="encryption_properties"):
+        quiver.write_parquet(table, tmp_path / "a.parquet", encryption_properties=object())
+    with pytest.raises(TypeError, match="encryption_properties"):
+        quiver.ParquetWriter(tmp_path / "b.parquet", table.schema, encryption_properties=[])
     assert not (tmp_path / "a.parquet").exists() and not (tmp_path / "b.parquet").exists()
     # None is the default, and accepted.
-    quiver.write_parquet(table, tmp_path / "c.parquet", **{option: None})
+    quiver.write_parquet(table, tmp_path / "c.parquet", encryption_properties=None)
     assert pq.read_table(tmp_path / "c.parquet").equals(table)
 
 

@@ -11,6 +11,7 @@
 #include "quiver/io/file.h"
 #include "quiver/io/read_ranges.h"
 #include "quiver/ipc/schema.h"
+#include "quiver/memory/mutable_buffer.h"
 #include "quiver/parquet/metadata/bloom_filter_reader_internal.h"
 #include "quiver/parquet/metadata/column_chunk_internal.h"
 #include "quiver/parquet/metadata/file_metadata_internal.h"
@@ -107,6 +108,18 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomA
     const int64_t skip = std::min(index_start - impl->tail_offset, impl->tail->size());
     impl->tail = SliceBuffer(impl->tail, skip, impl->tail->size() - skip);
     impl->tail_offset += skip;
+  }
+  if (impl->tail != nullptr && impl->tail->size() > 0) {
+    // A copy (at most the suffix read, 64 KiB): the reader keeps nothing of
+    // the source's own memory (a bytes-like source's export is released when
+    // the caller closes it).
+    // (Not the capped pool: its lease may end before the tail does.)
+    QUIVER_ASSIGN_OR_RAISE(auto copy, MutableBuffer::WithCapacity(
+        impl->tail->size(), options.pool != nullptr ? options.pool : DefaultMemoryPool()));
+    copy.UnsafeExtendFromSlice(impl->tail->data(), impl->tail->size());
+    impl->tail = copy.FreezeSlice();
+  } else {
+    impl->tail = nullptr;
   }
   impl->decryptor = footer.decryptor;
   // pyarrow refuses schemas nested deeper than 100 levels (the root
