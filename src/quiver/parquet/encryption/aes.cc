@@ -109,6 +109,16 @@ Status Ctr(std::string_view key, const uint8_t* nonce, const uint8_t* in, int64_
 
 }  // namespace
 
+std::string ModuleLocation(ModuleType type, int row_group, std::string_view column_path,
+                           int page) {
+  std::string text = std::string(ModuleName(type)) + " of row group " +
+                     std::to_string(row_group) + ", column '" + std::string(column_path) + "'";
+  if (type == ModuleType::kDataPage || type == ModuleType::kDataPageHeader) {
+    text += " (data page " + std::to_string(page) + ")";
+  }
+  return text;
+}
+
 std::string_view ModuleName(ModuleType type) {
   switch (type) {
     case ModuleType::kFooter: return "footer";

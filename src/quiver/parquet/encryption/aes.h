@@ -40,6 +40,11 @@ enum class ModuleType : uint8_t {
 
 // "footer", "data page", ... (for messages).
 std::string_view ModuleName(ModuleType type);
+// "data page header of row group 2, column 'a.b' (data page 7)": where a
+// module of a column chunk is, for messages (the page for data pages and
+// their headers only).
+std::string ModuleLocation(ModuleType type, int row_group, std::string_view column_path,
+                           int page);
 
 inline constexpr int64_t kLengthSize = 4;
 inline constexpr int64_t kNonceSize = 12;

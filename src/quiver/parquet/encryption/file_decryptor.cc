@@ -31,14 +31,7 @@ std::string Dotted(const std::vector<std::string>& path) {
 
 Status ChunkDecryptor::Decrypt(ModuleType type, int page, const uint8_t* in, int64_t in_size,
                                std::string* out) const {
-  auto where = [&]() {
-    std::string text = std::string(ModuleName(type)) + " of row group " +
-                       std::to_string(row_group_) + ", column '" + column_path_ + "'";
-    if (type == ModuleType::kDataPage || type == ModuleType::kDataPageHeader) {
-      text += " (data page " + std::to_string(page) + ")";
-    }
-    return text;
-  };
+  auto where = [&]() { return ModuleLocation(type, row_group_, column_path_, page); };
   if (!has_key()) {
     return Status::Invalid("cannot decrypt the ", where(),
                            ": no key for the column (give it in column_keys or through "

@@ -98,14 +98,7 @@ int64_t ChunkEncryptor::Overhead(ModuleType type) const {
 
 Result<int64_t> ChunkEncryptor::Encrypt(ModuleType type, int page, const uint8_t* in,
                                         int64_t size, uint8_t* out) const {
-  auto where = [&]() {
-    std::string text = std::string(ModuleName(type)) + " of row group " +
-                       std::to_string(row_group_) + ", column '" + column_path_ + "'";
-    if (type == ModuleType::kDataPage || type == ModuleType::kDataPageHeader) {
-      text += " (data page " + std::to_string(page) + ")";
-    }
-    return text;
-  };
+  auto where = [&]() { return ModuleLocation(type, row_group_, column_path_, page); };
   auto aad = ModuleAad(file_aad_, type, row_group_, column_, page);
   if (!aad.ok()) return aad.status().WithContext("cannot encrypt the ", where(), ": ");
   auto n = key_->Encrypt(ctr_pages_ && IsPage(type), *aad, in, size, out);
